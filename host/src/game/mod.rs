@@ -1,0 +1,10 @@
+//! The rules engine: pure, deterministic, sans-I/O. See ARCHITECTURE.md for where each rule
+//! lives.
+
+pub mod championship;
+pub mod race;
+pub mod setup;
+
+pub use championship::{Championship, ChampionshipSetup, Standing};
+pub use race::{Car, Phase, Race};
+pub use setup::{CarStart, RaceSetup, SetupError, StartState};

@@ -1,0 +1,6 @@
+//! The authoritative side of Bolide: the rules engine ([`game`]), circuits, bots and the
+//! tools built on them (scenario runner, simulation). Everything here is sans-I/O except
+//! the binary's edges.
+
+pub mod circuits;
+pub mod game;

@@ -1,0 +1,190 @@
+//! What happened, as the host tells everyone. Events carry no secret: a reservoir value
+//! appears only once it is public (B-4.6), a bonus identity only once it is taken (B-1.5).
+
+use crate::model::{Atout, BonusKind, Pawn, Seat};
+use serde::{Deserialize, Serialize};
+
+/// One event of the log. [`Event::rule`] names the rule that produced it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    RaceStarted {
+        race: u8,
+        first_player: Seat,
+    },
+    /// B-4.1, B-4.5: reservoirs rolled under the cup; pawns laid out in a new order.
+    RoundStarted {
+        round: u16,
+        first_player: Seat,
+        pawn_order: Vec<Pawn>,
+    },
+    /// B-4.8: Panne Sèche forces this pilot's reservoir to 1 this round.
+    PanneSeche {
+        seat: Seat,
+    },
+    /// B-4.6: a Klaxon call, in call order (`order` 0 chooses first).
+    KlaxonCalled {
+        seat: Seat,
+        order: u8,
+    },
+    /// B-4.2: the cup is up.
+    CupLifted,
+    /// B-4.6: this Klaxon pilot now peeks at the reservoirs and chooses.
+    KlaxonPeek {
+        seat: Seat,
+    },
+    /// B-4.3 / B-4.6: `auto` when the last pawn went to the last pilot.
+    PawnTaken {
+        seat: Seat,
+        pawn: Pawn,
+        auto: bool,
+    },
+    /// B-4.4 / B-4.6: everyone sees the reservoirs, indexed by pawn.
+    ReservoirsRevealed {
+        values: Vec<u8>,
+    },
+    /// B-4.7: the Échange window opens for these seats.
+    EchangeWindow {
+        seats: Vec<Seat>,
+    },
+    /// B-4.7: `seat` swapped pawn and reservoir with `with`.
+    Echanged {
+        seat: Seat,
+        with: Seat,
+    },
+    /// B-5: the pilot's turn begins.
+    TurnStarted {
+        seat: Seat,
+    },
+    /// B-5.1: the free move of the Lanterne Rouge.
+    LanterneRougeMove {
+        seat: Seat,
+        from: u8,
+        to: u8,
+    },
+    /// B-5.8
+    AsDeLaRoute {
+        seat: Seat,
+    },
+    /// B-5.12
+    Aspiration {
+        seat: Seat,
+        from: u8,
+        to: u8,
+    },
+    /// B-5.2: speed in km/h.
+    Rolled {
+        seat: Seat,
+        accelerator: u8,
+        speed: u8,
+    },
+    /// B-5.10: the new roll, which must be kept.
+    SecondChance {
+        seat: Seat,
+        accelerator: u8,
+        speed: u8,
+    },
+    /// B-5.3: `blocked_at` is the first tile the car could not enter, if a limit stopped it.
+    Moved {
+        seat: Seat,
+        from: u8,
+        to: u8,
+        blocked_at: Option<u8>,
+    },
+    /// B-5.11
+    Raccourci {
+        seat: Seat,
+        from: u8,
+        to: u8,
+    },
+    /// B-5.9
+    Nitro {
+        seat: Seat,
+        from: u8,
+        to: u8,
+    },
+    /// B-5.6: `place` 1 is the winner of the race (B-6.3).
+    Crossed {
+        seat: Seat,
+        place: u8,
+    },
+    /// B-5.13
+    Assistance {
+        seat: Seat,
+        atout: Atout,
+    },
+    /// B-5.14
+    Huile {
+        seat: Seat,
+        tile: u8,
+    },
+    /// B-5.5: taken face up.
+    BonusTaken {
+        seat: Seat,
+        tile: u8,
+        kind: BonusKind,
+    },
+    /// B-5.4
+    SecondChanceTaken {
+        seat: Seat,
+    },
+    TurnEnded {
+        seat: Seat,
+    },
+    /// B-6.1: who holds the Lanterne Rouge for the next round, if anyone.
+    LanterneRouge {
+        seat: Option<Seat>,
+    },
+    /// B-6.2: the cup passes to `next_first_player`.
+    RoundEnded {
+        round: u16,
+        next_first_player: Seat,
+    },
+    /// B-6.3: seats in finishing order with their rank (equal positions share one).
+    RaceEnded {
+        ranking: Vec<(Seat, u8)>,
+    },
+    /// B-7.2: points of this race, per seat.
+    RacePoints {
+        points: Vec<u32>,
+    },
+    /// B-7.3: final standings as (seat, points, race wins, rank).
+    ChampionshipEnded {
+        standings: Vec<(Seat, u32, u8, u8)>,
+    },
+}
+
+impl Event {
+    /// The rule this event applies, for the log.
+    pub fn rule(&self) -> &'static str {
+        use Event::*;
+        match self {
+            RaceStarted { .. } => "B-7.1",
+            RoundStarted { .. } => "B-4.1",
+            PanneSeche { .. } => "B-4.8",
+            KlaxonCalled { .. } | KlaxonPeek { .. } => "B-4.6",
+            CupLifted => "B-4.2",
+            PawnTaken { .. } => "B-4.3",
+            ReservoirsRevealed { .. } => "B-4.4",
+            EchangeWindow { .. } | Echanged { .. } => "B-4.7",
+            TurnStarted { .. } | TurnEnded { .. } => "B-5",
+            LanterneRougeMove { .. } => "B-5.1",
+            AsDeLaRoute { .. } => "B-5.8",
+            Aspiration { .. } => "B-5.12",
+            Rolled { .. } => "B-5.2",
+            SecondChance { .. } => "B-5.10",
+            Moved { .. } => "B-5.3",
+            Raccourci { .. } => "B-5.11",
+            Nitro { .. } => "B-5.9",
+            Crossed { .. } => "B-5.6",
+            Assistance { .. } => "B-5.13",
+            Huile { .. } => "B-5.14",
+            BonusTaken { .. } => "B-5.5",
+            SecondChanceTaken { .. } => "B-5.4",
+            LanterneRouge { .. } => "B-6.1",
+            RoundEnded { .. } => "B-6.2",
+            RaceEnded { .. } => "B-6.3",
+            RacePoints { .. } => "B-7.2",
+            ChampionshipEnded { .. } => "B-7.3",
+        }
+    }
+}

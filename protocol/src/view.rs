@@ -1,0 +1,104 @@
+//! What one seat may know of a race (`view_for`): public facts plus that seat's own
+//! secrets, and nothing else. Face-down bonuses, reservoirs under the cup, other pilots'
+//! Klaxon peeks and the RNG never appear here.
+
+use crate::circuit::Circuit;
+use crate::model::{Atouts, Bonuses, Pawn, Seat};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    /// The seat this view was made for.
+    pub viewer: Seat,
+    pub race: u8,
+    pub round: u16,
+    pub first_player: Seat,
+    pub phase: PhaseView,
+    pub circuit: Circuit,
+    pub oil: Option<u8>,
+    pub lanterne_rouge: Option<Seat>,
+    pub second_chance_supply: u8,
+    /// The stars that still hold a face-down token; its identity is secret (B-1.5).
+    pub stars: Vec<StarView>,
+    pub cars: Vec<CarView>,
+    /// Pawns in their on-screen order (B-4.5).
+    pub pawns: Vec<PawnView>,
+    /// Klaxon calls in call order (they are made out loud, B-4.6).
+    pub klaxon_calls: Vec<Seat>,
+    pub turn: Option<TurnView>,
+    /// Seats that crossed, in crossing order.
+    pub finish_order: Vec<Seat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PhaseView {
+    /// B-4.1: reservoirs under the cup; Klaxon calls are open.
+    CupDown,
+    /// B-4.6: Klaxon pilots choose, one after another.
+    KlaxonPicks { next: Seat },
+    /// B-4.3: the grab is on.
+    Grab,
+    /// B-4.7: the Échange window.
+    Echange,
+    /// B-5: pilots move one after another.
+    Movement,
+    /// B-6.3: the race is over.
+    Over,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StarView {
+    pub tile: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarView {
+    pub seat: Seat,
+    pub position: u8,
+    pub atouts: Atouts,
+    pub bonuses: Bonuses,
+    pub second_chance: bool,
+    /// Panne Sèche taken: it forces the next round's reservoir to 1 (B-4.8).
+    pub panne_seche_pending: bool,
+    /// Panne Sèche in force this round.
+    pub panne_seche: bool,
+    pub token_used: bool,
+    pub pawn: Option<Pawn>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PawnView {
+    pub pawn: Pawn,
+    pub owner: Option<Seat>,
+    /// The reservoir of this pawn's colour, once this seat may see it.
+    pub reservoir: Option<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnView {
+    pub seat: Seat,
+    pub step: TurnStep,
+    /// The reservoir value in force for this move (1 under Panne Sèche).
+    pub reservoir: u8,
+    pub accelerator: Option<u8>,
+    /// Speed in km/h; `None` before the roll and under As de la route.
+    pub speed: Option<u8>,
+    pub points_left: u8,
+    pub start: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TurnStep {
+    /// Before the roll: As de la route, Aspiration, Assistance, or roll.
+    BeforeRoll,
+    /// Rolled (or As de la route): Second Chance, Raccourci, Move.
+    Moving,
+    /// After the move: Nitro, Huile, Assistance, end of turn.
+    AfterMove,
+}
+
+impl PlayerView {
+    pub fn car(&self, seat: Seat) -> &CarView {
+        &self.cars[seat.index()]
+    }
+}
