@@ -128,16 +128,21 @@ impl Championship {
 
     /// B-7.3: most points first; ties broken by races won, then shared.
     pub fn standings(&self) -> Vec<Standing> {
-        let mut lines: Vec<Standing> = (0..self.setup.pilots)
-            .map(|s| Standing { seat: Seat(s), points: self.points[s as usize], wins: self.wins[s as usize], rank: 0 })
-            .collect();
-        lines.sort_by(|a, b| (b.points, b.wins).cmp(&(a.points, a.wins)).then(a.seat.cmp(&b.seat)));
-        for i in 0..lines.len() {
-            let ahead = lines.iter().filter(|o| (o.points, o.wins) > (lines[i].points, lines[i].wins)).count();
-            lines[i].rank = ahead as u8 + 1;
-        }
-        lines
+        standings_from(&self.points, &self.wins)
     }
+}
+
+/// B-7.3 on raw totals, by seat.
+pub fn standings_from(points: &[u32], wins: &[u8]) -> Vec<Standing> {
+    let mut lines: Vec<Standing> = (0..points.len())
+        .map(|s| Standing { seat: Seat(s as u8), points: points[s], wins: wins[s], rank: 0 })
+        .collect();
+    lines.sort_by(|a, b| (b.points, b.wins).cmp(&(a.points, a.wins)).then(a.seat.cmp(&b.seat)));
+    let keys: Vec<(u32, u8)> = lines.iter().map(|l| (l.points, l.wins)).collect();
+    for line in &mut lines {
+        line.rank = keys.iter().filter(|k| **k > (line.points, line.wins)).count() as u8 + 1;
+    }
+    lines
 }
 
 fn race_setup(setup: &ChampionshipSetup, race: u8, first_player: FirstPlayer) -> RaceSetup {

@@ -5,6 +5,9 @@ pub mod championship;
 pub mod race;
 pub mod setup;
 
-pub use championship::{Championship, ChampionshipSetup, Standing};
+pub use championship::{Championship, ChampionshipSetup, Standing, standings_from};
 pub use race::{Car, Phase, Race};
 pub use setup::{CarStart, RaceSetup, SetupError, StartState};
+
+#[cfg(test)]
+mod tests;
