@@ -37,10 +37,10 @@ pub enum CircuitChoice {
 pub enum CircuitLoadError {
     #[error("no preset circuit named `{0}`; the presets are: cannes, corniche, monaco")]
     UnknownPreset(String),
-    #[error("cannot read circuit file {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("circuit file {path}: {source}")]
-    InvalidFile { path: PathBuf, source: CircuitError },
+    #[error("cannot read circuit file {path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
+    #[error("circuit file {path}: {error}")]
+    InvalidFile { path: PathBuf, error: CircuitError },
     #[error(transparent)]
     Invalid(#[from] CircuitError),
 }
@@ -74,8 +74,8 @@ pub fn preset(name: &str) -> Result<Circuit, CircuitLoadError> {
 }
 
 pub fn from_file(path: &Path) -> Result<Circuit, CircuitLoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CircuitLoadError::Io { path: path.into(), source })?;
-    Circuit::parse(&text).map_err(|source| CircuitLoadError::InvalidFile { path: path.into(), source })
+    let text = std::fs::read_to_string(path).map_err(|error| CircuitLoadError::Io { path: path.into(), error })?;
+    Circuit::parse(&text).map_err(|error| CircuitLoadError::InvalidFile { path: path.into(), error })
 }
 
 /// A random valid layout: the whole tile set shuffled until it passes B-2.5. Rejection keeps

@@ -2,5 +2,8 @@
 //! tools built on them (scenario runner, simulation). Everything here is sans-I/O except
 //! the binary's edges.
 
+pub mod bots;
 pub mod circuits;
 pub mod game;
+pub mod scenario;
+pub mod sim;

@@ -2,7 +2,7 @@
 
 use super::race::Race;
 use super::setup::{RaceSetup, SetupError};
-use bolide_protocol::{Action, Circuit, Event, FirstPlayer, PlayerView, RuleError, Seat, TableOptions};
+use bolide_protocol::{Action, BonusKind, Circuit, Event, FirstPlayer, PlayerView, RuleError, Seat, TableOptions};
 use serde::Serialize;
 
 #[derive(Debug, Clone)]
@@ -12,6 +12,8 @@ pub struct ChampionshipSetup {
     /// One circuit per race, or a single one used for every race (B-2.6, B-7.1).
     pub circuits: Vec<Circuit>,
     pub seed: u64,
+    /// Bonus kinds on the stars of the first race, in circuit order; `None` draws them.
+    pub first_race_bonuses: Option<[BonusKind; 6]>,
 }
 
 /// One line of the standings (B-7.3).
@@ -42,7 +44,10 @@ impl Championship {
         if setup.circuits.is_empty() {
             return Err(SetupError::NoCircuit);
         }
-        let race = Race::new(&race_setup(&setup, 1, setup.options.first_player))?;
+        let race = Race::new(&RaceSetup {
+            bonuses: setup.first_race_bonuses,
+            ..race_setup(&setup, 1, setup.options.first_player)
+        })?;
         let events = race.opening_events();
         let n = setup.pilots as usize;
         let race_first = race.first_player();

@@ -199,6 +199,7 @@ fn b_2_6_each_race_may_use_a_new_circuit() {
         options: bolide_protocol::TableOptions { races: 2, ..Default::default() },
         circuits: circuits.clone(),
         seed: 1,
+        first_race_bonuses: None,
     };
     let (mut champ, _) = Championship::new(setup).unwrap();
     assert_eq!(*champ.race().circuit(), circuits[0]);
@@ -689,6 +690,7 @@ fn b_7_1_races_chain_with_a_fresh_setup_and_the_next_first_player() {
         options: bolide_protocol::TableOptions { races: 3, first_player: FirstPlayer::Seat(S2) },
         circuits: vec![circuits::preset("cannes").unwrap()],
         seed: 11,
+        first_race_bonuses: None,
     };
     let (mut champ, _) = Championship::new(setup).unwrap();
     assert_eq!(champ.race().first_player(), S2);
@@ -730,6 +732,7 @@ fn b_7_3_championship_reports_standings_at_the_end() {
         options: bolide_protocol::TableOptions { races: 1, first_player: FirstPlayer::Seat(S0) },
         circuits: vec![circuits::preset("cannes").unwrap()],
         seed: 5,
+        first_race_bonuses: None,
     };
     let (mut champ, _) = Championship::new(setup).unwrap();
     let cars = vec![car(0, 35), car(1, 32), car(2, 32)];

@@ -1,0 +1,157 @@
+//! The strategic bot: picks a reservoir by reading the road ahead against the odds of each
+//! accelerator roll, and spends its tokens where they pay.
+
+use super::Sight;
+use bolide_protocol::model::FINISH;
+use bolide_protocol::model::speed;
+use bolide_protocol::movement::Road;
+use bolide_protocol::{Action, Atout, Pawn, Seat};
+use rand::{Rng, RngExt};
+
+/// Expected tiles a car at `from` covers with reservoir `reservoir`, over the six equally
+/// likely accelerator rolls (B-5.2, B-5.3).
+pub fn expected_progress(road: &Road<'_>, from: u8, reservoir: u8) -> f32 {
+    let total: u32 = (1..=6).map(|a| u32::from(road.reach(from, reservoir, Some(speed(reservoir, a))))).sum();
+    total as f32 / 6.0
+}
+
+/// What a reservoir value is worth to the viewer this round (Panne Sèche makes them all 1).
+fn worth(sight: &impl Sight, value: u8) -> f32 {
+    let value = if sight.panne_seche(sight.viewer()) { 1 } else { value };
+    expected_progress(&sight.road(), sight.me(), value)
+}
+
+pub fn decide(sight: &impl Sight, legal: &[Action], rng: &mut impl Rng) -> Option<Action> {
+    let has = |a: Action| legal.contains(&a);
+    match legal[0] {
+        Action::Klaxon | Action::Lift => klaxon(sight, rng).then_some(Action::Klaxon).filter(|a| has(*a)),
+        Action::TakePawn { .. } => Some(best_pawn(sight, legal)),
+        Action::Echange { .. } | Action::KeepPawn => Some(echange(sight, legal)),
+        _ => Some(turn_action(sight, legal)),
+    }
+}
+
+/// B-4.6: call Klaxon when the pick matters — the road ahead rewards one reservoir value far
+/// more than another — and sometimes anyway, so the token is not hoarded until the finish.
+fn klaxon(sight: &impl Sight, rng: &mut impl Rng) -> bool {
+    if sight.panne_seche(sight.viewer()) {
+        return false;
+    }
+    let values: Vec<f32> = (1..=6).map(|v| worth(sight, v)).collect();
+    let best = values.iter().cloned().fold(f32::MIN, f32::max);
+    let worst = values.iter().cloned().fold(f32::MAX, f32::min);
+    best - worst >= 3.5 || rng.random_bool(0.03)
+}
+
+fn best_pawn(sight: &impl Sight, legal: &[Action]) -> Action {
+    let value = |a: &Action| match a {
+        Action::TakePawn { pawn } => sight.reservoir(*pawn).map(|v| worth(sight, v) + f32::from(v) * 0.01),
+        _ => None,
+    };
+    *legal
+        .iter()
+        .filter(|a| value(a).is_some())
+        .max_by(|a, b| value(a).partial_cmp(&value(b)).expect("finite"))
+        .unwrap_or(&legal[0])
+}
+
+/// B-4.7: take the opponent's reservoir when it is clearly better for us.
+fn echange(sight: &impl Sight, legal: &[Action]) -> Action {
+    let reservoir_of = |seat: Seat| sight.pawn_of(seat).and_then(|p: Pawn| sight.reservoir(p));
+    let mine = reservoir_of(sight.viewer()).map(|v| worth(sight, v)).unwrap_or(0.0);
+    let best = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Echange { with } => reservoir_of(*with).map(|v| (*a, worth(sight, v))),
+            _ => None,
+        })
+        .max_by(|a, b| a.1.partial_cmp(&b.1).expect("finite"));
+    match best {
+        Some((action, gain)) if gain - mine >= 1.0 && !sight.panne_seche(sight.viewer()) => action,
+        _ => Action::KeepPawn,
+    }
+}
+
+fn turn_action(sight: &impl Sight, legal: &[Action]) -> Action {
+    let has = |a: Action| legal.contains(&a);
+    let turn = sight.turn().expect("a turn action during a turn");
+    let road = sight.road();
+    let me = sight.me();
+    if has(Action::Roll) {
+        // B-5.8: As de la route before a slow turn, when the roll would cost tiles.
+        let free = turn.reservoir.min(FINISH - me);
+        if has(Action::AsDeLaRoute) && f32::from(free) - expected_progress(&road, me, turn.reservoir) >= 2.0 {
+            return Action::AsDeLaRoute;
+        }
+        // B-5.12: Aspiration when the car ahead is far.
+        if has(Action::Aspiration) && sight.nearest_ahead().is_some_and(|p| p >= me + 4) {
+            return Action::Aspiration;
+        }
+        return Action::Roll;
+    }
+    if let Some(max) =
+        legal.iter().filter_map(|a| if let Action::Move { tiles } = a { Some(*tiles) } else { None }).max()
+    {
+        // B-5.10: Second Chance on a bad roll.
+        if has(Action::SecondChance) && expected_progress(&road, me, turn.reservoir) - f32::from(max) >= 1.0 {
+            return Action::SecondChance;
+        }
+        // B-5.11: Raccourci before a long turn, when it ends further than the plain move.
+        let speed = turn.speed;
+        let raccourci = legal
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Raccourci { tiles_before } => {
+                    let landing = road.raccourci_landing(me + tiles_before)?;
+                    let rest = turn.points_left - tiles_before - 1;
+                    Some((*a, landing + road.reach(landing, rest, speed)))
+                }
+                _ => None,
+            })
+            .max_by_key(|(_, end)| *end);
+        if let Some((action, end)) = raccourci
+            && end >= me + max + 2
+        {
+            return action;
+        }
+        return Action::Move { tiles: max };
+    }
+    // After the move. B-5.9: Nitro is a free tile.
+    if has(Action::Nitro) {
+        return Action::Nitro;
+    }
+    // B-5.14: oil where the cars behind will have to slow most.
+    if sight.cars_behind() > 0 {
+        let harm = |tile: u8| road.limit(tile).map_or(100, |l| l.saturating_sub(50));
+        let huile = legal.iter().filter(|a| matches!(a, Action::Huile { .. })).max_by_key(|a| match a {
+            Action::Huile { tile } => harm(*tile),
+            _ => 0,
+        });
+        if let Some(action) = huile {
+            return *action;
+        }
+    }
+    // B-5.13: the round's token is still free: bring back the best used Atout.
+    for atout in [Atout::AsDeLaRoute, Atout::Nitro, Atout::Klaxon] {
+        if has(Action::Assistance { atout }) {
+            return Action::Assistance { atout };
+        }
+    }
+    Action::EndTurn
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expected_progress_prefers_small_reservoirs_before_slow_turns() {
+        let c = crate::circuits::preset("cannes").unwrap();
+        let road = Road::new(&c, None);
+        // From 2, facing the 70 at 3: reservoir 6 is stopped unless the roll is 1.
+        assert_eq!(expected_progress(&road, 2, 1), 1.0);
+        assert_eq!(expected_progress(&road, 2, 6), 0.5);
+        // From 16 three straights lie ahead: 3 beats 1.
+        assert_eq!(expected_progress(&road, 16, 3), 3.0);
+    }
+}

@@ -1,0 +1,67 @@
+//! `bolide-host`: the command line around the engine.
+
+use anyhow::Context;
+use bolide_host::bots::BotLevel;
+use bolide_host::{scenario, sim};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "bolide-host", version, about = "Bolide LAN: the host, the rules engine and its tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Apply a JSON scenario through the engine and print the final state and event log.
+    Scenario {
+        /// The scenario file (see docs/scenario-format.md).
+        file: PathBuf,
+    },
+    /// Play bot races and print statistics as JSON.
+    Simulate {
+        #[arg(long, default_value_t = 1000)]
+        races: u32,
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=6))]
+        players: u8,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Bot levels, rotated over the seats race after race.
+        #[arg(long, value_delimiter = ',', default_value = "strategic,random")]
+        levels: Vec<BotLevel>,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Scenario { file } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let report =
+                scenario::run_text(&text, file.parent()).with_context(|| format!("scenario {}", file.display()))?;
+            println!("{}", serde_json::to_string_pretty(&report.output)?);
+            if let Some(failure) = &report.failure {
+                eprintln!("error: {failure}");
+                return Ok(ExitCode::FAILURE);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Simulate { races, players, seed, levels } => {
+            let report = sim::simulate(races, players, seed, &levels)?;
+            println!("{}", serde_json::to_string_pretty(&report)?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The rulebook's examples, as scenario files in `docs/scenarios/`, run through the same
+//! runner as `bolide-host scenario`; and the runner's error contract on bad input.
+
+use bolide_host::scenario;
+use std::path::Path;
+use std::process::Command;
+
+fn run_file(name: &str) -> scenario::RunReport {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/scenarios");
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    scenario::run_text(&text, Some(&dir)).unwrap()
+}
+
+fn assert_passes(name: &str) {
+    let report = run_file(name);
+    assert_eq!(report.failure, None, "{name}");
+}
+
+#[test]
+fn b_5_3_el_gato_scenario() {
+    assert_passes("el-gato.json");
+}
+
+#[test]
+fn b_5_3_b_5_4_claudia_scenario() {
+    assert_passes("claudia.json");
+}
+
+#[test]
+fn b_5_5_sir_stephen_scenario() {
+    assert_passes("sir-stephen.json");
+}
+
+#[test]
+fn b_5_11_fritz_and_birgitt_scenario() {
+    assert_passes("fritz-birgitt-raccourci.json");
+}
+
+#[test]
+fn b_7_2_championship_points_scenario() {
+    let report = run_file("championship-points.json");
+    assert_eq!(report.failure, None);
+    assert_eq!(report.output.final_state.points, vec![0, 4, 9]);
+}
+
+#[test]
+fn every_documented_scenario_passes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/scenarios");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".json") {
+            assert_passes(&name);
+            n += 1;
+        }
+    }
+    assert!(n >= 5);
+}
+
+fn cli(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_bolide-host")).args(args).output().unwrap()
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bolide-scenario-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn cli_prints_final_state_and_rule_tagged_events() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/scenarios/el-gato.json");
+    let out = cli(&["scenario", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["final"]["cars"][0]["position"], 2);
+    let moved = json["events"].as_array().unwrap().iter().find(|e| e["event"].get("Moved").is_some()).unwrap();
+    assert_eq!(moved["rule"], "B-5.3");
+}
+
+#[test]
+fn cli_illegal_action_exits_non_zero_naming_the_rule() {
+    let text = r#"{"seats":["a","b","c"],"first_player":0,"circuit":{"preset":"cannes"},
+        "actions":[{"seat":1,"action":"Lift"}]}"#;
+    let out = cli(&["scenario", temp_file("illegal.json", text).to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("B-4.2"), "{err}");
+}
+
+#[test]
+fn cli_invalid_scenario_names_the_bad_field() {
+    let text = r#"{"seats":["a","b","c"],"circuit":{"preset":"cannes"},"actions":[],"reservoir":[[1]]}"#;
+    let out = cli(&["scenario", temp_file("field.json", text).to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown field `reservoir`"));
+    let text = r#"{"seats":["a","b"],"circuit":{"preset":"cannes"},"actions":[]}"#;
+    let out = cli(&["scenario", temp_file("pilots.json", text).to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("B-1.1"));
+    let text = r#"{"seats":["a","b","c"],"circuit":{"tiles":"S 60 S"},"actions":[]}"#;
+    let out = cli(&["scenario", temp_file("circuit.json", text).to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("B-2.5"));
+}
+
+#[test]
+fn cli_failed_expectation_exits_non_zero() {
+    let text = r#"{"seats":["a","b","c"],"circuit":{"preset":"cannes"},"actions":[],
+        "expect":{"cars":[{"seat":0,"position":5}]}}"#;
+    let out = cli(&["scenario", temp_file("expect.json", text).to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected a on position 5"));
+}
