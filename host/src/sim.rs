@@ -63,53 +63,50 @@ impl TokenUse {
     }
 }
 
-/// The next (seat, action) the bots at this table play, or `None` when the race is over.
-/// `rng` stands for everything the engine does not decide: who calls Klaxon first, whose hand
-/// is fastest in the grab, and the bots' own draws.
-pub fn next_action(
+/// The next actions the bots at this table play, in order, into `out` (cleared first); empty
+/// when the race is over. `rng` stands for everything the engine does not decide: who calls
+/// Klaxon first, whose hand is fastest in the grab, and the bots' own draws.
+pub fn next_actions(
     race: &Race,
     levels: &[BotLevel],
     rng: &mut impl Rng,
     legal: &mut Vec<Action>,
-) -> Option<(Seat, Action)> {
+    out: &mut Vec<(Seat, Action)>,
+) {
+    out.clear();
     let decide =
         |seat: Seat, legal: &[Action], rng: &mut _| levels[seat.index()].decide(&SeatSight { race, seat }, legal, rng);
-    match race.phase() {
-        Phase::Over => None,
+    let seat = match race.phase() {
+        Phase::Over => return,
         Phase::CupDown => {
-            // Klaxon calls come in a random order; then the first player lifts.
+            // Each bot is asked once, in a random order (the order of the calls), then the
+            // first player lifts.
             let n = race.pilots();
             let offset = rng.random_range(0..n);
             for i in 0..n {
                 let seat = Seat((offset + i) % n);
                 if race.check(seat, Action::Klaxon).is_ok() && decide(seat, &[Action::Klaxon], rng).is_some() {
-                    return Some((seat, Action::Klaxon));
+                    out.push((seat, Action::Klaxon));
                 }
             }
-            Some((race.first_player(), Action::Lift))
+            out.push((race.first_player(), Action::Lift));
+            return;
         }
-        Phase::KlaxonPicks | Phase::Grab => {
-            // The fastest hand among those without a pawn: a uniform draw each time.
-            let seat = match race.klaxon_picker() {
-                Some(seat) => seat,
-                None => {
-                    let waiting = race.seats().filter(|s| race.car(*s).pawn.is_none()).count();
-                    race.seats().filter(|s| race.car(*s).pawn.is_none()).nth(rng.random_range(0..waiting))?
-                }
-            };
-            race.legal_actions_into(seat, legal);
-            Some((seat, decide(seat, legal, rng)?))
-        }
-        Phase::Echange => {
-            let seat = race.seats().find(|s| race.check(*s, Action::KeepPawn).is_ok())?;
-            race.legal_actions_into(seat, legal);
-            Some((seat, decide(seat, legal, rng)?))
-        }
-        Phase::Movement => {
-            let seat = race.active_seat()?;
-            race.legal_actions_into(seat, legal);
-            Some((seat, decide(seat, legal, rng)?))
-        }
+        // The fastest hand among those without a pawn: a uniform draw each time.
+        Phase::KlaxonPicks | Phase::Grab => match race.klaxon_picker() {
+            Some(seat) => seat,
+            None => {
+                let waiting = race.seats().filter(|s| race.car(*s).pawn.is_none()).count();
+                let pick = rng.random_range(0..waiting);
+                race.seats().filter(|s| race.car(*s).pawn.is_none()).nth(pick).expect("counted")
+            }
+        },
+        Phase::Echange => race.seats().find(|s| race.check(*s, Action::KeepPawn).is_ok()).expect("window open"),
+        Phase::Movement => race.active_seat().expect("a turn"),
+    };
+    race.legal_actions_into(seat, legal);
+    if let Some(action) = decide(seat, legal, rng) {
+        out.push((seat, action));
     }
 }
 
@@ -118,13 +115,20 @@ pub fn play_race(race: &mut Race, levels: &[BotLevel], rng: &mut impl Rng) -> Re
     let mut outcome = RaceOutcome::default();
     let mut legal = Vec::with_capacity(16);
     let mut events = Vec::with_capacity(32);
-    while let Some((seat, action)) = next_action(race, levels, rng, &mut legal) {
-        events.clear();
-        // Bots only pick listed legal actions, so a refusal here is an engine bug: report it.
-        race.apply_into(seat, action, &mut events)?;
-        outcome.actions += 1;
-        for event in &events {
-            outcome.tokens.count(event);
+    let mut batch = Vec::with_capacity(8);
+    loop {
+        next_actions(race, levels, rng, &mut legal, &mut batch);
+        if batch.is_empty() {
+            break;
+        }
+        for &(seat, action) in &batch {
+            events.clear();
+            // Bots only pick listed legal actions, so a refusal here is an engine bug.
+            race.apply_into(seat, action, &mut events)?;
+            outcome.actions += 1;
+            for event in &events {
+                outcome.tokens.count(event);
+            }
         }
     }
     outcome.rounds = race.round();

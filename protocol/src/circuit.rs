@@ -182,6 +182,13 @@ impl Circuit {
         }
     }
 
+    /// The printed limit at a tile position 1..=36 as a raw number, 0 for a straight: the
+    /// movement hot loop reads this instead of matching `Option`s.
+    #[inline]
+    pub(crate) fn raw_limit(&self, position: u8) -> u8 {
+        self.tiles[position as usize - 1].limit
+    }
+
     /// The printed limit at `position`, `None` for no limit.
     pub fn limit(&self, position: u8) -> Option<u8> {
         self.tile(position).and_then(Tile::limit)

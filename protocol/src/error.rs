@@ -1,8 +1,10 @@
 //! Why the engine refused an action. Every message starts with the rule it enforces and says
 //! what the pilot may do instead; a refused action never changes the state.
 
+use crate::action::Action;
 use crate::model::{Atout, BonusKind, Pawn, Seat};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
@@ -11,8 +13,8 @@ pub enum RuleError {
     NoSuchSeat { seat: Seat },
     #[error("B-6.3: the race is over")]
     RaceOver,
-    #[error("B-3: {action} is not possible now ({phase}); ask for the legal actions")]
-    WrongPhase { action: String, phase: String },
+    #[error("B-3: {action:?} is not possible now ({phase}); ask for the legal actions")]
+    WrongPhase { action: Action, phase: Cow<'static, str> },
     #[error("B-5: it is {active}'s turn, not yours")]
     NotYourTurn { active: Seat },
     #[error("B-1.3: you no longer hold the Atout {atout:?}")]

@@ -36,11 +36,18 @@ impl<'a> Road<'a> {
     /// B-5.3, B-5.6: how many tiles a car at `from` with `points` movement points enters in a
     /// row at `speed`, stopping before the first tile it may not enter and at the finish line.
     pub fn reach(&self, from: u8, points: u8, speed: Option<u8>) -> u8 {
-        let mut tiles = 0;
-        while tiles < points && from + tiles < FINISH && self.may_enter(from + tiles + 1, speed) {
-            tiles += 1;
+        let end = from.saturating_add(points).min(FINISH);
+        let Some(speed) = speed else { return end.saturating_sub(from) };
+        let mut p = from + 1;
+        // The finish line (37) has no limit, so only tiles below it are checked.
+        while p <= end && p < FINISH {
+            let limit = if self.oil == Some(p) { OIL_LIMIT } else { self.circuit.raw_limit(p) };
+            if limit != 0 && speed > limit {
+                return p - 1 - from;
+            }
+            p += 1;
         }
-        tiles
+        end.saturating_sub(from)
     }
 
     /// B-5.11: where a Raccourci from `from` lands — the straight just after the turn that

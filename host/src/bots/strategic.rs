@@ -3,22 +3,52 @@
 
 use super::Sight;
 use bolide_protocol::model::FINISH;
-use bolide_protocol::model::speed;
 use bolide_protocol::movement::Road;
 use bolide_protocol::{Action, Atout, Pawn, Seat};
 use rand::{Rng, RngExt};
 
+/// The road ahead of one car, read once: `mins[k]` is the lowest limit among the next `k + 1`
+/// tiles (no limit counts as 255). Every speed-limit question a bot asks about this position
+/// (B-5.3) is then a few comparisons instead of a walk along the road.
+struct Lookahead {
+    mins: [u8; 6],
+    /// Tiles before the finish line, at most 6.
+    open: u8,
+}
+
+impl Lookahead {
+    fn new(road: &Road<'_>, from: u8) -> Lookahead {
+        let open = (FINISH - from.min(FINISH)).min(6);
+        let mut mins = [255u8; 6];
+        let mut low = 255u8;
+        for k in 0..open {
+            let p = from + k + 1;
+            low = low.min(if p == FINISH { 255 } else { road.limit(p).unwrap_or(255) });
+            mins[k as usize] = low;
+        }
+        Lookahead { mins, open }
+    }
+
+    /// Expected tiles with `reservoir`, over the six equally likely accelerator rolls (B-5.2).
+    fn expected(&self, reservoir: u8) -> f32 {
+        // The car gets past tile k exactly for the rolls a with (reservoir + a) * 10 <= mins[k],
+        // so summing over tiles instead of rolls needs no walk at all.
+        let n = reservoir.min(self.open) as usize;
+        let total: u32 = self.mins[..n].iter().map(|&m| u32::from((m / 10).saturating_sub(reservoir).min(6))).sum();
+        total as f32 / 6.0
+    }
+}
+
 /// Expected tiles a car at `from` covers with reservoir `reservoir`, over the six equally
 /// likely accelerator rolls (B-5.2, B-5.3).
 pub fn expected_progress(road: &Road<'_>, from: u8, reservoir: u8) -> f32 {
-    let total: u32 = (1..=6).map(|a| u32::from(road.reach(from, reservoir, Some(speed(reservoir, a))))).sum();
-    total as f32 / 6.0
+    Lookahead::new(road, from).expected(reservoir)
 }
 
 /// What a reservoir value is worth to the viewer this round (Panne Sèche makes them all 1).
-fn worth(sight: &impl Sight, value: u8) -> f32 {
+fn worth(ahead: &Lookahead, sight: &impl Sight, value: u8) -> f32 {
     let value = if sight.panne_seche(sight.viewer()) { 1 } else { value };
-    expected_progress(&sight.road(), sight.me(), value)
+    ahead.expected(value)
 }
 
 pub fn decide(sight: &impl Sight, legal: &[Action], rng: &mut impl Rng) -> Option<Action> {
@@ -37,15 +67,20 @@ fn klaxon(sight: &impl Sight, rng: &mut impl Rng) -> bool {
     if sight.panne_seche(sight.viewer()) {
         return false;
     }
-    let values: Vec<f32> = (1..=6).map(|v| worth(sight, v)).collect();
-    let best = values.iter().cloned().fold(f32::MIN, f32::max);
-    let worst = values.iter().cloned().fold(f32::MAX, f32::min);
+    let ahead = Lookahead::new(&sight.road(), sight.me());
+    let (mut best, mut worst) = (f32::MIN, f32::MAX);
+    for v in 1..=6 {
+        let w = ahead.expected(v);
+        best = best.max(w);
+        worst = worst.min(w);
+    }
     best - worst >= 3.5 || rng.random_bool(0.03)
 }
 
 fn best_pawn(sight: &impl Sight, legal: &[Action]) -> Action {
+    let ahead = Lookahead::new(&sight.road(), sight.me());
     let value = |a: &Action| match a {
-        Action::TakePawn { pawn } => sight.reservoir(*pawn).map(|v| worth(sight, v) + f32::from(v) * 0.01),
+        Action::TakePawn { pawn } => sight.reservoir(*pawn).map(|v| worth(&ahead, sight, v) + f32::from(v) * 0.01),
         _ => None,
     };
     *legal
@@ -57,12 +92,13 @@ fn best_pawn(sight: &impl Sight, legal: &[Action]) -> Action {
 
 /// B-4.7: take the opponent's reservoir when it is clearly better for us.
 fn echange(sight: &impl Sight, legal: &[Action]) -> Action {
+    let ahead = Lookahead::new(&sight.road(), sight.me());
     let reservoir_of = |seat: Seat| sight.pawn_of(seat).and_then(|p: Pawn| sight.reservoir(p));
-    let mine = reservoir_of(sight.viewer()).map(|v| worth(sight, v)).unwrap_or(0.0);
+    let mine = reservoir_of(sight.viewer()).map(|v| worth(&ahead, sight, v)).unwrap_or(0.0);
     let best = legal
         .iter()
         .filter_map(|a| match a {
-            Action::Echange { with } => reservoir_of(*with).map(|v| (*a, worth(sight, v))),
+            Action::Echange { with } => reservoir_of(*with).map(|v| (*a, worth(&ahead, sight, v))),
             _ => None,
         })
         .max_by(|a, b| a.1.partial_cmp(&b.1).expect("finite"));
@@ -153,5 +189,23 @@ mod tests {
         assert_eq!(expected_progress(&road, 2, 6), 0.5);
         // From 16 three straights lie ahead: 3 beats 1.
         assert_eq!(expected_progress(&road, 16, 3), 3.0);
+    }
+
+    #[test]
+    fn lookahead_agrees_with_the_engine_reach() {
+        use bolide_protocol::model::speed;
+        for seed in 0..20 {
+            let c = crate::circuits::random(seed);
+            for oil in [None, Some(7), Some(30)] {
+                let road = Road::new(&c, oil);
+                for from in 0..=FINISH {
+                    let ahead = Lookahead::new(&road, from);
+                    for r in 1..=6 {
+                        let by_walk: u32 = (1..=6).map(|a| u32::from(road.reach(from, r, Some(speed(r, a))))).sum();
+                        assert_eq!(ahead.expected(r), by_walk as f32 / 6.0);
+                    }
+                }
+            }
+        }
     }
 }

@@ -10,4 +10,6 @@ pub use race::{Car, Phase, Race};
 pub use setup::{CarStart, RaceSetup, SetupError, StartState};
 
 #[cfg(test)]
+mod props;
+#[cfg(test)]
 mod tests;

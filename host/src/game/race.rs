@@ -440,56 +440,84 @@ impl Race {
         if seat.0 >= self.pilots {
             return;
         }
-        let mut consider = |action: Action| {
+        let consider = |out: &mut Vec<Action>, action: Action| {
             if self.check(seat, action).is_ok() {
                 out.push(action);
             }
         };
         match self.phase {
             Phase::CupDown => {
-                consider(Action::Klaxon);
-                consider(Action::Lift);
+                consider(out, Action::Klaxon);
+                consider(out, Action::Lift);
             }
             Phase::KlaxonPicks | Phase::Grab => {
-                for &pawn in self.pawn_order() {
-                    consider(Action::TakePawn { pawn });
+                let my_pick =
+                    self.car(seat).pawn.is_none() && (self.phase == Phase::Grab || self.klaxon_picker() == Some(seat));
+                if my_pick {
+                    for &pawn in self.pawn_order() {
+                        if self.pawn_owner[pawn.index()].is_none() {
+                            debug_assert!(self.check(seat, Action::TakePawn { pawn }).is_ok());
+                            out.push(Action::TakePawn { pawn });
+                        }
+                    }
                 }
             }
             Phase::Echange => {
                 for with in self.seats() {
-                    consider(Action::Echange { with });
+                    consider(out, Action::Echange { with });
                 }
-                consider(Action::KeepPawn);
+                consider(out, Action::KeepPawn);
             }
             Phase::Movement if self.turn.seat == seat => {
+                // Candidates that cannot pass are skipped before `check` (it would refuse them
+                // anyway): this list is built for every bot decision, so it is kept lean.
+                let car = self.car(seat);
+                let free = !car.token_used;
                 match self.turn.step {
                     TurnStep::BeforeRoll => {
-                        for a in [Action::Roll, Action::AsDeLaRoute, Action::Aspiration] {
-                            consider(a);
+                        debug_assert!(self.check(seat, Action::Roll).is_ok());
+                        out.push(Action::Roll);
+                        if free && car.atouts.contains(Atout::AsDeLaRoute) {
+                            consider(out, Action::AsDeLaRoute);
+                        }
+                        if free && car.bonuses.contains(BonusKind::Aspiration) {
+                            consider(out, Action::Aspiration);
                         }
                     }
                     TurnStep::Moving => {
-                        consider(Action::SecondChance);
-                        for tiles_before in 0..=self.turn.points_left {
-                            consider(Action::Raccourci { tiles_before });
+                        if free && car.second_chance {
+                            consider(out, Action::SecondChance);
                         }
-                        for tiles in 0..=self.turn.points_left {
-                            consider(Action::Move { tiles });
+                        if free && car.bonuses.contains(BonusKind::Raccourci) {
+                            for tiles_before in 0..self.turn.points_left {
+                                consider(out, Action::Raccourci { tiles_before });
+                            }
+                        }
+                        let (min, max) = self.move_range(seat);
+                        for tiles in min..=max {
+                            debug_assert!(self.check(seat, Action::Move { tiles }).is_ok());
+                            out.push(Action::Move { tiles });
                         }
                     }
                     TurnStep::AfterMove => {
-                        consider(Action::Nitro);
-                        let mut entered = self.turn.entered;
+                        if free && car.atouts.contains(Atout::Nitro) {
+                            consider(out, Action::Nitro);
+                        }
+                        let mut entered =
+                            if free && car.bonuses.contains(BonusKind::Huile) { self.turn.entered } else { 0 };
                         while entered != 0 {
                             let tile = entered.trailing_zeros() as u8;
-                            consider(Action::Huile { tile });
+                            consider(out, Action::Huile { tile });
                             entered &= entered - 1;
                         }
-                        consider(Action::EndTurn);
+                        debug_assert!(self.check(seat, Action::EndTurn).is_ok());
+                        out.push(Action::EndTurn);
                     }
                 }
-                for atout in Atout::ALL {
-                    consider(Action::Assistance { atout });
+                if free && car.bonuses.contains(BonusKind::Assistance) {
+                    for atout in Atout::ALL {
+                        consider(out, Action::Assistance { atout });
+                    }
                 }
             }
             Phase::Movement | Phase::Over => {}
@@ -505,8 +533,7 @@ impl Race {
             return Err(RuleError::RaceOver);
         }
         let car = self.car(seat);
-        let wrong_phase =
-            || RuleError::WrongPhase { action: format!("{action:?}"), phase: format!("{:?}", self.phase) };
+        let wrong_phase = || RuleError::WrongPhase { action, phase: self.phase_name().into() };
         match action {
             Action::Klaxon => {
                 match self.phase {
@@ -552,7 +579,7 @@ impl Race {
                 Ok(())
             }
             Action::Echange { with } => {
-                self.check_echange_window(seat)?;
+                self.check_echange_window(seat, action)?;
                 if with == seat {
                     return Err(RuleError::EchangeWithSelf);
                 }
@@ -561,7 +588,7 @@ impl Race {
                 }
                 spend_bonus_check(car, BonusKind::Echange)
             }
-            Action::KeepPawn => self.check_echange_window(seat),
+            Action::KeepPawn => self.check_echange_window(seat, action),
             Action::Roll => self.check_step(seat, TurnStep::BeforeRoll, action),
             Action::AsDeLaRoute => {
                 self.check_step(seat, TurnStep::BeforeRoll, action)
@@ -608,7 +635,7 @@ impl Race {
                 Ok(())
             }
             Action::Assistance { atout } => {
-                self.check_own_turn(seat)?;
+                self.check_own_turn(seat, action)?;
                 spend_bonus_check(car, BonusKind::Assistance)?;
                 if car.atouts.contains(atout) {
                     return Err(RuleError::AtoutNotUsed { atout });
@@ -627,9 +654,24 @@ impl Race {
         }
     }
 
-    fn check_own_turn(&self, seat: Seat) -> Result<(), RuleError> {
+    fn phase_name(&self) -> &'static str {
+        match self.phase {
+            Phase::CupDown => "the cup is down",
+            Phase::KlaxonPicks => "Klaxon pilots are choosing",
+            Phase::Grab => "the grab",
+            Phase::Echange => "the Échange window",
+            Phase::Movement => match self.turn.step {
+                TurnStep::BeforeRoll => "before the roll",
+                TurnStep::Moving => "the move",
+                TurnStep::AfterMove => "after the move",
+            },
+            Phase::Over => "the race is over",
+        }
+    }
+
+    fn check_own_turn(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
         if self.phase != Phase::Movement {
-            return Err(RuleError::WrongPhase { action: "a turn action".into(), phase: format!("{:?}", self.phase) });
+            return Err(RuleError::WrongPhase { action, phase: self.phase_name().into() });
         }
         if self.turn.seat != seat {
             return Err(if self.car(seat).position == FINISH {
@@ -642,7 +684,7 @@ impl Race {
     }
 
     fn check_step(&self, seat: Seat, step: TurnStep, action: Action) -> Result<(), RuleError> {
-        self.check_own_turn(seat)?;
+        self.check_own_turn(seat, action)?;
         if self.turn.step == step {
             return Ok(());
         }
@@ -650,16 +692,13 @@ impl Race {
             (TurnStep::BeforeRoll, _) => RuleError::NotRolled,
             (TurnStep::AfterMove, TurnStep::Moving) => RuleError::AlreadyMoved,
             (TurnStep::Moving, TurnStep::BeforeRoll) => RuleError::AlreadyRolled,
-            _ => RuleError::WrongPhase {
-                action: format!("{action:?}"),
-                phase: format!("{:?} of the turn", self.turn.step),
-            },
+            _ => RuleError::WrongPhase { action, phase: self.phase_name().into() },
         })
     }
 
-    fn check_echange_window(&self, seat: Seat) -> Result<(), RuleError> {
+    fn check_echange_window(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
         if self.phase != Phase::Echange {
-            return Err(RuleError::WrongPhase { action: "Échange".into(), phase: format!("{:?}", self.phase) });
+            return Err(RuleError::WrongPhase { action, phase: self.phase_name().into() });
         }
         if self.echange_pending & (1 << seat.0) == 0 {
             return Err(RuleError::EchangeDecided);
@@ -1010,13 +1049,21 @@ impl Race {
     /// Ends the turn by itself when the pilot has nothing left to decide after the move.
     fn maybe_end_turn(&mut self, events: &mut Vec<Event>) {
         let seat = self.turn.seat;
-        let mut undecided = self.check(seat, Action::Nitro).is_ok()
-            || Atout::ALL.iter().any(|&atout| self.check(seat, Action::Assistance { atout }).is_ok());
-        let mut entered = self.turn.entered;
-        while !undecided && entered != 0 {
-            let tile = entered.trailing_zeros() as u8;
-            undecided = self.check(seat, Action::Huile { tile }).is_ok();
-            entered &= entered - 1;
+        let car = self.car(seat);
+        // Everything left after the move is a special token (B-5.7).
+        let mut undecided = !car.token_used
+            && (self.check(seat, Action::Nitro).is_ok()
+                || (car.bonuses.contains(BonusKind::Assistance) && car.atouts.len() < 3)
+                || (car.bonuses.contains(BonusKind::Huile) && self.turn.entered & !(1 << FINISH) != 0));
+        if undecided && self.check(seat, Action::Nitro).is_err() {
+            // Confirm through `check`, the one source of truth, before waiting on the pilot.
+            let mut entered = self.turn.entered;
+            undecided = Atout::ALL.iter().any(|&atout| self.check(seat, Action::Assistance { atout }).is_ok());
+            while !undecided && entered != 0 {
+                let tile = entered.trailing_zeros() as u8;
+                undecided = self.check(seat, Action::Huile { tile }).is_ok();
+                entered &= entered - 1;
+            }
         }
         if !undecided {
             self.end_turn(events);
@@ -1164,6 +1211,37 @@ impl Race {
             points_left: self.turn.points_left,
             start: self.turn.start,
         }
+    }
+}
+
+#[cfg(test)]
+impl Race {
+    /// The same race with every secret that `viewer` may not know drawn anew: the RNG, a
+    /// pending forced roll, hidden reservoirs, and which face-down bonus lies on which star.
+    pub(super) fn redraw_secrets(&self, viewer: Seat, seed: u64) -> Race {
+        let mut other = self.clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        other.rng = ChaCha8Rng::seed_from_u64(seed ^ 0xdead_beef);
+        other.forced_accelerator = Some(rng.random_range(1..=6));
+        // The spec, written out apart from `visible_reservoirs` so a leak there is caught:
+        // reservoirs are secret under the cup, and during the Klaxon picks to all but the
+        // Klaxon pilots who have reached their turn to peek (B-4.6).
+        let may_see = match self.phase {
+            Phase::CupDown => false,
+            Phase::KlaxonPicks => self.klaxon_calls[..=self.klaxon_next as usize].contains(&viewer),
+            _ => true,
+        };
+        if !may_see {
+            for r in &mut other.reservoirs[..self.pilots as usize] {
+                *r = rng.random_range(1..=6);
+            }
+        }
+        let mut kinds: Vec<BonusKind> = other.stars.iter().filter_map(|s| s.bonus).collect();
+        shuffle(&mut kinds, &mut rng);
+        for star in other.stars.iter_mut().filter(|s| s.bonus.is_some()) {
+            star.bonus = kinds.pop();
+        }
+        other
     }
 }
 
