@@ -45,7 +45,7 @@ pub fn board(view: &PlayerView, names: &[String]) -> String {
         }
         let atouts: Vec<String> = car.atouts.iter().map(|a| format!("{a:?}")).collect();
         let bonuses: Vec<String> = car.bonuses.iter().map(|b| format!("{b:?}")).collect();
-        notes.push(format!("atouts {}", atouts.join(" ")));
+        notes.push(if atouts.is_empty() { "no Atout left".into() } else { format!("atouts {}", atouts.join(" ")) });
         if !bonuses.is_empty() {
             notes.push(format!("bonus {}", bonuses.join(" ")));
         }
