@@ -330,6 +330,16 @@ mod tests {
     }
 
     #[test]
+    fn b_2_3_six_stars_on_three_straights_and_a_70_80_90() {
+        let c = Circuit::parse(SAMPLE).unwrap();
+        let starred: Vec<String> = c.stars().iter().map(|p| c.tile(*p).unwrap().to_string()).collect();
+        assert_eq!(starred.iter().filter(|t| *t == "S*").count(), 3);
+        for curve in ["70*", "80*", "90*"] {
+            assert_eq!(starred.iter().filter(|t| *t == curve).count(), 1, "{starred:?}");
+        }
+    }
+
+    #[test]
     fn b_2_2_adjacent_curves_form_one_turn() {
         let c = Circuit::parse(SAMPLE).unwrap();
         assert_eq!(&c.turns()[..3], &[(3, 4), (6, 7), (10, 11)]);

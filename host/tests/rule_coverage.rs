@@ -1,0 +1,54 @@
+//! Every rule id of `rules/bolide.md` has at least one test named after it (`B-5.13` →
+//! a test function whose name starts with `b_5_13_`), somewhere in the workspace.
+
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && !path.ends_with("target") {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Rule ids: every `- B-x.y` bullet, and every `## B-x` section that has no bullets of its own.
+fn rule_ids(rules: &str) -> Vec<String> {
+    let mut ids: Vec<String> = rules
+        .lines()
+        .filter_map(|l| l.strip_prefix("- B-"))
+        .map(|rest| format!("B-{}", rest.split_whitespace().next().unwrap()))
+        .collect();
+    for section in rules.lines().filter_map(|l| l.strip_prefix("## B-")) {
+        let n = section.split_whitespace().next().unwrap();
+        if !ids.iter().any(|id| id.starts_with(&format!("B-{n}."))) {
+            ids.push(format!("B-{n}"));
+        }
+    }
+    ids
+}
+
+#[test]
+fn every_rule_id_has_a_test_named_after_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let rules_path = root.join("../shared/rules/bolide.md");
+    let rules = std::fs::read_to_string(&rules_path)
+        .unwrap_or_else(|e| panic!("the rules file {} must sit beside the repository: {e}", rules_path.display()));
+    let ids = rule_ids(&rules);
+    assert!(ids.len() >= 45, "found only {} rule ids: {ids:?}", ids.len());
+    let mut files = Vec::new();
+    for dir in ["protocol", "host", "client", "tests"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let sources: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    let missing: Vec<&String> = ids
+        .iter()
+        .filter(|id| {
+            let prefix = format!("fn {}_", id.to_lowercase().replace(['-', '.'], "_"));
+            !sources.contains(&prefix)
+        })
+        .collect();
+    assert!(missing.is_empty(), "rules without a test named after them: {missing:?}");
+}
