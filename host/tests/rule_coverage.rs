@@ -37,7 +37,7 @@ fn every_rule_id_has_a_test_named_after_it() {
     let rules = std::fs::read_to_string(&rules_path)
         .unwrap_or_else(|e| panic!("the rules file {} must sit beside the repository: {e}", rules_path.display()));
     let ids = rule_ids(&rules);
-    assert!(ids.len() >= 45, "found only {} rule ids: {ids:?}", ids.len());
+    assert!(ids.len() >= 40, "found only {} rule ids: {ids:?}", ids.len());
     let mut files = Vec::new();
     for dir in ["protocol", "host", "client", "tests"] {
         rust_files(&root.join(dir), &mut files);
