@@ -5,5 +5,6 @@
 pub mod bots;
 pub mod circuits;
 pub mod game;
+pub mod room;
 pub mod scenario;
 pub mod sim;

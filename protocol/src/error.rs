@@ -11,6 +11,10 @@ use thiserror::Error;
 pub enum RuleError {
     #[error("B-1.1: there is no {seat} at this table")]
     NoSuchSeat { seat: Seat },
+    #[error("B-1.1: spectators watch; a seat is taken in the lobby")]
+    Spectator,
+    #[error("B-4.2: the host lifts the cup at the reveal instant, for everyone at once")]
+    HostLifts,
     #[error("B-6.3: the race is over")]
     RaceOver,
     #[error("B-3: {action:?} is not possible now ({phase}); ask for the legal actions")]

@@ -14,6 +14,7 @@ pub mod model;
 pub mod movement;
 pub mod options;
 pub mod view;
+pub mod wire;
 
 pub use action::Action;
 pub use circuit::{Circuit, CircuitError, Tile};

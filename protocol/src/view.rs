@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerView {
-    /// The seat this view was made for.
-    pub viewer: Seat,
+    /// The seat this view was made for; `None` for a spectator, who sees only what is public.
+    pub viewer: Option<Seat>,
     pub race: u8,
     pub round: u16,
     pub first_player: Seat,
@@ -98,6 +98,11 @@ pub enum TurnStep {
 }
 
 impl PlayerView {
+    /// A spectator's stand-in seat for code that needs one (a spectator never acts).
+    pub fn viewer_seat(&self) -> Seat {
+        self.viewer.unwrap_or(Seat(0))
+    }
+
     pub fn car(&self, seat: Seat) -> &CarView {
         &self.cars[seat.index()]
     }

@@ -89,7 +89,7 @@ impl Sight for SeatSight<'_> {
 
 impl Sight for PlayerView {
     fn viewer(&self) -> Seat {
-        self.viewer
+        self.viewer_seat()
     }
     fn pilots(&self) -> u8 {
         self.cars.len() as u8

@@ -104,6 +104,10 @@ impl Championship {
         self.race.view_for(seat)
     }
 
+    pub fn spectator_view(&self) -> PlayerView {
+        self.race.spectator_view()
+    }
+
     fn score_race(&mut self, events: &mut Vec<Event>) {
         let points = self.race.points();
         for (total, p) in self.points.iter_mut().zip(&points) {

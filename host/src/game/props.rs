@@ -165,6 +165,10 @@ proptest! {
                 let other = race.redraw_secrets(viewer, rng.random());
                 prop_assert_eq!(race.view_for(viewer), other.view_for(viewer), "view of {} depends on a secret", viewer);
             }
+            // A spectator sees what every pilot may see, and nothing more: secrets redrawn for
+            // a seat that has not peeked must leave the spectator's view unchanged too.
+            let before_anyone_peeks = race.redraw_secrets_for_spectator(rng.random());
+            prop_assert_eq!(race.spectator_view(), before_anyone_peeks.spectator_view());
             steps += 1;
             match random_legal(&race, &mut rng) {
                 Some((seat, action)) if steps < 400 => { race.apply(seat, action).unwrap(); }

@@ -393,9 +393,15 @@ impl Race {
     /// The reservoir values `seat` may see now, by pawn: all of them once revealed, or to a
     /// Klaxon pilot from its peek on (B-4.6); `None` while they are under the cup for it.
     pub fn visible_reservoirs(&self, seat: Seat) -> Option<&[u8]> {
+        self.reservoirs_seen_by(Some(seat))
+    }
+
+    /// As [`Race::visible_reservoirs`]; `None` as viewer is a spectator, who sees them only
+    /// once they are public.
+    fn reservoirs_seen_by(&self, viewer: Option<Seat>) -> Option<&[u8]> {
         let visible = match self.phase {
             Phase::CupDown => false,
-            Phase::KlaxonPicks => self.klaxon_calls[..=self.klaxon_next as usize].contains(&seat),
+            Phase::KlaxonPicks => viewer.is_some_and(|v| self.klaxon_calls[..=self.klaxon_next as usize].contains(&v)),
             _ => true,
         };
         visible.then(|| &self.reservoirs[..self.pilots as usize])
@@ -1150,9 +1156,18 @@ impl Race {
 
     /// What `seat` may know, and nothing more.
     pub fn view_for(&self, seat: Seat) -> PlayerView {
-        let reservoirs = self.visible_reservoirs(seat);
+        self.view(Some(seat))
+    }
+
+    /// What a spectator may know: only what is public.
+    pub fn spectator_view(&self) -> PlayerView {
+        self.view(None)
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> PlayerView {
+        let reservoirs = self.reservoirs_seen_by(viewer);
         PlayerView {
-            viewer: seat,
+            viewer,
             race: self.race_no,
             round: self.round,
             first_player: self.first_player,
@@ -1218,6 +1233,17 @@ impl Race {
 impl Race {
     /// The same race with every secret that `viewer` may not know drawn anew: the RNG, a
     /// pending forced roll, hidden reservoirs, and which face-down bonus lies on which star.
+    pub(super) fn redraw_secrets_for_spectator(&self, seed: u64) -> Race {
+        let mut other = self.redraw_secrets(Seat(0), seed);
+        if matches!(self.phase, Phase::CupDown | Phase::KlaxonPicks) {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 1);
+            for r in &mut other.reservoirs[..self.pilots as usize] {
+                *r = rng.random_range(1..=6);
+            }
+        }
+        other
+    }
+
     pub(super) fn redraw_secrets(&self, viewer: Seat, seed: u64) -> Race {
         let mut other = self.clone();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -1,0 +1,682 @@
+//! One game night's room, sans-I/O: the lobby, the game loop around the engine, the host's
+//! bots, the time limits and the seat tokens. Inputs (a hello, a message, a dropped
+//! connection, the clock) go in; messages to send, connections to close and journal entries
+//! come out. The network layer (`crate::net`) only moves them; tests drive a room with
+//! synthetic times and no sockets.
+
+mod journal;
+
+pub use journal::{JournalEntry, JournalSeat, ResumeError};
+
+use crate::bots::{BotLevel, SeatSight};
+use crate::circuits::{self, CircuitChoice};
+use crate::game::{Championship, ChampionshipSetup, Phase};
+use bolide_protocol::model::MAX_PILOTS;
+use bolide_protocol::wire::{ClientMsg, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, close};
+use bolide_protocol::{Action, Circuit, Colour, Event, RuleError, Seat};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+/// A connection, as the network layer numbers them.
+pub type ConnId = u64;
+
+/// How a room behaves; times in milliseconds.
+#[derive(Debug, Clone)]
+pub struct RoomConfig {
+    /// The room's code word; a hello must carry it.
+    pub code: String,
+    pub settings: Settings,
+    /// Seeds the championship (dice, bonuses) and the host's bots.
+    pub seed: u64,
+    /// From the start of a round to the lift of the cup (Klaxon calls are open meanwhile).
+    pub lift_delay_ms: u64,
+    /// A host bot's thinking time; its reaction in the grab is drawn in 0.5–1.5 times this.
+    pub bot_delay_ms: u64,
+    /// How long a pilot may take over a decision before a bot plays it (B-4, B-5).
+    pub turn_timeout_ms: u64,
+    /// How long the grab waits for a pilot before a bot picks for it.
+    pub grab_timeout_ms: u64,
+    /// The level of the host's bots (seat fillers and stand-ins).
+    pub bot_level: BotLevel,
+}
+
+impl RoomConfig {
+    pub fn new(code: &str, settings: Settings, seed: u64) -> RoomConfig {
+        RoomConfig {
+            code: code.to_string(),
+            settings,
+            seed,
+            lift_delay_ms: 1500,
+            bot_delay_ms: 700,
+            turn_timeout_ms: 30_000,
+            grab_timeout_ms: 8_000,
+            bot_level: BotLevel::Strategic,
+        }
+    }
+}
+
+/// What the room asks the network layer to do, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    Send {
+        conn: ConnId,
+        msg: ServerMsg,
+    },
+    /// Close after sending what came before.
+    Close {
+        conn: ConnId,
+        code: u32,
+        reason: String,
+    },
+    /// Write-ahead: append and fsync before sending what follows.
+    Journal(JournalEntry),
+}
+
+#[derive(Debug, Clone)]
+struct SeatSlot {
+    name: String,
+    colour: Colour,
+    /// `None` for the host's own bots.
+    token: Option<SeatToken>,
+    /// Some for a seat the host's bot plays for good (a filler, or a pilot who left).
+    bot: Option<BotLevel>,
+    conn: Option<ConnId>,
+    ready: bool,
+    /// A pilot who missed a time limit: a bot plays for it until it acts again.
+    zombie: bool,
+}
+
+impl SeatSlot {
+    fn bot_plays(&self) -> bool {
+        self.bot.is_some() || self.conn.is_none() || self.zombie
+    }
+}
+
+#[derive(Debug)]
+enum Stage {
+    Lobby,
+    Playing(Box<Championship>),
+    Finished(Box<Championship>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DueKind {
+    Lift,
+    /// A bot-played seat may call Klaxon before the lift.
+    Klaxon(Seat),
+    /// A seat must decide: a bot's thinking time, or a pilot's time limit.
+    Act(Seat),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Due {
+    at: u64,
+    kind: DueKind,
+}
+
+/// What the timers were set for: a change means new timers.
+type StepKey = (u8, u16, u8, u32);
+
+pub struct Room {
+    config: RoomConfig,
+    seats: Vec<SeatSlot>,
+    /// Connected clients and their seat (`None`: spectator).
+    members: BTreeMap<ConnId, Option<Seat>>,
+    stage: Stage,
+    rng: ChaCha8Rng,
+    due: Vec<Due>,
+    step: Option<StepKey>,
+    /// Actions applied so far (timers of sequential decisions restart with each).
+    applied: u32,
+    legal: Vec<Action>,
+}
+
+impl Room {
+    /// `entropy` seeds the seat tokens; pass real randomness outside tests.
+    pub fn new(config: RoomConfig, entropy: u64) -> Room {
+        Room {
+            rng: ChaCha8Rng::seed_from_u64(entropy),
+            config,
+            seats: Vec::new(),
+            members: BTreeMap::new(),
+            stage: Stage::Lobby,
+            due: Vec::new(),
+            step: None,
+            applied: 0,
+            legal: Vec::new(),
+        }
+    }
+
+    pub fn code(&self) -> &str {
+        &self.config.code
+    }
+    /// Seats taken (people and bots) and the most a table holds, for the mDNS advertisement.
+    pub fn seats_taken(&self) -> (usize, usize) {
+        let bots = if matches!(self.stage, Stage::Lobby) { self.config.settings.bots as usize } else { 0 };
+        (self.seats.len() + bots, MAX_PILOTS)
+    }
+    pub fn is_finished(&self) -> bool {
+        matches!(self.stage, Stage::Finished(_))
+    }
+    pub fn championship(&self) -> Option<&Championship> {
+        match &self.stage {
+            Stage::Playing(c) | Stage::Finished(c) => Some(c),
+            Stage::Lobby => None,
+        }
+    }
+    /// When the room next needs [`Room::tick`], on the same clock as `now`.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.due.iter().map(|d| d.at).min()
+    }
+
+    // ----- inputs -----
+
+    pub fn hello(&mut self, now: u64, conn: ConnId, hello: Hello, out: &mut Vec<Output>) {
+        if !hello.code.eq_ignore_ascii_case(&self.config.code) {
+            let reason = "wrong room code: ask the host for the code it printed".to_string();
+            out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
+            out.push(Output::Close { conn, code: close::WRONG_CODE, reason });
+            return;
+        }
+        if let Some(token) = hello.seat_token {
+            let Some(i) = self.seats.iter().position(|s| s.token == Some(token)) else {
+                let reason = "this seat token belongs to no seat here: join again without it".to_string();
+                out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
+                out.push(Output::Close { conn, code: close::BAD_TOKEN, reason });
+                return;
+            };
+            // Back to the seat (a previous connection of it, if still open, is let go).
+            if let Some(old) = self.seats[i].conn.replace(conn) {
+                self.members.remove(&old);
+                out.push(Output::Close {
+                    conn: old,
+                    code: close::NORMAL,
+                    reason: "replaced by a new connection".into(),
+                });
+            }
+            let seat = Seat(i as u8);
+            self.seats[i].zombie = false;
+            self.members.insert(conn, Some(seat));
+            out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token)) });
+            self.send_lobby(out);
+            self.send_update_to(conn, &[], now, out);
+            self.retime_seat(now, seat);
+            return;
+        }
+        let humans_max = MAX_PILOTS - self.config.settings.bots as usize;
+        if matches!(self.stage, Stage::Lobby) && self.seats.len() < humans_max {
+            let token = SeatToken(self.rng.random());
+            let colour = self.free_colour().expect("a seat is free, so is a colour");
+            let name =
+                if hello.name.trim().is_empty() { format!("Pilot {}", self.seats.len() + 1) } else { hello.name };
+            self.seats.push(SeatSlot {
+                name,
+                colour,
+                token: Some(token),
+                bot: None,
+                conn: Some(conn),
+                ready: false,
+                zombie: false,
+            });
+            let seat = Seat(self.seats.len() as u8 - 1);
+            self.members.insert(conn, Some(seat));
+            out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token)) });
+            self.send_lobby(out);
+        } else {
+            self.members.insert(conn, None);
+            out.push(Output::Send { conn, msg: self.welcome(None, None) });
+            self.send_lobby(out);
+            self.send_update_to(conn, &[], now, out);
+        }
+    }
+
+    pub fn message(&mut self, now: u64, conn: ConnId, msg: ClientMsg, out: &mut Vec<Output>) {
+        let Some(&seat) = self.members.get(&conn) else { return };
+        match msg {
+            ClientMsg::PickColour(colour) => {
+                let taken =
+                    self.seats.iter().enumerate().any(|(i, s)| s.colour == colour && Some(Seat(i as u8)) != seat);
+                match seat {
+                    Some(seat) if matches!(self.stage, Stage::Lobby) && !taken => {
+                        self.seats[seat.index()].colour = colour;
+                        self.send_lobby(out);
+                    }
+                    _ => self.lobby_refused(conn, "that colour is taken (or the lobby is closed)", out),
+                }
+            }
+            ClientMsg::Ready(ready) => match seat {
+                Some(seat) if matches!(self.stage, Stage::Lobby) => {
+                    self.seats[seat.index()].ready = ready;
+                    self.send_lobby(out);
+                    self.try_start(now, out);
+                }
+                _ => self.lobby_refused(conn, "the lobby is closed", out),
+            },
+            ClientMsg::Configure(settings) => {
+                if seat != Some(Seat(0)) || !matches!(self.stage, Stage::Lobby) {
+                    return self.lobby_refused(conn, "only the first pilot sets the championship, in the lobby", out);
+                }
+                if let Err(reason) = self.check_settings(&settings) {
+                    return self.lobby_refused(conn, &reason, out);
+                }
+                self.config.settings = settings;
+                self.send_lobby(out);
+                self.try_start(now, out);
+            }
+            ClientMsg::Act { seq, action } => {
+                let Some(seat) = seat else {
+                    let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
+                    return out.push(Output::Send { conn, msg });
+                };
+                if action == Action::Lift {
+                    let msg = ServerMsg::ActRefused { seq, error: RuleError::HostLifts };
+                    return out.push(Output::Send { conn, msg });
+                }
+                match self.apply(now, seat, action, out) {
+                    Ok(()) => {
+                        // Acting is coming back: no bot plays for this pilot any more.
+                        if self.seats[seat.index()].zombie {
+                            self.seats[seat.index()].zombie = false;
+                            self.retime_seat(now, seat);
+                        }
+                    }
+                    Err(error) => out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } }),
+                }
+            }
+            ClientMsg::Leave => {
+                if let Some(seat) = seat {
+                    self.seats[seat.index()].bot = Some(self.config.bot_level);
+                }
+                self.gone(now, conn, out);
+            }
+        }
+    }
+
+    /// The connection is gone (dropped or closed).
+    pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Output>) {
+        let Some(seat) = self.members.remove(&conn) else { return };
+        let Some(seat) = seat else { return self.send_lobby(out) };
+        if self.seats[seat.index()].conn != Some(conn) {
+            return;
+        }
+        self.seats[seat.index()].conn = None;
+        if matches!(self.stage, Stage::Lobby) {
+            // A lobby seat is only a name yet: free it, and the seats after it move up.
+            self.seats.remove(seat.index());
+            for s in self.members.values_mut().flatten() {
+                if s.0 > seat.0 {
+                    s.0 -= 1;
+                }
+            }
+            self.send_lobby(out);
+        } else {
+            // A bot plays for the dropped pilot until it comes back with its token.
+            self.retime_seat(now, seat);
+            self.send_lobby(out);
+        }
+    }
+
+    /// Fires every timer due at `now`.
+    pub fn tick(&mut self, now: u64, out: &mut Vec<Output>) {
+        while let Some(i) = self.due.iter().position(|d| d.at <= now) {
+            let due = self.due.swap_remove(i);
+            self.fire(now, due.kind, out);
+        }
+    }
+
+    // ----- the lobby -----
+
+    fn welcome(&self, seat: Option<Seat>, token: Option<SeatToken>) -> ServerMsg {
+        ServerMsg::Welcome {
+            version: bolide_protocol::wire::PROTOCOL_VERSION,
+            seat,
+            token,
+            room: self.config.code.clone(),
+        }
+    }
+
+    fn free_colour(&self) -> Option<Colour> {
+        Colour::ALL.into_iter().find(|c| !self.seats.iter().any(|s| s.colour == *c))
+    }
+
+    fn lobby_refused(&self, conn: ConnId, reason: &str, out: &mut Vec<Output>) {
+        out.push(Output::Send { conn, msg: ServerMsg::LobbyRefused { reason: reason.to_string() } });
+    }
+
+    fn check_settings(&self, settings: &Settings) -> Result<(), String> {
+        if !(1..=20).contains(&settings.options.races) {
+            return Err("a championship has 1 to 20 races".into());
+        }
+        if self.seats.len() + settings.bots as usize > MAX_PILOTS {
+            return Err(format!(
+                "{} pilots have joined: at most {} bots fit",
+                self.seats.len(),
+                MAX_PILOTS - self.seats.len()
+            ));
+        }
+        circuits_for(settings, 1).map(|_| ()).map_err(|e| format!("circuit: {e}"))
+    }
+
+    fn lobby_state(&self) -> LobbyState {
+        LobbyState {
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| LobbySeat {
+                    seat: Seat(i as u8),
+                    name: s.name.clone(),
+                    colour: s.colour,
+                    bot: s.bot.is_some(),
+                    ready: s.ready || s.bot.is_some(),
+                    connected: s.conn.is_some(),
+                })
+                .collect(),
+            settings: self.config.settings.clone(),
+            spectators: self.members.values().filter(|s| s.is_none()).count() as u16,
+            started: !matches!(self.stage, Stage::Lobby),
+        }
+    }
+
+    fn send_lobby(&self, out: &mut Vec<Output>) {
+        let lobby = self.lobby_state();
+        for &conn in self.members.keys() {
+            out.push(Output::Send { conn, msg: ServerMsg::Lobby(lobby.clone()) });
+        }
+    }
+
+    /// The championship starts when every seated pilot is ready, at least three seats are
+    /// filled (bots included) and at least one client is here.
+    fn try_start(&mut self, now: u64, out: &mut Vec<Output>) {
+        let humans = self.seats.len();
+        let pilots = humans + self.config.settings.bots as usize;
+        if humans == 0 || pilots < 3 || pilots > MAX_PILOTS || !self.seats.iter().all(|s| s.ready) {
+            return;
+        }
+        let circuits = match circuits_for(&self.config.settings, self.config.settings.options.races) {
+            Ok(c) => c,
+            Err(e) => {
+                let reason = format!("cannot start: circuit: {e}");
+                for &conn in self.members.keys() {
+                    self.lobby_refused(conn, &reason, out);
+                }
+                return;
+            }
+        };
+        for n in 1..=self.config.settings.bots {
+            let colour = self.free_colour().expect("seats counted");
+            let level = self.config.bot_level;
+            self.seats.push(SeatSlot {
+                name: format!("Bot {n}"),
+                colour,
+                token: None,
+                bot: Some(level),
+                conn: None,
+                ready: true,
+                zombie: false,
+            });
+        }
+        let entry = JournalEntry::Started {
+            settings: self.config.settings.clone(),
+            seed: self.config.seed,
+            circuits: circuits.clone(),
+            seats: self
+                .seats
+                .iter()
+                .map(|s| JournalSeat { name: s.name.clone(), colour: s.colour, token: s.token, bot: s.bot })
+                .collect(),
+        };
+        out.push(Output::Journal(entry));
+        let (champ, opening) = self.championship_setup(circuits).expect("settings were checked");
+        self.stage = Stage::Playing(Box::new(champ));
+        self.send_lobby(out);
+        self.broadcast(&opening, now, out);
+        self.after_change(now, out);
+    }
+
+    fn championship_setup(
+        &self,
+        circuits: Vec<Circuit>,
+    ) -> Result<(Championship, Vec<Event>), crate::game::SetupError> {
+        Championship::new(ChampionshipSetup {
+            pilots: self.seats.len() as u8,
+            options: self.config.settings.options,
+            circuits,
+            seed: self.config.seed,
+            first_race_bonuses: None,
+        })
+    }
+
+    // ----- the game loop -----
+
+    fn champ(&self) -> Option<&Championship> {
+        match &self.stage {
+            Stage::Playing(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Applies an action through the engine: journal first, then everyone's update.
+    fn apply(&mut self, now: u64, seat: Seat, action: Action, out: &mut Vec<Output>) -> Result<(), RuleError> {
+        let Stage::Playing(champ) = &mut self.stage else { return Err(RuleError::RaceOver) };
+        let events = champ.apply(seat, action)?;
+        self.applied += 1;
+        out.push(Output::Journal(JournalEntry::Applied { seat, action }));
+        self.broadcast(&events, now, out);
+        self.after_change(now, out);
+        Ok(())
+    }
+
+    fn broadcast(&mut self, events: &[Event], now: u64, out: &mut Vec<Output>) {
+        let conns: Vec<ConnId> = self.members.keys().copied().collect();
+        for conn in conns {
+            self.send_update_to(conn, events, now, out);
+        }
+    }
+
+    fn send_update_to(&mut self, conn: ConnId, events: &[Event], now: u64, out: &mut Vec<Output>) {
+        let Some(champ) = self.champ() else { return };
+        let seat = self.members.get(&conn).copied().flatten();
+        let view = match seat {
+            Some(seat) => champ.view_for(seat),
+            None => champ.spectator_view(),
+        };
+        let mut legal = Vec::new();
+        if let Some(seat) = seat {
+            champ.race().legal_actions_into(seat, &mut legal);
+            // The host lifts the cup at the reveal instant, never a client (B-4.2).
+            legal.retain(|a| *a != Action::Lift);
+        }
+        // Under the cup, the time left is the time to the lift (the end of Klaxon calls).
+        let deadline_ms = seat.and_then(|s| {
+            self.due
+                .iter()
+                .find(|d| d.kind == DueKind::Act(s) || d.kind == DueKind::Lift)
+                .map(|d| d.at.saturating_sub(now) as u32)
+        });
+        out.push(Output::Send {
+            conn,
+            msg: ServerMsg::Update { events: events.to_vec(), view: Box::new(view), legal, deadline_ms },
+        });
+    }
+
+    fn after_change(&mut self, now: u64, out: &mut Vec<Output>) {
+        let Some(champ) = self.champ() else { return };
+        if champ.is_over() {
+            let standings = champ
+                .standings()
+                .iter()
+                .map(|s| (s.seat, self.seats[s.seat.index()].name.clone(), s.points, s.wins, s.rank))
+                .collect::<Vec<_>>();
+            let Stage::Playing(champ) = std::mem::replace(&mut self.stage, Stage::Lobby) else { unreachable!() };
+            self.stage = Stage::Finished(champ);
+            self.due.clear();
+            for &conn in self.members.keys() {
+                out.push(Output::Send { conn, msg: ServerMsg::Finished { standings: standings.clone() } });
+            }
+            return;
+        }
+        let race = champ.race();
+        let phase = race.phase();
+        // Sequential decisions get a fresh timer with every action; the grab keeps its timers
+        // (each hand's reaction was drawn once).
+        let sequential = matches!(phase, Phase::KlaxonPicks | Phase::Echange | Phase::Movement);
+        let key = (race.race_no(), race.round(), phase as u8, if sequential { self.applied } else { 0 });
+        if self.step != Some(key) {
+            self.step = Some(key);
+            self.schedule(now);
+        }
+    }
+
+    /// New timers for the step the race is in.
+    fn schedule(&mut self, now: u64) {
+        self.due.clear();
+        let Stage::Playing(champ) = &self.stage else { return };
+        let race = champ.race();
+        let mut due = Vec::new();
+        match race.phase() {
+            Phase::CupDown => {
+                due.push(Due { at: now + self.config.lift_delay_ms, kind: DueKind::Lift });
+                for seat in race.seats() {
+                    if self.seats[seat.index()].bot_plays() {
+                        let at = now + self.rng.random_range(0..=self.config.lift_delay_ms / 2);
+                        due.push(Due { at, kind: DueKind::Klaxon(seat) });
+                    }
+                }
+            }
+            Phase::KlaxonPicks => due.extend(race.klaxon_picker().map(|s| Due { at: 0, kind: DueKind::Act(s) })),
+            Phase::Grab => due.extend(
+                race.seats().filter(|s| race.car(*s).pawn.is_none()).map(|s| Due { at: 0, kind: DueKind::Act(s) }),
+            ),
+            Phase::Echange => due.extend(
+                race.seats()
+                    .filter(|s| race.check(*s, Action::KeepPawn).is_ok())
+                    .map(|s| Due { at: 0, kind: DueKind::Act(s) }),
+            ),
+            Phase::Movement => due.extend(race.active_seat().map(|s| Due { at: 0, kind: DueKind::Act(s) })),
+            Phase::Over => {}
+        }
+        let grab = race.phase() == Phase::Grab;
+        for d in &mut due {
+            if let DueKind::Act(seat) = d.kind {
+                d.at = now + self.wait_for(seat, grab);
+            }
+        }
+        self.due = due;
+    }
+
+    /// How long a decision of `seat` may take: a bot's thinking (or reaction) time, or the
+    /// pilot's time limit.
+    fn wait_for(&mut self, seat: Seat, grab: bool) -> u64 {
+        let base = self.config.bot_delay_ms;
+        match (self.seats[seat.index()].bot_plays(), grab) {
+            (true, true) => self.rng.random_range(base / 2..=base + base / 2),
+            (true, false) => base,
+            (false, true) => self.config.grab_timeout_ms,
+            (false, false) => self.config.turn_timeout_ms,
+        }
+    }
+
+    /// A seat changed hands (a drop, a return, a comeback): its pending decision gets the
+    /// timer of whoever plays it now.
+    fn retime_seat(&mut self, now: u64, seat: Seat) {
+        let grab = self.champ().is_some_and(|c| c.race().phase() == Phase::Grab);
+        if self.due.iter().any(|d| d.kind == DueKind::Act(seat)) {
+            let at = now + self.wait_for(seat, grab);
+            for d in self.due.iter_mut().filter(|d| d.kind == DueKind::Act(seat)) {
+                d.at = at;
+            }
+        }
+    }
+
+    fn fire(&mut self, now: u64, kind: DueKind, out: &mut Vec<Output>) {
+        let Stage::Playing(champ) = &self.stage else { return };
+        let race = champ.race();
+        match kind {
+            DueKind::Lift => {
+                if race.phase() == Phase::CupDown {
+                    let _ = self.apply(now, race.first_player(), Action::Lift, out);
+                }
+            }
+            DueKind::Klaxon(seat) => {
+                let slot = &self.seats[seat.index()];
+                if race.check(seat, Action::Klaxon).is_ok() && slot.bot_plays() {
+                    let level = slot.bot.unwrap_or(self.config.bot_level);
+                    let call = level.decide(&SeatSight { race, seat }, &[Action::Klaxon], &mut self.rng);
+                    if call.is_some() {
+                        let _ = self.apply(now, seat, Action::Klaxon, out);
+                    }
+                }
+            }
+            DueKind::Act(seat) => {
+                race.legal_actions_into(seat, &mut self.legal);
+                self.legal.retain(|a| !matches!(a, Action::Lift | Action::Klaxon));
+                if self.legal.is_empty() {
+                    return;
+                }
+                let slot = &mut self.seats[seat.index()];
+                if slot.bot.is_none() && slot.conn.is_some() {
+                    // The pilot let the time limit pass: a bot plays for it from now on.
+                    slot.zombie = true;
+                }
+                let level = slot.bot.unwrap_or(self.config.bot_level);
+                let Some(action) = level.decide(&SeatSight { race, seat }, &self.legal, &mut self.rng) else { return };
+                if let Err(e) = self.apply(now, seat, action, out) {
+                    tracing::error!(%seat, ?action, %e, "a bot's legal action was refused");
+                }
+            }
+        }
+    }
+
+    /// Rebuilds a room from its journal after a crash: the same seats and tokens, and the
+    /// championship replayed action by action. Pilots come back with their seat tokens; until
+    /// they do, their time limits run as usual.
+    pub fn resume(config: RoomConfig, entropy: u64, entries: &[JournalEntry], now: u64) -> Result<Room, ResumeError> {
+        let mut room = Room::new(config, entropy);
+        let mut entries = entries.iter();
+        let Some(JournalEntry::Started { settings, seed, circuits, seats }) = entries.next() else {
+            return Err(ResumeError::NotStarted);
+        };
+        room.config.settings = settings.clone();
+        room.config.seed = *seed;
+        room.seats = seats
+            .iter()
+            .map(|s| SeatSlot {
+                name: s.name.clone(),
+                colour: s.colour,
+                token: s.token,
+                bot: s.bot,
+                conn: None,
+                ready: true,
+                zombie: false,
+            })
+            .collect();
+        let (mut champ, _) =
+            room.championship_setup(circuits.clone()).map_err(|e| ResumeError::Setup(e.to_string()))?;
+        for (i, entry) in entries.enumerate() {
+            let JournalEntry::Applied { seat, action } = entry else { return Err(ResumeError::Entry(i + 2)) };
+            champ.apply(*seat, *action).map_err(|e| ResumeError::Replay { line: i + 2, error: e })?;
+            room.applied += 1;
+        }
+        room.stage = Stage::Playing(Box::new(champ));
+        // Timers restart from now; a finished championship moves to its final stage.
+        room.after_change(now, &mut Vec::new());
+        Ok(room)
+    }
+}
+
+/// The circuits of a championship from its settings: a preset for every race, a file, the
+/// notation itself, or `random:SEED` — a new random layout for each race (B-2.6).
+pub fn circuits_for(settings: &Settings, races: u8) -> Result<Vec<Circuit>, circuits::CircuitLoadError> {
+    let text = settings.circuit.trim();
+    if let Some(seed) = text.strip_prefix("random:").and_then(|s| s.parse::<u64>().ok()) {
+        return Ok((0..races.max(1) as u64).map(|i| circuits::random(seed.wrapping_add(i))).collect());
+    }
+    let choice =
+        if text.contains(' ') { CircuitChoice::Tiles(text.to_string()) } else { CircuitChoice::from_arg(text) };
+    Ok(vec![choice.load()?])
+}
+
+#[cfg(test)]
+mod tests;

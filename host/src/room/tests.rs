@@ -1,0 +1,210 @@
+//! The room without sockets: synthetic connections and times.
+
+use super::*;
+use bolide_protocol::TableOptions;
+use bolide_protocol::wire::PROTOCOL_VERSION;
+
+fn settings(bots: u8, races: u8) -> Settings {
+    Settings { options: TableOptions { races, ..TableOptions::default() }, circuit: "cannes".into(), bots }
+}
+
+fn room(bots: u8, races: u8) -> Room {
+    let mut config = RoomConfig::new("GARE", settings(bots, races), 42);
+    config.lift_delay_ms = 100;
+    config.bot_delay_ms = 20;
+    config.turn_timeout_ms = 1_000;
+    config.grab_timeout_ms = 500;
+    Room::new(config, 7)
+}
+
+fn hello(name: &str, token: Option<SeatToken>) -> Hello {
+    Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: token }
+}
+
+fn sent_to(out: &[Output], conn: ConnId) -> Vec<&ServerMsg> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Send { conn: c, msg } if *c == conn => Some(msg),
+            _ => None,
+        })
+        .collect()
+}
+
+fn token_of(out: &[Output], conn: ConnId) -> SeatToken {
+    sent_to(out, conn)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMsg::Welcome { token: Some(t), .. } => Some(*t),
+            _ => None,
+        })
+        .expect("a welcome with a token")
+}
+
+/// Runs the room's timers until `done` or `limit` ms; returns the time reached.
+fn run(room: &mut Room, mut now: u64, limit: u64, out: &mut Vec<Output>, done: impl Fn(&Room) -> bool) -> u64 {
+    while !done(room) {
+        let Some(at) = room.next_deadline() else { break };
+        now = now.max(at);
+        assert!(now <= limit, "not done by {limit} ms");
+        room.tick(now, out);
+    }
+    now
+}
+
+#[test]
+fn a_wrong_room_code_is_refused_and_closed() {
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, Hello { code: "NOPE".into(), ..hello("Anne", None) }, &mut out);
+    assert!(matches!(sent_to(&out, 1)[0], ServerMsg::Refused { reason } if reason.contains("wrong room code")));
+    assert!(out.iter().any(|o| matches!(o, Output::Close { conn: 1, code: close::WRONG_CODE, .. })));
+    assert_eq!(r.seats_taken().0, 2, "the refused client took no seat");
+}
+
+#[test]
+fn lobby_colours_ready_and_start_with_bots() {
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.hello(0, 2, hello("Bob", None), &mut out);
+    r.message(0, 2, ClientMsg::PickColour(Colour::Rouge), &mut out); // Anne's
+    assert!(matches!(sent_to(&out, 2).last(), Some(ServerMsg::LobbyRefused { .. })));
+    r.message(0, 2, ClientMsg::PickColour(Colour::Noir), &mut out);
+    r.message(0, 2, ClientMsg::Configure(settings(1, 1)), &mut out);
+    assert!(
+        matches!(sent_to(&out, 2).last(), Some(ServerMsg::LobbyRefused { reason }) if reason.contains("first pilot"))
+    );
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    assert!(r.championship().is_none(), "Bob is not ready");
+    out.clear();
+    r.message(0, 2, ClientMsg::Ready(true), &mut out);
+    let champ = r.championship().expect("started: 2 people + 2 bots");
+    assert_eq!(champ.race().pilots(), 4);
+    // Write-ahead: the start is journaled before any update goes out.
+    let started = out.iter().position(|o| matches!(o, Output::Journal(JournalEntry::Started { .. })));
+    let first_update = out.iter().position(|o| matches!(o, Output::Send { msg: ServerMsg::Update { .. }, .. }));
+    assert!(started.unwrap() < first_update.unwrap());
+    let update = sent_to(&out, 2).into_iter().find_map(|m| match m {
+        ServerMsg::Update { view, legal, .. } => Some((view.clone(), legal.clone())),
+        _ => None,
+    });
+    let (view, legal) = update.expect("an update");
+    assert_eq!(view.viewer, Some(Seat(1)));
+    assert!(!legal.contains(&Action::Lift), "the host lifts, never a client");
+}
+
+#[test]
+fn absent_pilots_are_played_by_bots_until_the_championship_ends() {
+    let mut r = room(2, 2);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    // Anne never acts: every decision of hers waits for her time limit, then a bot plays.
+    let end = run(&mut r, 0, 5_000_000, &mut out, Room::is_finished);
+    let finished = sent_to(&out, 1).into_iter().find(|m| matches!(m, ServerMsg::Finished { .. }));
+    assert!(finished.is_some());
+    assert!(end > 1_000, "Anne's time limits were waited for");
+    // The journal replays to the very same championship.
+    let entries: Vec<JournalEntry> = out
+        .iter()
+        .filter_map(|o| match o {
+            Output::Journal(e) => Some(e.clone()),
+            _ => None,
+        })
+        .collect();
+    let resumed = Room::resume(r.config.clone(), 1, &entries, end).unwrap();
+    assert!(resumed.is_finished());
+    assert_eq!(resumed.championship().unwrap().race(), r.championship().unwrap().race());
+    assert_eq!(resumed.championship().unwrap().points(), r.championship().unwrap().points());
+}
+
+#[test]
+fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing() {
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    let before = r.championship().unwrap().race().clone();
+    out.clear();
+    r.message(5, 1, ClientMsg::Act { seq: 9, action: Action::Roll }, &mut out);
+    r.message(5, 1, ClientMsg::Act { seq: 10, action: Action::Lift }, &mut out);
+    r.message(5, 1, ClientMsg::Act { seq: 11, action: Action::Move { tiles: 6 } }, &mut out);
+    let refusals: Vec<(u32, String)> = sent_to(&out, 1)
+        .into_iter()
+        .filter_map(|m| match m {
+            ServerMsg::ActRefused { seq, error } => Some((*seq, error.rule())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refusals, vec![(9, "B-3".into()), (10, "B-4.2".into()), (11, "B-3".into())]);
+    assert!(!out.iter().any(|o| matches!(o, Output::Journal(_))), "nothing was journaled");
+    assert_eq!(r.championship().unwrap().race(), &before);
+}
+
+#[test]
+fn a_dropped_pilot_comes_back_to_its_seat_with_the_whole_view() {
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    let token = token_of(&out, 1);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    let now = run(&mut r, 0, 100_000, &mut out, |r| r.championship().is_some_and(|c| c.race().round() >= 2));
+    r.gone(now, 1, &mut out);
+    // While away, a bot plays for Anne at bot speed (no time limit waited for).
+    let round = r.championship().unwrap().race().round();
+    let now = run(&mut r, now, now + 2_000, &mut out, |r| r.championship().unwrap().race().round() > round);
+    out.clear();
+    r.hello(now, 9, hello("Anne", Some(token)), &mut out);
+    let msgs = sent_to(&out, 9);
+    assert!(matches!(msgs[0], ServerMsg::Welcome { seat: Some(Seat(0)), .. }));
+    assert!(
+        msgs.iter()
+            .any(|m| matches!(m, ServerMsg::Update { view, .. } if view.viewer == Some(Seat(0)) && view.round > round))
+    );
+    // An unknown token is refused with what to do.
+    r.hello(now, 10, hello("Eve", Some(SeatToken(5))), &mut out);
+    assert!(out.iter().any(|o| matches!(o, Output::Close { conn: 10, code: close::BAD_TOKEN, .. })));
+}
+
+#[test]
+fn late_joiners_watch_and_cannot_act() {
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    out.clear();
+    r.hello(3, 2, hello("Late", None), &mut out);
+    let msgs = sent_to(&out, 2);
+    assert!(matches!(msgs[0], ServerMsg::Welcome { seat: None, .. }));
+    assert!(
+        msgs.iter()
+            .any(|m| matches!(m, ServerMsg::Update { view, legal, .. } if view.viewer.is_none() && legal.is_empty()))
+    );
+    r.message(3, 2, ClientMsg::Act { seq: 1, action: Action::Klaxon }, &mut out);
+    assert!(matches!(sent_to(&out, 2).last(), Some(ServerMsg::ActRefused { error: RuleError::Spectator, .. })));
+}
+
+#[test]
+fn a_pilot_who_acts_in_time_is_never_overridden() {
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    // Act for Anne as soon as she may, always well within her time limit.
+    let mut now = 0;
+    let mut seq = 0;
+    while !r.is_finished() {
+        let champ = r.championship().unwrap();
+        let mut legal = champ.race().legal_actions(Seat(0));
+        legal.retain(|a| !matches!(a, Action::Lift | Action::Klaxon));
+        if let Some(&action) = legal.last() {
+            seq += 1;
+            r.message(now, 1, ClientMsg::Act { seq, action }, &mut out);
+            assert!(!r.seats[0].zombie);
+            continue;
+        }
+        now = r.next_deadline().unwrap().max(now);
+        r.tick(now, &mut out);
+        assert!(!r.seats[0].zombie, "a bot took over a pilot who was in time");
+    }
+}

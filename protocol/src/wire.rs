@@ -1,0 +1,262 @@
+//! The wire: every message between a client and the host, and how it is framed.
+//!
+//! Game traffic travels on one reliable, ordered QUIC stream per client, as frames: a 4-byte
+//! little-endian length, then the message encoded with bincode 2 (serde, standard config).
+//! A frame longer than [`MAX_FRAME`] or one that does not decode closes that connection with a
+//! clear reason; nothing else is disturbed. Timing probes travel as QUIC datagrams
+//! ([`Probe`]), never on the stream: retransmission and head-of-line blocking would spoil them.
+
+use crate::model::{Colour, Seat};
+use crate::{Action, Event, PlayerView, RuleError, TableOptions};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Bumped whenever a message changes shape.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// QUIC application protocol name.
+pub const ALPN: &[u8] = b"bolide/1";
+/// The largest frame either side accepts (a full view is about 2 KB).
+pub const MAX_FRAME: usize = 64 * 1024;
+/// The UDP port a host listens on unless told otherwise.
+pub const DEFAULT_PORT: u16 = 47_117;
+/// The mDNS service type a host advertises.
+pub const MDNS_SERVICE: &str = "_bolide._udp.local.";
+
+/// QUIC application close codes, so either side can tell why a connection ended.
+pub mod close {
+    pub const NORMAL: u32 = 0;
+    pub const VERSION_MISMATCH: u32 = 1;
+    pub const WRONG_CODE: u32 = 2;
+    pub const BAD_FRAME: u32 = 3;
+    pub const ROOM_FULL: u32 = 4;
+    pub const SHUTDOWN: u32 = 5;
+    pub const BAD_TOKEN: u32 = 6;
+}
+
+/// The first frame a client sends. `version` comes first, so any later version can still read
+/// it and answer a mismatch with a clear message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    pub version: u32,
+    /// The room's code word (the part before the dash).
+    pub code: String,
+    pub name: String,
+    /// The token of a seat held before, to come back to it after a drop.
+    pub seat_token: Option<SeatToken>,
+}
+
+/// Proof of a seat: given at join, presented again to reconnect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatToken(pub u128);
+
+/// Client → host, after the hello.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientMsg {
+    /// Lobby: take a free colour.
+    PickColour(Colour),
+    /// Lobby: hand flat on the table (or not).
+    Ready(bool),
+    /// Lobby, first client only: the championship's settings.
+    Configure(Settings),
+    /// A game action; `seq` comes back in a refusal.
+    Act { seq: u32, action: Action },
+    /// Leaving for good (the seat goes to a bot).
+    Leave,
+}
+
+/// Host → client.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ServerMsg {
+    /// The hello was accepted. `seat` is `None` for a spectator.
+    Welcome {
+        version: u32,
+        seat: Option<Seat>,
+        token: Option<SeatToken>,
+        room: String,
+    },
+    /// The hello was refused; the connection closes after this.
+    Refused {
+        reason: String,
+    },
+    Lobby(LobbyState),
+    /// What happened since the last update, then this seat's whole current view and what it
+    /// may do now. `deadline_ms` is how long the host waits before a bot plays for it.
+    Update {
+        events: Vec<Event>,
+        view: Box<PlayerView>,
+        legal: Vec<Action>,
+        deadline_ms: Option<u32>,
+    },
+    /// An action was refused; nothing changed.
+    ActRefused {
+        seq: u32,
+        error: RuleError,
+    },
+    /// A lobby request was refused.
+    LobbyRefused {
+        reason: String,
+    },
+    /// The championship is over: final standings as (seat, name, points, wins, rank).
+    Finished {
+        standings: Vec<(Seat, String, u32, u8, u8)>,
+    },
+}
+
+/// The championship's settings (the lobby's, or the host's command line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub options: TableOptions,
+    /// A preset name, `random:SEED`, or the circuit notation itself.
+    pub circuit: String,
+    /// Seats filled by the host's bots, on top of the people who join.
+    pub bots: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyState {
+    pub seats: Vec<LobbySeat>,
+    pub settings: Settings,
+    pub spectators: u16,
+    /// Whether the championship has started (late joiners watch).
+    pub started: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbySeat {
+    pub seat: Seat,
+    pub name: String,
+    pub colour: Colour,
+    pub bot: bool,
+    pub ready: bool,
+    pub connected: bool,
+}
+
+/// Timing probe, as a QUIC datagram: the client stamps `t0` on its clock; the host echoes it
+/// with its own receive and send times (`t1`, `t2`, host clock, µs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Probe {
+    Ping { t0: u64 },
+    Pong { t0: u64, t1: u64, t2: u64 },
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum FrameError {
+    #[error("frame of {len} bytes is over the {MAX_FRAME}-byte limit")]
+    TooLarge { len: usize },
+    #[error("undecodable message: {0}")]
+    Decode(String),
+}
+
+fn config() -> bincode::config::Configuration {
+    bincode::config::standard()
+}
+
+/// Encodes `msg` as one frame (length prefix included).
+pub fn encode<T: Serialize>(msg: &T) -> Vec<u8> {
+    let body = bincode::serde::encode_to_vec(msg, config()).expect("messages always encode");
+    let mut frame = Vec::with_capacity(body.len() + 4);
+    frame.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    frame.extend_from_slice(&body);
+    frame
+}
+
+/// Decodes one message body (without its length prefix); the whole body must be used.
+pub fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, FrameError> {
+    let (msg, used) =
+        bincode::serde::decode_from_slice(body, config()).map_err(|e| FrameError::Decode(e.to_string()))?;
+    if used != body.len() {
+        return Err(FrameError::Decode(format!("{} trailing bytes", body.len() - used)));
+    }
+    Ok(msg)
+}
+
+/// Reads the protocol version at the front of a [`Hello`] body without decoding the rest, so
+/// a hello from any version can be answered.
+pub fn hello_version(body: &[u8]) -> Result<u32, FrameError> {
+    let (version, _): (u32, usize) =
+        bincode::serde::decode_from_slice(body, config()).map_err(|e| FrameError::Decode(e.to_string()))?;
+    Ok(version)
+}
+
+/// Encodes a datagram probe (no length prefix: a datagram is its own frame).
+pub fn encode_probe(probe: &Probe) -> Vec<u8> {
+    bincode::serde::encode_to_vec(probe, config()).expect("probes always encode")
+}
+
+/// A sans-I/O frame splitter: push bytes as they arrive, pop whole frame bodies.
+#[derive(Debug, Default)]
+pub struct FrameDecoder {
+    buf: Vec<u8>,
+}
+
+impl FrameDecoder {
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// The next complete frame body, `Ok(None)` when more bytes are needed, or an error for a
+    /// frame over the limit (checked on the length prefix, before buffering the body).
+    pub fn next_frame(&mut self) -> Result<Option<Vec<u8>>, FrameError> {
+        if self.buf.len() < 4 {
+            return Ok(None);
+        }
+        let len = u32::from_le_bytes(self.buf[..4].try_into().expect("4 bytes")) as usize;
+        if len > MAX_FRAME {
+            return Err(FrameError::TooLarge { len });
+        }
+        if self.buf.len() < 4 + len {
+            return Ok(None);
+        }
+        let body = self.buf[4..4 + len].to_vec();
+        self.buf.drain(..4 + len);
+        Ok(Some(body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_split_anywhere() {
+        let msgs = vec![
+            ClientMsg::Ready(true),
+            ClientMsg::Act { seq: 7, action: Action::Move { tiles: 3 } },
+            ClientMsg::PickColour(Colour::Vert),
+        ];
+        let bytes: Vec<u8> = msgs.iter().flat_map(encode).collect();
+        for split in 0..bytes.len() {
+            let mut dec = FrameDecoder::default();
+            dec.push(&bytes[..split]);
+            let mut got = Vec::new();
+            while let Some(body) = dec.next_frame().unwrap() {
+                got.push(decode::<ClientMsg>(&body).unwrap());
+            }
+            dec.push(&bytes[split..]);
+            while let Some(body) = dec.next_frame().unwrap() {
+                got.push(decode::<ClientMsg>(&body).unwrap());
+            }
+            assert_eq!(got, msgs);
+        }
+    }
+
+    #[test]
+    fn oversized_frames_are_refused_from_their_prefix() {
+        let mut dec = FrameDecoder::default();
+        dec.push(&(MAX_FRAME as u32 + 1).to_le_bytes());
+        assert_eq!(dec.next_frame(), Err(FrameError::TooLarge { len: MAX_FRAME + 1 }));
+    }
+
+    #[test]
+    fn garbage_does_not_decode() {
+        assert!(decode::<ClientMsg>(&[0xff, 0xff, 0xff, 0xff, 0x13]).is_err());
+        assert!(decode::<Hello>(&[]).is_err());
+    }
+
+    #[test]
+    fn any_hello_reveals_its_version() {
+        let hello = Hello { version: 0, code: "ABCD".into(), name: "x".into(), seat_token: None };
+        let frame = encode(&hello);
+        assert_eq!(hello_version(&frame[4..]), Ok(0));
+    }
+}
