@@ -391,7 +391,7 @@ impl Room {
     fn try_start(&mut self, now: u64, out: &mut Vec<Output>) {
         let humans = self.seats.len();
         let pilots = humans + self.config.settings.bots as usize;
-        if humans == 0 || pilots < 3 || pilots > MAX_PILOTS || !self.seats.iter().all(|s| s.ready) {
+        if humans == 0 || !(3..=MAX_PILOTS).contains(&pilots) || !self.seats.iter().all(|s| s.ready) {
             return;
         }
         let circuits = match circuits_for(&self.config.settings, self.config.settings.options.races) {
