@@ -1,5 +1,7 @@
-//! The client side of Bolide: what a person sees. For now a text rendering of a
-//! [`PlayerView`](bolide_protocol::PlayerView) and of the event log, used by the terminal race
-//! (`bolide`); the networked client core and the egui UI come next (see ARCHITECTURE.md).
+//! The client side of Bolide: what a person (or a bot on another laptop) sees and does.
+//! [`net`] is the headless core — connect, hello, certificate check, state mirror, actions —
+//! shared by the bots and the UI; [`text`] renders a view in a terminal.
 
+pub mod bot;
+pub mod net;
 pub mod text;

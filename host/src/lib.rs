@@ -5,6 +5,8 @@
 pub mod bots;
 pub mod circuits;
 pub mod game;
+pub mod net;
 pub mod room;
 pub mod scenario;
+pub mod serve;
 pub mod sim;

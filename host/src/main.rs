@@ -16,6 +16,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Host a game night: a QUIC server for one room (see the README).
+    Serve(bolide_host::serve::ServeArgs),
     /// Apply a JSON scenario through the engine and print the final state and event log.
     Scenario {
         /// The scenario file (see docs/scenario-format.md).
@@ -47,6 +49,17 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Serve(args) => {
+            tracing_subscriber::fmt()
+                .with_writer(std::io::stderr)
+                .with_env_filter(
+                    tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,quinn=warn".into()),
+                )
+                .init();
+            let runtime = tokio::runtime::Runtime::new()?;
+            runtime.block_on(bolide_host::serve::run(args))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Scenario { file } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let report =

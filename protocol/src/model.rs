@@ -179,7 +179,13 @@ macro_rules! serde_as_list {
     ($set:ty, $item:ty) => {
         impl Serialize for $set {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_seq(self.iter())
+                // With its length up front: bincode needs it.
+                use serde::ser::SerializeSeq;
+                let mut seq = s.serialize_seq(Some(self.len() as usize))?;
+                for item in self.iter() {
+                    seq.serialize_element(&item)?;
+                }
+                seq.end()
             }
         }
         impl<'de> Deserialize<'de> for $set {

@@ -183,6 +183,11 @@ pub fn encode_probe(probe: &Probe) -> Vec<u8> {
     bincode::serde::encode_to_vec(probe, config()).expect("probes always encode")
 }
 
+/// Decodes a datagram probe.
+pub fn decode_probe(bytes: &[u8]) -> Result<Probe, FrameError> {
+    decode(bytes)
+}
+
 /// A sans-I/O frame splitter: push bytes as they arrive, pop whole frame bodies.
 #[derive(Debug, Default)]
 pub struct FrameDecoder {
@@ -245,6 +250,19 @@ mod tests {
         let mut dec = FrameDecoder::default();
         dec.push(&(MAX_FRAME as u32 + 1).to_le_bytes());
         assert_eq!(dec.next_frame(), Err(FrameError::TooLarge { len: MAX_FRAME + 1 }));
+    }
+
+    #[test]
+    fn every_server_message_encodes_and_decodes() {
+        use crate::{Atout, Atouts};
+        let atouts: Atouts = [Atout::Nitro, Atout::Klaxon].into_iter().collect();
+        let body = encode(&atouts);
+        assert_eq!(decode::<Atouts>(&body[4..]).unwrap(), atouts);
+        let msg = ServerMsg::ActRefused {
+            seq: 3,
+            error: RuleError::WrongPhase { action: Action::Roll, phase: "the grab".into() },
+        };
+        assert_eq!(decode::<ServerMsg>(&encode(&msg)[4..]).unwrap(), msg);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum JournalEntry {
-    Started { settings: Settings, seed: u64, circuits: Vec<Circuit>, seats: Vec<JournalSeat> },
+    Started { code: String, settings: Settings, seed: u64, circuits: Vec<Circuit>, seats: Vec<JournalSeat> },
     Applied { seat: Seat, action: Action },
 }
 

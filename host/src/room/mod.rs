@@ -418,6 +418,7 @@ impl Room {
             });
         }
         let entry = JournalEntry::Started {
+            code: self.config.code.clone(),
             settings: self.config.settings.clone(),
             seed: self.config.seed,
             circuits: circuits.clone(),
@@ -635,9 +636,10 @@ impl Room {
     pub fn resume(config: RoomConfig, entropy: u64, entries: &[JournalEntry], now: u64) -> Result<Room, ResumeError> {
         let mut room = Room::new(config, entropy);
         let mut entries = entries.iter();
-        let Some(JournalEntry::Started { settings, seed, circuits, seats }) = entries.next() else {
+        let Some(JournalEntry::Started { code, settings, seed, circuits, seats }) = entries.next() else {
             return Err(ResumeError::NotStarted);
         };
+        room.config.code = code.clone();
         room.config.settings = settings.clone();
         room.config.seed = *seed;
         room.seats = seats

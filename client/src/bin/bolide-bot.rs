@@ -1,0 +1,64 @@
+//! `bolide-bot`: N bots join a host, play until the championship ends, then print the final
+//! standings as JSON. Fills seats from another laptop on a game night; used by the tests.
+
+use bolide_client::bot;
+use bolide_host::bots::BotLevel;
+use clap::Parser;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(name = "bolide-bot", version, about = "Bots that join a Bolide host and play")]
+struct Args {
+    /// The host's address, as it printed it (e.g. 192.168.1.20:47117).
+    #[arg(long)]
+    connect: SocketAddr,
+    /// The room code, as the host printed it (e.g. GARE-7F3K0Q).
+    #[arg(long)]
+    code: String,
+    #[arg(long, default_value_t = 1)]
+    count: u8,
+    #[arg(long, value_enum, default_value_t = BotLevel::Strategic)]
+    level: BotLevel,
+    /// Milliseconds each bot waits before acting.
+    #[arg(long, default_value_t = 0)]
+    think_ms: u64,
+    #[arg(long, default_value = "Robot")]
+    name: String,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter("warn").init();
+    let args = Args::parse();
+    let mut tasks = Vec::new();
+    for i in 0..args.count {
+        let (code, name) = (args.code.clone(), format!("{} {}", args.name, i + 1));
+        let think = Duration::from_millis(args.think_ms);
+        tasks.push(tokio::spawn(async move {
+            bot::play(args.connect, &code, &name, args.level, think, u64::from(i)).await
+        }));
+    }
+    let mut standings = None;
+    for task in tasks {
+        match task.await {
+            Ok(Ok(s)) => standings = Some(s),
+            Ok(Err(e)) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let lines: Vec<serde_json::Value> = standings
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(seat, name, points, wins, rank)| serde_json::json!({"seat": seat.0, "name": name, "points": points, "wins": wins, "rank": rank}))
+        .collect();
+    println!("{}", serde_json::json!({ "standings": lines }));
+    ExitCode::SUCCESS
+}

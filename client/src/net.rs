@@ -1,0 +1,218 @@
+//! The headless client core: connect, hello, certificate check, the state mirror, actions.
+//! No egui here: the window UI and the bots both build on it.
+
+use bolide_host::net::{split_code, tls};
+use bolide_protocol::wire::{
+    self, ClientMsg, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, Probe, SeatToken, ServerMsg,
+};
+use bolide_protocol::{Action, Event, PlayerView, Seat};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum ClientError {
+    #[error("a room code looks like GARE-7F3K0Q (word, dash, six characters); got `{0}`")]
+    BadCode(String),
+    #[error("cannot reach the host at {addr}: {reason}")]
+    Connect { addr: SocketAddr, reason: String },
+    #[error("the host refused: {0}")]
+    Refused(String),
+    #[error("the host closed the connection (code {code}): {reason}")]
+    Closed { code: u64, reason: String },
+    #[error("connection lost: {0}")]
+    Lost(String),
+    #[error("the host sent a bad frame: {0}")]
+    Frame(#[from] FrameError),
+}
+
+impl From<quinn::ConnectionError> for ClientError {
+    fn from(e: quinn::ConnectionError) -> Self {
+        match e {
+            quinn::ConnectionError::ApplicationClosed(close) => ClientError::Closed {
+                code: close.error_code.into_inner(),
+                reason: String::from_utf8_lossy(&close.reason).into_owned(),
+            },
+            other => ClientError::Lost(other.to_string()),
+        }
+    }
+}
+
+/// Everything the client knows, kept up to date by [`Session::next`].
+#[derive(Debug, Default, Clone)]
+pub struct Mirror {
+    pub lobby: Option<LobbyState>,
+    pub view: Option<PlayerView>,
+    pub legal: Vec<Action>,
+    pub deadline_ms: Option<u32>,
+    /// Every event received, in order.
+    pub events: Vec<Event>,
+    pub finished: Option<Vec<(Seat, String, u32, u8, u8)>>,
+}
+
+impl Mirror {
+    fn apply(&mut self, msg: &ServerMsg) {
+        match msg {
+            ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
+            ServerMsg::Update { events, view, legal, deadline_ms } => {
+                self.events.extend(events.iter().cloned());
+                self.view = Some((**view).clone());
+                self.legal = legal.clone();
+                self.deadline_ms = *deadline_ms;
+            }
+            ServerMsg::Finished { standings } => self.finished = Some(standings.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// One connection to a host, after a successful hello.
+pub struct Session {
+    endpoint: quinn::Endpoint,
+    connection: quinn::Connection,
+    send: quinn::SendStream,
+    recv: quinn::RecvStream,
+    decoder: FrameDecoder,
+    buf: Vec<u8>,
+    pub seat: Option<Seat>,
+    pub token: Option<SeatToken>,
+    pub mirror: Mirror,
+    seq: u32,
+    clock: Instant,
+}
+
+impl Session {
+    /// Connects to the host at `addr` with the full room code `WORD-FINGERPRINT`; refuses a
+    /// host whose certificate does not match the fingerprint.
+    pub async fn connect(
+        addr: SocketAddr,
+        code: &str,
+        name: &str,
+        token: Option<SeatToken>,
+    ) -> Result<Session, ClientError> {
+        Session::connect_speaking(addr, code, name, token, PROTOCOL_VERSION).await
+    }
+
+    /// As [`Session::connect`], claiming another protocol version (tests).
+    pub async fn connect_speaking(
+        addr: SocketAddr,
+        code: &str,
+        name: &str,
+        token: Option<SeatToken>,
+        version: u32,
+    ) -> Result<Session, ClientError> {
+        let (word, fingerprint) = split_code(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
+        let connect_err = |reason: String| ClientError::Connect { addr, reason };
+        let local: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap() } else { "[::]:0".parse().unwrap() };
+        let mut endpoint = quinn::Endpoint::client(local).map_err(|e| connect_err(e.to_string()))?;
+        endpoint.set_default_client_config(tls::client_config(&fingerprint).map_err(|e| connect_err(e.to_string()))?);
+        let connecting = endpoint.connect(addr, "bolide.local").map_err(|e| connect_err(e.to_string()))?;
+        let connection = tokio::time::timeout(Duration::from_secs(10), connecting)
+            .await
+            .map_err(|_| connect_err("no answer within 10 s (wrong address, or a firewall?)".into()))?
+            .map_err(|e| connect_err(e.to_string()))?;
+        let (send, recv) = connection.open_bi().await?;
+        let mut session = Session {
+            endpoint,
+            connection,
+            send,
+            recv,
+            decoder: FrameDecoder::default(),
+            buf: vec![0; 16 * 1024],
+            seat: None,
+            token: None,
+            mirror: Mirror::default(),
+            seq: 0,
+            clock: Instant::now(),
+        };
+        session.write(&wire::encode(&Hello { version, code: word, name: name.to_string(), seat_token: token })).await?;
+        match session.next().await? {
+            ServerMsg::Welcome { seat, token, .. } => {
+                session.seat = seat;
+                session.token = token;
+                Ok(session)
+            }
+            ServerMsg::Refused { reason } => Err(ClientError::Refused(reason)),
+            other => Err(ClientError::Lost(format!("expected a welcome, got {other:?}"))),
+        }
+    }
+
+    async fn write(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
+        self.send.write_all(bytes).await.map_err(|e| match e {
+            quinn::WriteError::ConnectionLost(e) => ClientError::from(e),
+            other => ClientError::Lost(other.to_string()),
+        })
+    }
+
+    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        self.write(&wire::encode(msg)).await
+    }
+
+    /// Sends a game action; returns its sequence number (echoed in a refusal).
+    pub async fn act(&mut self, action: Action) -> Result<u32, ClientError> {
+        self.seq += 1;
+        let seq = self.seq;
+        self.send(&ClientMsg::Act { seq, action }).await?;
+        Ok(seq)
+    }
+
+    /// Raw bytes on the game stream (tests of the host's defences).
+    pub async fn send_raw(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
+        self.write(bytes).await
+    }
+
+    /// The next message from the host, applied to the mirror.
+    pub async fn next(&mut self) -> Result<ServerMsg, ClientError> {
+        loop {
+            if let Some(body) = self.decoder.next_frame()? {
+                let msg: ServerMsg = wire::decode(&body)?;
+                self.mirror.apply(&msg);
+                return Ok(msg);
+            }
+            match self.recv.read(&mut self.buf).await {
+                Ok(Some(n)) => {
+                    let n = n.min(self.buf.len());
+                    let chunk = self.buf[..n].to_vec();
+                    self.decoder.push(&chunk);
+                }
+                Ok(None) => return Err(self.closed_reason().await),
+                Err(quinn::ReadError::ConnectionLost(e)) => return Err(e.into()),
+                Err(e) => return Err(ClientError::Lost(e.to_string())),
+            }
+        }
+    }
+
+    async fn closed_reason(&self) -> ClientError {
+        match tokio::time::timeout(Duration::from_secs(2), self.connection.closed()).await {
+            Ok(e) => e.into(),
+            Err(_) => ClientError::Lost("the host ended the stream".into()),
+        }
+    }
+
+    /// One timing probe over a QUIC datagram: the round trip to the host.
+    pub async fn ping(&self) -> Result<Duration, ClientError> {
+        let t0 = self.clock.elapsed().as_micros() as u64;
+        self.connection
+            .send_datagram(wire::encode_probe(&Probe::Ping { t0 }).into())
+            .map_err(|e| ClientError::Lost(e.to_string()))?;
+        loop {
+            let datagram = self.connection.read_datagram().await?;
+            if let Ok(Probe::Pong { t0: echoed, .. }) = wire::decode_probe(&datagram)
+                && echoed == t0
+            {
+                return Ok(Duration::from_micros(self.clock.elapsed().as_micros() as u64 - t0));
+            }
+        }
+    }
+
+    /// Drops the connection without a word, as a laptop that loses its Wi-Fi would.
+    pub fn drop_abruptly(self) {
+        self.endpoint.close(0u32.into(), b"");
+    }
+
+    /// Leaves politely.
+    pub async fn close(self) {
+        self.connection.close(0u32.into(), b"bye");
+        let _ = tokio::time::timeout(Duration::from_millis(500), self.endpoint.wait_idle()).await;
+    }
+}

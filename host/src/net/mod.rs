@@ -1,0 +1,10 @@
+//! The network layer: QUIC (quinn + rustls/ring), the host's identity, mDNS. It moves bytes
+//! and keeps time; the rules are in `crate::game`, the room logic in `crate::room`.
+
+pub mod identity;
+pub mod mdns;
+pub mod server;
+pub mod tls;
+
+pub use identity::{Identity, room_code, split_code};
+pub use server::{Journal, Server};

@@ -1,0 +1,107 @@
+//! TLS for QUIC with rustls and the ring provider (aws-lc-rs doubles the build and panics
+//! without an explicit provider). The client trusts no certificate authority: it checks that
+//! the host's self-signed certificate matches the fingerprint in the room code it was given.
+
+use super::identity::{Identity, fingerprint_prefix};
+use bolide_protocol::wire::ALPN;
+use quinn::crypto::rustls::{QuicClientConfig, QuicServerConfig};
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{DigitallySignedStruct, SignatureScheme};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn provider() -> Arc<CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+/// Datagrams for timing probes; keep-alives so a quiet client is not dropped; a short idle
+/// timeout so a vanished laptop is noticed within seconds and a bot takes its seat.
+fn transport() -> Arc<quinn::TransportConfig> {
+    let mut t = quinn::TransportConfig::default();
+    t.keep_alive_interval(Some(Duration::from_secs(1)));
+    t.max_idle_timeout(Some(Duration::from_secs(6).try_into().expect("small")));
+    t.datagram_receive_buffer_size(Some(64 * 1024));
+    Arc::new(t)
+}
+
+pub fn server_config(identity: &Identity) -> anyhow::Result<quinn::ServerConfig> {
+    let mut tls = rustls::ServerConfig::builder_with_provider(provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])?
+        .with_no_client_auth()
+        .with_single_cert(vec![identity.cert.clone()], identity.key.clone_key())?;
+    tls.alpn_protocols = vec![ALPN.to_vec()];
+    let mut config = quinn::ServerConfig::with_crypto(Arc::new(QuicServerConfig::try_from(tls)?));
+    config.transport_config(transport());
+    Ok(config)
+}
+
+/// A client config that accepts exactly the host whose certificate fingerprint starts with
+/// `fingerprint` (the part of the room code after the dash).
+pub fn client_config(fingerprint: &str) -> anyhow::Result<quinn::ClientConfig> {
+    let provider = provider();
+    let verifier = FingerprintVerifier {
+        expected: fingerprint.to_string(),
+        algorithms: provider.signature_verification_algorithms,
+    };
+    let mut tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
+        .with_no_client_auth();
+    tls.alpn_protocols = vec![ALPN.to_vec()];
+    let mut config = quinn::ClientConfig::new(Arc::new(QuicClientConfig::try_from(tls)?));
+    config.transport_config(transport());
+    Ok(config)
+}
+
+#[derive(Debug)]
+struct FingerprintVerifier {
+    expected: String,
+    algorithms: WebPkiSupportedAlgorithms,
+}
+
+impl ServerCertVerifier for FingerprintVerifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let found = fingerprint_prefix(end_entity);
+        if found == self.expected {
+            Ok(ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General(format!(
+                "this host's certificate fingerprint starts {found}, not {} as the room code says: \
+                 it is not the host you were told about (check the code on the host's screen)",
+                self.expected
+            )))
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.algorithms)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algorithms)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.algorithms.supported_schemes()
+    }
+}

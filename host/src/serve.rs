@@ -1,0 +1,205 @@
+//! `bolide-host serve`: a host for a game night, unattended if need be.
+
+use crate::bots::BotLevel;
+use crate::net::{Identity, Journal, Server, mdns::Advert};
+use crate::room::{JournalEntry, RoomConfig, circuits_for};
+use bolide_protocol::wire::{DEFAULT_PORT, Settings};
+use bolide_protocol::{FirstPlayer, Seat, TableOptions};
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value_t = SocketAddr::from(([0, 0, 0, 0], DEFAULT_PORT)))]
+    pub bind: SocketAddr,
+    /// Where the certificate and the championship journal live (default: a per-user data folder).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// The room's code word (default: four random letters). The printed code adds the
+    /// certificate fingerprint after a dash.
+    #[arg(long)]
+    pub code: Option<String>,
+    /// Print the join information as one JSON line.
+    #[arg(long)]
+    pub json: bool,
+    /// Do not advertise the room with mDNS.
+    #[arg(long)]
+    pub no_mdns: bool,
+    /// Advertise on the loopback interface only (tests).
+    #[arg(long, hide = true)]
+    pub mdns_loopback: bool,
+    /// Continue the championship journaled in the data dir (after a crash).
+    #[arg(long)]
+    pub resume: bool,
+    /// Races in the championship (B-7.1).
+    #[arg(long, default_value_t = 3)]
+    pub races: u8,
+    /// Seats the host's bots fill, on top of the people who join (3 to 6 pilots in all).
+    #[arg(long, default_value_t = 0)]
+    pub bots: u8,
+    /// Circuit: cannes, corniche, monaco, random:SEED (a new layout each race), or a file.
+    #[arg(long, default_value = "random:1")]
+    pub circuit: String,
+    /// First player of the first race (B-1.7): `random` or a seat number.
+    #[arg(long, default_value = "random")]
+    pub first_player: String,
+    /// Seconds a pilot may take over a decision before a bot plays it.
+    #[arg(long, default_value_t = 30.0)]
+    pub turn_timeout_s: f64,
+    /// Seconds the grab waits for a pilot before a bot picks for it.
+    #[arg(long, default_value_t = 8.0)]
+    pub grab_timeout_s: f64,
+    /// Milliseconds from the start of a round to the lift of the cup.
+    #[arg(long, default_value_t = 1500)]
+    pub lift_delay_ms: u64,
+    /// A host bot's thinking time in milliseconds.
+    #[arg(long, default_value_t = 700)]
+    pub bot_delay_ms: u64,
+    #[arg(long, value_enum, default_value_t = BotLevel::Strategic)]
+    pub bot_level: BotLevel,
+    /// Championship seed (default: random).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+fn default_data_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("bolide")
+}
+
+/// The addresses to tell people: the bound one, or every interface's when bound to all.
+fn join_addresses(bound: SocketAddr) -> Vec<SocketAddr> {
+    if !bound.ip().is_unspecified() {
+        return vec![bound];
+    }
+    let mut addrs: Vec<SocketAddr> = if_addrs::get_if_addrs()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|i| !i.is_loopback() && matches!(i.ip(), IpAddr::V4(_)))
+        .map(|i| SocketAddr::new(i.ip(), bound.port()))
+        .collect();
+    if addrs.is_empty() {
+        addrs.push(SocketAddr::from(([127, 0, 0, 1], bound.port())));
+    }
+    addrs
+}
+
+pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
+    let identity = Identity::load_or_create(&data_dir.join("identity"))?;
+    let journal_path = data_dir.join("championship.journal");
+    let resume = if args.resume {
+        let text = std::fs::read_to_string(&journal_path).map_err(|e| {
+            anyhow::anyhow!(
+                "--resume: cannot read {}: {e} (nothing to resume: start without --resume)",
+                journal_path.display()
+            )
+        })?;
+        Some(JournalEntry::parse_all(&text)?)
+    } else {
+        if journal_path.exists() {
+            let old = data_dir.join(format!("championship.journal.{}", unix_time()));
+            std::fs::rename(&journal_path, &old)?;
+            tracing::info!("the previous championship's journal was kept as {}", old.display());
+        }
+        None
+    };
+    let first_player = match args.first_player.as_str() {
+        "random" => FirstPlayer::Random,
+        n => FirstPlayer::Seat(Seat(
+            n.parse().map_err(|_| anyhow::anyhow!("--first-player: `random` or a seat number"))?,
+        )),
+    };
+    let settings = Settings {
+        options: TableOptions { first_player, races: args.races },
+        circuit: args.circuit.clone(),
+        bots: args.bots,
+    };
+    circuits_for(&settings, 1).map_err(|e| anyhow::anyhow!("--circuit: {e}"))?;
+    anyhow::ensure!(args.bots <= 5, "--bots: at most 5, so that at least one person can join");
+    let seed = args.seed.unwrap_or_else(unix_time);
+    let word = match (&args.code, &resume) {
+        (Some(code), _) => code.to_ascii_uppercase(),
+        (None, Some(entries)) => match entries.first() {
+            Some(JournalEntry::Started { code, .. }) => code.clone(),
+            _ => anyhow::bail!("the journal holds no started championship: start without --resume"),
+        },
+        (None, None) => crate::net::identity::random_word(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+    };
+    let mut config = RoomConfig::new(&word, settings, seed);
+    config.turn_timeout_ms = (args.turn_timeout_s * 1000.0) as u64;
+    config.grab_timeout_ms = (args.grab_timeout_s * 1000.0) as u64;
+    config.lift_delay_ms = args.lift_delay_ms;
+    config.bot_delay_ms = args.bot_delay_ms;
+    config.bot_level = args.bot_level;
+
+    let server = Server::bind(args.bind, &identity)?;
+    let code = server.add_room(config, Journal::File(journal_path), resume)?;
+    let addr = server.local_addr();
+    let addresses = join_addresses(addr);
+    if args.json {
+        let line = serde_json::json!({
+            "code": code,
+            "addresses": addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+            "port": addr.port(),
+            "data_dir": data_dir.display().to_string(),
+            "resumed": args.resume,
+        });
+        println!("{line}");
+    } else {
+        println!("Bolide host — room code {code}");
+        for a in &addresses {
+            println!("  join at {a}");
+        }
+        println!("(the part after the dash proves to every laptop that it reached this host)");
+    }
+    let advert = if args.no_mdns {
+        None
+    } else {
+        match Advert::start(&word, addr.port(), args.mdns_loopback) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                tracing::warn!("mDNS advertisement unavailable ({e}); people join with the address above");
+                None
+            }
+        }
+    };
+    let mut seats = server.seats.clone();
+    let mut finished = server.finished.clone();
+    loop {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {
+                tracing::info!("Ctrl-C: closing every connection; the journal lets you --resume");
+                break;
+            }
+            changed = seats.changed() => {
+                if changed.is_err() { break; }
+                if let Some(a) = &advert {
+                    let _ = a.update(*seats.borrow());
+                }
+            }
+            changed = finished.changed() => {
+                if changed.is_err() || *finished.borrow() > 0 {
+                    tracing::info!("the championship is over");
+                    // Let the final standings reach everyone.
+                    tokio::time::sleep(Duration::from_secs(2)).await;
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(a) = advert {
+        a.stop();
+    }
+    server.shutdown().await;
+    Ok(())
+}
+
+fn unix_time() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
