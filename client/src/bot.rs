@@ -4,14 +4,14 @@
 use crate::net::{ClientError, Session};
 use bolide_host::bots::BotLevel;
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, ServerMsg};
-use bolide_protocol::{Action, PlayerView, Seat};
+use bolide_protocol::wire::{ClientMsg, ServerMsg, StandingLine};
+use bolide_protocol::{Action, PlayerView};
 use rand::SeedableRng;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-/// Final standings as (seat, name, points, wins, rank).
-pub type Standings = Vec<(Seat, String, u32, u8, u8)>;
+/// Final standings, best first.
+pub type Standings = Vec<StandingLine>;
 
 /// What identifies one decision point, so the bot answers it once even though every other
 /// seat's action brings a fresh update.

@@ -4,6 +4,7 @@
 use bolide_host::net::{split_code, tls};
 use bolide_protocol::wire::{
     self, ClientMsg, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, Probe, SeatToken, ServerMsg,
+    StandingLine,
 };
 use bolide_protocol::{Action, Event, PlayerView, Seat};
 use std::net::SocketAddr;
@@ -47,7 +48,7 @@ pub struct Mirror {
     pub deadline_ms: Option<u32>,
     /// Every event received, in order.
     pub events: Vec<Event>,
-    pub finished: Option<Vec<(Seat, String, u32, u8, u8)>>,
+    pub finished: Option<Vec<StandingLine>>,
 }
 
 impl Mirror {

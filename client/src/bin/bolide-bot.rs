@@ -57,7 +57,7 @@ async fn main() -> ExitCode {
     let lines: Vec<serde_json::Value> = standings
         .unwrap_or_default()
         .into_iter()
-        .map(|(seat, name, points, wins, rank)| serde_json::json!({"seat": seat.0, "name": name, "points": points, "wins": wins, "rank": rank}))
+        .map(|l| serde_json::json!({"seat": l.seat.0, "name": l.name, "points": l.points, "wins": l.wins, "rank": l.rank}))
         .collect();
     println!("{}", serde_json::json!({ "standings": lines }));
     ExitCode::SUCCESS

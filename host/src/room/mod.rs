@@ -508,7 +508,13 @@ impl Room {
             let standings = champ
                 .standings()
                 .iter()
-                .map(|s| (s.seat, self.seats[s.seat.index()].name.clone(), s.points, s.wins, s.rank))
+                .map(|s| StandingLine {
+                    seat: s.seat,
+                    name: self.seats[s.seat.index()].name.clone(),
+                    points: s.points,
+                    wins: s.wins,
+                    rank: s.rank,
+                })
                 .collect::<Vec<_>>();
             let Stage::Playing(champ) = std::mem::replace(&mut self.stage, Stage::Lobby) else { unreachable!() };
             self.stage = Stage::Finished(champ);
