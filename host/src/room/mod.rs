@@ -12,7 +12,9 @@ use crate::bots::{BotLevel, SeatSight};
 use crate::circuits::{self, CircuitChoice};
 use crate::game::{Championship, ChampionshipSetup, Phase};
 use bolide_protocol::model::MAX_PILOTS;
-use bolide_protocol::wire::{ClientMsg, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, close};
+use bolide_protocol::wire::{
+    ClientMsg, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine, close,
+};
 use bolide_protocol::{Action, Circuit, Colour, Event, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
