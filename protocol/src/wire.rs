@@ -96,10 +96,21 @@ pub enum ServerMsg {
     LobbyRefused {
         reason: String,
     },
-    /// The championship is over: final standings as (seat, name, points, wins, rank).
+    /// The championship is over: the final standings, best first (B-7.3).
     Finished {
-        standings: Vec<(Seat, String, u32, u8, u8)>,
+        standings: Vec<StandingLine>,
     },
+}
+
+/// One line of the final standings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingLine {
+    pub seat: Seat,
+    pub name: String,
+    pub points: u32,
+    pub wins: u8,
+    /// Shared when points and wins are equal.
+    pub rank: u8,
 }
 
 /// The championship's settings (the lobby's, or the host's command line).
