@@ -1,1 +1,49 @@
-//! placeholder
+//! Helpers for the whole-system tests: a host in this process on 127.0.0.1, or the real
+//! `bolide-host` binary in a child process (for crash tests).
+
+use bolide_host::net::{Identity, Journal, Server};
+use bolide_host::room::RoomConfig;
+use bolide_protocol::TableOptions;
+use bolide_protocol::wire::Settings;
+use std::path::PathBuf;
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bolide-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A room config with quick bots, for tests.
+pub fn quick_room(code: &str, bots: u8, races: u8) -> RoomConfig {
+    let settings =
+        Settings { options: TableOptions { races, ..TableOptions::default() }, circuit: "random:3".into(), bots };
+    let mut config = RoomConfig::new(code, settings, 11);
+    config.lift_delay_ms = 30;
+    config.bot_delay_ms = 5;
+    config.turn_timeout_ms = 3_000;
+    config.grab_timeout_ms = 1_000;
+    config
+}
+
+/// A host in this process, listening on 127.0.0.1 with one room; returns it and the code.
+pub fn host(name: &str, config: RoomConfig) -> (Server, String) {
+    let identity = Identity::load_or_create(&scratch(name).join("identity")).unwrap();
+    let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
+    let code = server.add_room(config, Journal::None, None).unwrap();
+    (server, code)
+}
+
+/// A binary of this workspace, built next to the test executables.
+pub fn workspace_bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(|d| d.parent()).unwrap();
+    let path = dir.join(name);
+    assert!(
+        path.exists(),
+        "{} is not built: run `cargo build -p bolide-host` (nextest --workspace builds it)",
+        path.display()
+    );
+    path
+}

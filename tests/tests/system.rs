@@ -1,0 +1,182 @@
+//! The whole system over real QUIC on 127.0.0.1: host, client core and bots as a game night
+//! uses them.
+
+use bolide_client::bot;
+use bolide_client::net::{ClientError, Session};
+use bolide_host::bots::BotLevel;
+use bolide_protocol::view::PhaseView;
+use bolide_protocol::wire::{ClientMsg, ServerMsg, close};
+use bolide_protocol::{Action, FirstPlayer, RuleError, Seat};
+use bolide_tests::{host, quick_room};
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// Reads messages until `pred` holds for one; fails after `LIMIT`.
+async fn until(session: &mut Session, mut pred: impl FnMut(&ServerMsg, &Session) -> bool) -> ServerMsg {
+    tokio::time::timeout(LIMIT, async {
+        loop {
+            let msg = session.next().await.expect("connection alive");
+            if pred(&msg, session) {
+                return msg;
+            }
+        }
+    })
+    .await
+    .expect("within the time limit")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_championship_of_bots() {
+    // One host bot: the championship waits for both remote bots (3 seats at least).
+    let (server, code) = host("full", quick_room("FULL", 1, 2));
+    let addr = server.local_addr();
+    let a = tokio::spawn({
+        let code = code.clone();
+        async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::ZERO, 1).await }
+    });
+    let b = tokio::spawn(async move { bot::play(addr, &code, "Ben", BotLevel::Random, Duration::ZERO, 2).await });
+    let (a, b) = tokio::time::timeout(LIMIT, async { (a.await.unwrap(), b.await.unwrap()) }).await.unwrap();
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(a, b, "everyone sees the same final standings");
+    assert_eq!(a.len(), 3);
+    assert!(a.windows(2).all(|w| w[0].rank <= w[1].rank));
+    assert!(a.iter().any(|l| l.name == "Ana") && a.iter().any(|l| l.name == "Bot 1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_room_code_is_refused() {
+    let (server, code) = host("code", quick_room("GARE", 2, 1));
+    let fingerprint = code.split('-').nth(1).unwrap();
+    let err = Session::connect(server.local_addr(), &format!("NOPE-{fingerprint}"), "Eve", None).await.err().unwrap();
+    match err {
+        ClientError::Refused(reason) => assert!(reason.contains("wrong room code"), "{reason}"),
+        other => panic!("expected a refusal, got {other}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_with_another_certificate_is_refused_by_the_client() {
+    let (server, _) = host("cert", quick_room("GARE", 2, 1));
+    let err = Session::connect(server.local_addr(), "GARE-000000", "Ana", None).await.err().unwrap();
+    assert!(err.to_string().contains("not the host you were told about"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_old_protocol_version_is_refused_with_its_message() {
+    let (server, code) = host("version", quick_room("GARE", 2, 1));
+    let err = Session::connect_speaking(server.local_addr(), &code, "Old", None, 0).await.err().unwrap();
+    match err {
+        ClientError::Refused(reason) => {
+            assert!(reason.contains("protocol version 1") && reason.contains("speaks 0"), "{reason}")
+        }
+        other => panic!("expected a refusal, got {other}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing() {
+    let mut config = quick_room("GARE", 2, 1);
+    config.settings.options.first_player = FirstPlayer::Seat(Seat(1));
+    config.lift_delay_ms = 1_500;
+    config.bot_delay_ms = 1_500;
+    let (server, code) = host("illegal", config);
+    let mut ana = Session::connect(server.local_addr(), &code, "Ana", None).await.unwrap();
+    assert_eq!(ana.seat, Some(Seat(0)));
+    ana.send(&ClientMsg::Ready(true)).await.unwrap();
+    until(&mut ana, |m, _| matches!(m, ServerMsg::Update { view, .. } if view.phase == PhaseView::CupDown)).await;
+    let before = ana.mirror.view.clone().unwrap();
+    // Under the cup: no roll, no lift by a client, no move.
+    let roll = ana.act(Action::Roll).await.unwrap();
+    let lift = ana.act(Action::Lift).await.unwrap();
+    for expected in [(roll, "B-3"), (lift, "B-4.2")] {
+        let msg = until(&mut ana, |m, _| matches!(m, ServerMsg::ActRefused { .. } | ServerMsg::Update { .. })).await;
+        match msg {
+            ServerMsg::ActRefused { seq, error } => assert_eq!((seq, error.rule().as_str()), expected),
+            other => panic!("a refused action changed something: {other:?}"),
+        }
+    }
+    assert_eq!(ana.mirror.view.as_ref(), Some(&before));
+    // In the movement, seat 1 (a bot, thinking 1.5 s) plays first: Ana is out of turn.
+    until(&mut ana, |_, s| s.mirror.legal.iter().any(|a| matches!(a, Action::TakePawn { .. }))).await;
+    let pawn = ana.mirror.legal.iter().find(|a| matches!(a, Action::TakePawn { .. })).copied().unwrap();
+    ana.act(pawn).await.unwrap();
+    until(&mut ana, |_, s| s.mirror.view.as_ref().is_some_and(|v| v.phase == PhaseView::Movement)).await;
+    let seq = ana.act(Action::Roll).await.unwrap();
+    let msg = until(&mut ana, |m, _| matches!(m, ServerMsg::ActRefused { .. })).await;
+    assert_eq!(msg, ServerMsg::ActRefused { seq, error: RuleError::NotYourTurn { active: Seat(1) } });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_client_comes_back_to_its_seat() {
+    let (server, code) = host("reconnect", quick_room("GARE", 2, 1));
+    let addr = server.local_addr();
+    let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
+    let (seat, token) = (ana.seat.unwrap(), ana.token.unwrap());
+    ana.send(&ClientMsg::Ready(true)).await.unwrap();
+    // Ana plays nothing herself: bots play for her once her time limits pass. Wait for round 2.
+    until(&mut ana, |_, s| s.mirror.view.as_ref().is_some_and(|v| v.round >= 2)).await;
+    let seen = ana.mirror.view.clone().unwrap();
+    ana.drop_abruptly();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut back = Session::connect(addr, &code, "Ana", Some(token)).await.unwrap();
+    assert_eq!(back.seat, Some(seat), "back to the same seat");
+    let msg = until(&mut back, |m, _| matches!(m, ServerMsg::Update { .. })).await;
+    let ServerMsg::Update { view, .. } = msg else { unreachable!() };
+    assert_eq!(view.viewer, Some(seat));
+    assert!((view.race, view.round) >= (seen.race, seen.round));
+    assert!(view.cars.iter().zip(&seen.cars).all(|(now, then)| now.position >= then.position || view.race > seen.race));
+    // And the game goes on to its end with Ana connected again.
+    until(&mut back, |m, _| matches!(m, ServerMsg::Finished { .. })).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_and_oversized_frames_close_only_that_connection() {
+    let (server, code) = host("garbage", quick_room("GARE", 2, 1));
+    let addr = server.local_addr();
+    let mut watcher = Session::connect(addr, &code, "Watcher", None).await.unwrap();
+    watcher.send(&ClientMsg::Ready(true)).await.unwrap();
+    // A frame of garbage.
+    let mut rogue = Session::connect(addr, &code, "Rogue", None).await.unwrap();
+    rogue.send_raw(&[5, 0, 0, 0, 0xff, 0xfe, 0xfd, 0xfc, 0xfb]).await.unwrap();
+    let err = tokio::time::timeout(LIMIT, async {
+        loop {
+            if let Err(e) = rogue.next().await {
+                return e;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    match err {
+        ClientError::Closed { code, reason } => {
+            assert_eq!(code, u64::from(close::BAD_FRAME));
+            assert!(reason.contains("undecodable"), "{reason}");
+        }
+        other => panic!("expected a close, got {other}"),
+    }
+    // A frame that announces 1 MB.
+    let mut big = Session::connect(addr, &code, "Big", None).await.unwrap();
+    big.send_raw(&(1u32 << 20).to_le_bytes()).await.unwrap();
+    let err = tokio::time::timeout(LIMIT, async {
+        loop {
+            if let Err(e) = big.next().await {
+                return e;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert!(err.to_string().contains("over the 65536-byte limit"), "{err}");
+    // The game was not disturbed: the watcher plays on to the end.
+    let msg = until(&mut watcher, |m, _| matches!(m, ServerMsg::Finished { .. })).await;
+    assert!(matches!(msg, ServerMsg::Finished { standings } if standings.len() == 3));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timing_probes_travel_as_datagrams() {
+    let (server, code) = host("probe", quick_room("GARE", 2, 1));
+    let session = Session::connect(server.local_addr(), &code, "Ana", None).await.unwrap();
+    let rtt = session.ping().await.unwrap();
+    assert!(rtt < Duration::from_secs(1), "{rtt:?}");
+}
