@@ -84,3 +84,26 @@ async fn kill_the_host_mid_championship_and_resume() {
     assert!(lines_after > lines_before);
     let _ = host.wait();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_closes_connections_with_a_reason_and_exits_cleanly() {
+    let data = scratch("ctrlc");
+    let (mut host, info) = start_host(&data, "127.0.0.1:0", false);
+    let addr = info["addresses"][0].as_str().unwrap().parse().unwrap();
+    let code = info["code"].as_str().unwrap().to_string();
+    let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
+    let interrupted = Command::new("kill").args(["-INT", &host.id().to_string()]).status().unwrap();
+    assert!(interrupted.success());
+    let err = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Err(e) = ana.next().await {
+                return e;
+            }
+        }
+    })
+    .await
+    .expect("the host closed the connection");
+    assert!(err.to_string().contains("shutting down"), "{err}");
+    let status = host.wait().unwrap();
+    assert!(status.success(), "{status}");
+}

@@ -39,3 +39,35 @@ impl Advert {
         let _ = self.daemon.shutdown();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mdns_sd::ServiceEvent;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_room_is_advertised_with_its_seats_and_version() {
+        // Loopback only: nothing leaves this machine.
+        let advert = Advert::start("MDNSTEST", 47_999, true).unwrap();
+        advert.update((4, 6)).unwrap();
+        let browser = ServiceDaemon::new().unwrap();
+        browser.disable_interface(mdns_sd::IfKind::All).unwrap();
+        browser.enable_interface(mdns_sd::IfKind::LoopbackV4).unwrap();
+        let events = browser.browse(MDNS_SERVICE).unwrap();
+        let until = Instant::now() + Duration::from_secs(10);
+        let mut found = None;
+        while Instant::now() < until && found.is_none() {
+            if let Ok(ServiceEvent::ServiceResolved(info)) = events.recv_timeout(Duration::from_millis(200))
+                && info.get_property_val_str("room") == Some("MDNSTEST")
+            {
+                found = Some((info.get_port(), info.get_property_val_str("version").map(str::to_string)));
+            }
+        }
+        let _ = browser.shutdown();
+        advert.stop();
+        let (port, version) = found.expect("the advertisement was seen on loopback");
+        assert_eq!(port, 47_999);
+        assert_eq!(version.as_deref(), Some("1"));
+    }
+}
