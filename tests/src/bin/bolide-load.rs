@@ -1,0 +1,181 @@
+//! `bolide-load`: how many rooms of bots the host sustains on this machine.
+//!
+//! The host runs in a child process (so its memory is its own): `--rooms` rooms, no host bots.
+//! This process connects `--bots-per-room` bot clients to every room over real QUIC on
+//! 127.0.0.1; they play with `--think-ms` of thinking per decision (a lively human table)
+//! for `--seconds`, then the host reports: messages handled, the host's added latency per
+//! message (arrival at the room → every resulting frame handed to the connection writers),
+//! and its peak and current RSS. Bounded in time; everything stays on loopback.
+//!
+//! `cargo run --release -p bolide-tests --bin bolide-load -- --rooms 500 --bots-per-room 6`
+
+use bolide_client::bot;
+use bolide_host::bots::BotLevel;
+use bolide_host::net::{Identity, Journal, Server};
+use bolide_host::room::RoomConfig;
+use bolide_protocol::TableOptions;
+use bolide_protocol::wire::Settings;
+use clap::Parser;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[derive(Parser, Clone)]
+struct Args {
+    #[arg(long, default_value_t = 100)]
+    rooms: usize,
+    #[arg(long, default_value_t = 6)]
+    bots_per_room: usize,
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// Each bot's thinking time per decision.
+    #[arg(long, default_value_t = 250)]
+    think_ms: u64,
+    /// New connections per second while filling the rooms.
+    #[arg(long, default_value_t = 300)]
+    connect_rate: u64,
+    /// Journal every room to a file with fsync (as `serve` does).
+    #[arg(long)]
+    journal: bool,
+    /// Internal: run as the host.
+    #[arg(long, hide = true)]
+    role_host: bool,
+}
+
+fn rss_kb(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+fn percentile(sorted: &[u32], p: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    if args.role_host {
+        return run_host(&args);
+    }
+    let mut child = Command::new(std::env::current_exe()?)
+        .args(["--role-host", "--rooms", &args.rooms.to_string(), "--think-ms", &args.think_ms.to_string()])
+        .args(if args.journal { vec!["--journal"] } else { vec![] })
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let mut lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+    let hello: serde_json::Value = serde_json::from_str(&lines.next().expect("host speaks")?)?;
+    let addr: std::net::SocketAddr = hello["addr"].as_str().expect("addr").parse()?;
+    let codes: Vec<String> =
+        hello["codes"].as_array().expect("codes").iter().map(|c| c.as_str().unwrap().to_string()).collect();
+    let base_rss_kb = hello["rss_kb"].as_u64().unwrap_or(0);
+    eprintln!("host up at {addr}: {} rooms, {} KB before any client", codes.len(), base_rss_kb);
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let started = Instant::now();
+    let finished = runtime.block_on(async {
+        let mut tasks = Vec::new();
+        let gap = Duration::from_micros(1_000_000 / args.connect_rate.max(1));
+        for (r, code) in codes.iter().enumerate() {
+            for b in 0..args.bots_per_room {
+                let (code, think) = (code.clone(), Duration::from_millis(args.think_ms));
+                let level = if b % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random };
+                let seed = (r * 10 + b) as u64;
+                tasks.push(tokio::spawn(async move {
+                    bot::play(addr, &code, &format!("r{r}b{b}"), level, think, seed).await.is_ok()
+                }));
+                tokio::time::sleep(gap).await;
+            }
+        }
+        eprintln!("{} bots connected in {:.1} s", tasks.len(), started.elapsed().as_secs_f64());
+        tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+        let done = tasks.iter().filter(|t| t.is_finished()).count();
+        for t in &tasks {
+            t.abort();
+        }
+        done
+    });
+    let mut stdin = child.stdin.take().expect("piped");
+    writeln!(stdin, "report")?;
+    let report: serde_json::Value = serde_json::from_str(&lines.next().expect("report")?)?;
+    child.wait()?;
+    let peak = report["peak_rss_kb"].as_u64().unwrap_or(0);
+    let per_room_kb = peak.saturating_sub(base_rss_kb) / args.rooms.max(1) as u64;
+    let summary = serde_json::json!({
+        "rooms": args.rooms,
+        "bots_per_room": args.bots_per_room,
+        "think_ms": args.think_ms,
+        "journal": args.journal,
+        "seconds_of_play": args.seconds,
+        "bots_finished_their_championship": finished,
+        "host": report,
+        "host_rss_per_room_kb": per_room_kb,
+    });
+    println!("{summary}");
+    eprintln!(
+        "{} rooms x {} bots: {} messages, host added latency p50 {} µs, p99 {} µs, p99.9 {} µs; peak RSS {} MB ({} KB per room)",
+        args.rooms,
+        args.bots_per_room,
+        report["handled"],
+        report["p50_us"],
+        report["p99_us"],
+        report["p999_us"],
+        peak / 1024,
+        per_room_kb
+    );
+    Ok(())
+}
+
+fn run_host(args: &Args) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    runtime.block_on(async {
+        let dir = std::env::temp_dir().join(format!("bolide-load-{}", std::process::id()));
+        let identity = Identity::load_or_create(&dir.join("identity"))?;
+        let server = Server::bind("127.0.0.1:0".parse()?, &identity)?;
+        let mut codes = Vec::new();
+        for r in 0..args.rooms {
+            let settings = Settings {
+                options: TableOptions { races: 3, ..TableOptions::default() },
+                circuit: format!("random:{r}"),
+                bots: 0,
+            };
+            let mut config = RoomConfig::new(&format!("R{r}"), settings, r as u64);
+            config.lift_delay_ms = 1000;
+            let journal =
+                if args.journal { Journal::File(dir.join(format!("room{r}.journal"))) } else { Journal::None };
+            codes.push(server.add_room(config, journal, None)?);
+        }
+        let hello =
+            serde_json::json!({"addr": server.local_addr().to_string(), "codes": codes, "rss_kb": rss_kb("VmRSS:")});
+        println!("{hello}");
+        std::io::stdout().flush()?;
+        // Wait for the parent's "report" (or its end).
+        let _ = tokio::task::spawn_blocking(|| {
+            let mut line = String::new();
+            let _ = std::io::stdin().read_line(&mut line);
+        })
+        .await;
+        let mut samples = server.stats.take_samples();
+        samples.sort_unstable();
+        let report = serde_json::json!({
+            "handled": samples.len(),
+            "p50_us": percentile(&samples, 0.50),
+            "p99_us": percentile(&samples, 0.99),
+            "p999_us": percentile(&samples, 0.999),
+            "max_us": samples.last().copied().unwrap_or(0),
+            "peak_rss_kb": rss_kb("VmHWM:"),
+            "rss_kb": rss_kb("VmRSS:"),
+        });
+        println!("{report}");
+        std::io::stdout().flush()?;
+        let _ = std::fs::remove_dir_all(&dir);
+        anyhow::Ok(())
+    })
+}
