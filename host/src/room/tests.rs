@@ -208,3 +208,22 @@ fn a_pilot_who_acts_in_time_is_never_overridden() {
         assert!(!r.seats[0].zombie, "a bot took over a pilot who was in time");
     }
 }
+
+#[test]
+fn the_first_pilot_sets_the_championship() {
+    let mut r = room(0, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    let bad = Settings { circuit: "nurburgring".into(), ..settings(3, 2) };
+    r.message(0, 1, ClientMsg::Configure(bad), &mut out);
+    assert!(
+        matches!(sent_to(&out, 1).last(), Some(ServerMsg::LobbyRefused { reason }) if reason.contains("nurburgring"))
+    );
+    r.message(0, 1, ClientMsg::Configure(settings(3, 2)), &mut out);
+    assert!(
+        matches!(sent_to(&out, 1).last(), Some(ServerMsg::Lobby(l)) if l.settings.bots == 3 && l.settings.options.races == 2)
+    );
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    let champ = r.championship().expect("1 pilot + 3 bots");
+    assert_eq!((champ.race().pilots(), champ.races()), (4, 2));
+}
