@@ -4,6 +4,7 @@
 
 pub mod bots;
 pub mod circuits;
+pub mod fair;
 pub mod game;
 pub mod net;
 pub mod room;

@@ -1,0 +1,293 @@
+//! The grab arbiter (B-4.3), sans-I/O: timestamped requests and heartbeats in, verdicts out,
+//! the host's time passed in as a value. See `shared/design/fairness.md`.
+//!
+//! Each competing client measures its reaction on its own monotonic clock (shown → input) and
+//! sends it with its request; during the grab it also sends heartbeats — its elapsed time since
+//! it was shown the reservoirs — on the *same ordered stream*. So once seat `j`'s stream has
+//! shown an elapsed time `e`, nothing with a reaction below `e` can still come from `j`. A
+//! request with reaction `r` is committed once every other competing seat has either a request
+//! of its own already (at `r` or more, since `r` is the least), or shown an elapsed time beyond
+//! `r` plus the tie margin, or gone silent past the cut-off. This trusts no latency estimate:
+//! it costs each seat its own latency plus one heartbeat. Reactions closer than the tie margin
+//! are a tie, decided by a seeded draw that is logged.
+
+use bolide_protocol::{Pawn, Seat};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A grab request as the arbiter sees it: reaction already drift-corrected and bounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request {
+    pub seat: Seat,
+    pub pawn: Pawn,
+    pub reaction_us: u64,
+    /// Host time it arrived.
+    pub arrival: u64,
+}
+
+/// A committed request, in the order the host must apply them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict {
+    pub request: Request,
+    /// Host time of the commit (`commit - arrival` is the commit delay).
+    pub committed: u64,
+    /// Won a seeded draw against a request within the tie margin.
+    pub tie: bool,
+}
+
+/// What the arbiter decided that a person reviewing a round would want to see.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LogLine {
+    /// Reactions within the tie margin: a seeded draw picked `winner`.
+    Tie { seats: Vec<Seat>, spread_us: u64, winner: Seat, draw: u64 },
+    /// A seat went silent; the grab no longer waits for it.
+    CutOff { seat: Seat, silent_us: u64 },
+}
+
+#[derive(Debug, Clone, Copy)]
+struct SeatState {
+    competing: bool,
+    /// Greatest elapsed time (µs since shown) its stream has shown.
+    frontier: u64,
+    /// Host time of the last frame heard from it.
+    last_heard: u64,
+    cut_off: bool,
+}
+
+pub struct GrabArbiter {
+    seats: Vec<SeatState>,
+    pending: Vec<Request>,
+    tie_us: u64,
+    silence_us: u64,
+    rng: ChaCha8Rng,
+    pub log: Vec<LogLine>,
+}
+
+impl GrabArbiter {
+    /// A new grab among `competitors` (seats without a pawn) at a table of `pilots`. `now` is
+    /// the reveal instant; silence counts from there.
+    pub fn new(pilots: u8, competitors: &[Seat], now: u64, seed: u64, tie_us: u64, silence_us: u64) -> GrabArbiter {
+        let seats = (0..pilots)
+            .map(|s| SeatState {
+                competing: competitors.contains(&Seat(s)),
+                frontier: 0,
+                last_heard: now,
+                cut_off: false,
+            })
+            .collect();
+        GrabArbiter {
+            seats,
+            pending: Vec::new(),
+            tie_us,
+            silence_us,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            log: Vec::new(),
+        }
+    }
+
+    /// A heartbeat: `seat`'s elapsed time since it was shown the reservoirs.
+    pub fn heartbeat(&mut self, seat: Seat, elapsed_us: u64, now: u64) {
+        let s = &mut self.seats[seat.index()];
+        s.frontier = s.frontier.max(elapsed_us);
+        s.last_heard = now;
+        s.cut_off = false;
+    }
+
+    /// A grab request (it is also a heartbeat at its own reaction).
+    pub fn request(&mut self, request: Request, now: u64) {
+        self.heartbeat(request.seat, request.reaction_us, now);
+        if self.seats[request.seat.index()].competing {
+            self.pending.push(request);
+        }
+    }
+
+    /// `seat` holds a pawn now (its own verdict, the last pawn, a stand-in bot): it no longer
+    /// competes, and its other requests are void.
+    pub fn withdraw(&mut self, seat: Seat) {
+        self.seats[seat.index()].competing = false;
+        self.pending.retain(|r| r.seat != seat);
+    }
+
+    pub fn is_waiting_for(&self, seat: Seat) -> bool {
+        self.seats[seat.index()].competing
+    }
+
+    /// The next request that can be committed at `now`, if any. Call until `None`.
+    pub fn poll(&mut self, now: u64) -> Option<Verdict> {
+        let least = self.pending.iter().map(|r| r.reaction_us).min()?;
+        let horizon = least + self.tie_us;
+        // Everyone who could still send something faster than `horizon` must have spoken.
+        for i in 0..self.seats.len() {
+            let s = self.seats[i];
+            let has_request = self.pending.iter().any(|r| r.seat.index() == i);
+            if !s.competing || has_request || s.frontier > horizon {
+                continue;
+            }
+            let silent = now.saturating_sub(s.last_heard);
+            if silent > self.silence_us {
+                if !s.cut_off {
+                    self.seats[i].cut_off = true;
+                    self.log.push(LogLine::CutOff { seat: Seat(i as u8), silent_us: silent });
+                }
+                continue;
+            }
+            return None;
+        }
+        // The tie group: requests from distinct seats within the margin of the least.
+        let mut group: Vec<usize> =
+            (0..self.pending.len()).filter(|&i| self.pending[i].reaction_us <= horizon).collect();
+        group.sort_by_key(|&i| (self.pending[i].reaction_us, self.pending[i].arrival));
+        let mut seats: Vec<Seat> = group.iter().map(|&i| self.pending[i].seat).collect();
+        seats.dedup();
+        let (pick, tie) = if seats.len() > 1 {
+            let draw = self.rng.random_range(0..seats.len() as u64);
+            let winner = seats[draw as usize];
+            let spread = group.iter().map(|&i| self.pending[i].reaction_us).max().unwrap_or(least) - least;
+            self.log.push(LogLine::Tie { seats: seats.clone(), spread_us: spread, winner, draw });
+            (group.into_iter().find(|&i| self.pending[i].seat == winner).expect("in group"), true)
+        } else {
+            (group[0], false)
+        };
+        let request = self.pending.remove(pick);
+        Some(Verdict { request, committed: now, tie })
+    }
+
+    /// The next time `poll` could change its answer without new input: when a seat that
+    /// blocks the least request would be cut off for silence.
+    pub fn next_deadline(&self) -> Option<u64> {
+        if self.pending.is_empty() {
+            return None;
+        }
+        self.seats.iter().filter(|s| s.competing && !s.cut_off).map(|s| s.last_heard + self.silence_us + 1).min()
+    }
+}
+
+/// Why a claim was refused outright.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClaimError {
+    /// The input came before the reservoirs were shown.
+    BeforeShown,
+}
+
+/// What the bounds did to a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Bounded {
+    pub reaction_us: u64,
+    /// Microseconds added because the claimed input was earlier than its arrival allows.
+    pub clamped_input_us: u64,
+    /// Microseconds added because the claimed `shown` was later than the reveal allows.
+    pub clamped_shown_us: u64,
+    /// Under the plausibility floor (logged, not changed).
+    pub flagged: bool,
+}
+
+/// Bounds, not trust (fairness.md §5). All times on the host clock except `reaction_client`.
+/// - `input_host`, `shown_host`: the client's claims converted to the host clock;
+/// - `arrival`: when the request arrived; `owd_max`: the path's floor plus jitter bound;
+/// - `latest_show`: the latest the reservoirs could have appeared on that screen (the
+///   scheduled instant, or the reveal's send time plus `owd_max` if that is later);
+/// - `allowance`: slack for what the estimate cannot see (a QUIC retransmission after a loss).
+#[allow(clippy::too_many_arguments)]
+pub fn bound_claim(
+    reaction_us: u64,
+    input_host: u64,
+    shown_host: u64,
+    arrival: u64,
+    owd_max: u64,
+    latest_show: u64,
+    allowance: u64,
+    plausible_us: u64,
+) -> Bounded {
+    let earliest_input = arrival.saturating_sub(owd_max + allowance);
+    let clamped_input_us = earliest_input.saturating_sub(input_host);
+    let clamped_shown_us = shown_host.saturating_sub(latest_show + allowance);
+    let reaction_us = reaction_us + clamped_input_us + clamped_shown_us;
+    Bounded { reaction_us, clamped_input_us, clamped_shown_us, flagged: reaction_us < plausible_us }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TIE: u64 = 50;
+    const SILENCE: u64 = 1_000_000;
+
+    fn req(seat: u8, pawn: u8, reaction_us: u64, arrival: u64) -> Request {
+        Request { seat: Seat(seat), pawn: Pawn(pawn), reaction_us, arrival }
+    }
+
+    #[test]
+    fn b_4_3_the_fastest_hand_wins_not_the_closest_laptop() {
+        // Seat 0 is next to the host (1 ms), seat 1 far (80 ms) but 30 ms quicker to react.
+        let mut a = GrabArbiter::new(3, &[Seat(0), Seat(1), Seat(2)], 0, 1, TIE, SILENCE);
+        a.request(req(0, 4, 250_000, 251_000), 251_000);
+        assert_eq!(a.poll(251_000), None, "seat 1 and 2 have not shown they are past 250 ms");
+        a.heartbeat(Seat(2), 300_000, 301_000);
+        assert_eq!(a.poll(301_000), None, "seat 1 still might be faster");
+        a.request(req(1, 4, 220_000, 300_000), 300_000);
+        let first = a.poll(300_000).unwrap();
+        assert_eq!(first.request.seat, Seat(1));
+        a.withdraw(Seat(1)); // the host gave it its pawn
+        let second = a.poll(300_000).unwrap();
+        assert_eq!(second.request.seat, Seat(0));
+        assert!(a.poll(300_000).is_none());
+    }
+
+    #[test]
+    fn b_4_3_ties_within_the_margin_go_to_a_logged_seeded_draw() {
+        let mut winners = std::collections::HashSet::new();
+        for seed in 0..20 {
+            let mut a = GrabArbiter::new(2, &[Seat(0), Seat(1)], 0, seed, TIE, SILENCE);
+            a.request(req(0, 1, 250_000, 251_000), 251_000);
+            a.request(req(1, 1, 250_030, 290_000), 290_000);
+            let v = a.poll(290_000).unwrap();
+            assert!(v.tie);
+            assert!(matches!(&a.log[0], LogLine::Tie { spread_us: 30, winner, .. } if *winner == v.request.seat));
+            winners.insert(v.request.seat);
+        }
+        assert_eq!(winners.len(), 2, "the draw goes both ways");
+        // Outside the margin it is no tie.
+        let mut a = GrabArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
+        a.request(req(0, 1, 250_000, 251_000), 251_000);
+        a.request(req(1, 1, 250_051, 290_000), 290_000);
+        assert_eq!(a.poll(290_000).map(|v| (v.request.seat, v.tie)), Some((Seat(0), false)));
+    }
+
+    #[test]
+    fn a_silent_seat_is_cut_off_not_waited_for_forever() {
+        let mut a = GrabArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
+        a.request(req(0, 1, 250_000, 251_000), 251_000);
+        assert_eq!(a.poll(SILENCE), None, "seat 1 may still be on its way");
+        assert_eq!(a.next_deadline(), Some(SILENCE + 1));
+        let v = a.poll(SILENCE + 1).unwrap();
+        assert_eq!(v.request.seat, Seat(0));
+        assert!(matches!(a.log[0], LogLine::CutOff { seat: Seat(1), .. }));
+    }
+
+    #[test]
+    fn a_seat_that_got_its_pawn_no_longer_blocks() {
+        let mut a = GrabArbiter::new(3, &[Seat(0), Seat(1), Seat(2)], 0, 1, TIE, SILENCE);
+        a.request(req(0, 1, 250_000, 251_000), 251_000);
+        a.heartbeat(Seat(1), 400_000, 260_000);
+        assert_eq!(a.poll(260_000), None);
+        a.withdraw(Seat(2));
+        assert!(a.poll(260_000).is_some());
+    }
+
+    #[test]
+    fn claims_are_bounded_by_what_the_path_allows() {
+        // Honest: input at 1_000_000, path 40 ms + 20 ms jitter, arrival 1_050_000.
+        let b = bound_claim(300_000, 1_000_000, 700_000, 1_050_000, 60_000, 700_000, 5_000, 0);
+        assert_eq!(b, Bounded { reaction_us: 300_000, ..Bounded::default() });
+        // A liar claims its input 100 ms earlier: pushed back to arrival - owd_max - allowance.
+        let b = bound_claim(200_000, 900_000, 700_000, 1_050_000, 60_000, 700_000, 5_000, 0);
+        assert_eq!(b.clamped_input_us, 85_000);
+        assert_eq!(b.reaction_us, 285_000, "the liar keeps 15 ms: owd_max + allowance - true owd");
+        // Claiming to have been shown later than the reveal could arrive.
+        let b = bound_claim(100_000, 1_000_000, 900_000, 1_050_000, 60_000, 700_000, 5_000, 150_000);
+        assert_eq!(b.clamped_shown_us, 195_000);
+        assert!(!b.flagged);
+        let b = bound_claim(80_000, 1_000_000, 920_000, 1_030_000, 60_000, 920_000, 5_000, 100_000);
+        assert!(b.flagged, "under the plausibility floor");
+    }
+}

@@ -1,0 +1,195 @@
+//! Clock sync, NTP-style, sans-I/O: the host sends a probe at `t0` (host clock), the client
+//! stamps it `t1` on arrival and `t2` on reply (client clock), the host receives the reply at
+//! `t3`. Per probe: `offset = ((t1 - t0) + (t2 - t3)) / 2` (client minus host) and
+//! `delay = (t3 - t0) - (t2 - t1)`. Queueing only ever adds delay, so the samples with the
+//! least delay carry the least error (the NTP clock filter); a line through them gives the
+//! drift, so the offset stays right between probes. All times in microseconds.
+
+use std::collections::VecDeque;
+
+/// One probe's result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Host time the reply arrived.
+    pub at: u64,
+    /// Client clock minus host clock, µs.
+    pub offset: f64,
+    /// Round-trip delay, µs.
+    pub delay: u64,
+}
+
+impl Sample {
+    pub fn from_probe(t0: u64, t1: u64, t2: u64, t3: u64) -> Sample {
+        let offset = ((t1 as f64 - t0 as f64) + (t2 as f64 - t3 as f64)) / 2.0;
+        let delay = (t3.saturating_sub(t0)).saturating_sub(t2.saturating_sub(t1));
+        Sample { at: t3, offset, delay }
+    }
+}
+
+/// The host's model of one client's clock and path.
+#[derive(Debug, Clone)]
+pub struct ClockModel {
+    window: VecDeque<Sample>,
+    capacity: usize,
+    /// Offset at `origin` (µs) and drift (µs per µs) of the fitted line.
+    intercept: f64,
+    drift: f64,
+    origin: u64,
+    owd_floor: u64,
+    jitter: u64,
+}
+
+impl Default for ClockModel {
+    /// 256 probes: at one probe every 200 ms, the last 51 s.
+    fn default() -> Self {
+        ClockModel::new(256)
+    }
+}
+
+impl ClockModel {
+    pub fn new(capacity: usize) -> ClockModel {
+        ClockModel { window: VecDeque::new(), capacity, intercept: 0.0, drift: 0.0, origin: 0, owd_floor: 0, jitter: 0 }
+    }
+
+    pub fn samples(&self) -> usize {
+        self.window.len()
+    }
+
+    pub fn add(&mut self, sample: Sample) {
+        if self.window.len() == self.capacity {
+            self.window.pop_front();
+        }
+        self.window.push_back(sample);
+        self.refit();
+    }
+
+    fn refit(&mut self) {
+        let mut delays: Vec<u64> = self.window.iter().map(|s| s.delay).collect();
+        delays.sort_unstable();
+        let floor = delays[0];
+        // The clock filter: split the window into time slices and keep each slice's least
+        // delayed sample — its up and down legs were both nearly empty, so its offset is right.
+        let slices = (self.window.len() / 8).clamp(1, 16);
+        let per = self.window.len().div_ceil(slices);
+        let best: Vec<Sample> = self
+            .window
+            .iter()
+            .copied()
+            .collect::<Vec<_>>()
+            .chunks(per)
+            .map(|c| *c.iter().min_by_key(|s| s.delay).expect("non-empty"))
+            .collect();
+        self.origin = best.last().map_or(0, |s| s.at);
+        let n = best.len() as f64;
+        let xs: Vec<f64> = best.iter().map(|s| s.at as f64 - self.origin as f64).collect();
+        let ys: Vec<f64> = best.iter().map(|s| s.offset).collect();
+        let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+        let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+        let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+        // A drift needs a time base: below 5 s of spread, keep the offset flat.
+        let span = xs.iter().cloned().fold(f64::MIN, f64::max) - xs.iter().cloned().fold(f64::MAX, f64::min);
+        self.drift = if sxx > 0.0 && span >= 5_000_000.0 { sxy / sxx } else { 0.0 };
+        self.intercept = my - self.drift * mx;
+        self.owd_floor = floor / 2;
+        // Jitter bound: how far one-way delays spread above the floor (99th percentile of the
+        // window, halved as delays are round trips).
+        let p99 = delays[((delays.len() - 1) as f64 * 0.99).round() as usize];
+        self.jitter = (p99 - floor) / 2;
+    }
+
+    /// Client clock minus host clock at host time `host_t`.
+    pub fn offset_at(&self, host_t: u64) -> f64 {
+        self.intercept + self.drift * (host_t as f64 - self.origin as f64)
+    }
+
+    /// Estimated drift of the client's clock against the host's, in parts per million.
+    pub fn drift_ppm(&self) -> f64 {
+        self.drift * 1e6
+    }
+
+    /// Converts a client time to the host clock.
+    pub fn to_host(&self, client_t: u64) -> u64 {
+        // The offset drifts slowly with time itself: two fixed-point steps are plenty.
+        let mut host = client_t as f64 - self.intercept;
+        for _ in 0..2 {
+            host = client_t as f64 - self.offset_at(host.max(0.0) as u64);
+        }
+        host.max(0.0) as u64
+    }
+
+    /// Converts a host time to the client clock.
+    pub fn to_client(&self, host_t: u64) -> u64 {
+        (host_t as f64 + self.offset_at(host_t)).max(0.0) as u64
+    }
+
+    /// A client duration (elapsed on its clock) in host microseconds, drift corrected.
+    pub fn to_host_duration(&self, client_us: u64) -> f64 {
+        client_us as f64 / (1.0 + self.drift)
+    }
+
+    /// Least one-way delay seen (half the least round trip), µs.
+    pub fn owd_floor(&self) -> u64 {
+        self.owd_floor
+    }
+
+    /// How far one-way delays spread above the floor, µs.
+    pub fn jitter(&self) -> u64 {
+        self.jitter
+    }
+
+    /// The bound the host trusts: floor plus jitter, µs.
+    pub fn owd_max(&self) -> u64 {
+        self.owd_floor + self.jitter
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A synthetic client: `offset` µs ahead of the host, `ppm` drift, one-way delay `owd`
+    /// each way plus exponential-ish jitter.
+    fn probe(rng: &mut ChaCha8Rng, host_t0: u64, offset: f64, ppm: f64, owd: u64, jitter: u64) -> Sample {
+        let client = |host: u64| (host as f64 + offset + host as f64 * ppm * 1e-6) as u64;
+        let up = owd + if jitter > 0 { rng.random_range(0..jitter) } else { 0 };
+        let down = owd + if jitter > 0 { rng.random_range(0..jitter) } else { 0 };
+        let t1 = client(host_t0 + up);
+        let t2 = t1 + 20;
+        let host_reply = host_t0 + up + 20;
+        Sample::from_probe(host_t0, t1, t2, host_reply + down)
+    }
+
+    #[test]
+    fn recovers_an_hour_of_offset_and_200_ppm_of_drift_through_jitter() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut model = ClockModel::default();
+        let offset = 3_600e6; // an hour
+        for i in 0..256u64 {
+            let t0 = 1_000_000 + i * 200_000;
+            model.add(probe(&mut rng, t0, offset, 200.0, 40_000, 20_000));
+        }
+        let now = 1_000_000 + 256 * 200_000;
+        let truth = offset + now as f64 * 200e-6;
+        let err = (model.offset_at(now) - truth).abs();
+        assert!(err < 1_500.0, "offset error {err} µs");
+        assert!((model.drift_ppm() - 200.0).abs() < 30.0, "drift {} ppm", model.drift_ppm());
+        assert!(model.owd_floor() >= 40_000 && model.owd_floor() < 42_000, "{}", model.owd_floor());
+        assert!(model.jitter() > 5_000 && model.jitter() <= 20_000, "{}", model.jitter());
+        let back = model.to_host(model.to_client(now));
+        assert!(back.abs_diff(now) < 5, "{back} vs {now}");
+    }
+
+    #[test]
+    fn a_symmetric_path_without_jitter_is_exact() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut model = ClockModel::default();
+        for i in 0..10 {
+            model.add(probe(&mut rng, 10_000_000 + i * 10_000, -5_000.0, 0.0, 300, 0));
+        }
+        assert!((model.offset_at(10_100_000) + 5_000.0).abs() < 2.0, "{}", model.offset_at(10_100_000));
+        assert_eq!(model.owd_floor(), 300);
+        assert_eq!(model.jitter(), 0);
+    }
+}

@@ -1,0 +1,91 @@
+//! Klaxon calls (B-4.6), sans-I/O: made before any reveal, so no reaction time exists; they
+//! are ordered by their input time converted to the host clock — this is where clock sync
+//! decides. A call whose input came after the lift instant is refused (and its token is not
+//! spent). The order is final once every seat's stream has shown a client time past the lift
+//! (converted), or the seat has called, or it is silent past the cut-off.
+
+use bolide_protocol::Seat;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KlaxonCall {
+    pub seat: Seat,
+    /// Input time on the host clock.
+    pub at: u64,
+}
+
+pub struct KlaxonOrder {
+    lift: u64,
+    calls: Vec<KlaxonCall>,
+    /// Per seat: latest host-converted time its stream has shown, and last time heard.
+    frontier: Vec<(u64, u64)>,
+    silence_us: u64,
+}
+
+impl KlaxonOrder {
+    pub fn new(pilots: u8, lift: u64, now: u64, silence_us: u64) -> KlaxonOrder {
+        KlaxonOrder { lift, calls: Vec::new(), frontier: vec![(0, now); pilots as usize], silence_us }
+    }
+
+    pub fn lift(&self) -> u64 {
+        self.lift
+    }
+
+    /// A heartbeat: `seat`'s clock (converted to the host's) has reached `at`.
+    pub fn heartbeat(&mut self, seat: Seat, at: u64, now: u64) {
+        let f = &mut self.frontier[seat.index()];
+        f.0 = f.0.max(at);
+        f.1 = now;
+    }
+
+    /// A call made at host time `at`: `false` if it came after the lift (refused, B-4.6).
+    pub fn call(&mut self, seat: Seat, at: u64, now: u64) -> bool {
+        self.heartbeat(seat, at, now);
+        if at > self.lift || self.calls.iter().any(|c| c.seat == seat) {
+            return false;
+        }
+        self.calls.push(KlaxonCall { seat, at });
+        true
+    }
+
+    /// The calls in call order once no earlier one can still arrive; `None` while waiting.
+    pub fn settled(&self, now: u64) -> Option<Vec<KlaxonCall>> {
+        let waiting = self.frontier.iter().enumerate().any(|(i, &(shown, heard))| {
+            let called = self.calls.iter().any(|c| c.seat.index() == i);
+            !called && shown <= self.lift && now.saturating_sub(heard) <= self.silence_us
+        });
+        if waiting {
+            return None;
+        }
+        let mut calls = self.calls.clone();
+        calls.sort_by_key(|c| (c.at, c.seat));
+        Some(calls)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn b_4_6_calls_are_ordered_by_call_time_not_arrival() {
+        let mut k = KlaxonOrder::new(3, 1_000_000, 900_000, 200_000);
+        // Seat 2 called first (at 0.90 s) but over a slow link: it arrives last.
+        assert!(k.call(Seat(0), 950_000, 952_000));
+        k.heartbeat(Seat(1), 1_001_000, 1_002_000);
+        assert_eq!(k.settled(1_002_000), None, "seat 2 has not shown it is past the lift");
+        assert!(k.call(Seat(2), 900_000, 1_040_000));
+        let calls = k.settled(1_040_000).unwrap();
+        assert_eq!(calls.iter().map(|c| c.seat).collect::<Vec<_>>(), vec![Seat(2), Seat(0)]);
+    }
+
+    #[test]
+    fn b_4_6_a_call_after_the_lift_is_refused() {
+        let mut k = KlaxonOrder::new(3, 1_000_000, 1_000_000, 200_000);
+        assert!(!k.call(Seat(1), 1_000_001, 1_010_000));
+        assert!(k.call(Seat(0), 999_000, 1_010_000));
+        assert!(!k.call(Seat(0), 998_000, 1_010_000), "one call per seat");
+        // Silent seats are not waited for past the cut-off.
+        assert_eq!(k.settled(1_150_000), None);
+        assert!(k.settled(1_300_000).is_some());
+    }
+}

@@ -1,0 +1,11 @@
+//! Fair grabs (B-4, `shared/design/fairness.md`), sans-I/O: the clock model of each client
+//! ([`clock`]) and the arbiter that orders competing requests by reaction ([`arbiter`]).
+//! Time is always passed in as a value, in microseconds of the host's monotonic clock.
+
+pub mod arbiter;
+pub mod clock;
+pub mod klaxon;
+
+pub use arbiter::{Bounded, GrabArbiter, LogLine, Request, Verdict, bound_claim};
+pub use clock::{ClockModel, Sample};
+pub use klaxon::{KlaxonCall, KlaxonOrder};
