@@ -6,10 +6,54 @@ use bolide_protocol::wire::{
     self, ClientMsg, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, Probe, SeatToken, ServerMsg,
     StandingLine,
 };
-use bolide_protocol::{Action, Event, PlayerView, Seat};
+use bolide_protocol::{Action, Event, Pawn, PlayerView, Seat};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use thiserror::Error;
+use tokio::sync::mpsc;
+
+/// The client's monotonic clock, in µs. Reactions are measured on it (fairness.md §0); the
+/// lab substitutes one with an offset and a drift.
+pub trait Clock: Send + Sync + 'static {
+    fn now_us(&self) -> u64;
+}
+
+/// The real monotonic clock, counted from its creation.
+pub struct MonotonicClock(Instant);
+
+impl MonotonicClock {
+    pub fn new() -> MonotonicClock {
+        MonotonicClock(Instant::now())
+    }
+}
+
+impl Default for MonotonicClock {
+    fn default() -> Self {
+        MonotonicClock::new()
+    }
+}
+
+impl Clock for MonotonicClock {
+    fn now_us(&self) -> u64 {
+        self.0.elapsed().as_micros() as u64
+    }
+}
+
+/// How to connect, beyond the address and the code.
+#[derive(Clone)]
+pub struct ConnectOptions {
+    pub version: u32,
+    pub clock: Arc<dyn Clock>,
+    /// A UDP socket of one's own (the lab's delaying socket); `None` binds a real one.
+    pub socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        ConnectOptions { version: PROTOCOL_VERSION, clock: Arc::new(MonotonicClock::new()), socket: None }
+    }
+}
 
 #[derive(Debug, Error)]
 pub enum ClientError {
@@ -55,7 +99,7 @@ impl Mirror {
     fn apply(&mut self, msg: &ServerMsg) {
         match msg {
             ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
-            ServerMsg::Update { events, view, legal, deadline_ms } => {
+            ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
                 self.events.extend(events.iter().cloned());
                 self.view = Some((**view).clone());
                 self.legal = legal.clone();
@@ -79,7 +123,9 @@ pub struct Session {
     pub token: Option<SeatToken>,
     pub mirror: Mirror,
     seq: u32,
-    clock: Instant,
+    clock: Arc<dyn Clock>,
+    pongs: mpsc::UnboundedReceiver<u64>,
+    probes: tokio::task::JoinHandle<()>,
 }
 
 impl Session {
@@ -91,7 +137,7 @@ impl Session {
         name: &str,
         token: Option<SeatToken>,
     ) -> Result<Session, ClientError> {
-        Session::connect_speaking(addr, code, name, token, PROTOCOL_VERSION).await
+        Session::connect_with(addr, code, name, token, ConnectOptions::default()).await
     }
 
     /// As [`Session::connect`], claiming another protocol version (tests).
@@ -102,10 +148,31 @@ impl Session {
         token: Option<SeatToken>,
         version: u32,
     ) -> Result<Session, ClientError> {
+        Session::connect_with(addr, code, name, token, ConnectOptions { version, ..ConnectOptions::default() }).await
+    }
+
+    /// As [`Session::connect`], with a clock and a socket of one's own (the lab).
+    pub async fn connect_with(
+        addr: SocketAddr,
+        code: &str,
+        name: &str,
+        token: Option<SeatToken>,
+        options: ConnectOptions,
+    ) -> Result<Session, ClientError> {
+        let version = options.version;
         let (word, fingerprint) = split_code(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
         let connect_err = |reason: String| ClientError::Connect { addr, reason };
         let local: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap() } else { "[::]:0".parse().unwrap() };
-        let mut endpoint = quinn::Endpoint::client(local).map_err(|e| connect_err(e.to_string()))?;
+        let mut endpoint = match options.socket.clone() {
+            Some(socket) => quinn::Endpoint::new_with_abstract_socket(
+                quinn::EndpointConfig::default(),
+                None,
+                socket,
+                Arc::new(quinn::TokioRuntime),
+            ),
+            None => quinn::Endpoint::client(local),
+        }
+        .map_err(|e| connect_err(e.to_string()))?;
         endpoint.set_default_client_config(tls::client_config(&fingerprint).map_err(|e| connect_err(e.to_string()))?);
         let connecting = endpoint.connect(addr, "bolide.local").map_err(|e| connect_err(e.to_string()))?;
         let connection = tokio::time::timeout(Duration::from_secs(10), connecting)
@@ -113,6 +180,8 @@ impl Session {
             .map_err(|_| connect_err("no answer within 10 s (wrong address, or a firewall?)".into()))?
             .map_err(|e| connect_err(e.to_string()))?;
         let (send, recv) = connection.open_bi().await?;
+        let (pong_tx, pongs) = mpsc::unbounded_channel();
+        let probes = tokio::spawn(answer_probes(connection.clone(), options.clock.clone(), pong_tx));
         let mut session = Session {
             endpoint,
             connection,
@@ -124,7 +193,9 @@ impl Session {
             token: None,
             mirror: Mirror::default(),
             seq: 0,
-            clock: Instant::now(),
+            clock: options.clock,
+            pongs,
+            probes,
         };
         session.write(&wire::encode(&Hello { version, code: word, name: name.to_string(), seat_token: token })).await?;
         match session.next().await? {
@@ -149,12 +220,39 @@ impl Session {
         self.write(&wire::encode(msg)).await
     }
 
-    /// Sends a game action; returns its sequence number (echoed in a refusal).
+    /// This client's clock, µs.
+    pub fn now_us(&self) -> u64 {
+        self.clock.now_us()
+    }
+
+    /// Sends a game action, stamped with the moment it is sent; returns its sequence number
+    /// (echoed in a refusal).
     pub async fn act(&mut self, action: Action) -> Result<u32, ClientError> {
+        let at = self.clock.now_us();
+        self.act_at(action, at).await
+    }
+
+    /// Sends a game action that the pilot took at `at_us` on this client's clock.
+    pub async fn act_at(&mut self, action: Action, at_us: u64) -> Result<u32, ClientError> {
         self.seq += 1;
         let seq = self.seq;
-        self.send(&ClientMsg::Act { seq, action }).await?;
+        self.send(&ClientMsg::Act { seq, action, at_us: Some(at_us) }).await?;
         Ok(seq)
+    }
+
+    /// B-4.3: grabs `pawn`; the reservoirs were shown at `shown_us` and the pilot acted at
+    /// `input_us`, both on this client's clock.
+    pub async fn grab(&mut self, pawn: Pawn, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
+        self.seq += 1;
+        let seq = self.seq;
+        self.send(&ClientMsg::Grab { seq, pawn, shown_us, input_us }).await?;
+        Ok(seq)
+    }
+
+    /// A heartbeat: this client's clock now, and when it showed the reservoirs.
+    pub async fn heartbeat(&mut self, shown_us: Option<u64>) -> Result<(), ClientError> {
+        let now_us = self.clock.now_us();
+        self.send(&ClientMsg::Heartbeat { now_us, shown_us }).await
     }
 
     /// Raw bytes on the game stream (tests of the host's defences).
@@ -191,23 +289,23 @@ impl Session {
     }
 
     /// One timing probe over a QUIC datagram: the round trip to the host.
-    pub async fn ping(&self) -> Result<Duration, ClientError> {
-        let t0 = self.clock.elapsed().as_micros() as u64;
+    pub async fn ping(&mut self) -> Result<Duration, ClientError> {
+        let t0 = self.clock.now_us();
         self.connection
             .send_datagram(wire::encode_probe(&Probe::Ping { t0 }).into())
             .map_err(|e| ClientError::Lost(e.to_string()))?;
         loop {
-            let datagram = self.connection.read_datagram().await?;
-            if let Ok(Probe::Pong { t0: echoed, .. }) = wire::decode_probe(&datagram)
-                && echoed == t0
-            {
-                return Ok(Duration::from_micros(self.clock.elapsed().as_micros() as u64 - t0));
+            match self.pongs.recv().await {
+                Some(echoed) if echoed == t0 => return Ok(Duration::from_micros(self.clock.now_us() - t0)),
+                Some(_) => continue,
+                None => return Err(ClientError::Lost("the connection closed".into())),
             }
         }
     }
 
     /// Drops the connection without a word, as a laptop that loses its Wi-Fi would.
     pub fn drop_abruptly(self) {
+        self.probes.abort();
         self.endpoint.close(0u32.into(), b"");
     }
 
@@ -215,5 +313,23 @@ impl Session {
     pub async fn close(self) {
         self.connection.close(0u32.into(), b"bye");
         let _ = tokio::time::timeout(Duration::from_millis(500), self.endpoint.wait_idle()).await;
+    }
+}
+
+/// Answers the host's clock probes with this client's clock (fairness.md §1), and passes
+/// the echoes of our own pings to [`Session::ping`].
+async fn answer_probes(connection: quinn::Connection, clock: Arc<dyn Clock>, pongs: mpsc::UnboundedSender<u64>) {
+    while let Ok(datagram) = connection.read_datagram().await {
+        let t1 = clock.now_us();
+        match wire::decode_probe(&datagram) {
+            Ok(Probe::HostPing { t0 }) => {
+                let pong = wire::encode_probe(&Probe::ClientPong { t0, t1, t2: clock.now_us() });
+                let _ = connection.send_datagram(pong.into());
+            }
+            Ok(Probe::Pong { t0, .. }) => {
+                let _ = pongs.send(t0);
+            }
+            _ => {}
+        }
     }
 }

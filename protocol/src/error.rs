@@ -15,6 +15,10 @@ pub enum RuleError {
     Spectator,
     #[error("B-4.2: the host lifts the cup at the reveal instant, for everyone at once")]
     HostLifts,
+    #[error("B-4.3: the input came before the reservoirs were shown; check the client's clock")]
+    BeforeShown,
+    #[error("B-4.3: grab with the reveal's timestamps (a `Grab` message) while the grab is on")]
+    UntimedGrab,
     #[error("B-6.3: the race is over")]
     RaceOver,
     #[error("B-3: {action:?} is not possible now ({phase}); ask for the legal actions")]

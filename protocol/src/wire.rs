@@ -6,7 +6,7 @@
 //! clear reason; nothing else is disturbed. Timing probes travel as QUIC datagrams
 //! ([`Probe`]), never on the stream: retransmission and head-of-line blocking would spoil them.
 
-use crate::model::{Colour, Seat};
+use crate::model::{Colour, Pawn, Seat};
 use crate::{Action, Event, PlayerView, RuleError, TableOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -58,8 +58,16 @@ pub enum ClientMsg {
     Ready(bool),
     /// Lobby, first client only: the championship's settings.
     Configure(Settings),
-    /// A game action; `seq` comes back in a refusal.
-    Act { seq: u32, action: Action },
+    /// A game action; `seq` comes back in a refusal. `at_us` is when the pilot acted, on the
+    /// client's own clock (a Klaxon call is ordered by it, B-4.6).
+    Act { seq: u32, action: Action, at_us: Option<u64> },
+    /// B-4.3: a grab, with the two readings of the client's monotonic clock that make its
+    /// reaction: when the reservoirs were shown and when the pilot acted.
+    Grab { seq: u32, pawn: Pawn, shown_us: u64, input_us: u64 },
+    /// Sent every few milliseconds while a grab or Klaxon calls are open, on the same stream as
+    /// the actions: the client's clock now, and when it showed the reservoirs (if it has).
+    /// Once the host has this, nothing the client sends later can claim an earlier instant.
+    Heartbeat { now_us: u64, shown_us: Option<u64> },
     /// Leaving for good (the seat goes to a bot).
     Leave,
 }
@@ -86,6 +94,9 @@ pub enum ServerMsg {
         view: Box<PlayerView>,
         legal: Vec<Action>,
         deadline_ms: Option<u32>,
+        /// When this update reveals the reservoirs (B-4.2): the instant to show them, on the
+        /// client's own clock. The host sends it so that it arrives just before.
+        show_at_us: Option<u64>,
     },
     /// An action was refused; nothing changed.
     ActRefused {
@@ -142,12 +153,17 @@ pub struct LobbySeat {
     pub connected: bool,
 }
 
-/// Timing probe, as a QUIC datagram: the client stamps `t0` on its clock; the host echoes it
-/// with its own receive and send times (`t1`, `t2`, host clock, µs).
+/// Timing probes, as QUIC datagrams, all times in µs.
+/// - `Ping`/`Pong`: the client measures its round trip; the host echoes `t0` with its receive
+///   and send times.
+/// - `HostPing`/`ClientPong`: the host's clock sync (fairness.md §1): the host stamps `t0`,
+///   the client answers with its receive and send times `t1`, `t2` on its own clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Probe {
     Ping { t0: u64 },
     Pong { t0: u64, t1: u64, t2: u64 },
+    HostPing { t0: u64 },
+    ClientPong { t0: u64, t1: u64, t2: u64 },
 }
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -237,7 +253,8 @@ mod tests {
     fn frames_round_trip_split_anywhere() {
         let msgs = vec![
             ClientMsg::Ready(true),
-            ClientMsg::Act { seq: 7, action: Action::Move { tiles: 3 } },
+            ClientMsg::Act { seq: 7, action: Action::Move { tiles: 3 }, at_us: None },
+            ClientMsg::Grab { seq: 8, pawn: Pawn(2), shown_us: 1_000, input_us: 251_000 },
             ClientMsg::PickColour(Colour::Vert),
         ];
         let bytes: Vec<u8> = msgs.iter().flat_map(encode).collect();

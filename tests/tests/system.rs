@@ -176,7 +176,7 @@ async fn garbage_and_oversized_frames_close_only_that_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timing_probes_travel_as_datagrams() {
     let (server, code) = host("probe", quick_room("GARE", 2, 1));
-    let session = Session::connect(server.local_addr(), &code, "Ana", None).await.unwrap();
+    let mut session = Session::connect(server.local_addr(), &code, "Ana", None).await.unwrap();
     let rtt = session.ping().await.unwrap();
     assert!(rtt < Duration::from_secs(1), "{rtt:?}");
 }

@@ -47,6 +47,21 @@ impl KlaxonOrder {
         true
     }
 
+    /// The calls accepted so far, in arrival order.
+    pub fn calls(&self) -> &[KlaxonCall] {
+        &self.calls
+    }
+
+    /// When a seat that holds the order up would be cut off for silence.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.frontier
+            .iter()
+            .enumerate()
+            .filter(|(i, (shown, _))| *shown <= self.lift && !self.calls.iter().any(|c| c.seat.index() == *i))
+            .map(|(_, (_, heard))| heard + self.silence_us + 1)
+            .min()
+    }
+
     /// The calls in call order once no earlier one can still arrive; `None` while waiting.
     pub fn settled(&self, now: u64) -> Option<Vec<KlaxonCall>> {
         let waiting = self.frontier.iter().enumerate().any(|(i, &(shown, heard))| {

@@ -4,7 +4,8 @@
 
 use super::identity::Identity;
 use super::tls;
-use crate::room::{ConnId, JournalEntry, Output, Room, RoomConfig};
+use crate::fair::Sample;
+use crate::room::{ConnId, FairRecord, JournalEntry, Output, Room, RoomConfig};
 use bolide_protocol::wire::{
     self, ClientMsg, FrameDecoder, FrameError, Hello, PROTOCOL_VERSION, Probe, ServerMsg, close,
 };
@@ -22,6 +23,7 @@ enum RoomInput {
     Hello { conn: ConnId, hello: Hello, tx: mpsc::UnboundedSender<Outgoing> },
     Msg { conn: ConnId, msg: ClientMsg },
     Gone { conn: ConnId },
+    Probe { conn: ConnId, sample: Sample },
 }
 
 /// What a connection's writer receives.
@@ -65,6 +67,8 @@ pub struct Server {
     started: Instant,
     next_conn: Arc<AtomicU64>,
     pub stats: Arc<Stats>,
+    /// Every grab verdict of every room (the fairness lab reads it).
+    pub fair_log: Arc<Mutex<Vec<FairRecord>>>,
     /// Rooms report here when their championship is over.
     finished_tx: watch::Sender<usize>,
     pub finished: watch::Receiver<usize>,
@@ -95,6 +99,7 @@ impl Server {
             started: Instant::now(),
             next_conn: Arc::new(AtomicU64::new(1)),
             stats: Arc::default(),
+            fair_log: Arc::default(),
             finished_tx,
             finished,
             seats_tx,
@@ -122,7 +127,7 @@ impl Server {
     ) -> anyhow::Result<String> {
         let word = config.code.to_ascii_uppercase();
         let entropy = seed_from_os();
-        let now = self.started.elapsed().as_millis() as u64;
+        let now = self.started.elapsed().as_micros() as u64;
         let room = match resume {
             Some(entries) => Room::resume(config, entropy, &entries, now)?,
             None => Room::new(config, entropy),
@@ -145,6 +150,7 @@ impl Server {
             journal: file,
             started: self.started,
             stats: self.stats.clone(),
+            fair_log: self.fair_log.clone(),
             finished_tx: self.finished_tx.clone(),
             seats_tx: self.seats_tx.clone(),
         };
@@ -195,7 +201,6 @@ async fn serve_connection(
 ) -> anyhow::Result<()> {
     let connection = incoming.await?;
     let peer = connection.remote_address();
-    tokio::spawn(answer_probes(connection.clone(), started));
     let (mut send, mut recv) = tokio::time::timeout(Duration::from_secs(10), connection.accept_bi()).await??;
     let mut decoder = FrameDecoder::default();
     let mut buf = vec![0u8; 16 * 1024];
@@ -238,6 +243,7 @@ async fn serve_connection(
     };
     let (tx, mut rx) = mpsc::unbounded_channel();
     room.send(RoomInput::Hello { conn: conn_id, hello, tx }).ok();
+    let probes = tokio::spawn(datagrams(connection.clone(), room.clone(), conn_id, started));
     // Writer: frames out, in order; a close request ends the connection with its reason.
     let writer_conn = connection.clone();
     let writer = tokio::spawn(async move {
@@ -281,6 +287,7 @@ async fn serve_connection(
     .await;
     room.send(RoomInput::Gone { conn: conn_id }).ok();
     writer.abort();
+    probes.abort();
     result
 }
 
@@ -297,13 +304,42 @@ async fn refuse(connection: &quinn::Connection, code: u32, reason: &str) -> anyh
     Ok(())
 }
 
-/// Timing probes (QUIC datagrams): echo each ping with the host's receive and send times.
-async fn answer_probes(connection: quinn::Connection, started: Instant) {
-    while let Ok(datagram) = connection.read_datagram().await {
-        let t1 = started.elapsed().as_micros() as u64;
-        if let Ok(Probe::Ping { t0 }) = wire::decode_probe(&datagram) {
-            let t2 = started.elapsed().as_micros() as u64;
-            let _ = connection.send_datagram(wire::encode_probe(&Probe::Pong { t0, t1, t2 }).into());
+/// Timing probes (QUIC datagrams, fairness.md §1): the host pings the client on its own
+/// schedule — quickly at first, then every 200 ms for the whole game — and hands each answer
+/// to the room as a clock sample; a client's own pings are echoed.
+async fn datagrams(
+    connection: quinn::Connection,
+    room: mpsc::UnboundedSender<RoomInput>,
+    conn: ConnId,
+    started: Instant,
+) {
+    let now = || started.elapsed().as_micros() as u64;
+    let mut sent = 0u32;
+    let mut next_ping = tokio::time::Instant::now();
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep_until(next_ping) => {
+                let ping = wire::encode_probe(&Probe::HostPing { t0: now() });
+                if connection.send_datagram(ping.into()).is_err() {
+                    return;
+                }
+                sent += 1;
+                next_ping += Duration::from_millis(if sent < 10 { 20 } else { 200 });
+            }
+            datagram = connection.read_datagram() => {
+                let Ok(datagram) = datagram else { return };
+                let t = now();
+                match wire::decode_probe(&datagram) {
+                    Ok(Probe::Ping { t0 }) => {
+                        let pong = wire::encode_probe(&Probe::Pong { t0, t1: t, t2: now() });
+                        let _ = connection.send_datagram(pong.into());
+                    }
+                    Ok(Probe::ClientPong { t0, t1, t2 }) => {
+                        room.send(RoomInput::Probe { conn, sample: Sample::from_probe(t0, t1, t2, t) }).ok();
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 }
@@ -316,13 +352,15 @@ struct RoomDriver {
     journal: Option<std::fs::File>,
     started: Instant,
     stats: Arc<Stats>,
+    fair_log: Arc<Mutex<Vec<FairRecord>>>,
     finished_tx: watch::Sender<usize>,
     seats_tx: watch::Sender<(usize, usize)>,
 }
 
 impl RoomDriver {
+    /// The room's clock: µs since the server started.
     fn now(&self) -> u64 {
-        self.started.elapsed().as_millis() as u64
+        self.started.elapsed().as_micros() as u64
     }
 
     async fn run(mut self) {
@@ -330,12 +368,15 @@ impl RoomDriver {
         let mut reported = false;
         self.seats_tx.send_replace(self.room.seats_taken());
         loop {
-            let deadline = self.room.next_deadline().map(|ms| self.started + Duration::from_millis(ms));
-            let arrived;
+            let deadline = self.room.next_deadline().map(|us| self.started + Duration::from_micros(us));
+            let mut arrived = None;
             tokio::select! {
                 input = self.rx.recv() => {
                     let Some(input) = input else { break };
-                    arrived = Some(Instant::now());
+                    // Probes are not game messages: the latency figures leave them out.
+                    if !matches!(input, RoomInput::Probe { .. }) {
+                        arrived = Some(Instant::now());
+                    }
                     let now = self.now();
                     match input {
                         RoomInput::Hello { conn, hello, tx } => {
@@ -347,10 +388,10 @@ impl RoomDriver {
                             self.conns.remove(&conn);
                             self.room.gone(now, conn, &mut out);
                         }
+                        RoomInput::Probe { conn, sample } => self.room.probe(conn, sample),
                     }
                 }
                 _ = sleep_until(deadline) => {
-                    arrived = None;
                     let now = self.now();
                     self.room.tick(now, &mut out);
                 }
@@ -386,6 +427,23 @@ impl RoomDriver {
                 Output::Send { conn, msg } => {
                     if let Some(tx) = self.conns.get(&conn) {
                         let _ = tx.send(Outgoing::Frame(wire::encode(&msg)));
+                    }
+                }
+                Output::SendAt { conn, at, msg } => {
+                    if let Some(tx) = self.conns.get(&conn).cloned() {
+                        let when = self.started + Duration::from_micros(at);
+                        let frame = wire::encode(&msg);
+                        tokio::spawn(async move {
+                            tokio::time::sleep_until(when.into()).await;
+                            let _ = tx.send(Outgoing::Frame(frame));
+                        });
+                    }
+                }
+                Output::Fair(record) => {
+                    if let Ok(mut log) = self.fair_log.lock()
+                        && log.len() < 1_000_000
+                    {
+                        log.push(record);
                     }
                 }
                 Output::Close { conn, code, reason } => {

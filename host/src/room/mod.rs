@@ -1,15 +1,18 @@
 //! One game night's room, sans-I/O: the lobby, the game loop around the engine, the host's
-//! bots, the time limits and the seat tokens. Inputs (a hello, a message, a dropped
-//! connection, the clock) go in; messages to send, connections to close and journal entries
-//! come out. The network layer (`crate::net`) only moves them; tests drive a room with
+//! bots, the time limits, the seat tokens and the fair grab (`fairness`). Inputs (a hello, a
+//! message, a probe, a dropped connection, the clock in µs) go in; messages to send (now or
+//! at an instant), connections to close, journal entries and fairness records come out. The network layer (`crate::net`) only moves them; tests drive a room with
 //! synthetic times and no sockets.
 
+mod fairness;
 mod journal;
 
+pub use fairness::FairRecord;
 pub use journal::{JournalEntry, JournalSeat, ResumeError};
 
 use crate::bots::{BotLevel, SeatSight};
 use crate::circuits::{self, CircuitChoice};
+use crate::fair::{ClockModel, KlaxonOrder};
 use crate::game::{Championship, ChampionshipSetup, Phase};
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{
@@ -65,6 +68,14 @@ pub enum Output {
         conn: ConnId,
         msg: ServerMsg,
     },
+    /// Send at host instant `at` (µs), so that it arrives just before the reveal.
+    SendAt {
+        conn: ConnId,
+        at: u64,
+        msg: ServerMsg,
+    },
+    /// A grab verdict, for the fairness log and the lab.
+    Fair(FairRecord),
     /// Close after sending what came before.
     Close {
         conn: ConnId,
@@ -132,6 +143,15 @@ pub struct Room {
     /// Actions applied so far (timers of sequential decisions restart with each).
     applied: u32,
     legal: Vec<Action>,
+    /// Each connection's clock, from its probes.
+    clocks: BTreeMap<ConnId, ClockModel>,
+    /// The Klaxon calls of this round, while the cup is down.
+    klaxon: Option<KlaxonOrder>,
+    /// The lift instant has passed; the Klaxon order is being settled.
+    lift_passed: bool,
+    grab: Option<fairness::GrabState>,
+    /// What the bounds added to each seat's last request (µs).
+    clamped: BTreeMap<Seat, u64>,
 }
 
 impl Room {
@@ -147,6 +167,11 @@ impl Room {
             step: None,
             applied: 0,
             legal: Vec::new(),
+            clocks: BTreeMap::new(),
+            klaxon: None,
+            lift_passed: false,
+            grab: None,
+            clamped: BTreeMap::new(),
         }
     }
 
@@ -169,7 +194,9 @@ impl Room {
     }
     /// When the room next needs [`Room::tick`], on the same clock as `now`.
     pub fn next_deadline(&self) -> Option<u64> {
-        self.due.iter().map(|d| d.at).min()
+        let grab = self.grab.as_ref().and_then(|g| g.arbiter.next_deadline().map(|t| t.max(g.reveal)));
+        let klaxon = self.klaxon.as_ref().filter(|_| self.lift_passed).and_then(|k| k.next_deadline());
+        self.due.iter().map(|d| d.at).chain(grab).chain(klaxon).min()
     }
 
     // ----- inputs -----
@@ -266,7 +293,7 @@ impl Room {
                 self.send_lobby(out);
                 self.try_start(now, out);
             }
-            ClientMsg::Act { seq, action } => {
+            ClientMsg::Act { seq, action, at_us } => {
                 let Some(seat) = seat else {
                     let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
                     return out.push(Output::Send { conn, msg });
@@ -275,15 +302,36 @@ impl Room {
                     let msg = ServerMsg::ActRefused { seq, error: RuleError::HostLifts };
                     return out.push(Output::Send { conn, msg });
                 }
-                match self.apply(now, seat, action, out) {
-                    Ok(()) => {
-                        // Acting is coming back: no bot plays for this pilot any more.
-                        if self.seats[seat.index()].zombie {
-                            self.seats[seat.index()].zombie = false;
-                            self.retime_seat(now, seat);
+                self.comes_back(now, seat);
+                let phase = self.champ().map(|c| c.race().phase());
+                match (action, phase) {
+                    (Action::Klaxon, Some(Phase::CupDown)) => self.klaxon_call(now, conn, seat, seq, at_us, out),
+                    (Action::TakePawn { pawn }, Some(Phase::Grab)) => {
+                        self.grab_request(now, conn, seat, seq, pawn, None, out)
+                    }
+                    _ => {
+                        if let Err(error) = self.apply(now, seat, action, out) {
+                            out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
                         }
                     }
-                    Err(error) => out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } }),
+                }
+            }
+            ClientMsg::Grab { seq, pawn, shown_us, input_us } => {
+                let Some(seat) = seat else {
+                    let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
+                    return out.push(Output::Send { conn, msg });
+                };
+                self.comes_back(now, seat);
+                if self.champ().is_some_and(|c| c.race().phase() == Phase::Grab) {
+                    self.grab_request(now, conn, seat, seq, pawn, Some((shown_us, input_us)), out);
+                } else if let Err(error) = self.apply(now, seat, Action::TakePawn { pawn }, out) {
+                    // A Klaxon pilot's pick (B-4.6) is sequential: applied as it comes.
+                    out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
+                }
+            }
+            ClientMsg::Heartbeat { now_us, shown_us } => {
+                if let Some(seat) = seat {
+                    self.heartbeat(now, conn, seat, now_us, shown_us, out);
                 }
             }
             ClientMsg::Leave => {
@@ -295,8 +343,17 @@ impl Room {
         }
     }
 
+    /// A pilot acted: if a bot was standing in, the pilot takes the seat back.
+    fn comes_back(&mut self, now: u64, seat: Seat) {
+        if self.seats[seat.index()].zombie {
+            self.seats[seat.index()].zombie = false;
+            self.retime_seat(now, seat);
+        }
+    }
+
     /// The connection is gone (dropped or closed).
     pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Output>) {
+        self.clocks.remove(&conn);
         let Some(seat) = self.members.remove(&conn) else { return };
         let Some(seat) = seat else { return self.send_lobby(out) };
         if self.seats[seat.index()].conn != Some(conn) {
@@ -325,6 +382,7 @@ impl Room {
             let due = self.due.swap_remove(i);
             self.fire(now, due.kind, out);
         }
+        self.settle(now, out);
     }
 
     // ----- the lobby -----
@@ -466,6 +524,9 @@ impl Room {
         let events = champ.apply(seat, action)?;
         self.applied += 1;
         out.push(Output::Journal(JournalEntry::Applied { seat, action }));
+        if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
+            self.open_grab(now);
+        }
         self.broadcast(&events, now, out);
         self.after_change(now, out);
         Ok(())
@@ -473,8 +534,22 @@ impl Room {
 
     fn broadcast(&mut self, events: &[Event], now: u64, out: &mut Vec<Output>) {
         let conns: Vec<ConnId> = self.members.keys().copied().collect();
+        let reveal = events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. }));
         for conn in conns {
-            self.send_update_to(conn, events, now, out);
+            if reveal && let Some((at, show_at)) = self.reveal_timing(conn) {
+                // B-4.2, fairness.md §2: each copy leaves so that it arrives just before the
+                // reveal instant, and says when to show it on that laptop's clock.
+                let mut msgs = Vec::new();
+                self.send_update_to(conn, events, now, &mut msgs);
+                for m in msgs {
+                    if let Output::Send { conn, msg: ServerMsg::Update { events, view, legal, deadline_ms, .. } } = m {
+                        let msg = ServerMsg::Update { events, view, legal, deadline_ms, show_at_us: show_at };
+                        out.push(Output::SendAt { conn, at, msg });
+                    }
+                }
+            } else {
+                self.send_update_to(conn, events, now, out);
+            }
         }
     }
 
@@ -496,11 +571,17 @@ impl Room {
             self.due
                 .iter()
                 .find(|d| d.kind == DueKind::Act(s) || d.kind == DueKind::Lift)
-                .map(|d| d.at.saturating_sub(now) as u32)
+                .map(|d| (d.at.saturating_sub(now) / 1000) as u32)
         });
         out.push(Output::Send {
             conn,
-            msg: ServerMsg::Update { events: events.to_vec(), view: Box::new(view), legal, deadline_ms },
+            msg: ServerMsg::Update {
+                events: events.to_vec(),
+                view: Box::new(view),
+                legal,
+                deadline_ms,
+                show_at_us: None,
+            },
         });
     }
 
@@ -528,6 +609,11 @@ impl Room {
         }
         let race = champ.race();
         let phase = race.phase();
+        if phase != Phase::Grab {
+            self.grab = None;
+        }
+        let Some(champ) = self.champ() else { return };
+        let race = champ.race();
         // Sequential decisions get a fresh timer with every action; the grab keeps its timers
         // (each hand's reaction was drawn once).
         let sequential = matches!(phase, Phase::KlaxonPicks | Phase::Echange | Phase::Movement);
@@ -546,10 +632,14 @@ impl Room {
         let mut due = Vec::new();
         match race.phase() {
             Phase::CupDown => {
-                due.push(Due { at: now + self.config.lift_delay_ms, kind: DueKind::Lift });
+                let lift = now + self.config.lift_delay_ms * 1000;
+                due.push(Due { at: lift, kind: DueKind::Lift });
+                let owd = self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0);
+                self.klaxon = Some(KlaxonOrder::new(race.pilots(), lift, now, fairness::SILENCE_US + owd));
+                self.lift_passed = false;
                 for seat in race.seats() {
                     if self.seats[seat.index()].bot_plays() {
-                        let at = now + self.rng.random_range(0..=self.config.lift_delay_ms / 2);
+                        let at = now + self.rng.random_range(0..=self.config.lift_delay_ms * 1000 / 2);
                         due.push(Due { at, kind: DueKind::Klaxon(seat) });
                     }
                 }
@@ -567,9 +657,11 @@ impl Room {
             Phase::Over => {}
         }
         let grab = race.phase() == Phase::Grab;
+        // The grab's clock starts at the reveal instant, not at the lift.
+        let start = if grab { self.grab.as_ref().map_or(now, |g| g.reveal) } else { now };
         for d in &mut due {
             if let DueKind::Act(seat) = d.kind {
-                d.at = now + self.wait_for(seat, grab);
+                d.at = start + self.wait_for(seat, grab);
             }
         }
         self.due = due;
@@ -578,12 +670,12 @@ impl Room {
     /// How long a decision of `seat` may take: a bot's thinking (or reaction) time, or the
     /// pilot's time limit.
     fn wait_for(&mut self, seat: Seat, grab: bool) -> u64 {
-        let base = self.config.bot_delay_ms;
+        let base = self.config.bot_delay_ms * 1000;
         match (self.seats[seat.index()].bot_plays(), grab) {
             (true, true) => self.rng.random_range(base / 2..=base + base / 2),
             (true, false) => base,
-            (false, true) => self.config.grab_timeout_ms,
-            (false, false) => self.config.turn_timeout_ms,
+            (false, true) => self.config.grab_timeout_ms * 1000,
+            (false, false) => self.config.turn_timeout_ms * 1000,
         }
     }
 
@@ -605,7 +697,9 @@ impl Room {
         match kind {
             DueKind::Lift => {
                 if race.phase() == Phase::CupDown {
-                    let _ = self.apply(now, race.first_player(), Action::Lift, out);
+                    // Calls made before this instant may still be travelling: settle first.
+                    self.lift_passed = true;
+                    self.settle(now, out);
                 }
             }
             DueKind::Klaxon(seat) => {
@@ -613,8 +707,8 @@ impl Room {
                 if race.check(seat, Action::Klaxon).is_ok() && slot.bot_plays() {
                     let level = slot.bot.unwrap_or(self.config.bot_level);
                     let call = level.decide(&SeatSight { race, seat }, &[Action::Klaxon], &mut self.rng);
-                    if call.is_some() {
-                        let _ = self.apply(now, seat, Action::Klaxon, out);
+                    if let (Some(_), Some(order)) = (call, &mut self.klaxon) {
+                        order.call(seat, now, now);
                     }
                 }
             }
@@ -631,6 +725,9 @@ impl Room {
                 }
                 let level = slot.bot.unwrap_or(self.config.bot_level);
                 let Some(action) = level.decide(&SeatSight { race, seat }, &self.legal, &mut self.rng) else { return };
+                if let (Action::TakePawn { pawn }, Phase::Grab) = (action, race.phase()) {
+                    return self.bot_grab(now, seat, pawn, out);
+                }
                 if let Err(e) = self.apply(now, seat, action, out) {
                     tracing::error!(%seat, ?action, %e, "a bot's legal action was refused");
                 }

@@ -100,10 +100,10 @@ fn absent_pilots_are_played_by_bots_until_the_championship_ends() {
     r.hello(0, 1, hello("Anne", None), &mut out);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     // Anne never acts: every decision of hers waits for her time limit, then a bot plays.
-    let end = run(&mut r, 0, 5_000_000, &mut out, Room::is_finished);
+    let end = run(&mut r, 0, 5_000_000_000, &mut out, Room::is_finished);
     let finished = sent_to(&out, 1).into_iter().find(|m| matches!(m, ServerMsg::Finished { .. }));
     assert!(finished.is_some());
-    assert!(end > 1_000, "Anne's time limits were waited for");
+    assert!(end > 1_000_000, "Anne's time limits (1 s) were waited for");
     // The journal replays to the very same championship.
     let entries: Vec<JournalEntry> = out
         .iter()
@@ -126,9 +126,9 @@ fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing(
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     let before = r.championship().unwrap().race().clone();
     out.clear();
-    r.message(5, 1, ClientMsg::Act { seq: 9, action: Action::Roll }, &mut out);
-    r.message(5, 1, ClientMsg::Act { seq: 10, action: Action::Lift }, &mut out);
-    r.message(5, 1, ClientMsg::Act { seq: 11, action: Action::Move { tiles: 6 } }, &mut out);
+    r.message(5, 1, ClientMsg::Act { seq: 9, action: Action::Roll, at_us: None }, &mut out);
+    r.message(5, 1, ClientMsg::Act { seq: 10, action: Action::Lift, at_us: None }, &mut out);
+    r.message(5, 1, ClientMsg::Act { seq: 11, action: Action::Move { tiles: 6 }, at_us: None }, &mut out);
     let refusals: Vec<(u32, String)> = sent_to(&out, 1)
         .into_iter()
         .filter_map(|m| match m {
@@ -148,11 +148,11 @@ fn a_dropped_pilot_comes_back_to_its_seat_with_the_whole_view() {
     r.hello(0, 1, hello("Anne", None), &mut out);
     let token = token_of(&out, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    let now = run(&mut r, 0, 100_000, &mut out, |r| r.championship().is_some_and(|c| c.race().round() >= 2));
+    let now = run(&mut r, 0, 100_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().round() >= 2));
     r.gone(now, 1, &mut out);
     // While away, a bot plays for Anne at bot speed (no time limit waited for).
     let round = r.championship().unwrap().race().round();
-    let now = run(&mut r, now, now + 2_000, &mut out, |r| r.championship().unwrap().race().round() > round);
+    let now = run(&mut r, now, now + 2_000_000, &mut out, |r| r.championship().unwrap().race().round() > round);
     out.clear();
     r.hello(now, 9, hello("Anne", Some(token)), &mut out);
     let msgs = sent_to(&out, 9);
@@ -180,7 +180,7 @@ fn late_joiners_watch_and_cannot_act() {
         msgs.iter()
             .any(|m| matches!(m, ServerMsg::Update { view, legal, .. } if view.viewer.is_none() && legal.is_empty()))
     );
-    r.message(3, 2, ClientMsg::Act { seq: 1, action: Action::Klaxon }, &mut out);
+    r.message(3, 2, ClientMsg::Act { seq: 1, action: Action::Klaxon, at_us: None }, &mut out);
     assert!(matches!(sent_to(&out, 2).last(), Some(ServerMsg::ActRefused { error: RuleError::Spectator, .. })));
 }
 
@@ -193,13 +193,26 @@ fn a_pilot_who_acts_in_time_is_never_overridden() {
     // Act for Anne as soon as she may, always well within her time limit.
     let mut now = 0;
     let mut seq = 0;
+    let mut grabbed_in = None;
     while !r.is_finished() {
         let champ = r.championship().unwrap();
-        let mut legal = champ.race().legal_actions(Seat(0));
+        let race = champ.race();
+        let mut legal = race.legal_actions(Seat(0));
         legal.retain(|a| !matches!(a, Action::Lift | Action::Klaxon));
+        // A grab waits for the arbiter's verdict: one request per round, then time passes.
+        let round = (race.race_no(), race.round());
+        let grabbing = race.phase() == Phase::Grab;
+        if grabbing && grabbed_in == Some(round) {
+            legal.clear();
+        }
         if let Some(&action) = legal.last() {
             seq += 1;
-            r.message(now, 1, ClientMsg::Act { seq, action }, &mut out);
+            if grabbing {
+                grabbed_in = Some(round);
+                now = now.max(r.grab.as_ref().unwrap().reveal + 1_000);
+                r.message(now, 1, ClientMsg::Heartbeat { now_us: now, shown_us: Some(0) }, &mut out);
+            }
+            r.message(now, 1, ClientMsg::Act { seq, action, at_us: None }, &mut out);
             assert!(!r.seats[0].zombie);
             continue;
         }

@@ -1,0 +1,303 @@
+//! The room's side of fair grabs (fairness.md): clock models fed by probes, the scheduled
+//! reveal, timed Klaxon calls and the grab arbiter. The decisions themselves are in
+//! `crate::fair`; this file wires them to seats, connections and the engine.
+
+use super::{ConnId, DueKind, Output, Room};
+use crate::fair::{GrabArbiter, Request, Sample, bound_claim};
+use bolide_protocol::wire::ServerMsg;
+use bolide_protocol::{Action, Pawn, RuleError, Seat};
+use std::collections::BTreeMap;
+
+/// Ties closer than this are decided by a seeded draw (µs): the residual of drift correction
+/// over a reaction, with room to spare.
+pub const TIE_US: u64 = 20;
+/// How long before the reveal instant the reservoirs leave for a client, on top of its
+/// one-way delay bound (µs): peeking early is worth at most this.
+pub const REVEAL_MARGIN_US: u64 = 2_000;
+/// A client that sends nothing for this long (plus its delay bound) no longer holds the grab.
+pub const SILENCE_US: u64 = 250_000;
+/// Assumed path bound for a client the host has no probe from yet (µs).
+pub const UNKNOWN_OWD_US: u64 = 20_000;
+
+/// One grab, from the reveal to the last pawn.
+pub(super) struct GrabState {
+    /// Host instant the reservoirs are shown everywhere.
+    pub reveal: u64,
+    pub arbiter: GrabArbiter,
+    /// The sequence number of each seat's pending request, for a refusal.
+    seqs: BTreeMap<Seat, u32>,
+    /// When each connection's reveal left the host.
+    sent: BTreeMap<ConnId, u64>,
+}
+
+/// One arbitrated request, for the fairness lab and the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FairRecord {
+    pub race: u8,
+    pub round: u16,
+    pub seat: Seat,
+    pub pawn: Pawn,
+    /// Reaction after drift correction and bounds (µs, host time base).
+    pub reaction_us: u64,
+    /// How much the bounds added (µs).
+    pub clamped_us: u64,
+    pub arrival_us: u64,
+    pub committed_us: u64,
+    pub tie: bool,
+    /// Whether the pawn was still free (the request won it).
+    pub granted: bool,
+    pub reveal_us: u64,
+}
+
+impl Room {
+    /// A timing probe came back from `conn` (fairness.md §1).
+    pub fn probe(&mut self, conn: ConnId, sample: Sample) {
+        self.clocks.entry(conn).or_default().add(sample);
+    }
+
+    /// The host's one-way delay bound to `conn`, µs.
+    pub(super) fn owd_max(&self, conn: ConnId) -> u64 {
+        self.clocks.get(&conn).filter(|c| c.samples() > 0).map_or(UNKNOWN_OWD_US, |c| c.owd_max())
+    }
+
+    pub(super) fn conn_of(&self, seat: Seat) -> Option<ConnId> {
+        self.seats[seat.index()].conn
+    }
+
+    /// A client time of `conn` on the host clock; without a model, the arrival minus the floor.
+    fn to_host(&self, conn: ConnId, client_us: u64, now: u64) -> u64 {
+        match self.clocks.get(&conn).filter(|c| c.samples() > 0) {
+            Some(c) => c.to_host(client_us),
+            None => now.saturating_sub(UNKNOWN_OWD_US),
+        }
+    }
+
+    /// The grab opens: the reveal instant is far enough ahead for every client to get the
+    /// reservoirs just before it.
+    pub(super) fn open_grab(&mut self, now: u64) {
+        let Some(champ) = self.champ() else { return };
+        let race = champ.race();
+        let lead = self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0) + REVEAL_MARGIN_US;
+        let reveal = now + lead.clamp(10_000, 500_000);
+        let competitors: Vec<Seat> = race.seats().filter(|s| race.car(*s).pawn.is_none()).collect();
+        let silence = SILENCE_US + self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0);
+        let seed = self.config.seed ^ (u64::from(race.race_no()) << 32) ^ u64::from(race.round());
+        let arbiter = GrabArbiter::new(race.pilots(), &competitors, reveal, seed, TIE_US, silence);
+        self.grab = Some(GrabState { reveal, arbiter, seqs: BTreeMap::new(), sent: BTreeMap::new() });
+    }
+
+    /// When the reveal leaves for `conn`, and the instant to show it on that client's clock.
+    pub(super) fn reveal_timing(&mut self, conn: ConnId) -> Option<(u64, Option<u64>)> {
+        let reveal = self.grab.as_ref()?.reveal;
+        let send_at = reveal.saturating_sub(self.owd_max(conn) + REVEAL_MARGIN_US);
+        let show_at = self.clocks.get(&conn).filter(|c| c.samples() > 0).map(|c| c.to_client(reveal));
+        if let Some(g) = &mut self.grab {
+            g.sent.insert(conn, send_at);
+        }
+        Some((send_at, show_at))
+    }
+
+    /// B-4.6: a Klaxon call, ordered by when it was made on the host clock.
+    pub(super) fn klaxon_call(
+        &mut self,
+        now: u64,
+        conn: ConnId,
+        seat: Seat,
+        seq: u32,
+        at_us: Option<u64>,
+        out: &mut Vec<Output>,
+    ) {
+        let refuse = |error| Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } };
+        let Some(champ) = self.champ() else { return out.push(refuse(RuleError::RaceOver)) };
+        if let Err(e) = champ.race().check(seat, Action::Klaxon) {
+            return out.push(refuse(e));
+        }
+        let at = match at_us {
+            Some(t) => self.to_host(conn, t, now),
+            None => now.saturating_sub(self.owd_max(conn)),
+        };
+        let Some(order) = &mut self.klaxon else { return out.push(refuse(RuleError::KlaxonTooLate)) };
+        if order.calls().iter().any(|c| c.seat == seat) {
+            return out.push(refuse(RuleError::KlaxonAlreadyCalled));
+        }
+        if !order.call(seat, at, now) {
+            // B-4.6 ruling: too late, and the token is not spent.
+            return out.push(refuse(RuleError::KlaxonTooLate));
+        }
+        self.settle(now, out);
+    }
+
+    /// A heartbeat from `conn`: its clock now, and when it showed the reservoirs.
+    pub(super) fn heartbeat(
+        &mut self,
+        now: u64,
+        conn: ConnId,
+        seat: Seat,
+        now_us: u64,
+        shown_us: Option<u64>,
+        out: &mut Vec<Output>,
+    ) {
+        let host_now = self.to_host(conn, now_us, now);
+        if let Some(order) = &mut self.klaxon {
+            order.heartbeat(seat, host_now, now);
+        }
+        if let (Some(shown), Some(grab)) = (shown_us, &mut self.grab) {
+            let elapsed = now_us.saturating_sub(shown);
+            let elapsed = self.clocks.get(&conn).map_or(elapsed as f64, |c| c.to_host_duration(elapsed)) as u64;
+            grab.arbiter.heartbeat(seat, elapsed, now);
+        }
+        self.settle(now, out);
+    }
+
+    /// B-4.3: a grab request. `timing` is `(shown, input)` on the client's clock; without it
+    /// (an older client) the reaction is estimated from the arrival, and the log says so.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn grab_request(
+        &mut self,
+        now: u64,
+        conn: ConnId,
+        seat: Seat,
+        seq: u32,
+        pawn: Pawn,
+        timing: Option<(u64, u64)>,
+        out: &mut Vec<Output>,
+    ) {
+        let refuse = |error| Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } };
+        let Some(champ) = self.champ() else { return out.push(refuse(RuleError::RaceOver)) };
+        match champ.race().check(seat, Action::TakePawn { pawn }) {
+            Ok(()) | Err(RuleError::PawnTaken { .. }) => {}
+            Err(e) => return out.push(refuse(e)),
+        }
+        let Some(reveal) = self.grab.as_ref().map(|g| g.reveal) else {
+            return out.push(refuse(RuleError::CupNotLifted));
+        };
+        let owd_max = self.owd_max(conn);
+        let (reaction, clamped) = match timing {
+            Some((shown, input)) => {
+                let Some(raw) = input.checked_sub(shown) else { return out.push(refuse(RuleError::BeforeShown)) };
+                let clock = self.clocks.get(&conn);
+                let reaction = clock.map_or(raw as f64, |c| c.to_host_duration(raw)) as u64;
+                let sent = self.grab.as_ref().and_then(|g| g.sent.get(&conn).copied()).unwrap_or(reveal);
+                let latest_show = reveal.max(sent + owd_max);
+                // Slack for a QUIC retransmission after a loss: about a round trip plus the
+                // peer's ack delay, so an honest late packet is never clamped.
+                let allowance = 2 * owd_max + 30_000;
+                let b = bound_claim(
+                    reaction,
+                    self.to_host(conn, input, now),
+                    self.to_host(conn, shown, now),
+                    now,
+                    owd_max,
+                    latest_show,
+                    allowance,
+                    0,
+                );
+                if b.clamped_input_us + b.clamped_shown_us > 0 {
+                    tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, "a grab claimed more than its path allows: clamped");
+                }
+                (b.reaction_us, b.clamped_input_us + b.clamped_shown_us)
+            }
+            None => {
+                tracing::info!(%seat, "an untimed grab: reaction estimated from its arrival");
+                (now.saturating_sub(reveal + self.clocks.get(&conn).map_or(0, |c| c.owd_floor())), 0)
+            }
+        };
+        let Some(grab) = &mut self.grab else { return };
+        grab.seqs.insert(seat, seq);
+        grab.arbiter.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
+        self.clamped.insert(seat, clamped);
+        self.settle(now, out);
+    }
+
+    /// A host bot (or a stand-in) grabs: it lives on the host clock, so its reaction is exact.
+    pub(super) fn bot_grab(&mut self, now: u64, seat: Seat, pawn: Pawn, out: &mut Vec<Output>) {
+        let Some(grab) = &mut self.grab else { return };
+        let reaction = now.saturating_sub(grab.reveal);
+        grab.arbiter.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
+        self.clamped.insert(seat, 0);
+        self.settle(now, out);
+    }
+
+    /// Commits whatever can be committed now: the Klaxon order once the lift has passed, the
+    /// grab's verdicts as they become final.
+    pub(super) fn settle(&mut self, now: u64, out: &mut Vec<Output>) {
+        // Seats the host plays are on the host clock: they never hold anything up.
+        let hosted: Vec<Seat> =
+            (0..self.seats.len() as u8).map(Seat).filter(|s| self.seats[s.index()].bot_plays()).collect();
+        if self.lift_passed {
+            let settled = self.klaxon.as_mut().and_then(|order| {
+                for s in &hosted {
+                    order.heartbeat(*s, now, now);
+                }
+                order.settled(now)
+            });
+            if let Some(calls) = settled {
+                self.klaxon = None;
+                self.lift_passed = false;
+                for call in calls {
+                    if let Err(e) = self.apply(now, call.seat, Action::Klaxon, out) {
+                        tracing::info!(seat = %call.seat, %e, "a Klaxon call no longer applies");
+                    }
+                }
+                if let Some(first) = self.champ().map(|c| c.race().first_player()) {
+                    let _ = self.apply(now, first, Action::Lift, out);
+                }
+            }
+        }
+        loop {
+            let Some(grab) = &mut self.grab else { return };
+            if now < grab.reveal {
+                return;
+            }
+            for s in &hosted {
+                grab.arbiter.heartbeat(*s, now - grab.reveal, now);
+            }
+            let Some(verdict) = grab.arbiter.poll(now) else { return };
+            let seq = grab.seqs.remove(&verdict.request.seat).unwrap_or(0);
+            let reveal = grab.reveal;
+            let (race, round) = match self.champ() {
+                Some(c) => (c.race().race_no(), c.race().round()),
+                None => return,
+            };
+            let Request { seat, pawn, .. } = verdict.request;
+            let result = self.apply(now, seat, Action::TakePawn { pawn }, out);
+            let record = FairRecord {
+                race,
+                round,
+                seat,
+                pawn,
+                reaction_us: verdict.request.reaction_us,
+                clamped_us: self.clamped.get(&seat).copied().unwrap_or(0),
+                arrival_us: verdict.request.arrival,
+                committed_us: verdict.committed,
+                tie: verdict.tie,
+                granted: result.is_ok(),
+                reveal_us: reveal,
+            };
+            out.push(Output::Fair(record));
+            match result {
+                Ok(()) => {
+                    // Everyone who now holds a pawn (the last one goes by itself) is done.
+                    let holders: Vec<Seat> = self
+                        .champ()
+                        .map(|c| c.race().seats().filter(|s| c.race().car(*s).pawn.is_some()).collect())
+                        .unwrap_or_default();
+                    if let Some(grab) = &mut self.grab {
+                        for s in holders {
+                            grab.arbiter.withdraw(s);
+                        }
+                    }
+                }
+                Err(error) => {
+                    if let Some(conn) = self.conn_of(seat).filter(|_| !self.seats[seat.index()].bot_plays()) {
+                        out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
+                    } else {
+                        // A bot whose pawn went to a faster hand picks again.
+                        let at = now + self.config.bot_delay_ms * 1000 / 4;
+                        self.due.push(super::Due { at, kind: DueKind::Act(seat) });
+                    }
+                }
+            }
+        }
+    }
+}
