@@ -1,5 +1,7 @@
 //! Helpers for the whole-system tests: a host in this process on 127.0.0.1, or the real
-//! `bolide-host` binary in a child process (for crash tests).
+//! `bolide-host` binary in a child process (for crash tests); and the fairness lab ([`lab`]).
+
+pub mod lab;
 
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::RoomConfig;

@@ -109,6 +109,11 @@ impl Server {
         Ok(server)
     }
 
+    /// The instant the host's clock counts from (its µs are `started.elapsed()`).
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
     pub fn local_addr(&self) -> SocketAddr {
         self.endpoint.local_addr().expect("bound")
     }

@@ -47,6 +47,9 @@ pub struct FairRecord {
     /// Whether the pawn was still free (the request won it).
     pub granted: bool,
     pub reveal_us: u64,
+    /// The host's estimate of this seat's clock offset (client − host, µs) at the commit;
+    /// `None` for a seat the host plays.
+    pub offset_est_us: Option<i64>,
 }
 
 impl Room {
@@ -273,6 +276,11 @@ impl Room {
                 tie: verdict.tie,
                 granted: result.is_ok(),
                 reveal_us: reveal,
+                offset_est_us: self
+                    .conn_of(seat)
+                    .and_then(|c| self.clocks.get(&c))
+                    .filter(|c| c.samples() > 0)
+                    .map(|c| c.offset_at(now) as i64),
             };
             out.push(Output::Fair(record));
             match result {

@@ -1,0 +1,596 @@
+//! The fairness lab (fairness.md, "Measured, not assumed"): the real host and bot clients
+//! over real QUIC on 127.0.0.1, with each bot's latency, jitter and loss injected under quinn
+//! ([`socket::DelaySocket`]) and its clock offset and drift injected in the clock it reads
+//! ([`LabClock`]). Every bot's true reaction is drawn per round and measured with this
+//! process's own monotonic clock, so the truth is known; the lab compares the host's verdicts
+//! (and the naive arrival order) with it.
+
+pub mod socket;
+
+use bolide_client::net::{Clock, ConnectOptions, Session};
+use bolide_host::bots::BotLevel;
+use bolide_host::net::{Identity, Journal, Server};
+use bolide_host::room::{FairRecord, RoomConfig};
+use bolide_protocol::view::PhaseView;
+use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings};
+use bolide_protocol::{Action, Atout, Event, Pawn, TableOptions};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use socket::{DelaySocket, JitterDist, PathSpec};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The gap buckets of fairness.md, in ms.
+pub const BUCKETS: [(f64, f64); 8] =
+    [(0.0, 0.1), (0.1, 1.0), (1.0, 2.0), (2.0, 5.0), (5.0, 10.0), (10.0, 20.0), (20.0, 50.0), (50.0, f64::INFINITY)];
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LabConfig {
+    pub players: usize,
+    /// One-way latency per bot, ms (cycled if shorter than `players`).
+    pub latency_ms: Vec<f64>,
+    pub jitter_ms: f64,
+    #[serde(skip)]
+    pub jitter_dist: JitterDist,
+    pub jitter_dist_name: String,
+    /// Bots' clock offsets are spread over ±this, seconds.
+    pub offset_s: f64,
+    /// Bots' clock drifts are spread over ±this, ppm.
+    pub drift_ppm: f64,
+    pub loss: f64,
+    /// Reaction: `mean` ms, and the largest gap from it, ms (gaps log-uniform down to 10 µs).
+    pub reaction_mean_ms: f64,
+    pub reaction_spread_ms: f64,
+    pub rounds: usize,
+    pub seed: u64,
+    /// Bot 0 claims every input this much earlier than it happened (0: an honest lab).
+    pub liar_ms: f64,
+}
+
+/// What one bot really did in one round (real time of this process).
+#[derive(Debug, Clone, Copy)]
+struct TrueGrab {
+    reaction_us: f64,
+}
+
+#[derive(Default)]
+struct Truth {
+    /// (race, round, seat) → first grab.
+    grabs: BTreeMap<(u8, u16, u8), TrueGrab>,
+    /// (race, round) → (seat, real instant of the call).
+    klaxon_calls: BTreeMap<(u8, u16), Vec<(u8, Instant)>>,
+    /// (race, round) → seats in the host's Klaxon order.
+    klaxon_order: BTreeMap<(u8, u16), Vec<u8>>,
+    rounds_seen: usize,
+}
+
+/// A bot's clock: its own start, an offset and a drift.
+pub struct LabClock {
+    start: Instant,
+    base_us: f64,
+    drift: f64,
+}
+
+impl LabClock {
+    fn at(&self, t: Instant) -> f64 {
+        let elapsed = t.saturating_duration_since(self.start).as_micros() as f64;
+        self.base_us + elapsed * (1.0 + self.drift)
+    }
+}
+
+impl Clock for LabClock {
+    fn now_us(&self) -> u64 {
+        self.at(Instant::now()) as u64
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Bucket {
+    pub gap_ms: [f64; 2],
+    pub pairs: usize,
+    pub accuracy: Option<f64>,
+    pub arrival_accuracy: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Percentiles {
+    pub p50: f64,
+    pub p99: f64,
+    pub p999: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct KlaxonReport {
+    pub pairs: usize,
+    pub accuracy: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LiarReport {
+    pub claimed_ms: f64,
+    pub wrongful_wins: usize,
+    pub contested: usize,
+    /// Honest requests the bounds changed (must be 0).
+    pub honest_clamped: usize,
+    /// How much the bounds took back from the liar, ms (median).
+    pub liar_clamped_ms_p50: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LabReport {
+    pub seed: u64,
+    pub rounds: usize,
+    pub pairs: usize,
+    pub buckets: Vec<Bucket>,
+    pub resolution_ms: Option<f64>,
+    pub commit_delay_ms: Percentiles,
+    pub owd_max_ms: f64,
+    pub clock_error_ms: Percentiles,
+    pub klaxon: KlaxonReport,
+    pub liar: LiarReport,
+    pub ties: usize,
+    pub honest_clamped: usize,
+    pub conditions: LabConfig,
+    pub elapsed_s: f64,
+}
+
+fn percentiles(mut v: Vec<f64>) -> Percentiles {
+    if v.is_empty() {
+        return Percentiles { p50: 0.0, p99: 0.0, p999: 0.0 };
+    }
+    v.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
+    let at = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+    Percentiles { p50: at(0.5), p99: at(0.99), p999: at(0.999) }
+}
+
+/// Runs the lab: a host in this process, `players` bot clients, until `rounds` rounds.
+pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
+    let started = Instant::now();
+    let dir = std::env::temp_dir().join(format!("bolide-lab-{}", std::process::id()));
+    let identity = Identity::load_or_create(&dir.join("identity"))?;
+    let server = Server::bind("127.0.0.1:0".parse()?, &identity)?;
+    let settings = Settings {
+        options: TableOptions { races: 50, ..TableOptions::default() },
+        circuit: "random:7".into(),
+        bots: 0,
+    };
+    let mut room = RoomConfig::new("LAB", settings, config.seed);
+    room.lift_delay_ms = 600;
+    room.turn_timeout_ms = 20_000;
+    room.grab_timeout_ms = 5_000;
+    let code = server.add_room(room, Journal::None, None)?;
+    let addr = server.local_addr();
+    let truth = Arc::new(Mutex::new(Truth::default()));
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut clocks = Vec::new();
+    let mut tasks = Vec::new();
+    for i in 0..config.players {
+        let latency = config.latency_ms[i % config.latency_ms.len()];
+        let path = PathSpec {
+            latency_us: (latency * 1000.0) as u64,
+            jitter_us: (config.jitter_ms * 1000.0) as u64,
+            dist: config.jitter_dist,
+            loss: config.loss,
+        };
+        let spread = |rng: &mut ChaCha8Rng, x: f64| if x == 0.0 { 0.0 } else { rng.random_range(-x..=x) };
+        let offset_us = spread(&mut rng, config.offset_s) * 1e6;
+        let drift = spread(&mut rng, config.drift_ppm) * 1e-6;
+        // Base far from zero so that a negative offset keeps the clock positive.
+        let clock = Arc::new(LabClock { start: Instant::now(), base_us: 4.0 * 3600e6 + offset_us, drift });
+        clocks.push(clock.clone());
+        let socket = DelaySocket::bind(path, config.seed ^ (i as u64 + 1))?;
+        let options = ConnectOptions { clock: clock.clone(), socket: Some(socket), ..ConnectOptions::default() };
+        let session = Session::connect_with(addr, &code, &format!("lab{i}"), None, options).await?;
+        let (truth, config) = (truth.clone(), config.clone());
+        let seed = rng.random();
+        tasks.push(tokio::spawn(async move { lab_bot(i, session, clock, truth, config, seed).await }));
+    }
+    // Play until enough rounds were seen.
+    let limit = Instant::now() + Duration::from_secs(60 + config.rounds as u64 * 8);
+    while truth.lock().expect("truth").rounds_seen <= config.rounds && Instant::now() < limit {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if tasks.iter().all(|t| t.is_finished()) {
+            break;
+        }
+    }
+    for t in &tasks {
+        t.abort();
+    }
+    let log = server.fair_log.lock().expect("log").clone();
+    let truth = std::mem::take(&mut *truth.lock().expect("truth"));
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(analyse(&config, &log, &truth, &clocks, server.started(), started.elapsed().as_secs_f64()))
+}
+
+fn analyse(
+    config: &LabConfig,
+    log: &[FairRecord],
+    truth: &Truth,
+    clocks: &[Arc<LabClock>],
+    host_start: Instant,
+    elapsed: f64,
+) -> LabReport {
+    // The contested requests: each seat's first request of a round (all bots go for the same
+    // best pawn first). Host order = commit order; naive order = arrival order.
+    let mut rounds: BTreeMap<(u8, u16), Vec<(usize, &FairRecord)>> = BTreeMap::new();
+    for (i, r) in log.iter().enumerate() {
+        let entry = rounds.entry((r.race, r.round)).or_default();
+        if !entry.iter().any(|(_, e)| e.seat == r.seat) {
+            entry.push((i, r));
+        }
+    }
+    let mut hits = [(0usize, 0usize, 0usize); BUCKETS.len()];
+    let mut pairs = 0;
+    let liar = (config.liar_ms > 0.0).then_some(0u8);
+    let (mut contested, mut wrongful) = (0, 0);
+    for (&(race, round), reqs) in &rounds {
+        let with_truth: Vec<(usize, &FairRecord, f64)> = reqs
+            .iter()
+            .filter_map(|(i, r)| truth.grabs.get(&(race, round, r.seat.0)).map(|t| (*i, *r, t.reaction_us)))
+            .collect();
+        for a in 0..with_truth.len() {
+            for b in a + 1..with_truth.len() {
+                let (ia, ra, ta) = with_truth[a];
+                let (ib, rb, tb) = with_truth[b];
+                if ra.pawn != rb.pawn || ta == tb {
+                    continue;
+                }
+                let gap_ms = (ta - tb).abs() / 1000.0;
+                let a_first = ta < tb;
+                let host_right = (ia < ib) == a_first;
+                let arrival_right = (ra.arrival_us < rb.arrival_us) == a_first;
+                let k = BUCKETS.iter().position(|(lo, hi)| gap_ms >= *lo && gap_ms < *hi).expect("buckets cover");
+                hits[k].0 += 1;
+                hits[k].1 += usize::from(host_right);
+                hits[k].2 += usize::from(arrival_right);
+                pairs += 1;
+            }
+        }
+        if let Some(l) = liar {
+            let Some(&(_, lr, lt)) = with_truth.iter().find(|(_, r, _)| r.seat.0 == l) else { continue };
+            let rivals: Vec<f64> =
+                with_truth.iter().filter(|(_, r, _)| r.seat.0 != l && r.pawn == lr.pawn).map(|x| x.2).collect();
+            if !rivals.is_empty() {
+                contested += 1;
+                if lr.granted && rivals.iter().any(|&t| t < lt) {
+                    wrongful += 1;
+                }
+            }
+        }
+    }
+    let buckets: Vec<Bucket> = BUCKETS
+        .iter()
+        .zip(hits)
+        .map(|(&(lo, hi), (n, ok, arr))| Bucket {
+            gap_ms: [lo, if hi.is_finite() { hi } else { -1.0 }],
+            pairs: n,
+            accuracy: (n > 0).then(|| ok as f64 / n as f64),
+            arrival_accuracy: (n > 0).then(|| arr as f64 / n as f64),
+        })
+        .collect();
+    // Resolution: the smallest bucket from which accuracy stays ≥ 99 % (buckets with pairs).
+    let mut resolution = None;
+    for b in buckets.iter().rev() {
+        match b.accuracy {
+            Some(a) if a >= 0.99 => resolution = Some(b.gap_ms[0]),
+            Some(_) => break,
+            None => {}
+        }
+    }
+    let commit = log.iter().map(|r| (r.committed_us.saturating_sub(r.arrival_us)) as f64 / 1000.0).collect();
+    let clock_error = log
+        .iter()
+        .filter_map(|r| {
+            let est = r.offset_est_us? as f64;
+            let clock = clocks.get(r.seat.index())?;
+            let host = r.committed_us as f64;
+            let truth = clock.at(host_start + Duration::from_micros(r.committed_us)) - host;
+            Some((est - truth).abs() / 1000.0)
+        })
+        .collect();
+    // Klaxon: pairs of accepted calls, host order against the true call instants.
+    let (mut k_pairs, mut k_ok) = (0, 0);
+    for (key, order) in &truth.klaxon_order {
+        let Some(calls) = truth.klaxon_calls.get(key) else { continue };
+        let when = |s: u8| calls.iter().find(|(seat, _)| *seat == s).map(|(_, t)| *t);
+        for a in 0..order.len() {
+            for b in a + 1..order.len() {
+                if let (Some(ta), Some(tb)) = (when(order[a]), when(order[b])) {
+                    k_pairs += 1;
+                    k_ok += usize::from(ta <= tb);
+                }
+            }
+        }
+    }
+    let liar_seat = liar.unwrap_or(u8::MAX);
+    let honest_clamped = log.iter().filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0).count();
+    let liar_clamps = log.iter().filter(|r| r.seat.0 == liar_seat).map(|r| r.clamped_us as f64 / 1000.0).collect();
+    LabReport {
+        seed: config.seed,
+        rounds: rounds.len(),
+        pairs,
+        buckets,
+        resolution_ms: resolution,
+        commit_delay_ms: percentiles(commit),
+        owd_max_ms: config.latency_ms.iter().cloned().fold(0.0, f64::max) + config.jitter_ms,
+        clock_error_ms: percentiles(clock_error),
+        klaxon: KlaxonReport { pairs: k_pairs, accuracy: (k_pairs > 0).then(|| k_ok as f64 / k_pairs as f64) },
+        liar: LiarReport {
+            claimed_ms: config.liar_ms,
+            wrongful_wins: wrongful,
+            contested,
+            honest_clamped,
+            liar_clamped_ms_p50: percentiles(liar_clamps).p50,
+        },
+        ties: log.iter().filter(|r| r.tie).count(),
+        honest_clamped,
+        conditions: config.clone(),
+        elapsed_s: elapsed,
+    }
+}
+
+/// One lab bot: readies, calls Klaxon at a drawn instant in the first round of each race,
+/// shows the reservoirs at the scheduled instant, grabs the best pawn after its drawn
+/// reaction, and plays the rest of the round like a strategic bot, at once.
+async fn lab_bot(
+    me: usize,
+    mut session: Session,
+    clock: Arc<LabClock>,
+    truth: Arc<Mutex<Truth>>,
+    config: LabConfig,
+    seed: u64,
+) -> anyhow::Result<()> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut beat = tokio::time::interval(Duration::from_millis(5));
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut shown: Option<(u64, Instant)> = None;
+    let mut grab_at: Option<Instant> = None;
+    let mut klaxon_at: Option<Instant> = None;
+    let mut answered = None;
+    let mut grabbed_first = false;
+    let far_future = Instant::now() + Duration::from_secs(86_400);
+    let liar_us = if me == 0 { config.liar_ms * 1000.0 } else { 0.0 };
+    loop {
+        let view = session.mirror.view.clone();
+        let phase = view.as_ref().map(|v| v.phase);
+        let holds = view.as_ref().zip(session.seat).map(|(v, s)| v.car(s).pawn.is_some());
+        let beating = phase == Some(PhaseView::CupDown) || (phase == Some(PhaseView::Grab) && holds == Some(false));
+        let wake = grab_at.into_iter().chain(klaxon_at).min().unwrap_or(far_future);
+        let msg = tokio::select! {
+            msg = session.next() => Some(msg?),
+            _ = beat.tick(), if beating => {
+                session.heartbeat(shown.map(|s| s.0).filter(|_| phase == Some(PhaseView::Grab))).await?;
+                None
+            }
+            _ = tokio::time::sleep_until(wake.into()) => None,
+        };
+        // Timed actions: spin the last stretch so the instants are sharp.
+        if let Some(at) = klaxon_at.filter(|at| Instant::now() + Duration::from_millis(2) >= *at) {
+            while Instant::now() < at {
+                std::hint::spin_loop();
+            }
+            let call = Instant::now();
+            let now_us = clock.now_us();
+            klaxon_at = None;
+            if let Some(v) = &view {
+                truth.lock().expect("truth").klaxon_calls.entry((v.race, v.round)).or_default().push((me as u8, call));
+            }
+            session.act_at(Action::Klaxon, now_us).await?;
+        }
+        if let (Some(at), Some((shown_us, shown_t)), Some(v)) = (grab_at, shown, &view)
+            && Instant::now() + Duration::from_millis(2) >= at
+        {
+            while Instant::now() < at {
+                std::hint::spin_loop();
+            }
+            let input_t = Instant::now();
+            let input_us = clock.now_us();
+            grab_at = None;
+            if let Some(pawn) = best_pawn(v, &session.mirror.legal) {
+                if !grabbed_first {
+                    grabbed_first = true;
+                    let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
+                    truth.lock().expect("truth").grabs.insert((v.race, v.round, me as u8), TrueGrab { reaction_us });
+                }
+                let claimed = (input_us as f64 - liar_us * (1.0 + clock.drift)).max(shown_us as f64) as u64;
+                session.grab(pawn, shown_us, claimed).await?;
+            }
+        }
+        let Some(msg) = msg else { continue };
+        match &msg {
+            ServerMsg::Lobby(l) if !l.started => session.send(&ClientMsg::Ready(true)).await?,
+            ServerMsg::Finished { .. } => return Ok(()),
+            ServerMsg::ActRefused { .. } => {
+                // A faster hand took it: the next best, at once.
+                if let (Some(v), Some((shown_us, _))) = (&session.mirror.view, shown)
+                    && v.phase == PhaseView::Grab
+                    && let Some(pawn) = best_pawn(v, &session.mirror.legal)
+                {
+                    let input = clock.now_us();
+                    session.grab(pawn, shown_us, input).await?;
+                }
+            }
+            ServerMsg::Update { events, show_at_us, view, .. } => {
+                for e in events {
+                    match e {
+                        Event::RoundStarted { round, .. } => {
+                            shown = None;
+                            grabbed_first = false;
+                            if me == 0 {
+                                truth.lock().expect("truth").rounds_seen += 1;
+                            }
+                            // Klaxon in each race's first round, at a drawn instant before the lift.
+                            let holds_klaxon = session.seat.is_some_and(|s| view.car(s).atouts.contains(Atout::Klaxon));
+                            if *round == 1 && holds_klaxon {
+                                klaxon_at =
+                                    Some(Instant::now() + Duration::from_micros(rng.random_range(50_000..350_000)));
+                            }
+                        }
+                        Event::KlaxonCalled { seat, .. } if me == 0 => {
+                            truth
+                                .lock()
+                                .expect("truth")
+                                .klaxon_order
+                                .entry((view.race, view.round))
+                                .or_default()
+                                .push(seat.0);
+                        }
+                        Event::ReservoirsRevealed { .. } => {
+                            if let Some(at) = *show_at_us {
+                                let now = clock.now_us();
+                                if at > now {
+                                    let wait = Duration::from_micros(((at - now) as f64 / (1.0 + clock.drift)) as u64);
+                                    tokio::time::sleep(wait).await;
+                                }
+                            }
+                            let t = Instant::now();
+                            shown = Some((clock.now_us(), t));
+                            grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        // Everything but the grab and Klaxon: a strategic bot, at once.
+        let (Some(v), legal) = (&session.mirror.view, &session.mirror.legal) else { continue };
+        if legal.is_empty() || matches!(v.phase, PhaseView::CupDown | PhaseView::Grab) {
+            continue;
+        }
+        let key = (v.race, v.round, format!("{:?}{:?}", v.phase, v.turn), legal.clone());
+        if answered.as_ref() == Some(&key) {
+            continue;
+        }
+        answered = Some(key);
+        if let Some(action) = BotLevel::Strategic.decide(v, legal, &mut rng) {
+            session.act(action).await?;
+        }
+    }
+}
+
+/// Every bot wants the largest reservoir still free (ties: the lowest pawn): contests.
+fn best_pawn(view: &bolide_protocol::PlayerView, legal: &[Action]) -> Option<Pawn> {
+    legal
+        .iter()
+        .filter_map(|a| if let Action::TakePawn { pawn } = a { Some(*pawn) } else { None })
+        .max_by_key(|p| (view.pawns.iter().find(|v| v.pawn == *p).and_then(|v| v.reservoir), std::cmp::Reverse(p.0)))
+}
+
+/// A reaction around the mean, its distance to the mean log-uniform from 10 µs to the spread:
+/// every gap bucket gets pairs.
+fn draw_reaction(config: &LabConfig, rng: &mut ChaCha8Rng) -> u64 {
+    let spread = config.reaction_spread_ms.max(0.02) * 1000.0;
+    let magnitude = 10f64.powf(rng.random_range(1.0f64..spread.log10()));
+    let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+    (config.reaction_mean_ms * 1000.0 + sign * magnitude).max(1_000.0) as u64
+}
+
+/// The report as a table for a terminal.
+pub fn table(report: &LabReport) -> String {
+    let mut out = String::new();
+    let pct = |x: Option<f64>| x.map_or("   —   ".to_string(), |a| format!("{:6.2} %", a * 100.0));
+    out.push_str(&format!(
+        "{} rounds, {} contested pairs, seed {}\n{:>14}  {:>6}  {:>9}  {:>9}\n",
+        report.rounds, report.pairs, report.seed, "gap (ms)", "pairs", "fair host", "arrival"
+    ));
+    for b in &report.buckets {
+        let range =
+            if b.gap_ms[1] < 0.0 { format!("{}+", b.gap_ms[0]) } else { format!("{}–{}", b.gap_ms[0], b.gap_ms[1]) };
+        out.push_str(&format!("{range:>14}  {:>6}  {:>9}  {:>9}\n", b.pairs, pct(b.accuracy), pct(b.arrival_accuracy)));
+    }
+    out.push_str(&format!(
+        "resolution {} ms; commit delay p50 {:.1} ms, p99 {:.1} ms, p99.9 {:.1} ms (owd_max {:.1} ms)\n\
+         clock error p50 {:.2} ms, p99 {:.2} ms; Klaxon order {} over {} pairs; ties {}; honest clamped {}\n",
+        report.resolution_ms.map_or("—".into(), |r| r.to_string()),
+        report.commit_delay_ms.p50,
+        report.commit_delay_ms.p99,
+        report.commit_delay_ms.p999,
+        report.owd_max_ms,
+        report.clock_error_ms.p50,
+        report.clock_error_ms.p99,
+        pct(report.klaxon.accuracy),
+        report.klaxon.pairs,
+        report.ties,
+        report.honest_clamped,
+    ));
+    if report.liar.claimed_ms > 0.0 {
+        out.push_str(&format!(
+            "liar claims {} ms: {} wrongful wins in {} contests (bounds took back {:.1} ms at the median)\n",
+            report.liar.claimed_ms, report.liar.wrongful_wins, report.liar.contested, report.liar.liar_clamped_ms_p50
+        ));
+    }
+    out
+}
+
+/// Accuracy against gap for both orderings, as an SVG a person can look at.
+pub fn svg(report: &LabReport) -> String {
+    let (w, h, left, bottom, top) = (720.0, 400.0, 70.0, 60.0, 40.0);
+    let plot_w = w - left - 30.0;
+    let plot_h = h - bottom - top;
+    let n = report.buckets.len() as f64;
+    let x = |i: usize| left + plot_w * (i as f64 + 0.5) / n;
+    let y = |a: f64| top + plot_h * (1.0 - a);
+    let mut s = format!(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' font-family='sans-serif' font-size='12'>\
+         <rect width='100%' height='100%' fill='white'/>\
+         <text x='{}' y='22' text-anchor='middle' font-size='15'>Grab order accuracy by reaction gap ({} pairs, {} rounds)</text>",
+        w / 2.0,
+        report.pairs,
+        report.rounds
+    );
+    for k in 0..=4 {
+        let a = k as f64 / 4.0;
+        s.push_str(&format!(
+            "<line x1='{left}' x2='{}' y1='{y}' y2='{y}' stroke='#ddd'/><text x='{}' y='{}' text-anchor='end'>{}%</text>",
+            left + plot_w,
+            left - 6.0,
+            y(a) + 4.0,
+            (a * 100.0) as u32,
+            y = y(a)
+        ));
+    }
+    for (i, b) in report.buckets.iter().enumerate() {
+        let label =
+            if b.gap_ms[1] < 0.0 { format!("{}+", b.gap_ms[0]) } else { format!("{}–{}", b.gap_ms[0], b.gap_ms[1]) };
+        s.push_str(&format!("<text x='{}' y='{}' text-anchor='middle'>{label}</text>", x(i), top + plot_h + 18.0));
+    }
+    s.push_str(&format!(
+        "<text x='{}' y='{}' text-anchor='middle'>gap between true reactions (ms)</text>",
+        left + plot_w / 2.0,
+        h - 12.0
+    ));
+    for (pick, colour, name, dy) in
+        [(0, "#1f77b4", "fair host (by reaction)", 0.0), (1, "#d62728", "naive host (by arrival)", 16.0)]
+    {
+        let points: Vec<String> = report
+            .buckets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let a = if pick == 0 { b.accuracy } else { b.arrival_accuracy }?;
+                Some(format!("{:.1},{:.1}", x(i), y(a)))
+            })
+            .collect();
+        s.push_str(&format!(
+            "<polyline fill='none' stroke='{colour}' stroke-width='2.5' points='{}'/>",
+            points.join(" ")
+        ));
+        for p in &points {
+            let (px, py) = p.split_once(',').expect("pair");
+            s.push_str(&format!("<circle cx='{px}' cy='{py}' r='4' fill='{colour}'/>"));
+        }
+        s.push_str(&format!(
+            "<rect x='{}' y='{}' width='14' height='4' fill='{colour}'/><text x='{}' y='{}'>{name}</text>",
+            left + 10.0,
+            top + 10.0 + dy,
+            left + 30.0,
+            top + 15.0 + dy
+        ));
+    }
+    s.push_str("</svg>\n");
+    s
+}
