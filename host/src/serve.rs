@@ -59,6 +59,9 @@ pub struct ServeArgs {
     pub bot_delay_ms: u64,
     #[arg(long, value_enum, default_value_t = BotLevel::Strategic)]
     pub bot_level: BotLevel,
+    /// Grab reactions faster than this are flagged in the log as anticipation (0 for bots).
+    #[arg(long, default_value_t = 100)]
+    pub plausible_reaction_ms: u64,
     /// Championship seed (default: random).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -137,6 +140,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     config.lift_delay_ms = args.lift_delay_ms;
     config.bot_delay_ms = args.bot_delay_ms;
     config.bot_level = args.bot_level;
+    config.plausible_reaction_ms = args.plausible_reaction_ms;
 
     let server = Server::bind(args.bind, &identity)?;
     let code = server.add_room(config, Journal::File(journal_path), resume)?;

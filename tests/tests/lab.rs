@@ -24,7 +24,7 @@ async fn b_4_3_a_short_lab_orders_by_reaction_and_beats_arrival_order() {
     eprintln!("{}", lab::table(&report));
     assert!(report.pairs >= 30, "too few contested pairs: {}", report.pairs);
     let mut n = 0;
-    for b in report.buckets.iter().filter(|b| b.gap_ms[0] >= 5.0 && b.pairs > 0) {
+    for b in report.buckets.iter().filter(|b| b.gap_ms.0 >= 5.0 && b.pairs > 0) {
         assert!(b.accuracy.unwrap() >= 0.99, "gap {:?}: {:?}", b.gap_ms, b.accuracy);
         n += b.pairs;
     }

@@ -40,7 +40,7 @@ pub struct ClockModel {
 }
 
 impl Default for ClockModel {
-    /// 256 probes: at one probe every 200 ms, the last 51 s.
+    /// 256 probes: at one probe every 100 ms, the last 25 s.
     fn default() -> Self {
         ClockModel::new(256)
     }
@@ -69,7 +69,8 @@ impl ClockModel {
         let floor = delays[0];
         // The clock filter: split the window into time slices and keep each slice's least
         // delayed sample — its up and down legs were both nearly empty, so its offset is right.
-        let slices = (self.window.len() / 8).clamp(1, 16);
+        // Slices of 32 samples: the least of 32 round trips is close to the floor both ways.
+        let slices = (self.window.len() / 32).clamp(1, 8);
         let per = self.window.len().div_ceil(slices);
         let best: Vec<Sample> = self
             .window

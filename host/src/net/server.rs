@@ -310,8 +310,9 @@ async fn refuse(connection: &quinn::Connection, code: u32, reason: &str) -> anyh
 }
 
 /// Timing probes (QUIC datagrams, fairness.md §1): the host pings the client on its own
-/// schedule — quickly at first, then every 200 ms for the whole game — and hands each answer
-/// to the room as a clock sample; a client's own pings are echoed.
+/// schedule — every 20 ms for the first second, so the first Klaxon call already meets a
+/// good clock model, then every 100 ms for the whole game — and hands each answer to the
+/// room as a clock sample; a client's own pings are echoed.
 async fn datagrams(
     connection: quinn::Connection,
     room: mpsc::UnboundedSender<RoomInput>,
@@ -329,7 +330,7 @@ async fn datagrams(
                     return;
                 }
                 sent += 1;
-                next_ping += Duration::from_millis(if sent < 10 { 20 } else { 200 });
+                next_ping += Duration::from_millis(if sent < 50 { 20 } else { 100 });
             }
             datagram = connection.read_datagram() => {
                 let Ok(datagram) = datagram else { return };

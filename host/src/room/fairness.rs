@@ -193,8 +193,11 @@ impl Room {
                     owd_max,
                     latest_show,
                     allowance,
-                    0,
+                    self.config.plausible_reaction_ms * 1000,
                 );
+                if b.flagged {
+                    tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
+                }
                 if b.clamped_input_us + b.clamped_shown_us > 0 {
                     tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, "a grab claimed more than its path allows: clamped");
                 }
@@ -263,6 +266,12 @@ impl Room {
                 None => return,
             };
             let Request { seat, pawn, .. } = verdict.request;
+            if verdict.tie {
+                // fairness.md §4: ties go to a seeded draw, and the draw is logged.
+                if let Some(line) = self.grab.as_ref().and_then(|g| g.arbiter.log.last()) {
+                    tracing::info!(?line, "grab tie decided by the seeded draw");
+                }
+            }
             let result = self.apply(now, seat, Action::TakePawn { pawn }, out);
             let record = FairRecord {
                 race,

@@ -44,6 +44,9 @@ pub struct RoomConfig {
     pub grab_timeout_ms: u64,
     /// The level of the host's bots (seat fillers and stand-ins).
     pub bot_level: BotLevel,
+    /// Reactions faster than this are flagged in the log as anticipation (fairness.md §5):
+    /// 100 ms for people; 0 for a table of bots.
+    pub plausible_reaction_ms: u64,
 }
 
 impl RoomConfig {
@@ -57,6 +60,7 @@ impl RoomConfig {
             turn_timeout_ms: 30_000,
             grab_timeout_ms: 8_000,
             bot_level: BotLevel::Strategic,
+            plausible_reaction_ms: 100,
         }
     }
 }

@@ -88,7 +88,8 @@ impl Clock for LabClock {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Bucket {
-    pub gap_ms: [f64; 2],
+    /// `[lo, hi]` in ms; `hi` is `null` for the last, open bucket.
+    pub gap_ms: (f64, Option<f64>),
     pub pairs: usize,
     pub accuracy: Option<f64>,
     pub arrival_accuracy: Option<f64>,
@@ -265,7 +266,7 @@ fn analyse(
         .iter()
         .zip(hits)
         .map(|(&(lo, hi), (n, ok, arr))| Bucket {
-            gap_ms: [lo, if hi.is_finite() { hi } else { -1.0 }],
+            gap_ms: (lo, hi.is_finite().then_some(hi)),
             pairs: n,
             accuracy: (n > 0).then(|| ok as f64 / n as f64),
             arrival_accuracy: (n > 0).then(|| arr as f64 / n as f64),
@@ -275,7 +276,7 @@ fn analyse(
     let mut resolution = None;
     for b in buckets.iter().rev() {
         match b.accuracy {
-            Some(a) if a >= 0.99 => resolution = Some(b.gap_ms[0]),
+            Some(a) if a >= 0.99 => resolution = Some(b.gap_ms.0),
             Some(_) => break,
             None => {}
         }
@@ -351,6 +352,9 @@ async fn lab_bot(
     let mut klaxon_at: Option<Instant> = None;
     let mut answered = None;
     let mut grabbed_first = false;
+    // The pawn this hand goes for, chosen when the reservoirs appear (a hand does not look
+    // again while it moves).
+    let mut target: Option<Pawn> = None;
     let far_future = Instant::now() + Duration::from_secs(86_400);
     let liar_us = if me == 0 { config.liar_ms * 1000.0 } else { 0.0 };
     loop {
@@ -389,7 +393,7 @@ async fn lab_bot(
             let input_t = Instant::now();
             let input_us = clock.now_us();
             grab_at = None;
-            if let Some(pawn) = best_pawn(v, &session.mirror.legal) {
+            if let Some(pawn) = target.take().or_else(|| best_pawn(v, &session.mirror.legal)) {
                 if !grabbed_first {
                     grabbed_first = true;
                     let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
@@ -448,6 +452,7 @@ async fn lab_bot(
                             }
                             let t = Instant::now();
                             shown = Some((clock.now_us(), t));
+                            target = best_pawn(view, &session.mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                         }
                         _ => {}
@@ -473,6 +478,7 @@ async fn lab_bot(
 }
 
 /// Every bot wants the largest reservoir still free (ties: the lowest pawn): contests.
+/// (The liar's claim and the drawn reactions decide who gets it.)
 fn best_pawn(view: &bolide_protocol::PlayerView, legal: &[Action]) -> Option<Pawn> {
     legal
         .iter()
@@ -489,6 +495,13 @@ fn draw_reaction(config: &LabConfig, rng: &mut ChaCha8Rng) -> u64 {
     (config.reaction_mean_ms * 1000.0 + sign * magnitude).max(1_000.0) as u64
 }
 
+fn bucket_label(b: &Bucket) -> String {
+    match b.gap_ms {
+        (lo, None) => format!("{lo}+"),
+        (lo, Some(hi)) => format!("{lo}–{hi}"),
+    }
+}
+
 /// The report as a table for a terminal.
 pub fn table(report: &LabReport) -> String {
     let mut out = String::new();
@@ -498,8 +511,7 @@ pub fn table(report: &LabReport) -> String {
         report.rounds, report.pairs, report.seed, "gap (ms)", "pairs", "fair host", "arrival"
     ));
     for b in &report.buckets {
-        let range =
-            if b.gap_ms[1] < 0.0 { format!("{}+", b.gap_ms[0]) } else { format!("{}–{}", b.gap_ms[0], b.gap_ms[1]) };
+        let range = bucket_label(b);
         out.push_str(&format!("{range:>14}  {:>6}  {:>9}  {:>9}\n", b.pairs, pct(b.accuracy), pct(b.arrival_accuracy)));
     }
     out.push_str(&format!(
@@ -554,8 +566,7 @@ pub fn svg(report: &LabReport) -> String {
         ));
     }
     for (i, b) in report.buckets.iter().enumerate() {
-        let label =
-            if b.gap_ms[1] < 0.0 { format!("{}+", b.gap_ms[0]) } else { format!("{}–{}", b.gap_ms[0], b.gap_ms[1]) };
+        let label = bucket_label(b);
         s.push_str(&format!("<text x='{}' y='{}' text-anchor='middle'>{label}</text>", x(i), top + plot_h + 18.0));
     }
     s.push_str(&format!(
