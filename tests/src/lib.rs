@@ -49,3 +49,16 @@ pub fn workspace_bin(name: &str) -> PathBuf {
     );
     path
 }
+
+/// Reads from `session` until the connection ends; returns why (fails after 60 s).
+pub async fn until_closed(session: &mut bolide_client::net::Session) -> bolide_client::net::ClientError {
+    tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        loop {
+            if let Err(e) = session.next().await {
+                return e;
+            }
+        }
+    })
+    .await
+    .expect("the connection ended in time")
+}

@@ -4,7 +4,7 @@
 use bolide_client::net::Session;
 use bolide_protocol::Action;
 use bolide_protocol::wire::{ClientMsg, ServerMsg};
-use bolide_tests::{scratch, workspace_bin};
+use bolide_tests::{scratch, until_closed, workspace_bin};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -94,15 +94,7 @@ async fn ctrl_c_closes_connections_with_a_reason_and_exits_cleanly() {
     let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
     let interrupted = Command::new("kill").args(["-INT", &host.id().to_string()]).status().unwrap();
     assert!(interrupted.success());
-    let err = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Err(e) = ana.next().await {
-                return e;
-            }
-        }
-    })
-    .await
-    .expect("the host closed the connection");
+    let err = until_closed(&mut ana).await;
     assert!(err.to_string().contains("shutting down"), "{err}");
     let status = host.wait().unwrap();
     assert!(status.success(), "{status}");

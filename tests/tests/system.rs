@@ -7,7 +7,7 @@ use bolide_host::bots::BotLevel;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, close};
 use bolide_protocol::{Action, FirstPlayer, RuleError, Seat};
-use bolide_tests::{host, quick_room};
+use bolide_tests::{host, quick_room, until_closed};
 use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -139,15 +139,7 @@ async fn garbage_and_oversized_frames_close_only_that_connection() {
     // A frame of garbage.
     let mut rogue = Session::connect(addr, &code, "Rogue", None).await.unwrap();
     rogue.send_raw(&[5, 0, 0, 0, 0xff, 0xfe, 0xfd, 0xfc, 0xfb]).await.unwrap();
-    let err = tokio::time::timeout(LIMIT, async {
-        loop {
-            if let Err(e) = rogue.next().await {
-                return e;
-            }
-        }
-    })
-    .await
-    .unwrap();
+    let err = until_closed(&mut rogue).await;
     match err {
         ClientError::Closed { code, reason } => {
             assert_eq!(code, u64::from(close::BAD_FRAME));
@@ -158,15 +150,7 @@ async fn garbage_and_oversized_frames_close_only_that_connection() {
     // A frame that announces 1 MB.
     let mut big = Session::connect(addr, &code, "Big", None).await.unwrap();
     big.send_raw(&(1u32 << 20).to_le_bytes()).await.unwrap();
-    let err = tokio::time::timeout(LIMIT, async {
-        loop {
-            if let Err(e) = big.next().await {
-                return e;
-            }
-        }
-    })
-    .await
-    .unwrap();
+    let err = until_closed(&mut big).await;
     assert!(err.to_string().contains("over the 65536-byte limit"), "{err}");
     // The game was not disturbed: the watcher plays on to the end.
     let msg = until(&mut watcher, |m, _| matches!(m, ServerMsg::Finished { .. })).await;
