@@ -16,15 +16,9 @@ const S0: Seat = Seat(0);
 const S1: Seat = Seat(1);
 const S2: Seat = Seat(2);
 
-/// Bonus kinds on the stars 5, 10, 14, 18, 20, 33 of `cannes`.
-const BONUSES: [BonusKind; 6] = [
-    BonusKind::Raccourci,
-    BonusKind::Aspiration,
-    BonusKind::Assistance,
-    BonusKind::Huile,
-    BonusKind::Echange,
-    BonusKind::PanneSeche,
-];
+/// Bonus kinds on the stars 5, 10, 14, 18, 20, 33 of `cannes`: Raccourci, Aspiration,
+/// Assistance, Huile, Échange, Panne Sèche (the order of `BonusKind::ALL`).
+const BONUSES: [BonusKind; 6] = BonusKind::ALL;
 
 fn race(pilots: u8) -> Race {
     let setup = RaceSetup {
