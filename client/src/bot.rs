@@ -19,8 +19,12 @@ fn decision_key(view: &PlayerView, legal: &[Action]) -> (u8, u16, String, Vec<Ac
     (view.race, view.round, format!("{:?}{:?}", view.phase, view.turn), legal.to_vec())
 }
 
-/// How often a client tells the host its clock while a grab or Klaxon calls are open.
+/// How often a client tells the host its clock during a grab: a commit waits up to one
+/// interval for the slowest seat's next heartbeat.
 pub const HEARTBEAT: Duration = Duration::from_millis(5);
+/// How often while the cup is down: it only settles the Klaxon order after the lift, so
+/// a coarser beat keeps a busy host light (a Klaxon order then settles up to 25 ms later).
+pub const HEARTBEAT_CUP_DOWN: Duration = Duration::from_millis(25);
 
 /// Joins and plays until the championship ends; returns the final standings.
 pub async fn play(
@@ -49,6 +53,7 @@ pub async fn play_session(
     let mut shown: Option<u64> = None;
     let mut beat = tokio::time::interval(HEARTBEAT);
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut last_beat = tokio::time::Instant::now();
     loop {
         let phase = session.mirror.view.as_ref().map(|v| v.phase);
         let holds_pawn = session.mirror.view.as_ref().and_then(|v| session.seat.map(|s| v.car(s).pawn.is_some()));
@@ -58,7 +63,11 @@ pub async fn play_session(
         let msg = tokio::select! {
             msg = session.next() => msg?,
             _ = beat.tick(), if beating => {
-                session.heartbeat(shown.filter(|_| phase == Some(PhaseView::Grab))).await?;
+                let every = if phase == Some(PhaseView::Grab) { HEARTBEAT } else { HEARTBEAT_CUP_DOWN };
+                if last_beat.elapsed() + Duration::from_millis(1) >= every {
+                    last_beat = tokio::time::Instant::now();
+                    session.heartbeat(shown.filter(|_| phase == Some(PhaseView::Grab))).await?;
+                }
                 continue;
             }
         };

@@ -89,19 +89,31 @@ fn main() -> anyhow::Result<()> {
                 let level = if b % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random };
                 let seed = (r * 10 + b) as u64;
                 tasks.push(tokio::spawn(async move {
-                    bot::play(addr, &code, &format!("r{r}b{b}"), level, think, seed).await.is_ok()
+                    bot::play(addr, &code, &format!("r{r}b{b}"), level, think, seed).await.map_err(|e| e.to_string())
                 }));
                 tokio::time::sleep(gap).await;
             }
         }
         eprintln!("{} bots connected in {:.1} s", tasks.len(), started.elapsed().as_secs_f64());
         tokio::time::sleep(Duration::from_secs(args.seconds)).await;
-        let done = tasks.iter().filter(|t| t.is_finished()).count();
-        for t in &tasks {
-            t.abort();
+        let (mut done, mut failed, mut first_error) = (0, 0, None);
+        for t in tasks {
+            if t.is_finished() {
+                match t.await {
+                    Ok(Ok(_)) => done += 1,
+                    Ok(Err(e)) => {
+                        failed += 1;
+                        first_error.get_or_insert(e);
+                    }
+                    Err(_) => failed += 1,
+                }
+            } else {
+                t.abort();
+            }
         }
-        done
+        (done, failed, first_error)
     });
+    let (finished, failed, first_error) = finished;
     let mut stdin = child.stdin.take().expect("piped");
     writeln!(stdin, "report")?;
     let report: serde_json::Value = serde_json::from_str(&lines.next().expect("report")?)?;
@@ -115,6 +127,8 @@ fn main() -> anyhow::Result<()> {
         "journal": args.journal,
         "seconds_of_play": args.seconds,
         "bots_finished_their_championship": finished,
+        "bots_failed": failed,
+        "first_bot_error": first_error,
         "host": report,
         "host_rss_per_room_kb": per_room_kb,
     });
