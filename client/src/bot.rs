@@ -1,6 +1,7 @@
 //! A bot over the wire: joins a host with the client core, readies up, and plays what the
 //! host says is legal with an engine-level bot reading its own `PlayerView`.
 
+use crate::beat::Heartbeats;
 use crate::net::{ClientError, Session};
 use bolide_host::bots::BotLevel;
 use bolide_protocol::view::PhaseView;
@@ -9,6 +10,7 @@ use bolide_protocol::{Action, Event, PlayerView};
 use rand::SeedableRng;
 use std::net::SocketAddr;
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// Final standings, best first.
 pub type Standings = Vec<StandingLine>;
@@ -18,13 +20,6 @@ pub type Standings = Vec<StandingLine>;
 fn decision_key(view: &PlayerView, legal: &[Action]) -> (u8, u16, String, Vec<Action>) {
     (view.race, view.round, format!("{:?}{:?}", view.phase, view.turn), legal.to_vec())
 }
-
-/// How often a client tells the host its clock during a grab: a commit waits up to one
-/// interval for the slowest seat's next heartbeat.
-pub const HEARTBEAT: Duration = Duration::from_millis(5);
-/// How often while the cup is down: it only settles the Klaxon order after the lift, so
-/// a coarser beat keeps a busy host light (a Klaxon order then settles up to 25 ms later).
-pub const HEARTBEAT_CUP_DOWN: Duration = Duration::from_millis(25);
 
 /// Joins and plays until the championship ends; returns the final standings.
 pub async fn play(
@@ -51,26 +46,39 @@ pub async fn play_session(
     let mut answered = None;
     // When this client showed the current round's reservoirs (its own clock).
     let mut shown: Option<u64> = None;
-    let mut beat = tokio::time::interval(HEARTBEAT);
-    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let mut last_beat = tokio::time::Instant::now();
+    let mut beats = Heartbeats::default();
+    // A decision taken, sent once its thinking time is over (heartbeats go on meanwhile).
+    let mut pending: Option<(Instant, Action)> = None;
     loop {
         let phase = session.mirror.view.as_ref().map(|v| v.phase);
-        let holds_pawn = session.mirror.view.as_ref().and_then(|v| session.seat.map(|s| v.car(s).pawn.is_some()));
-        // Heartbeats while the cup is down (Klaxon calls) and while this seat still grabs.
-        let beating = session.seat.is_some()
-            && (phase == Some(PhaseView::CupDown) || (phase == Some(PhaseView::Grab) && holds_pawn == Some(false)));
+        let grabbing = session.mirror.view.as_ref().zip(session.seat).is_some_and(|(v, s)| v.car(s).pawn.is_none());
+        let now_us = session.now_us();
+        let beat_at =
+            beats.due(phase, grabbing).map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)));
         let msg = tokio::select! {
             msg = session.next() => msg?,
-            _ = beat.tick(), if beating => {
-                let every = if phase == Some(PhaseView::Grab) { HEARTBEAT } else { HEARTBEAT_CUP_DOWN };
-                if last_beat.elapsed() + Duration::from_millis(1) >= every {
-                    last_beat = tokio::time::Instant::now();
-                    session.heartbeat(shown.filter(|_| phase == Some(PhaseView::Grab))).await?;
+            _ = sleep_until(beat_at) => {
+                beats.beaten(session.now_us());
+                session.heartbeat(shown.filter(|_| phase == Some(PhaseView::Grab))).await?;
+                continue;
+            }
+            _ = sleep_until(pending.map(|p| p.0)) => {
+                let Some((_, action)) = pending.take() else { continue };
+                match (action, phase, shown) {
+                    (Action::TakePawn { pawn }, Some(PhaseView::Grab), Some(shown)) => {
+                        let input = session.now_us();
+                        session.grab(pawn, shown, input).await?;
+                    }
+                    _ if session.mirror.legal.contains(&action) => {
+                        session.act(action).await?;
+                    }
+                    // The moment passed while thinking: decide again on what is known now.
+                    _ => answered = None,
                 }
                 continue;
             }
         };
+        beats.on_message(&msg);
         match &msg {
             ServerMsg::Lobby(lobby) if !lobby.started && !ready_sent && session.seat.is_some() => {
                 session.send(&ClientMsg::Ready(true)).await?;
@@ -115,17 +123,16 @@ pub async fn play_session(
             level.decide(view, legal, &mut rng)
         };
         let Some(action) = choice else { continue };
-        if !think.is_zero() {
-            tokio::time::sleep(think).await;
-        }
-        match (action, view.phase, shown) {
-            (Action::TakePawn { pawn }, PhaseView::Grab, Some(shown)) => {
-                let input = session.now_us();
-                session.grab(pawn, shown, input).await?;
-            }
-            _ => {
-                session.act(action).await?;
-            }
-        }
+        // A new decision point while still thinking about the last one (a grab where a pawn
+        // just went): the new choice keeps the thinking already done.
+        let at = pending.map_or_else(|| Instant::now() + think, |p| p.0);
+        pending = Some((at, action));
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }

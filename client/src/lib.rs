@@ -1,7 +1,9 @@
 //! The client side of Bolide: what a person (or a bot on another laptop) sees and does.
 //! [`net`] is the headless core — connect, hello, certificate check, state mirror, actions —
-//! shared by the bots and the UI; [`text`] renders a view in a terminal.
+//! shared by the bots and the UI; [`beat`] says when a client tells the host its clock;
+//! [`text`] renders a view in a terminal.
 
+pub mod beat;
 pub mod bot;
 pub mod net;
 pub mod text;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -97,6 +97,9 @@ pub enum ServerMsg {
         /// When this update reveals the reservoirs (B-4.2): the instant to show them, on the
         /// client's own clock. The host sends it so that it arrives just before.
         show_at_us: Option<u64>,
+        /// Under the cup: when it lifts (the end of Klaxon calls), on the client's own clock.
+        /// The client sends one heartbeat just after, which lets the host settle the calls.
+        lift_at_us: Option<u64>,
     },
     /// An action was refused; nothing changed.
     ActRefused {

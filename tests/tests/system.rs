@@ -5,7 +5,7 @@ use bolide_client::bot;
 use bolide_client::net::{ClientError, Session};
 use bolide_host::bots::BotLevel;
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, ServerMsg, close};
+use bolide_protocol::wire::{ClientMsg, PROTOCOL_VERSION, ServerMsg, close};
 use bolide_protocol::{Action, FirstPlayer, RuleError, Seat};
 use bolide_tests::{host, quick_room, until_closed};
 use std::time::Duration;
@@ -68,7 +68,10 @@ async fn an_old_protocol_version_is_refused_with_its_message() {
     let err = Session::connect_speaking(server.local_addr(), &code, "Old", None, 0).await.err().unwrap();
     match err {
         ClientError::Refused(reason) => {
-            assert!(reason.contains("protocol version 1") && reason.contains("speaks 0"), "{reason}")
+            assert!(
+                reason.contains(&format!("protocol version {PROTOCOL_VERSION}")) && reason.contains("speaks 0"),
+                "{reason}"
+            )
         }
         other => panic!("expected a refusal, got {other}"),
     }

@@ -40,7 +40,7 @@ pub struct ClockModel {
 }
 
 impl Default for ClockModel {
-    /// 256 probes: at one probe every 100 ms, the last 25 s.
+    /// 256 probes: at the host's pace of one every 500 ms, the last two minutes.
     fn default() -> Self {
         ClockModel::new(256)
     }

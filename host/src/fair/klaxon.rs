@@ -58,15 +58,22 @@ impl KlaxonOrder {
             .iter()
             .enumerate()
             .filter(|(i, (shown, _))| *shown <= self.lift && !self.calls.iter().any(|c| c.seat.index() == *i))
-            .map(|(_, (_, heard))| heard + self.silence_us + 1)
+            .map(|(_, (_, heard))| self.silent_from(*heard) + 1)
             .min()
+    }
+
+    /// When a seat last heard at `heard` counts as silent. Clients only speak up once their
+    /// clock passes the lift, so the cut-off runs from the lift at the earliest: a call made
+    /// just before it is still in flight for one path delay.
+    fn silent_from(&self, heard: u64) -> u64 {
+        heard.max(self.lift) + self.silence_us
     }
 
     /// The calls in call order once no earlier one can still arrive; `None` while waiting.
     pub fn settled(&self, now: u64) -> Option<Vec<KlaxonCall>> {
         let waiting = self.frontier.iter().enumerate().any(|(i, &(shown, heard))| {
             let called = self.calls.iter().any(|c| c.seat.index() == i);
-            !called && shown <= self.lift && now.saturating_sub(heard) <= self.silence_us
+            !called && shown <= self.lift && now <= self.silent_from(heard)
         });
         if waiting {
             return None;
@@ -99,8 +106,20 @@ mod tests {
         assert!(!k.call(Seat(1), 1_000_001, 1_010_000));
         assert!(k.call(Seat(0), 999_000, 1_010_000));
         assert!(!k.call(Seat(0), 998_000, 1_010_000), "one call per seat");
-        // Silent seats are not waited for past the cut-off.
+        // Silent seats are not waited for past the cut-off, counted from the lift.
         assert_eq!(k.settled(1_150_000), None);
         assert!(k.settled(1_300_000).is_some());
+    }
+
+    #[test]
+    fn b_4_6_a_seat_quiet_under_the_cup_is_waited_for_after_the_lift() {
+        // Seat 1 said nothing for the whole cup (it only beats after the lift): its call made
+        // just before the lift is still travelling, so the order waits for it.
+        let mut k = KlaxonOrder::new(2, 1_000_000, 0, 200_000);
+        k.heartbeat(Seat(0), 1_001_000, 1_002_000);
+        assert_eq!(k.next_deadline(), Some(1_200_001));
+        assert_eq!(k.settled(1_100_000), None, "seat 1 last spoke a second ago, yet the lift just passed");
+        assert!(k.call(Seat(1), 999_500, 1_150_000));
+        assert_eq!(k.settled(1_150_000).unwrap().len(), 1);
     }
 }

@@ -68,6 +68,6 @@ mod tests {
         advert.stop();
         let (port, version) = found.expect("the advertisement was seen on loopback");
         assert_eq!(port, 47_999);
-        assert_eq!(version.as_deref(), Some("1"));
+        assert_eq!(version, Some(PROTOCOL_VERSION.to_string()));
     }
 }

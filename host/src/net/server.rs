@@ -37,6 +37,9 @@ enum Outgoing {
 #[derive(Debug, Default)]
 pub struct Stats {
     pub handled: AtomicU64,
+    /// Of those, heartbeats; and clock probes answered (not in `handled`).
+    pub heartbeats: AtomicU64,
+    pub probes: AtomicU64,
     samples: Mutex<Vec<u32>>,
 }
 
@@ -87,9 +90,17 @@ pub enum Journal {
 impl Server {
     /// Binds the endpoint and starts accepting. Must run inside a tokio runtime.
     pub fn bind(addr: SocketAddr, identity: &Identity) -> anyhow::Result<Server> {
-        let endpoint = quinn::Endpoint::server(tls::server_config(identity)?, addr).map_err(|e| {
+        let cannot = |e: std::io::Error| {
             anyhow::anyhow!("cannot listen on {addr}: {e} (is another host running? try --bind with another port)")
-        })?;
+        };
+        let runtime = quinn::default_runtime().ok_or_else(|| anyhow::anyhow!("the host needs a tokio runtime"))?;
+        let endpoint = quinn::Endpoint::new(
+            quinn::EndpointConfig::default(),
+            Some(tls::server_config(identity)?),
+            udp_socket(addr).map_err(cannot)?,
+            runtime,
+        )
+        .map_err(cannot)?;
         let (finished_tx, finished) = watch::channel(0);
         let (seats_tx, seats) = watch::channel((0, 0));
         let server = Server {
@@ -188,6 +199,23 @@ impl Server {
         let _ = tokio::time::timeout(Duration::from_secs(1), self.endpoint.wait_idle()).await;
     }
 }
+
+/// The host's UDP socket, with a receive buffer as large as the system allows: every client's
+/// packets land on this one socket, and a burst (a table's grab, a room filling up) that
+/// overflows the default ~200 KB buffer is dropped by the kernel — a lost handshake packet
+/// then waits a whole retransmission timeout.
+fn udp_socket(addr: SocketAddr) -> std::io::Result<std::net::UdpSocket> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
+    // Best effort: the system caps it (net.core.rmem_max), and a smaller one still works.
+    let _ = socket.set_recv_buffer_size(RECV_BUFFER);
+    socket.bind(&addr.into())?;
+    tracing::debug!(bytes = socket.recv_buffer_size().unwrap_or(0), "host receive buffer");
+    Ok(socket.into())
+}
+
+/// What the host asks for: a few thousand packets, a burst's worth, not seconds of queue.
+const RECV_BUFFER: usize = 2 << 20;
 
 fn seed_from_os() -> u64 {
     // The std hasher is keyed with fresh OS randomness per process.
@@ -309,10 +337,18 @@ async fn refuse(connection: &quinn::Connection, code: u32, reason: &str) -> anyh
     Ok(())
 }
 
+/// Probes right after a client joins: its first Klaxon call already meets a clock model.
+const PROBE_BURST: u32 = 20;
+const PROBE_BURST_EVERY: Duration = Duration::from_millis(50);
+/// Then for the whole game. A probe costs three packets (ping, pong, ack); at this pace the
+/// clock model's window covers two minutes and its least-delayed samples still fall within
+/// a millisecond of the path floor (the lab measures the resulting clock error), while a
+/// host with thousands of clients is not swamped by them (the load benchmark).
+const PROBE_EVERY: Duration = Duration::from_millis(500);
+
 /// Timing probes (QUIC datagrams, fairness.md §1): the host pings the client on its own
-/// schedule — every 20 ms for the first second, so the first Klaxon call already meets a
-/// good clock model, then every 100 ms for the whole game — and hands each answer to the
-/// room as a clock sample; a client's own pings are echoed.
+/// schedule ([`PROBE_BURST`] then [`PROBE_EVERY`]) and hands each answer to the room as a
+/// clock sample; a client's own pings are echoed.
 async fn datagrams(
     connection: quinn::Connection,
     room: mpsc::UnboundedSender<RoomInput>,
@@ -330,7 +366,7 @@ async fn datagrams(
                     return;
                 }
                 sent += 1;
-                next_ping += Duration::from_millis(if sent < 50 { 20 } else { 100 });
+                next_ping += if sent < PROBE_BURST { PROBE_BURST_EVERY } else { PROBE_EVERY };
             }
             datagram = connection.read_datagram() => {
                 let Ok(datagram) = datagram else { return };
@@ -389,12 +425,20 @@ impl RoomDriver {
                             self.conns.insert(conn, tx);
                             self.room.hello(now, conn, hello, &mut out);
                         }
-                        RoomInput::Msg { conn, msg } => self.room.message(now, conn, msg, &mut out),
+                        RoomInput::Msg { conn, msg } => {
+                            if matches!(msg, ClientMsg::Heartbeat { .. }) {
+                                self.stats.heartbeats.fetch_add(1, Ordering::Relaxed);
+                            }
+                            self.room.message(now, conn, msg, &mut out)
+                        }
                         RoomInput::Gone { conn } => {
                             self.conns.remove(&conn);
                             self.room.gone(now, conn, &mut out);
                         }
-                        RoomInput::Probe { conn, sample } => self.room.probe(conn, sample),
+                        RoomInput::Probe { conn, sample } => {
+                            self.stats.probes.fetch_add(1, Ordering::Relaxed);
+                            self.room.probe(conn, sample)
+                        }
                     }
                 }
                 _ = sleep_until(deadline) => {

@@ -496,6 +496,7 @@ impl Room {
         let (champ, opening) = self.championship_setup(circuits).expect("settings were checked");
         self.stage = Stage::Playing(Box::new(champ));
         self.send_lobby(out);
+        self.retime(now);
         self.broadcast(&opening, now, out);
         self.after_change(now, out);
     }
@@ -531,6 +532,8 @@ impl Room {
         if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
             self.open_grab(now);
         }
+        // Timers first: the update says how long each wait is and when the cup lifts.
+        self.retime(now);
         self.broadcast(&events, now, out);
         self.after_change(now, out);
         Ok(())
@@ -547,7 +550,14 @@ impl Room {
                 self.send_update_to(conn, events, now, &mut msgs);
                 for m in msgs {
                     if let Output::Send { conn, msg: ServerMsg::Update { events, view, legal, deadline_ms, .. } } = m {
-                        let msg = ServerMsg::Update { events, view, legal, deadline_ms, show_at_us: show_at };
+                        let msg = ServerMsg::Update {
+                            events,
+                            view,
+                            legal,
+                            deadline_ms,
+                            show_at_us: show_at,
+                            lift_at_us: None,
+                        };
                         out.push(Output::SendAt { conn, at, msg });
                     }
                 }
@@ -577,6 +587,13 @@ impl Room {
                 .find(|d| d.kind == DueKind::Act(s) || d.kind == DueKind::Lift)
                 .map(|d| (d.at.saturating_sub(now) / 1000) as u32)
         });
+        // Under the cup: when it lifts, on this client's clock, so it tells its clock once
+        // just after (fairness.md §6) instead of beating the whole time.
+        let lift_at_us = self
+            .klaxon
+            .as_ref()
+            .filter(|_| champ.race().phase() == Phase::CupDown)
+            .and_then(|k| self.clocks.get(&conn).filter(|c| c.samples() > 0).map(|c| c.to_client(k.lift())));
         out.push(Output::Send {
             conn,
             msg: ServerMsg::Update {
@@ -585,6 +602,7 @@ impl Room {
                 legal,
                 deadline_ms,
                 show_at_us: None,
+                lift_at_us,
             },
         });
     }
@@ -611,8 +629,13 @@ impl Room {
             }
             return;
         }
-        let race = champ.race();
-        let phase = race.phase();
+        self.retime(now);
+    }
+
+    /// Fresh timers when the race reached a new step (and the grab's state ends with it).
+    fn retime(&mut self, now: u64) {
+        let Some(champ) = self.champ() else { return };
+        let phase = champ.race().phase();
         if phase != Phase::Grab {
             self.grab = None;
         }

@@ -240,3 +240,29 @@ fn the_first_pilot_sets_the_championship() {
     let champ = r.championship().expect("1 pilot + 3 bots");
     assert_eq!((champ.race().pilots(), champ.races()), (4, 2));
 }
+
+#[test]
+fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    // Anne's clock reads 5 s ahead of the host's, over a path with no delay.
+    for t in [1_000, 2_000, 3_000] {
+        r.probe(1, crate::fair::Sample::from_probe(t, t + 5_000_000, t + 5_000_000, t));
+    }
+    out.clear();
+    r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
+    let cup = sent_to(&out, 1)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMsg::Update { view, lift_at_us, deadline_ms, .. }
+                if view.phase == bolide_protocol::view::PhaseView::CupDown =>
+            {
+                Some((*lift_at_us, *deadline_ms))
+            }
+            _ => None,
+        })
+        .expect("the race starts under the cup");
+    // The lift is `lift_delay_ms` (100 ms) after the start, and the update says so both ways.
+    assert_eq!(cup, (Some(10_000 + 100_000 + 5_000_000), Some(100)));
+}

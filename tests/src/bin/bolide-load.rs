@@ -31,8 +31,10 @@ struct Args {
     /// Each bot's thinking time per decision.
     #[arg(long, default_value_t = 250)]
     think_ms: u64,
-    /// New connections per second while filling the rooms.
-    #[arg(long, default_value_t = 300)]
+    /// New connections per second while filling the rooms (a handshake costs the host a
+    /// signature; at 300/s on this machine, with thousands of bots already playing, a few
+    /// handshakes time out).
+    #[arg(long, default_value_t = 100)]
     connect_rate: u64,
     /// Journal every room to a file with fsync (as `serve` does).
     #[arg(long)]
@@ -89,21 +91,24 @@ fn main() -> anyhow::Result<()> {
                 let level = if b % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random };
                 let seed = (r * 10 + b) as u64;
                 tasks.push(tokio::spawn(async move {
-                    bot::play(addr, &code, &format!("r{r}b{b}"), level, think, seed).await.map_err(|e| e.to_string())
+                    bot::play(addr, &code, &format!("r{r}b{b}"), level, think, seed)
+                        .await
+                        .map_err(|e| (e.to_string(), started.elapsed().as_secs_f64()))
                 }));
                 tokio::time::sleep(gap).await;
             }
         }
         eprintln!("{} bots connected in {:.1} s", tasks.len(), started.elapsed().as_secs_f64());
         tokio::time::sleep(Duration::from_secs(args.seconds)).await;
-        let (mut done, mut failed, mut first_error) = (0, 0, None);
+        let (mut done, mut failed, mut first_error, mut failed_at) = (0, 0, None, Vec::new());
         for t in tasks {
             if t.is_finished() {
                 match t.await {
                     Ok(Ok(_)) => done += 1,
-                    Ok(Err(e)) => {
+                    Ok(Err((e, at))) => {
                         failed += 1;
                         first_error.get_or_insert(e);
+                        failed_at.push((at * 10.0).round() / 10.0);
                     }
                     Err(_) => failed += 1,
                 }
@@ -111,9 +116,10 @@ fn main() -> anyhow::Result<()> {
                 t.abort();
             }
         }
-        (done, failed, first_error)
+        failed_at.sort_by(f64::total_cmp);
+        (done, failed, first_error, failed_at)
     });
-    let (finished, failed, first_error) = finished;
+    let (finished, failed, first_error, failed_at) = finished;
     let mut stdin = child.stdin.take().expect("piped");
     writeln!(stdin, "report")?;
     let report: serde_json::Value = serde_json::from_str(&lines.next().expect("report")?)?;
@@ -129,6 +135,7 @@ fn main() -> anyhow::Result<()> {
         "bots_finished_their_championship": finished,
         "bots_failed": failed,
         "first_bot_error": first_error,
+        "bots_failed_at_s": failed_at,
         "host": report,
         "host_rss_per_room_kb": per_room_kb,
     });
@@ -180,6 +187,8 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
         samples.sort_unstable();
         let report = serde_json::json!({
             "handled": samples.len(),
+            "heartbeats": server.stats.heartbeats.load(std::sync::atomic::Ordering::Relaxed),
+            "probes": server.stats.probes.load(std::sync::atomic::Ordering::Relaxed),
             "p50_us": percentile(&samples, 0.50),
             "p99_us": percentile(&samples, 0.99),
             "p999_us": percentile(&samples, 0.999),

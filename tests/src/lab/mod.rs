@@ -7,6 +7,7 @@
 
 pub mod socket;
 
+use bolide_client::beat::Heartbeats;
 use bolide_client::net::{Clock, ConnectOptions, Session};
 use bolide_host::bots::BotLevel;
 use bolide_host::net::{Identity, Journal, Server};
@@ -345,8 +346,7 @@ async fn lab_bot(
     seed: u64,
 ) -> anyhow::Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut beat = tokio::time::interval(Duration::from_millis(5));
-    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut beats = Heartbeats::default();
     let mut shown: Option<(u64, Instant)> = None;
     let mut grab_at: Option<Instant> = None;
     let mut klaxon_at: Option<Instant> = None;
@@ -361,11 +361,16 @@ async fn lab_bot(
         let view = session.mirror.view.clone();
         let phase = view.as_ref().map(|v| v.phase);
         let holds = view.as_ref().zip(session.seat).map(|(v, s)| v.car(s).pawn.is_some());
-        let beating = phase == Some(PhaseView::CupDown) || (phase == Some(PhaseView::Grab) && holds == Some(false));
+        let now_us = clock.now_us();
+        let beat_at = beats
+            .due(phase, holds == Some(false))
+            .map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)))
+            .unwrap_or(far_future);
         let wake = grab_at.into_iter().chain(klaxon_at).min().unwrap_or(far_future);
         let msg = tokio::select! {
             msg = session.next() => Some(msg?),
-            _ = beat.tick(), if beating => {
+            _ = tokio::time::sleep_until(beat_at.into()) => {
+                beats.beaten(clock.now_us());
                 session.heartbeat(shown.map(|s| s.0).filter(|_| phase == Some(PhaseView::Grab))).await?;
                 None
             }
@@ -404,6 +409,7 @@ async fn lab_bot(
             }
         }
         let Some(msg) = msg else { continue };
+        beats.on_message(&msg);
         match &msg {
             ServerMsg::Lobby(l) if !l.started => session.send(&ClientMsg::Ready(true)).await?,
             ServerMsg::Finished { .. } => return Ok(()),
