@@ -59,7 +59,7 @@ pub async fn play_session(
             msg = session.next() => msg?,
             _ = sleep_until(beat_at) => {
                 beats.beaten(session.now_us());
-                session.heartbeat(shown.filter(|_| phase == Some(PhaseView::Grab))).await?;
+                session.heartbeat(shown.filter(|_| phase == Some(PhaseView::Grab)))?;
                 continue;
             }
             _ = sleep_until(pending.map(|p| p.0)) => {

@@ -3,7 +3,7 @@
 
 use bolide_host::net::{split_code, tls};
 use bolide_protocol::wire::{
-    self, ClientMsg, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, Probe, SeatToken, ServerMsg,
+    self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, SeatToken, ServerMsg,
     StandingLine,
 };
 use bolide_protocol::{Action, Event, Pawn, PlayerView, Seat};
@@ -82,6 +82,9 @@ impl From<quinn::ConnectionError> for ClientError {
         }
     }
 }
+
+/// When the extra datagram copies of a grab leave, each after the one before.
+const GRAB_COPY_GAPS: [Duration; 2] = [Duration::from_millis(2), Duration::from_millis(3)];
 
 /// Everything the client knows, kept up to date by [`Session::next`].
 #[derive(Debug, Default, Clone)]
@@ -241,18 +244,31 @@ impl Session {
     }
 
     /// B-4.3: grabs `pawn`; the reservoirs were shown at `shown_us` and the pilot acted at
-    /// `input_us`, both on this client's clock.
+    /// `input_us`, both on this client's clock. The request goes on the stream (it always
+    /// arrives) and as datagram copies a few milliseconds apart, in other packets (one of
+    /// them arrives without waiting for a retransmission when a packet is lost).
     pub async fn grab(&mut self, pawn: Pawn, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
         self.seq += 1;
         let seq = self.seq;
+        let copy = wire::encode_datagram(&Datagram::Grab { seq, pawn, shown_us, input_us });
+        let _ = self.connection.send_datagram(copy.clone().into());
         self.send(&ClientMsg::Grab { seq, pawn, shown_us, input_us }).await?;
+        let connection = self.connection.clone();
+        tokio::spawn(async move {
+            for gap in GRAB_COPY_GAPS {
+                tokio::time::sleep(gap).await;
+                let _ = connection.send_datagram(copy.clone().into());
+            }
+        });
         Ok(seq)
     }
 
-    /// A heartbeat: this client's clock now, and when it showed the reservoirs.
-    pub async fn heartbeat(&mut self, shown_us: Option<u64>) -> Result<(), ClientError> {
+    /// A heartbeat: this client's clock now, and when it showed the reservoirs. A datagram:
+    /// a lost one is simply superseded by the next.
+    pub fn heartbeat(&mut self, shown_us: Option<u64>) -> Result<(), ClientError> {
         let now_us = self.clock.now_us();
-        self.send(&ClientMsg::Heartbeat { now_us, shown_us }).await
+        let beat = wire::encode_datagram(&Datagram::Beat { now_us, shown_us });
+        self.connection.send_datagram(beat.into()).map_err(|e| ClientError::Lost(e.to_string()))
     }
 
     /// Raw bytes on the game stream (tests of the host's defences).
@@ -292,7 +308,7 @@ impl Session {
     pub async fn ping(&mut self) -> Result<Duration, ClientError> {
         let t0 = self.clock.now_us();
         self.connection
-            .send_datagram(wire::encode_probe(&Probe::Ping { t0 }).into())
+            .send_datagram(wire::encode_datagram(&Datagram::Ping { t0 }).into())
             .map_err(|e| ClientError::Lost(e.to_string()))?;
         loop {
             match self.pongs.recv().await {
@@ -321,12 +337,12 @@ impl Session {
 async fn answer_probes(connection: quinn::Connection, clock: Arc<dyn Clock>, pongs: mpsc::UnboundedSender<u64>) {
     while let Ok(datagram) = connection.read_datagram().await {
         let t1 = clock.now_us();
-        match wire::decode_probe(&datagram) {
-            Ok(Probe::HostPing { t0 }) => {
-                let pong = wire::encode_probe(&Probe::ClientPong { t0, t1, t2: clock.now_us() });
+        match wire::decode_datagram(&datagram) {
+            Ok(Datagram::HostPing { t0 }) => {
+                let pong = wire::encode_datagram(&Datagram::ClientPong { t0, t1, t2: clock.now_us() });
                 let _ = connection.send_datagram(pong.into());
             }
-            Ok(Probe::Pong { t0, .. }) => {
+            Ok(Datagram::Pong { t0, .. }) => {
                 let _ = pongs.send(t0);
             }
             _ => {}

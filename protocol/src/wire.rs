@@ -3,8 +3,10 @@
 //! Game traffic travels on one reliable, ordered QUIC stream per client, as frames: a 4-byte
 //! little-endian length, then the message encoded with bincode 2 (serde, standard config).
 //! A frame longer than [`MAX_FRAME`] or one that does not decode closes that connection with a
-//! clear reason; nothing else is disturbed. Timing probes travel as QUIC datagrams
-//! ([`Probe`]), never on the stream: retransmission and head-of-line blocking would spoil them.
+//! clear reason; nothing else is disturbed. What is about time travels as QUIC datagrams
+//! ([`Datagram`]): clock probes and heartbeats only there, grab requests there as well as on
+//! the stream — a lost packet on the stream holds everything behind it for a retransmission,
+//! which would spoil a timing or hold up every verdict.
 
 use crate::model::{Colour, Pawn, Seat};
 use crate::{Action, Event, PlayerView, RuleError, TableOptions};
@@ -156,17 +158,23 @@ pub struct LobbySeat {
     pub connected: bool,
 }
 
-/// Timing probes, as QUIC datagrams, all times in µs.
+/// What travels as QUIC datagrams (unreliable, unordered, never held behind a loss); times in µs.
 /// - `Ping`/`Pong`: the client measures its round trip; the host echoes `t0` with its receive
 ///   and send times.
 /// - `HostPing`/`ClientPong`: the host's clock sync (fairness.md §1): the host stamps `t0`,
 ///   the client answers with its receive and send times `t1`, `t2` on its own clock.
+/// - `Beat`: a client's heartbeat (fairness.md §4): its clock now, and when it showed the
+///   reservoirs. Losing one costs one interval; the next one says more.
+/// - `Grab`: a copy of a grab request also sent on the stream (same `seq`); the host takes
+///   whichever copy arrives first, so a loss on the stream does not delay the request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Probe {
+pub enum Datagram {
     Ping { t0: u64 },
     Pong { t0: u64, t1: u64, t2: u64 },
     HostPing { t0: u64 },
     ClientPong { t0: u64, t1: u64, t2: u64 },
+    Beat { now_us: u64, shown_us: Option<u64> },
+    Grab { seq: u32, pawn: Pawn, shown_us: u64, input_us: u64 },
 }
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -208,13 +216,13 @@ pub fn hello_version(body: &[u8]) -> Result<u32, FrameError> {
     Ok(version)
 }
 
-/// Encodes a datagram probe (no length prefix: a datagram is its own frame).
-pub fn encode_probe(probe: &Probe) -> Vec<u8> {
-    bincode::serde::encode_to_vec(probe, config()).expect("probes always encode")
+/// Encodes a datagram (no length prefix: a datagram is its own frame).
+pub fn encode_datagram(datagram: &Datagram) -> Vec<u8> {
+    bincode::serde::encode_to_vec(datagram, config()).expect("datagrams always encode")
 }
 
-/// Decodes a datagram probe.
-pub fn decode_probe(bytes: &[u8]) -> Result<Probe, FrameError> {
+/// Decodes a datagram.
+pub fn decode_datagram(bytes: &[u8]) -> Result<Datagram, FrameError> {
     decode(bytes)
 }
 
@@ -294,6 +302,24 @@ mod tests {
             error: RuleError::WrongPhase { action: Action::Roll, phase: "the grab".into() },
         };
         assert_eq!(decode::<ServerMsg>(&encode(&msg)[4..]).unwrap(), msg);
+    }
+
+    #[test]
+    fn datagrams_round_trip_and_fit_one_small_packet() {
+        let all = [
+            Datagram::Ping { t0: 1 },
+            Datagram::Pong { t0: 1, t1: 2, t2: 3 },
+            Datagram::HostPing { t0: u64::MAX },
+            Datagram::ClientPong { t0: 1, t1: u64::MAX, t2: u64::MAX },
+            Datagram::Beat { now_us: u64::MAX, shown_us: Some(u64::MAX) },
+            Datagram::Grab { seq: u32::MAX, pawn: Pawn(5), shown_us: u64::MAX, input_us: u64::MAX },
+        ];
+        for d in all {
+            let bytes = encode_datagram(&d);
+            assert!(bytes.len() <= 64, "{d:?} takes {} bytes", bytes.len());
+            assert_eq!(decode_datagram(&bytes), Ok(d));
+        }
+        assert!(decode_datagram(&[0xff, 0x00]).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::tls;
 use crate::fair::Sample;
 use crate::room::{ConnId, FairRecord, JournalEntry, Output, Room, RoomConfig};
 use bolide_protocol::wire::{
-    self, ClientMsg, FrameDecoder, FrameError, Hello, PROTOCOL_VERSION, Probe, ServerMsg, close,
+    self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, PROTOCOL_VERSION, ServerMsg, close,
 };
 use std::collections::HashMap;
 use std::io::Write;
@@ -346,9 +346,10 @@ const PROBE_BURST_EVERY: Duration = Duration::from_millis(50);
 /// host with thousands of clients is not swamped by them (the load benchmark).
 const PROBE_EVERY: Duration = Duration::from_millis(500);
 
-/// Timing probes (QUIC datagrams, fairness.md §1): the host pings the client on its own
+/// A connection's datagrams (fairness.md §1, §4): the host pings the client on its own
 /// schedule ([`PROBE_BURST`] then [`PROBE_EVERY`]) and hands each answer to the room as a
-/// clock sample; a client's own pings are echoed.
+/// clock sample; a client's own pings are echoed; heartbeats and grab copies go to the room
+/// like their stream twins (an undecodable datagram is dropped, as a lost one would be).
 async fn datagrams(
     connection: quinn::Connection,
     room: mpsc::UnboundedSender<RoomInput>,
@@ -361,7 +362,7 @@ async fn datagrams(
     loop {
         tokio::select! {
             _ = tokio::time::sleep_until(next_ping) => {
-                let ping = wire::encode_probe(&Probe::HostPing { t0: now() });
+                let ping = wire::encode_datagram(&Datagram::HostPing { t0: now() });
                 if connection.send_datagram(ping.into()).is_err() {
                     return;
                 }
@@ -371,13 +372,19 @@ async fn datagrams(
             datagram = connection.read_datagram() => {
                 let Ok(datagram) = datagram else { return };
                 let t = now();
-                match wire::decode_probe(&datagram) {
-                    Ok(Probe::Ping { t0 }) => {
-                        let pong = wire::encode_probe(&Probe::Pong { t0, t1: t, t2: now() });
+                match wire::decode_datagram(&datagram) {
+                    Ok(Datagram::Ping { t0 }) => {
+                        let pong = wire::encode_datagram(&Datagram::Pong { t0, t1: t, t2: now() });
                         let _ = connection.send_datagram(pong.into());
                     }
-                    Ok(Probe::ClientPong { t0, t1, t2 }) => {
+                    Ok(Datagram::ClientPong { t0, t1, t2 }) => {
                         room.send(RoomInput::Probe { conn, sample: Sample::from_probe(t0, t1, t2, t) }).ok();
+                    }
+                    Ok(Datagram::Beat { now_us, shown_us }) => {
+                        room.send(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown_us } }).ok();
+                    }
+                    Ok(Datagram::Grab { seq, pawn, shown_us, input_us }) => {
+                        room.send(RoomInput::Msg { conn, msg: ClientMsg::Grab { seq, pawn, shown_us, input_us } }).ok();
                     }
                     _ => {}
                 }

@@ -151,6 +151,8 @@ pub struct Room {
     clocks: BTreeMap<ConnId, ClockModel>,
     /// The Klaxon calls of this round, while the cup is down.
     klaxon: Option<KlaxonOrder>,
+    /// The latest grab request (`seq`) seen from each connection, to drop its other copies.
+    grabs_seen: BTreeMap<ConnId, u32>,
     /// The lift instant has passed; the Klaxon order is being settled.
     lift_passed: bool,
     grab: Option<fairness::GrabState>,
@@ -173,6 +175,7 @@ impl Room {
             legal: Vec::new(),
             clocks: BTreeMap::new(),
             klaxon: None,
+            grabs_seen: BTreeMap::new(),
             lift_passed: false,
             grab: None,
             clamped: BTreeMap::new(),
@@ -321,6 +324,11 @@ impl Room {
                 }
             }
             ClientMsg::Grab { seq, pawn, shown_us, input_us } => {
+                // A grab comes on the stream and as datagram copies: the first one counts.
+                if self.grabs_seen.get(&conn).is_some_and(|seen| *seen >= seq) {
+                    return;
+                }
+                self.grabs_seen.insert(conn, seq);
                 let Some(seat) = seat else {
                     let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
                     return out.push(Output::Send { conn, msg });
@@ -358,6 +366,7 @@ impl Room {
     /// The connection is gone (dropped or closed).
     pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Output>) {
         self.clocks.remove(&conn);
+        self.grabs_seen.remove(&conn);
         let Some(seat) = self.members.remove(&conn) else { return };
         let Some(seat) = seat else { return self.send_lobby(out) };
         if self.seats[seat.index()].conn != Some(conn) {

@@ -266,3 +266,33 @@ fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
     // The lift is `lift_delay_ms` (100 ms) after the start, and the update says so both ways.
     assert_eq!(cup, (Some(10_000 + 100_000 + 5_000_000), Some(100)));
 }
+
+#[test]
+fn b_4_3_a_grab_counts_once_whichever_copy_arrives_first() {
+    // A client sends its grab on the stream and as datagram copies (the same seq): the first
+    // copy is the request; the others change nothing and get no answer.
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    let mut now = 0;
+    while r.championship().is_some_and(|c| c.race().phase() != Phase::Grab) {
+        now = r.next_deadline().unwrap().max(now);
+        r.tick(now, &mut out);
+    }
+    let reveal = r.grab.as_ref().unwrap().reveal;
+    let pawn = r.championship().unwrap().race().legal_actions(Seat(0)).iter().find_map(|a| match a {
+        Action::TakePawn { pawn } => Some(*pawn),
+        _ => None,
+    });
+    let grab = ClientMsg::Grab { seq: 9, pawn: pawn.unwrap(), shown_us: 0, input_us: 1_000 };
+    out.clear();
+    r.message(reveal + 2_000, 1, grab.clone(), &mut out);
+    let verdicts = |out: &[Output]| out.iter().filter(|o| matches!(o, Output::Fair(f) if f.seat == Seat(0))).count();
+    assert_eq!(verdicts(&out), 1, "the first copy is arbitrated at once (the others are host bots)");
+    out.clear();
+    r.message(reveal + 3_000, 1, grab.clone(), &mut out);
+    r.message(reveal + 40_000, 1, grab, &mut out);
+    assert_eq!(verdicts(&out), 0);
+    assert!(sent_to(&out, 1).is_empty(), "no answer to a copy: {out:?}");
+}

@@ -18,7 +18,7 @@ use bolide_protocol::{Action, Atout, Event, Pawn, TableOptions};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use socket::{DelaySocket, JitterDist, PathSpec};
+use socket::{DelaySocket, Delayer, JitterDist, PathSpec};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -121,6 +121,17 @@ pub struct LiarReport {
 }
 
 #[derive(Debug, Clone, Serialize)]
+pub struct ClampNote {
+    pub race: u8,
+    pub round: u16,
+    pub seat: u8,
+    pub clamped_ms: f64,
+    pub arrival_after_reveal_ms: f64,
+    /// The reaction the host used, after the clamp.
+    pub reaction_ms: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct LabReport {
     pub seed: u64,
     pub rounds: usize,
@@ -133,7 +144,15 @@ pub struct LabReport {
     pub klaxon: KlaxonReport,
     pub liar: LiarReport,
     pub ties: usize,
+    /// Pairs the host ordered wrong, and of those, pairs where a request had been clamped.
+    pub wrong_pairs: usize,
+    pub wrong_pairs_clamped: usize,
     pub honest_clamped: usize,
+    /// The first honest requests the bounds changed, to see why.
+    pub honest_clamps: Vec<ClampNote>,
+    /// How late the lab's delaying sockets released packets past their drawn delay, µs: the
+    /// precision of the injected conditions themselves.
+    pub injection_lateness_us: Percentiles,
     pub conditions: LabConfig,
     pub elapsed_s: f64,
 }
@@ -167,6 +186,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     let truth = Arc::new(Mutex::new(Truth::default()));
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut clocks = Vec::new();
+    let mut sessions = Vec::new();
     let mut tasks = Vec::new();
     for i in 0..config.players {
         let latency = config.latency_ms[i % config.latency_ms.len()];
@@ -185,6 +205,13 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
         let socket = DelaySocket::bind(path, config.seed ^ (i as u64 + 1))?;
         let options = ConnectOptions { clock: clock.clone(), socket: Some(socket), ..ConnectOptions::default() };
         let session = Session::connect_with(addr, &code, &format!("lab{i}"), None, options).await?;
+        // The truth is kept by seat: bot i must hold seat i.
+        anyhow::ensure!(session.seat.map(|s| s.index()) == Some(i), "lab bot {i} got seat {:?}", session.seat);
+        sessions.push((session, clock));
+    }
+    // Everyone is seated before anyone readies: the race starts with all the bots, the slow
+    // paths included (a bot that readied early would start it with those already there).
+    for (i, (session, clock)) in sessions.into_iter().enumerate() {
         let (truth, config) = (truth.clone(), config.clone());
         let seed = rng.random();
         tasks.push(tokio::spawn(async move { lab_bot(i, session, clock, truth, config, seed).await }));
@@ -226,6 +253,7 @@ fn analyse(
     }
     let mut hits = [(0usize, 0usize, 0usize); BUCKETS.len()];
     let mut pairs = 0;
+    let (mut wrong, mut wrong_clamped) = (0, 0);
     let liar = (config.liar_ms > 0.0).then_some(0u8);
     let (mut contested, mut wrongful) = (0, 0);
     for (&(race, round), reqs) in &rounds {
@@ -247,6 +275,10 @@ fn analyse(
                 let k = BUCKETS.iter().position(|(lo, hi)| gap_ms >= *lo && gap_ms < *hi).expect("buckets cover");
                 hits[k].0 += 1;
                 hits[k].1 += usize::from(host_right);
+                if !host_right {
+                    wrong += 1;
+                    wrong_clamped += usize::from(ra.clamped_us + rb.clamped_us > 0);
+                }
                 hits[k].2 += usize::from(arrival_right);
                 pairs += 1;
             }
@@ -308,6 +340,19 @@ fn analyse(
         }
     }
     let liar_seat = liar.unwrap_or(u8::MAX);
+    let honest_clamps = log
+        .iter()
+        .filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0)
+        .take(20)
+        .map(|r| ClampNote {
+            race: r.race,
+            round: r.round,
+            seat: r.seat.0,
+            clamped_ms: r.clamped_us as f64 / 1000.0,
+            arrival_after_reveal_ms: r.arrival_us.saturating_sub(r.reveal_us) as f64 / 1000.0,
+            reaction_ms: r.reaction_us as f64 / 1000.0,
+        })
+        .collect();
     let honest_clamped = log.iter().filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0).count();
     let liar_clamps = log.iter().filter(|r| r.seat.0 == liar_seat).map(|r| r.clamped_us as f64 / 1000.0).collect();
     LabReport {
@@ -328,6 +373,10 @@ fn analyse(
             liar_clamped_ms_p50: percentiles(liar_clamps).p50,
         },
         ties: log.iter().filter(|r| r.tie).count(),
+        wrong_pairs: wrong,
+        wrong_pairs_clamped: wrong_clamped,
+        honest_clamps,
+        injection_lateness_us: percentiles(Delayer::get().lateness_us().into_iter().map(f64::from).collect()),
         honest_clamped,
         conditions: config.clone(),
         elapsed_s: elapsed,
@@ -371,7 +420,7 @@ async fn lab_bot(
             msg = session.next() => Some(msg?),
             _ = tokio::time::sleep_until(beat_at.into()) => {
                 beats.beaten(clock.now_us());
-                session.heartbeat(shown.map(|s| s.0).filter(|_| phase == Some(PhaseView::Grab))).await?;
+                session.heartbeat(shown.map(|s| s.0).filter(|_| phase == Some(PhaseView::Grab)))?;
                 None
             }
             _ = tokio::time::sleep_until(wake.into()) => None,
@@ -381,8 +430,10 @@ async fn lab_bot(
             while Instant::now() < at {
                 std::hint::spin_loop();
             }
+            // One reading serves both the truth and the bot's stamp (a preemption between two
+            // readings would be the lab's own error, not the host's).
             let call = Instant::now();
-            let now_us = clock.now_us();
+            let now_us = clock.at(call) as u64;
             klaxon_at = None;
             if let Some(v) = &view {
                 truth.lock().expect("truth").klaxon_calls.entry((v.race, v.round)).or_default().push((me as u8, call));
@@ -396,7 +447,7 @@ async fn lab_bot(
                 std::hint::spin_loop();
             }
             let input_t = Instant::now();
-            let input_us = clock.now_us();
+            let input_us = clock.at(input_t) as u64;
             grab_at = None;
             if let Some(pawn) = target.take().or_else(|| best_pawn(v, &session.mirror.legal)) {
                 if !grabbed_first {
@@ -457,7 +508,7 @@ async fn lab_bot(
                                 }
                             }
                             let t = Instant::now();
-                            shown = Some((clock.now_us(), t));
+                            shown = Some((clock.at(t) as u64, t));
                             target = best_pawn(view, &session.mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                         }
@@ -534,6 +585,10 @@ pub fn table(report: &LabReport) -> String {
         report.klaxon.pairs,
         report.ties,
         report.honest_clamped,
+    ));
+    out.push_str(&format!(
+        "injected delays released late by p50 {:.0} µs, p99 {:.0} µs, p99.9 {:.0} µs\n",
+        report.injection_lateness_us.p50, report.injection_lateness_us.p99, report.injection_lateness_us.p999
     ));
     if report.liar.claimed_ms > 0.0 {
         out.push_str(&format!(
