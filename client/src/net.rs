@@ -2,6 +2,7 @@
 //! No egui here: the window UI and the bots both build on it.
 
 use bolide_host::net::{split_code, tls};
+use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{
     self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, SeatToken, ServerMsg,
     StandingLine,
@@ -83,9 +84,6 @@ impl From<quinn::ConnectionError> for ClientError {
     }
 }
 
-/// When the extra datagram copies of a grab leave, each after the one before.
-const GRAB_COPY_GAPS: [Duration; 2] = [Duration::from_millis(2), Duration::from_millis(3)];
-
 /// Everything the client knows, kept up to date by [`Session::next`].
 #[derive(Debug, Default, Clone)]
 pub struct Mirror {
@@ -128,6 +126,10 @@ pub struct Session {
     seq: u32,
     clock: Arc<dyn Clock>,
     pongs: mpsc::UnboundedReceiver<u64>,
+    /// Reveal datagrams (the stream's reveal may be held behind a lost packet).
+    reveals: mpsc::UnboundedReceiver<Datagram>,
+    /// The round whose reveal the application has seen, from either path.
+    revealed: Option<(u8, u16)>,
     probes: tokio::task::JoinHandle<()>,
 }
 
@@ -184,7 +186,8 @@ impl Session {
             .map_err(|e| connect_err(e.to_string()))?;
         let (send, recv) = connection.open_bi().await?;
         let (pong_tx, pongs) = mpsc::unbounded_channel();
-        let probes = tokio::spawn(answer_probes(connection.clone(), options.clock.clone(), pong_tx));
+        let (reveal_tx, reveals) = mpsc::unbounded_channel();
+        let probes = tokio::spawn(answer_probes(connection.clone(), options.clock.clone(), pong_tx, reveal_tx));
         let mut session = Session {
             endpoint,
             connection,
@@ -198,6 +201,8 @@ impl Session {
             seq: 0,
             clock: options.clock,
             pongs,
+            reveals,
+            revealed: None,
             probes,
         };
         session.write(&wire::encode(&Hello { version, code: word, name: name.to_string(), seat_token: token })).await?;
@@ -255,7 +260,7 @@ impl Session {
         self.send(&ClientMsg::Grab { seq, pawn, shown_us, input_us }).await?;
         let connection = self.connection.clone();
         tokio::spawn(async move {
-            for gap in GRAB_COPY_GAPS {
+            for gap in wire::COPY_GAPS {
                 tokio::time::sleep(gap).await;
                 let _ = connection.send_datagram(copy.clone().into());
             }
@@ -267,7 +272,7 @@ impl Session {
     /// a lost one is simply superseded by the next.
     pub fn heartbeat(&mut self, shown_us: Option<u64>) -> Result<(), ClientError> {
         let now_us = self.clock.now_us();
-        let beat = wire::encode_datagram(&Datagram::Beat { now_us, shown_us });
+        let beat = wire::encode_datagram(&Datagram::Beat { now_us, shown_us, acts: self.seq });
         self.connection.send_datagram(beat.into()).map_err(|e| ClientError::Lost(e.to_string()))
     }
 
@@ -276,25 +281,76 @@ impl Session {
         self.write(bytes).await
     }
 
-    /// The next message from the host, applied to the mirror.
+    /// The next message from the host, applied to the mirror. A round's reveal comes once,
+    /// from whichever path brought it first: the stream's update, or the reveal datagram
+    /// (then as a provisional update; the stream's update follows without the reveal event).
     pub async fn next(&mut self) -> Result<ServerMsg, ClientError> {
         loop {
             if let Some(body) = self.decoder.next_frame()? {
-                let msg: ServerMsg = wire::decode(&body)?;
+                let mut msg: ServerMsg = wire::decode(&body)?;
+                if let ServerMsg::Update { events, view, .. } = &mut msg
+                    && events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. }))
+                {
+                    let round = (view.race, view.round);
+                    if self.revealed == Some(round) {
+                        events.retain(|e| !matches!(e, Event::ReservoirsRevealed { .. }));
+                    }
+                    self.revealed = Some(round);
+                }
                 self.mirror.apply(&msg);
                 return Ok(msg);
             }
-            match self.recv.read(&mut self.buf).await {
-                Ok(Some(n)) => {
-                    let n = n.min(self.buf.len());
-                    let chunk = self.buf[..n].to_vec();
-                    self.decoder.push(&chunk);
+            tokio::select! {
+                read = self.recv.read(&mut self.buf) => match read {
+                    Ok(Some(n)) => {
+                        let n = n.min(self.buf.len());
+                        let chunk = self.buf[..n].to_vec();
+                        self.decoder.push(&chunk);
+                    }
+                    Ok(None) => return Err(self.closed_reason().await),
+                    Err(quinn::ReadError::ConnectionLost(e)) => return Err(e.into()),
+                    Err(e) => return Err(ClientError::Lost(e.to_string())),
+                },
+                Some(datagram) = self.reveals.recv() => {
+                    if let Some(msg) = self.provisional_reveal(datagram) {
+                        self.mirror.apply(&msg);
+                        return Ok(msg);
+                    }
                 }
-                Ok(None) => return Err(self.closed_reason().await),
-                Err(quinn::ReadError::ConnectionLost(e)) => return Err(e.into()),
-                Err(e) => return Err(ClientError::Lost(e.to_string())),
             }
         }
+    }
+
+    /// A reveal datagram for the round the mirror is in, before the stream's: the view with
+    /// the values shown and the grab open, and every free pawn to take (the stream's update
+    /// soon replaces it with the host's own).
+    fn provisional_reveal(&mut self, datagram: Datagram) -> Option<ServerMsg> {
+        let Datagram::Reveal { race, round, show_at_us, values } = datagram else { return None };
+        let mut view = self.mirror.view.clone()?;
+        if (view.race, view.round) != (race, round) || self.revealed == Some((race, round)) {
+            return None;
+        }
+        self.revealed = Some((race, round));
+        for p in &mut view.pawns {
+            p.reservoir = values.get(p.pawn.index()).copied();
+        }
+        view.phase = PhaseView::Grab;
+        let grabbing = self.seat.is_some_and(|s| view.car(s).pawn.is_none());
+        let legal = view
+            .pawns
+            .iter()
+            .filter(|p| grabbing && p.owner.is_none())
+            .map(|p| Action::TakePawn { pawn: p.pawn })
+            .collect();
+        let values = values[..view.pawns.len()].to_vec();
+        Some(ServerMsg::Update {
+            events: vec![Event::ReservoirsRevealed { values }],
+            view: Box::new(view),
+            legal,
+            deadline_ms: None,
+            show_at_us,
+            lift_at_us: None,
+        })
     }
 
     async fn closed_reason(&self) -> ClientError {
@@ -332,9 +388,14 @@ impl Session {
     }
 }
 
-/// Answers the host's clock probes with this client's clock (fairness.md §1), and passes
-/// the echoes of our own pings to [`Session::ping`].
-async fn answer_probes(connection: quinn::Connection, clock: Arc<dyn Clock>, pongs: mpsc::UnboundedSender<u64>) {
+/// Answers the host's clock probes with this client's clock (fairness.md §1), passes the
+/// echoes of our own pings to [`Session::ping`] and reveal datagrams to [`Session::next`].
+async fn answer_probes(
+    connection: quinn::Connection,
+    clock: Arc<dyn Clock>,
+    pongs: mpsc::UnboundedSender<u64>,
+    reveals: mpsc::UnboundedSender<Datagram>,
+) {
     while let Ok(datagram) = connection.read_datagram().await {
         let t1 = clock.now_us();
         match wire::decode_datagram(&datagram) {
@@ -344,6 +405,9 @@ async fn answer_probes(connection: quinn::Connection, clock: Arc<dyn Clock>, pon
             }
             Ok(Datagram::Pong { t0, .. }) => {
                 let _ = pongs.send(t0);
+            }
+            Ok(reveal @ Datagram::Reveal { .. }) => {
+                let _ = reveals.send(reveal);
             }
             _ => {}
         }

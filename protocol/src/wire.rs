@@ -8,7 +8,7 @@
 //! the stream — a lost packet on the stream holds everything behind it for a retransmission,
 //! which would spoil a timing or hold up every verdict.
 
-use crate::model::{Colour, Pawn, Seat};
+use crate::model::{Colour, MAX_PILOTS, Pawn, Seat};
 use crate::{Action, Event, PlayerView, RuleError, TableOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -66,10 +66,11 @@ pub enum ClientMsg {
     /// B-4.3: a grab, with the two readings of the client's monotonic clock that make its
     /// reaction: when the reservoirs were shown and when the pilot acted.
     Grab { seq: u32, pawn: Pawn, shown_us: u64, input_us: u64 },
-    /// Sent every few milliseconds while a grab or Klaxon calls are open, on the same stream as
-    /// the actions: the client's clock now, and when it showed the reservoirs (if it has).
-    /// Once the host has this, nothing the client sends later can claim an earlier instant.
-    Heartbeat { now_us: u64, shown_us: Option<u64> },
+    /// While a grab or Klaxon calls are open (usually as [`Datagram::Beat`]): the client's
+    /// clock now, when it showed the reservoirs (if it has), and the `seq` of the last action
+    /// it sent. Once the host holds that action and this, nothing the client sends later can
+    /// claim an earlier instant.
+    Heartbeat { now_us: u64, shown_us: Option<u64>, acts: u32 },
     /// Leaving for good (the seat goes to a bot).
     Leave,
 }
@@ -163,19 +164,31 @@ pub struct LobbySeat {
 ///   and send times.
 /// - `HostPing`/`ClientPong`: the host's clock sync (fairness.md §1): the host stamps `t0`,
 ///   the client answers with its receive and send times `t1`, `t2` on its own clock.
-/// - `Beat`: a client's heartbeat (fairness.md §4): its clock now, and when it showed the
-///   reservoirs. Losing one costs one interval; the next one says more.
+/// - `Beat`: a client's heartbeat (fairness.md §4): its clock now, when it showed the
+///   reservoirs, and the `seq` of the last action or grab it sent (`acts`): a beat vouches
+///   for its time only once the host holds that action, since a datagram may overtake it.
+///   Losing one costs one interval; the next one says more.
 /// - `Grab`: a copy of a grab request also sent on the stream (same `seq`); the host takes
 ///   whichever copy arrives first, so a loss on the stream does not delay the request.
+/// - `Reveal`: a copy of the reveal (B-4.4) the host sends with the stream's update, at the
+///   same instant: the client shows on whichever arrives first, so a lost packet does not
+///   delay what the pilot sees (and the host can bound the `shown` it is told tightly).
+///   `values[p]` is pawn `p`'s reservoir.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Datagram {
     Ping { t0: u64 },
     Pong { t0: u64, t1: u64, t2: u64 },
     HostPing { t0: u64 },
     ClientPong { t0: u64, t1: u64, t2: u64 },
-    Beat { now_us: u64, shown_us: Option<u64> },
+    Beat { now_us: u64, shown_us: Option<u64>, acts: u32 },
     Grab { seq: u32, pawn: Pawn, shown_us: u64, input_us: u64 },
+    Reveal { race: u8, round: u16, show_at_us: Option<u64>, values: [u8; MAX_PILOTS] },
 }
+
+/// A time-critical datagram leaves once, then again after each of these gaps: a copy in
+/// another packet gets through when one packet is lost, without a retransmission's wait.
+pub const COPY_GAPS: [std::time::Duration; 2] =
+    [std::time::Duration::from_millis(2), std::time::Duration::from_millis(3)];
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum FrameError {
@@ -311,8 +324,9 @@ mod tests {
             Datagram::Pong { t0: 1, t1: 2, t2: 3 },
             Datagram::HostPing { t0: u64::MAX },
             Datagram::ClientPong { t0: 1, t1: u64::MAX, t2: u64::MAX },
-            Datagram::Beat { now_us: u64::MAX, shown_us: Some(u64::MAX) },
+            Datagram::Beat { now_us: u64::MAX, shown_us: Some(u64::MAX), acts: u32::MAX },
             Datagram::Grab { seq: u32::MAX, pawn: Pawn(5), shown_us: u64::MAX, input_us: u64::MAX },
+            Datagram::Reveal { race: 9, round: u16::MAX, show_at_us: Some(u64::MAX), values: [6; MAX_PILOTS] },
         ];
         for d in all {
             let bytes = encode_datagram(&d);

@@ -181,12 +181,27 @@ pub struct Bounded {
     pub flagged: bool,
 }
 
+/// How far past the path's bounds a claim may go before it is clamped, µs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Allowance {
+    pub input_us: u64,
+    pub shown_us: u64,
+}
+
+impl Allowance {
+    pub const fn same(us: u64) -> Allowance {
+        Allowance { input_us: us, shown_us: us }
+    }
+}
+
 /// Bounds, not trust (fairness.md §5). All times on the host clock except `reaction_client`.
 /// - `input_host`, `shown_host`: the client's claims converted to the host clock;
 /// - `arrival`: when the request arrived; `owd_max`: the path's floor plus jitter bound;
 /// - `latest_show`: the latest the reservoirs could have appeared on that screen (the
 ///   scheduled instant, or the reveal's send time plus `owd_max` if that is later);
-/// - `allowance`: slack for what the estimate cannot see (a QUIC retransmission after a loss).
+/// - `allowance`: slack for what the estimates cannot see, per claim: `input` (a request
+///   whose every copy was lost waits for a QUIC retransmission) and `shown` (the clock
+///   model's error and the jitter tail; the reveal travels as copies, so no retransmission).
 #[allow(clippy::too_many_arguments)]
 pub fn bound_claim(
     reaction_us: u64,
@@ -195,12 +210,12 @@ pub fn bound_claim(
     arrival: u64,
     owd_max: u64,
     latest_show: u64,
-    allowance: u64,
+    allowance: Allowance,
     plausible_us: u64,
 ) -> Bounded {
-    let earliest_input = arrival.saturating_sub(owd_max + allowance);
+    let earliest_input = arrival.saturating_sub(owd_max + allowance.input_us);
     let clamped_input_us = earliest_input.saturating_sub(input_host);
-    let clamped_shown_us = shown_host.saturating_sub(latest_show + allowance);
+    let clamped_shown_us = shown_host.saturating_sub(latest_show + allowance.shown_us);
     let reaction_us = reaction_us + clamped_input_us + clamped_shown_us;
     Bounded { reaction_us, clamped_input_us, clamped_shown_us, flagged: reaction_us < plausible_us }
 }
@@ -277,17 +292,17 @@ mod tests {
     #[test]
     fn claims_are_bounded_by_what_the_path_allows() {
         // Honest: input at 1_000_000, path 40 ms + 20 ms jitter, arrival 1_050_000.
-        let b = bound_claim(300_000, 1_000_000, 700_000, 1_050_000, 60_000, 700_000, 5_000, 0);
+        let b = bound_claim(300_000, 1_000_000, 700_000, 1_050_000, 60_000, 700_000, Allowance::same(5_000), 0);
         assert_eq!(b, Bounded { reaction_us: 300_000, ..Bounded::default() });
         // A liar claims its input 100 ms earlier: pushed back to arrival - owd_max - allowance.
-        let b = bound_claim(200_000, 900_000, 700_000, 1_050_000, 60_000, 700_000, 5_000, 0);
+        let b = bound_claim(200_000, 900_000, 700_000, 1_050_000, 60_000, 700_000, Allowance::same(5_000), 0);
         assert_eq!(b.clamped_input_us, 85_000);
         assert_eq!(b.reaction_us, 285_000, "the liar keeps 15 ms: owd_max + allowance - true owd");
         // Claiming to have been shown later than the reveal could arrive.
-        let b = bound_claim(100_000, 1_000_000, 900_000, 1_050_000, 60_000, 700_000, 5_000, 150_000);
+        let b = bound_claim(100_000, 1_000_000, 900_000, 1_050_000, 60_000, 700_000, Allowance::same(5_000), 150_000);
         assert_eq!(b.clamped_shown_us, 195_000);
         assert!(!b.flagged);
-        let b = bound_claim(80_000, 1_000_000, 920_000, 1_030_000, 60_000, 920_000, 5_000, 100_000);
+        let b = bound_claim(80_000, 1_000_000, 920_000, 1_030_000, 60_000, 920_000, Allowance::same(5_000), 100_000);
         assert!(b.flagged, "under the plausibility floor");
     }
 }

@@ -69,8 +69,10 @@ impl ClockModel {
         let floor = delays[0];
         // The clock filter: split the window into time slices and keep each slice's least
         // delayed sample — its up and down legs were both nearly empty, so its offset is right.
-        // Slices of 32 samples: the least of 32 round trips is close to the floor both ways.
-        let slices = (self.window.len() / 32).clamp(1, 8);
+        // Slices of 16 samples: the least of 16 round trips is close to the floor both ways,
+        // and a second slice (the drift's time base) exists seconds after a client joins —
+        // an unestimated drift of 200 ppm would be 4 ms off after 20 s.
+        let slices = (self.window.len() / 16).clamp(1, 16);
         let per = self.window.len().div_ceil(slices);
         let best: Vec<Sample> = self
             .window

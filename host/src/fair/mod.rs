@@ -6,6 +6,6 @@ pub mod arbiter;
 pub mod clock;
 pub mod klaxon;
 
-pub use arbiter::{Bounded, GrabArbiter, LogLine, Request, Verdict, bound_claim};
+pub use arbiter::{Allowance, Bounded, GrabArbiter, LogLine, Request, Verdict, bound_claim};
 pub use clock::{ClockModel, Sample};
 pub use klaxon::{KlaxonCall, KlaxonOrder};

@@ -29,6 +29,7 @@ enum RoomInput {
 /// What a connection's writer receives.
 enum Outgoing {
     Frame(Vec<u8>),
+    Datagram(Vec<u8>),
     Close { code: u32, reason: String },
 }
 
@@ -287,6 +288,9 @@ async fn serve_connection(
                         break;
                     }
                 }
+                Outgoing::Datagram(bytes) => {
+                    let _ = writer_conn.send_datagram(bytes.into());
+                }
                 Outgoing::Close { code, reason } => {
                     let _ = send.finish();
                     // Give the last frames a moment to arrive before the close overtakes them.
@@ -380,8 +384,8 @@ async fn datagrams(
                     Ok(Datagram::ClientPong { t0, t1, t2 }) => {
                         room.send(RoomInput::Probe { conn, sample: Sample::from_probe(t0, t1, t2, t) }).ok();
                     }
-                    Ok(Datagram::Beat { now_us, shown_us }) => {
-                        room.send(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown_us } }).ok();
+                    Ok(Datagram::Beat { now_us, shown_us, acts }) => {
+                        room.send(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown_us, acts } }).ok();
                     }
                     Ok(Datagram::Grab { seq, pawn, shown_us, input_us }) => {
                         room.send(RoomInput::Msg { conn, msg: ClientMsg::Grab { seq, pawn, shown_us, input_us } }).ok();
@@ -493,6 +497,20 @@ impl RoomDriver {
                         tokio::spawn(async move {
                             tokio::time::sleep_until(when.into()).await;
                             let _ = tx.send(Outgoing::Frame(frame));
+                        });
+                    }
+                }
+                Output::DatagramAt { conn, at, datagram } => {
+                    if let Some(tx) = self.conns.get(&conn).cloned() {
+                        let when = self.started + Duration::from_micros(at);
+                        let bytes = wire::encode_datagram(&datagram);
+                        tokio::spawn(async move {
+                            tokio::time::sleep_until(when.into()).await;
+                            let _ = tx.send(Outgoing::Datagram(bytes.clone()));
+                            for gap in wire::COPY_GAPS {
+                                tokio::time::sleep(gap).await;
+                                let _ = tx.send(Outgoing::Datagram(bytes.clone()));
+                            }
                         });
                     }
                 }

@@ -3,9 +3,10 @@
 //! `crate::fair`; this file wires them to seats, connections and the engine.
 
 use super::{ConnId, DueKind, Output, Room};
-use crate::fair::{GrabArbiter, Request, Sample, bound_claim};
-use bolide_protocol::wire::ServerMsg;
-use bolide_protocol::{Action, Pawn, RuleError, Seat};
+use crate::fair::{Allowance, GrabArbiter, Request, Sample, bound_claim};
+use bolide_protocol::model::MAX_PILOTS;
+use bolide_protocol::wire::{Datagram, ServerMsg};
+use bolide_protocol::{Action, Event, Pawn, RuleError, Seat};
 use std::collections::BTreeMap;
 
 /// Ties closer than this are decided by a seeded draw (µs): the residual of drift correction
@@ -100,6 +101,21 @@ impl Room {
         Some((send_at, show_at))
     }
 
+    /// The datagram twin of a reveal update (fairness.md §2): the values and when to show
+    /// them, so that a lost packet on the stream does not delay what the pilot sees.
+    pub(super) fn reveal_datagram(&self, events: &[Event], show_at_us: Option<u64>) -> Option<Datagram> {
+        let race = self.champ()?.race();
+        let values = events.iter().find_map(|e| match e {
+            Event::ReservoirsRevealed { values } => Some(values),
+            _ => None,
+        })?;
+        let mut by_pawn = [0; MAX_PILOTS];
+        for (slot, v) in by_pawn.iter_mut().zip(values) {
+            *slot = *v;
+        }
+        Some(Datagram::Reveal { race: race.race_no(), round: race.round(), show_at_us, values: by_pawn })
+    }
+
     /// B-4.6: a Klaxon call, ordered by when it was made on the host clock.
     pub(super) fn klaxon_call(
         &mut self,
@@ -130,7 +146,10 @@ impl Room {
         self.settle(now, out);
     }
 
-    /// A heartbeat from `conn`: its clock now, and when it showed the reservoirs.
+    /// A heartbeat from `conn`: its clock now, and when it showed the reservoirs. Unless it
+    /// `vouches` (the host holds every action sent before it), it only shows the seat is
+    /// alive: its time cannot yet rule out an earlier call or grab still on its way.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn heartbeat(
         &mut self,
         now: u64,
@@ -138,15 +157,21 @@ impl Room {
         seat: Seat,
         now_us: u64,
         shown_us: Option<u64>,
+        vouches: bool,
         out: &mut Vec<Output>,
     ) {
-        let host_now = self.to_host(conn, now_us, now);
+        let host_now = if vouches { self.to_host(conn, now_us, now) } else { 0 };
         if let Some(order) = &mut self.klaxon {
             order.heartbeat(seat, host_now, now);
         }
-        if let (Some(shown), Some(grab)) = (shown_us, &mut self.grab) {
-            let elapsed = now_us.saturating_sub(shown);
-            let elapsed = self.clocks.get(&conn).map_or(elapsed as f64, |c| c.to_host_duration(elapsed)) as u64;
+        if let Some(grab) = &mut self.grab {
+            let elapsed = match shown_us.filter(|_| vouches) {
+                Some(shown) => {
+                    let elapsed = now_us.saturating_sub(shown);
+                    self.clocks.get(&conn).map_or(elapsed as f64, |c| c.to_host_duration(elapsed)) as u64
+                }
+                None => 0,
+            };
             grab.arbiter.heartbeat(seat, elapsed, now);
         }
         self.settle(now, out);
@@ -182,9 +207,11 @@ impl Room {
                 let reaction = clock.map_or(raw as f64, |c| c.to_host_duration(raw)) as u64;
                 let sent = self.grab.as_ref().and_then(|g| g.sent.get(&conn).copied()).unwrap_or(reveal);
                 let latest_show = reveal.max(sent + owd_max);
-                // Slack for a QUIC retransmission after a loss: about a round trip plus the
-                // peer's ack delay, so an honest late packet is never clamped.
-                let allowance = 2 * owd_max + 30_000;
+                // Input: slack for a QUIC retransmission when every copy of the request was
+                // lost (about a round trip plus the peer's ack delay). Shown: the reveal came
+                // as copies too, so only the clock model's error and the jitter tail.
+                let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
+                let allowance = Allowance { input_us: 2 * owd_max + 30_000, shown_us: 2 * jitter + 15_000 };
                 let b = bound_claim(
                     reaction,
                     self.to_host(conn, input, now),

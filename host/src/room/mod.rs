@@ -16,7 +16,7 @@ use crate::fair::{ClockModel, KlaxonOrder};
 use crate::game::{Championship, ChampionshipSetup, Phase};
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{
-    ClientMsg, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine, close,
+    ClientMsg, Datagram, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine, close,
 };
 use bolide_protocol::{Action, Circuit, Colour, Event, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
@@ -77,6 +77,12 @@ pub enum Output {
         conn: ConnId,
         at: u64,
         msg: ServerMsg,
+    },
+    /// Send this datagram (and its copies) at host instant `at` (µs).
+    DatagramAt {
+        conn: ConnId,
+        at: u64,
+        datagram: Datagram,
     },
     /// A grab verdict, for the fairness log and the lab.
     Fair(FairRecord),
@@ -153,6 +159,8 @@ pub struct Room {
     klaxon: Option<KlaxonOrder>,
     /// The latest grab request (`seq`) seen from each connection, to drop its other copies.
     grabs_seen: BTreeMap<ConnId, u32>,
+    /// The latest action or grab (`seq`) received from each connection.
+    acts_seen: BTreeMap<ConnId, u32>,
     /// The lift instant has passed; the Klaxon order is being settled.
     lift_passed: bool,
     grab: Option<fairness::GrabState>,
@@ -176,6 +184,7 @@ impl Room {
             clocks: BTreeMap::new(),
             klaxon: None,
             grabs_seen: BTreeMap::new(),
+            acts_seen: BTreeMap::new(),
             lift_passed: false,
             grab: None,
             clamped: BTreeMap::new(),
@@ -301,6 +310,7 @@ impl Room {
                 self.try_start(now, out);
             }
             ClientMsg::Act { seq, action, at_us } => {
+                self.saw_act(conn, seq);
                 let Some(seat) = seat else {
                     let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
                     return out.push(Output::Send { conn, msg });
@@ -329,6 +339,7 @@ impl Room {
                     return;
                 }
                 self.grabs_seen.insert(conn, seq);
+                self.saw_act(conn, seq);
                 let Some(seat) = seat else {
                     let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
                     return out.push(Output::Send { conn, msg });
@@ -341,9 +352,12 @@ impl Room {
                     out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
                 }
             }
-            ClientMsg::Heartbeat { now_us, shown_us } => {
+            ClientMsg::Heartbeat { now_us, shown_us, acts } => {
                 if let Some(seat) = seat {
-                    self.heartbeat(now, conn, seat, now_us, shown_us, out);
+                    // A beat that overtook an action still on its way vouches for nothing yet:
+                    // it only says the client is there.
+                    let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
+                    self.heartbeat(now, conn, seat, now_us, shown_us, vouches, out);
                 }
             }
             ClientMsg::Leave => {
@@ -353,6 +367,11 @@ impl Room {
                 self.gone(now, conn, out);
             }
         }
+    }
+
+    fn saw_act(&mut self, conn: ConnId, seq: u32) {
+        let seen = self.acts_seen.entry(conn).or_default();
+        *seen = (*seen).max(seq);
     }
 
     /// A pilot acted: if a bot was standing in, the pilot takes the seat back.
@@ -367,6 +386,7 @@ impl Room {
     pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Output>) {
         self.clocks.remove(&conn);
         self.grabs_seen.remove(&conn);
+        self.acts_seen.remove(&conn);
         let Some(seat) = self.members.remove(&conn) else { return };
         let Some(seat) = seat else { return self.send_lobby(out) };
         if self.seats[seat.index()].conn != Some(conn) {
@@ -557,6 +577,9 @@ impl Room {
                 // reveal instant, and says when to show it on that laptop's clock.
                 let mut msgs = Vec::new();
                 self.send_update_to(conn, events, now, &mut msgs);
+                if let Some(datagram) = self.reveal_datagram(events, show_at) {
+                    out.push(Output::DatagramAt { conn, at, datagram });
+                }
                 for m in msgs {
                     if let Output::Send { conn, msg: ServerMsg::Update { events, view, legal, deadline_ms, .. } } = m {
                         let msg = ServerMsg::Update {

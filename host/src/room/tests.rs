@@ -210,7 +210,7 @@ fn a_pilot_who_acts_in_time_is_never_overridden() {
             if grabbing {
                 grabbed_in = Some(round);
                 now = now.max(r.grab.as_ref().unwrap().reveal + 1_000);
-                r.message(now, 1, ClientMsg::Heartbeat { now_us: now, shown_us: Some(0) }, &mut out);
+                r.message(now, 1, ClientMsg::Heartbeat { now_us: now, shown_us: Some(0), acts: seq - 1 }, &mut out);
             }
             r.message(now, 1, ClientMsg::Act { seq, action, at_us: None }, &mut out);
             assert!(!r.seats[0].zombie);
@@ -295,4 +295,33 @@ fn b_4_3_a_grab_counts_once_whichever_copy_arrives_first() {
     r.message(reveal + 40_000, 1, grab, &mut out);
     assert_eq!(verdicts(&out), 0);
     assert!(sent_to(&out, 1).is_empty(), "no answer to a copy: {out:?}");
+}
+
+#[test]
+fn b_4_6_a_beat_that_overtook_a_klaxon_call_does_not_close_the_calls() {
+    // Anne calls Klaxon just before the lift; her next heartbeat (a datagram) overtakes the
+    // call on the way. The beat names the call it follows (acts: 1), so the host keeps the
+    // calls open until the call itself arrives — and accepts it.
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    for t in [1_000, 2_000, 3_000] {
+        r.probe(1, crate::fair::Sample::from_probe(t, t, t, t));
+    }
+    r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
+    let lift = r.klaxon.as_ref().expect("the cup is down").lift();
+    let beat = ClientMsg::Heartbeat { now_us: lift + 1_500, shown_us: None, acts: 1 };
+    r.message(lift + 2_000, 1, beat, &mut out);
+    r.tick(lift + 2_000, &mut out);
+    assert!(r.klaxon.is_some(), "the calls stay open: the beat follows a call not yet here");
+    out.clear();
+    r.message(lift + 5_000, 1, ClientMsg::Act { seq: 1, action: Action::Klaxon, at_us: Some(lift - 1_000) }, &mut out);
+    assert!(
+        !sent_to(&out, 1).iter().any(|m| matches!(m, ServerMsg::ActRefused { .. })),
+        "the call made before the lift counts: {out:?}"
+    );
+    let called = sent_to(&out, 1).into_iter().any(|m| {
+        matches!(m, ServerMsg::Update { events, .. } if events.iter().any(|e| matches!(e, Event::KlaxonCalled { seat: Seat(0), .. })))
+    });
+    assert!(called, "Anne's call is applied once the calls close");
 }
