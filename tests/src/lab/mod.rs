@@ -120,6 +120,26 @@ pub struct LiarReport {
     pub liar_clamped_ms_p50: f64,
 }
 
+/// One side of a pair the host ordered wrong; times in ms after the reveal instant.
+#[derive(Debug, Clone, Serialize)]
+pub struct WrongSide {
+    pub seat: u8,
+    pub true_reaction_ms: f64,
+    pub host_reaction_ms: f64,
+    pub arrival_ms: f64,
+    pub committed_ms: f64,
+    pub clamped_ms: f64,
+    pub tie: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct WrongPair {
+    pub race: u8,
+    pub round: u16,
+    pub a: WrongSide,
+    pub b: WrongSide,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct ClampNote {
     pub race: u8,
@@ -147,6 +167,8 @@ pub struct LabReport {
     /// Pairs the host ordered wrong, and of those, pairs where a request had been clamped.
     pub wrong_pairs: usize,
     pub wrong_pairs_clamped: usize,
+    /// The first pairs with a gap of 0.1 ms or more that the host ordered wrong, to see why.
+    pub wrong_examples: Vec<WrongPair>,
     pub honest_clamped: usize,
     /// The first honest requests the bounds changed, to see why.
     pub honest_clamps: Vec<ClampNote>,
@@ -211,6 +233,10 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     }
     // Everyone is seated before anyone readies: the race starts with all the bots, the slow
     // paths included (a bot that readied early would start it with those already there).
+    // And, like a table taking a moment to ready up, the host's first probe burst (1 s) has
+    // passed: a first grab against a clock model seconds old gets clamped (seen in race 1,
+    // round 1, before this wait; the host should hold the first cup itself — see the issue).
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
     for (i, (session, clock)) in sessions.into_iter().enumerate() {
         let (truth, config) = (truth.clone(), config.clone());
         let seed = rng.random();
@@ -253,7 +279,7 @@ fn analyse(
     }
     let mut hits = [(0usize, 0usize, 0usize); BUCKETS.len()];
     let mut pairs = 0;
-    let (mut wrong, mut wrong_clamped) = (0, 0);
+    let (mut wrong, mut wrong_clamped, mut wrong_examples) = (0, 0, Vec::new());
     let liar = (config.liar_ms > 0.0).then_some(0u8);
     let (mut contested, mut wrongful) = (0, 0);
     for (&(race, round), reqs) in &rounds {
@@ -278,6 +304,18 @@ fn analyse(
                 if !host_right {
                     wrong += 1;
                     wrong_clamped += usize::from(ra.clamped_us + rb.clamped_us > 0);
+                    if wrong_examples.len() < 20 && gap_ms >= 0.1 {
+                        let side = |r: &FairRecord, truth_us: f64| WrongSide {
+                            seat: r.seat.0,
+                            true_reaction_ms: truth_us / 1000.0,
+                            host_reaction_ms: r.reaction_us as f64 / 1000.0,
+                            arrival_ms: r.arrival_us.saturating_sub(r.reveal_us) as f64 / 1000.0,
+                            committed_ms: r.committed_us.saturating_sub(r.reveal_us) as f64 / 1000.0,
+                            clamped_ms: r.clamped_us as f64 / 1000.0,
+                            tie: r.tie,
+                        };
+                        wrong_examples.push(WrongPair { race, round, a: side(ra, ta), b: side(rb, tb) });
+                    }
                 }
                 hits[k].2 += usize::from(arrival_right);
                 pairs += 1;
@@ -375,6 +413,7 @@ fn analyse(
         ties: log.iter().filter(|r| r.tie).count(),
         wrong_pairs: wrong,
         wrong_pairs_clamped: wrong_clamped,
+        wrong_examples,
         honest_clamps,
         injection_lateness_us: percentiles(Delayer::get().lateness_us().into_iter().map(f64::from).collect()),
         honest_clamped,
