@@ -17,6 +17,10 @@ pub const TIE_US: u64 = 20;
 pub const REVEAL_MARGIN_US: u64 = 2_000;
 /// A client that sends nothing for this long (plus its delay bound) no longer holds the grab.
 pub const SILENCE_US: u64 = 250_000;
+/// A clock model with fewer probes than this is cold: the next lift waits [`WARM_UP_US`]
+/// longer (the host's first-second burst brings 20).
+pub const WARM_SAMPLES: usize = 12;
+pub const WARM_UP_US: u64 = 1_000_000;
 /// Assumed path bound for a client the host has no probe from yet (µs).
 pub const UNKNOWN_OWD_US: u64 = 20_000;
 

@@ -691,7 +691,12 @@ impl Room {
         let mut due = Vec::new();
         match race.phase() {
             Phase::CupDown => {
-                let lift = now + self.config.lift_delay_ms * 1000;
+                // A laptop that joined a moment ago is known by a few probes only: its first
+                // Klaxon call and grab would be judged on a cold clock model (the lab saw far
+                // laptops clamped by hundreds of ms). The cup stays down for the probe burst.
+                let cold = self.clocks.values().any(|c| c.samples() < fairness::WARM_SAMPLES);
+                let warm_up = if cold { fairness::WARM_UP_US } else { 0 };
+                let lift = now + self.config.lift_delay_ms * 1000 + warm_up;
                 due.push(Due { at: lift, kind: DueKind::Lift });
                 let owd = self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0);
                 self.klaxon = Some(KlaxonOrder::new(race.pilots(), lift, now, fairness::SILENCE_US + owd));

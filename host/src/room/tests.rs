@@ -246,8 +246,8 @@ fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
     let mut r = room(2, 1);
     let mut out = Vec::new();
     r.hello(0, 1, hello("Anne", None), &mut out);
-    // Anne's clock reads 5 s ahead of the host's, over a path with no delay.
-    for t in [1_000, 2_000, 3_000] {
+    // Anne's clock reads 5 s ahead of the host's, over a path with no delay; her model is warm.
+    for t in (1..=fairness::WARM_SAMPLES as u64).map(|i| i * 500) {
         r.probe(1, crate::fair::Sample::from_probe(t, t + 5_000_000, t + 5_000_000, t));
     }
     out.clear();
@@ -324,4 +324,15 @@ fn b_4_6_a_beat_that_overtook_a_klaxon_call_does_not_close_the_calls() {
         matches!(m, ServerMsg::Update { events, .. } if events.iter().any(|e| matches!(e, Event::KlaxonCalled { seat: Seat(0), .. })))
     });
     assert!(called, "Anne's call is applied once the calls close");
+}
+
+#[test]
+fn b_4_2_the_cup_stays_down_until_every_clock_model_is_warm() {
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.probe(1, crate::fair::Sample::from_probe(1_000, 1_000, 1_000, 1_000));
+    r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
+    let lift = r.klaxon.as_ref().expect("the cup is down").lift();
+    assert_eq!(lift, 10_000 + 100_000 + fairness::WARM_UP_US, "one probe is not a clock model");
 }
