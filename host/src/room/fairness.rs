@@ -55,6 +55,9 @@ pub struct FairRecord {
     /// The host's estimate of this seat's clock offset (client − host, µs) at the commit;
     /// `None` for a seat the host plays.
     pub offset_est_us: Option<i64>,
+    /// The request carried its own timing (`Grab`); `false`: a plain `TakePawn` whose
+    /// reaction was estimated from its arrival, or a seat the host plays.
+    pub timed: bool,
 }
 
 impl Room {
@@ -243,6 +246,7 @@ impl Room {
         grab.seqs.insert(seat, seq);
         grab.arbiter.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
         self.clamped.insert(seat, clamped);
+        self.timed.insert(seat, timing.is_some());
         self.settle(now, out);
     }
 
@@ -252,6 +256,7 @@ impl Room {
         let reaction = now.saturating_sub(grab.reveal);
         grab.arbiter.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
         self.clamped.insert(seat, 0);
+        self.timed.insert(seat, false);
         self.settle(now, out);
     }
 
@@ -316,6 +321,7 @@ impl Room {
                 tie: verdict.tie,
                 granted: result.is_ok(),
                 reveal_us: reveal,
+                timed: self.timed.get(&seat).copied().unwrap_or(false),
                 offset_est_us: self
                     .conn_of(seat)
                     .and_then(|c| self.clocks.get(&c))

@@ -166,6 +166,8 @@ pub struct Room {
     grab: Option<fairness::GrabState>,
     /// What the bounds added to each seat's last request (µs).
     clamped: BTreeMap<Seat, u64>,
+    /// Whether each seat's latest request carried its own timing (for the fairness log).
+    timed: BTreeMap<Seat, bool>,
 }
 
 impl Room {
@@ -188,6 +190,7 @@ impl Room {
             lift_passed: false,
             grab: None,
             clamped: BTreeMap::new(),
+            timed: BTreeMap::new(),
         }
     }
 

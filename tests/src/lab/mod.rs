@@ -130,6 +130,8 @@ pub struct WrongSide {
     pub committed_ms: f64,
     pub clamped_ms: f64,
     pub tie: bool,
+    /// `false`: a plain `TakePawn`, its reaction estimated from its arrival.
+    pub timed: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -167,6 +169,9 @@ pub struct LabReport {
     /// Pairs the host ordered wrong, and of those, pairs where a request had been clamped.
     pub wrong_pairs: usize,
     pub wrong_pairs_clamped: usize,
+    /// Requests without their own timing (a plain `TakePawn` during the grab): the lab's bots
+    /// always send timed grabs, so any here is a lead.
+    pub untimed_requests: usize,
     /// The first pairs with a gap of 0.1 ms or more that the host ordered wrong, to see why.
     pub wrong_examples: Vec<WrongPair>,
     pub honest_clamped: usize,
@@ -313,6 +318,7 @@ fn analyse(
                             committed_ms: r.committed_us.saturating_sub(r.reveal_us) as f64 / 1000.0,
                             clamped_ms: r.clamped_us as f64 / 1000.0,
                             tie: r.tie,
+                            timed: r.timed,
                         };
                         wrong_examples.push(WrongPair { race, round, a: side(ra, ta), b: side(rb, tb) });
                     }
@@ -414,6 +420,7 @@ fn analyse(
         wrong_pairs: wrong,
         wrong_pairs_clamped: wrong_clamped,
         wrong_examples,
+        untimed_requests: log.iter().filter(|r| !r.timed).count(),
         honest_clamps,
         injection_lateness_us: percentiles(Delayer::get().lateness_us().into_iter().map(f64::from).collect()),
         honest_clamped,
