@@ -3,8 +3,10 @@
 //!
 //! Each competing client measures its reaction on its own monotonic clock (shown → input) and
 //! sends it with its request; during the grab it also sends heartbeats — its elapsed time since
-//! it was shown the reservoirs — on the *same ordered stream*. So once seat `j`'s stream has
-//! shown an elapsed time `e`, nothing with a reaction below `e` can still come from `j`. A
+//! it was shown the reservoirs. The room passes a heartbeat's time on only once it holds
+//! every request the client sent before it (heartbeats are datagrams and may overtake them;
+//! `room::fairness`). So once seat `j` has shown an elapsed time `e`, nothing with a reaction
+//! below `e` can still come from `j`. A
 //! request with reaction `r` is committed once every other competing seat has either a request
 //! of its own already (at `r` or more, since `r` is the least), or shown an elapsed time beyond
 //! `r` plus the tie margin, or gone silent past the cut-off. This trusts no latency estimate:
@@ -47,7 +49,7 @@ pub enum LogLine {
 #[derive(Debug, Clone, Copy)]
 struct SeatState {
     competing: bool,
-    /// Greatest elapsed time (µs since shown) its stream has shown.
+    /// Greatest elapsed time (µs since shown) its heartbeats have vouched for.
     frontier: u64,
     /// Host time of the last frame heard from it.
     last_heard: u64,

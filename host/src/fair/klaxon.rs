@@ -1,7 +1,7 @@
 //! Klaxon calls (B-4.6), sans-I/O: made before any reveal, so no reaction time exists; they
 //! are ordered by their input time converted to the host clock — this is where clock sync
 //! decides. A call whose input came after the lift instant is refused (and its token is not
-//! spent). The order is final once every seat's stream has shown a client time past the lift
+//! spent). The order is final once every seat has vouched for a client time past the lift
 //! (converted), or the seat has called, or it is silent past the cut-off.
 
 use bolide_protocol::Seat;
@@ -16,7 +16,7 @@ pub struct KlaxonCall {
 pub struct KlaxonOrder {
     lift: u64,
     calls: Vec<KlaxonCall>,
-    /// Per seat: latest host-converted time its stream has shown, and last time heard.
+    /// Per seat: latest host-converted time it has vouched for, and last time heard.
     frontier: Vec<(u64, u64)>,
     silence_us: u64,
 }

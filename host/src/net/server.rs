@@ -201,7 +201,7 @@ impl Server {
     }
 }
 
-/// The host's UDP socket, with a receive buffer as large as the system allows: every client's
+/// The host's UDP socket, with a larger receive buffer ([`RECV_BUFFER`]): every client's
 /// packets land on this one socket, and a burst (a table's grab, a room filling up) that
 /// overflows the default ~200 KB buffer is dropped by the kernel — a lost handshake packet
 /// then waits a whole retransmission timeout.
@@ -475,6 +475,24 @@ impl RoomDriver {
         }
     }
 
+    /// Hands `items` to `conn`'s writer at host instant `at` (µs), the later ones (copies)
+    /// `wire::COPY_GAPS` apart.
+    fn send_at(&self, conn: ConnId, at: u64, items: Vec<Outgoing>) {
+        let Some(tx) = self.conns.get(&conn).cloned() else { return };
+        let when = self.started + Duration::from_micros(at);
+        tokio::spawn(async move {
+            tokio::time::sleep_until(when.into()).await;
+            let mut items = items.into_iter();
+            if let Some(first) = items.next() {
+                let _ = tx.send(first);
+            }
+            for (gap, item) in wire::COPY_GAPS.iter().zip(items) {
+                tokio::time::sleep(*gap).await;
+                let _ = tx.send(item);
+            }
+        });
+    }
+
     /// Journal entries first (written and fsynced), then the frames that depend on them.
     fn flush(&mut self, out: &mut Vec<Output>) -> std::io::Result<()> {
         for output in out.drain(..) {
@@ -491,28 +509,13 @@ impl RoomDriver {
                     }
                 }
                 Output::SendAt { conn, at, msg } => {
-                    if let Some(tx) = self.conns.get(&conn).cloned() {
-                        let when = self.started + Duration::from_micros(at);
-                        let frame = wire::encode(&msg);
-                        tokio::spawn(async move {
-                            tokio::time::sleep_until(when.into()).await;
-                            let _ = tx.send(Outgoing::Frame(frame));
-                        });
-                    }
+                    self.send_at(conn, at, vec![Outgoing::Frame(wire::encode(&msg))]);
                 }
                 Output::DatagramAt { conn, at, datagram } => {
-                    if let Some(tx) = self.conns.get(&conn).cloned() {
-                        let when = self.started + Duration::from_micros(at);
-                        let bytes = wire::encode_datagram(&datagram);
-                        tokio::spawn(async move {
-                            tokio::time::sleep_until(when.into()).await;
-                            let _ = tx.send(Outgoing::Datagram(bytes.clone()));
-                            for gap in wire::COPY_GAPS {
-                                tokio::time::sleep(gap).await;
-                                let _ = tx.send(Outgoing::Datagram(bytes.clone()));
-                            }
-                        });
-                    }
+                    // The datagram, then its copies (`wire::COPY_GAPS` apart).
+                    let bytes = wire::encode_datagram(&datagram);
+                    let copies = (0..=wire::COPY_GAPS.len()).map(|_| Outgoing::Datagram(bytes.clone())).collect();
+                    self.send_at(conn, at, copies);
                 }
                 Output::Fair(record) => {
                     if let Ok(mut log) = self.fair_log.lock()

@@ -157,9 +157,6 @@ pub struct Room {
     clocks: BTreeMap<ConnId, ClockModel>,
     /// The Klaxon calls of this round, while the cup is down.
     klaxon: Option<KlaxonOrder>,
-    /// The latest grab request (`seq`) seen from each connection, to drop its other copies.
-    grabs_seen: BTreeMap<ConnId, u32>,
-    /// The latest action or grab (`seq`) received from each connection.
     acts_seen: BTreeMap<ConnId, u32>,
     /// The lift instant has passed; the Klaxon order is being settled.
     lift_passed: bool,
@@ -185,7 +182,6 @@ impl Room {
             legal: Vec::new(),
             clocks: BTreeMap::new(),
             klaxon: None,
-            grabs_seen: BTreeMap::new(),
             acts_seen: BTreeMap::new(),
             lift_passed: false,
             grab: None,
@@ -338,10 +334,9 @@ impl Room {
             }
             ClientMsg::Grab { seq, pawn, shown_us, input_us } => {
                 // A grab comes on the stream and as datagram copies: the first one counts.
-                if self.grabs_seen.get(&conn).is_some_and(|seen| *seen >= seq) {
+                if self.acts_seen.get(&conn).is_some_and(|seen| *seen >= seq) {
                     return;
                 }
-                self.grabs_seen.insert(conn, seq);
                 self.saw_act(conn, seq);
                 let Some(seat) = seat else {
                     let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
@@ -388,7 +383,6 @@ impl Room {
     /// The connection is gone (dropped or closed).
     pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Output>) {
         self.clocks.remove(&conn);
-        self.grabs_seen.remove(&conn);
         self.acts_seen.remove(&conn);
         let Some(seat) = self.members.remove(&conn) else { return };
         let Some(seat) = seat else { return self.send_lobby(out) };
