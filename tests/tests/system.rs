@@ -102,8 +102,14 @@ async fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_no
     assert_eq!(ana.mirror.view.as_ref(), Some(&before));
     // In the movement, seat 1 (a bot, thinking 1.5 s) plays first: Ana is out of turn.
     until(&mut ana, |_, s| s.mirror.legal.iter().any(|a| matches!(a, Action::TakePawn { .. }))).await;
-    let pawn = ana.mirror.legal.iter().find(|a| matches!(a, Action::TakePawn { .. })).copied().unwrap();
-    ana.act(pawn).await.unwrap();
+    let take = ana.mirror.legal.iter().find(|a| matches!(a, Action::TakePawn { .. })).copied().unwrap();
+    // A grab without its timings would be judged by its arrival: refused, the pawn still free.
+    let seq = ana.act(take).await.unwrap();
+    let msg = until(&mut ana, |m, _| matches!(m, ServerMsg::ActRefused { .. })).await;
+    assert_eq!(msg, ServerMsg::ActRefused { seq, error: RuleError::UntimedGrab });
+    let Action::TakePawn { pawn } = take else { unreachable!() };
+    let now = ana.now_us();
+    ana.grab(pawn, now, now).await.unwrap();
     until(&mut ana, |_, s| s.mirror.view.as_ref().is_some_and(|v| v.phase == PhaseView::Movement)).await;
     let seq = ana.act(Action::Roll).await.unwrap();
     let msg = until(&mut ana, |m, _| matches!(m, ServerMsg::ActRefused { .. })).await;

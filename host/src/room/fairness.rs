@@ -55,8 +55,9 @@ pub struct FairRecord {
     /// The host's estimate of this seat's clock offset (client − host, µs) at the commit;
     /// `None` for a seat the host plays.
     pub offset_est_us: Option<i64>,
-    /// The request carried its own timing (`Grab`); `false`: a plain `TakePawn` whose
-    /// reaction was estimated from its arrival, or a seat the host plays.
+    /// The request carried the client's own timing (`Grab`); `false`: a seat the host plays
+    /// (a bot or a stand-in), timed on the host's clock. (A plain `TakePawn` during the grab
+    /// is refused: `RuleError::UntimedGrab`.)
     pub timed: bool,
 }
 
@@ -184,8 +185,7 @@ impl Room {
         self.settle(now, out);
     }
 
-    /// B-4.3: a grab request. `timing` is `(shown, input)` on the client's clock; without it
-    /// (an older client) the reaction is estimated from the arrival, and the log says so.
+    /// B-4.3: a grab request; `(shown, input)` are on the client's clock.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn grab_request(
         &mut self,
@@ -194,7 +194,7 @@ impl Room {
         seat: Seat,
         seq: u32,
         pawn: Pawn,
-        timing: Option<(u64, u64)>,
+        (shown, input): (u64, u64),
         out: &mut Vec<Output>,
     ) {
         let refuse = |error| Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } };
@@ -207,46 +207,38 @@ impl Room {
             return out.push(refuse(RuleError::CupNotLifted));
         };
         let owd_max = self.owd_max(conn);
-        let (reaction, clamped) = match timing {
-            Some((shown, input)) => {
-                let Some(raw) = input.checked_sub(shown) else { return out.push(refuse(RuleError::BeforeShown)) };
-                let clock = self.clocks.get(&conn);
-                let reaction = clock.map_or(raw as f64, |c| c.to_host_duration(raw)) as u64;
-                let sent = self.grab.as_ref().and_then(|g| g.sent.get(&conn).copied()).unwrap_or(reveal);
-                let latest_show = reveal.max(sent + owd_max);
-                // Input: slack for a QUIC retransmission when every copy of the request was
-                // lost (about a round trip plus the peer's ack delay). Shown: the reveal came
-                // as copies too, so only the clock model's error and the jitter tail.
-                let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
-                let allowance = Allowance { input_us: 2 * owd_max + 30_000, shown_us: 2 * jitter + 15_000 };
-                let b = bound_claim(
-                    reaction,
-                    self.to_host(conn, input, now),
-                    self.to_host(conn, shown, now),
-                    now,
-                    owd_max,
-                    latest_show,
-                    allowance,
-                    self.config.plausible_reaction_ms * 1000,
-                );
-                if b.flagged {
-                    tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
-                }
-                if b.clamped_input_us + b.clamped_shown_us > 0 {
-                    tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, "a grab claimed more than its path allows: clamped");
-                }
-                (b.reaction_us, b.clamped_input_us + b.clamped_shown_us)
-            }
-            None => {
-                tracing::info!(%seat, "an untimed grab: reaction estimated from its arrival");
-                (now.saturating_sub(reveal + self.clocks.get(&conn).map_or(0, |c| c.owd_floor())), 0)
-            }
-        };
+        let Some(raw) = input.checked_sub(shown) else { return out.push(refuse(RuleError::BeforeShown)) };
+        let clock = self.clocks.get(&conn);
+        let reaction = clock.map_or(raw as f64, |c| c.to_host_duration(raw)) as u64;
+        let sent = self.grab.as_ref().and_then(|g| g.sent.get(&conn).copied()).unwrap_or(reveal);
+        let latest_show = reveal.max(sent + owd_max);
+        // Input: slack for a QUIC retransmission when every copy of the request was lost (about
+        // a round trip plus the peer's ack delay). Shown: the reveal came as copies too, so
+        // only the clock model's error and the jitter tail.
+        let jitter = clock.map_or(UNKNOWN_OWD_US, |c| c.jitter());
+        let allowance = Allowance { input_us: 2 * owd_max + 30_000, shown_us: 2 * jitter + 15_000 };
+        let b = bound_claim(
+            reaction,
+            self.to_host(conn, input, now),
+            self.to_host(conn, shown, now),
+            now,
+            owd_max,
+            latest_show,
+            allowance,
+            self.config.plausible_reaction_ms * 1000,
+        );
+        if b.flagged {
+            tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
+        }
+        if b.clamped_input_us + b.clamped_shown_us > 0 {
+            tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, "a grab claimed more than its path allows: clamped");
+        }
+        let (reaction, clamped) = (b.reaction_us, b.clamped_input_us + b.clamped_shown_us);
         let Some(grab) = &mut self.grab else { return };
         grab.seqs.insert(seat, seq);
         grab.arbiter.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
         self.clamped.insert(seat, clamped);
-        self.timed.insert(seat, timing.is_some());
+        self.timed.insert(seat, true);
         self.settle(now, out);
     }
 

@@ -322,8 +322,12 @@ impl Room {
                 let phase = self.champ().map(|c| c.race().phase());
                 match (action, phase) {
                     (Action::Klaxon, Some(Phase::CupDown)) => self.klaxon_call(now, conn, seat, seq, at_us, out),
-                    (Action::TakePawn { pawn }, Some(Phase::Grab)) => {
-                        self.grab_request(now, conn, seat, seq, pawn, None, out)
+                    (Action::TakePawn { .. }, Some(Phase::Grab)) => {
+                        // Every client of this protocol grabs with its timings: a plain pick
+                        // here is a stale decision (made for a Klaxon pick), and judging it by
+                        // its arrival would hand the pawn to the nearest laptop.
+                        let msg = ServerMsg::ActRefused { seq, error: RuleError::UntimedGrab };
+                        out.push(Output::Send { conn, msg })
                     }
                     _ => {
                         if let Err(error) = self.apply(now, seat, action, out) {
@@ -344,7 +348,7 @@ impl Room {
                 };
                 self.comes_back(now, seat);
                 if self.champ().is_some_and(|c| c.race().phase() == Phase::Grab) {
-                    self.grab_request(now, conn, seat, seq, pawn, Some((shown_us, input_us)), out);
+                    self.grab_request(now, conn, seat, seq, pawn, (shown_us, input_us), out);
                 } else if let Err(error) = self.apply(now, seat, Action::TakePawn { pawn }, out) {
                     // A Klaxon pilot's pick (B-4.6) is sequential: applied as it comes.
                     out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });

@@ -268,6 +268,36 @@ fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
 }
 
 #[test]
+fn b_4_3_a_pick_without_timings_during_the_grab_is_refused() {
+    // Judged by its arrival, it would go to the nearest laptop: the client must send a `Grab`.
+    let mut r = room(2, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    let mut now = 0;
+    while r.championship().is_some_and(|c| c.race().phase() != Phase::Grab) {
+        now = r.next_deadline().unwrap().max(now);
+        r.tick(now, &mut out);
+    }
+    let reveal = r.grab.as_ref().unwrap().reveal;
+    let pawn = r.championship().unwrap().race().legal_actions(Seat(0)).iter().find_map(|a| match a {
+        Action::TakePawn { pawn } => Some(*pawn),
+        _ => None,
+    });
+    let before = r.championship().unwrap().race().clone();
+    out.clear();
+    r.message(
+        reveal + 2_000,
+        1,
+        ClientMsg::Act { seq: 4, action: Action::TakePawn { pawn: pawn.unwrap() }, at_us: None },
+        &mut out,
+    );
+    assert_eq!(sent_to(&out, 1), vec![&ServerMsg::ActRefused { seq: 4, error: RuleError::UntimedGrab }]);
+    assert!(!out.iter().any(|o| matches!(o, Output::Fair(_))), "nothing arbitrated: {out:?}");
+    assert_eq!(r.championship().unwrap().race(), &before);
+}
+
+#[test]
 fn b_4_3_a_grab_counts_once_whichever_copy_arrives_first() {
     // A client sends its grab on the stream and as datagram copies (the same seq): the first
     // copy is the request; the others change nothing and get no answer.

@@ -14,7 +14,7 @@ use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::{FairRecord, RoomConfig};
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings};
-use bolide_protocol::{Action, Atout, Event, Pawn, TableOptions};
+use bolide_protocol::{Action, Atout, Event, Pawn, RuleError, TableOptions};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -65,6 +65,8 @@ struct Truth {
     /// (race, round) → seats in the host's Klaxon order.
     klaxon_order: BTreeMap<(u8, u16), Vec<u8>>,
     rounds_seen: usize,
+    /// Plain picks the host refused during the grab (`UntimedGrab`).
+    untimed_refused: usize,
 }
 
 /// A bot's clock: its own start, an offset and a drift.
@@ -169,9 +171,12 @@ pub struct LabReport {
     /// Pairs the host ordered wrong, and of those, pairs where a request had been clamped.
     pub wrong_pairs: usize,
     pub wrong_pairs_clamped: usize,
-    /// Requests without their own timing (a plain `TakePawn` during the grab): the lab's bots
-    /// always send timed grabs, so any here is a lead.
+    /// Verdicts on the host's clock (a stand-in played a seat that let its time pass): the
+    /// lab's bots never should, so any here is a lead.
     pub untimed_requests: usize,
+    /// Plain picks (no timings) a lab bot sent while the grab was on, refused by the host
+    /// (`UntimedGrab`): a stale decision made for a Klaxon pick. Any here is a lead.
+    pub untimed_refused: usize,
     /// The first pairs with a gap of 0.1 ms or more that the host ordered wrong, to see why.
     pub wrong_examples: Vec<WrongPair>,
     pub honest_clamped: usize,
@@ -421,6 +426,7 @@ fn analyse(
         wrong_pairs_clamped: wrong_clamped,
         wrong_examples,
         untimed_requests: log.iter().filter(|r| !r.timed).count(),
+        untimed_refused: truth.untimed_refused,
         honest_clamps,
         injection_lateness_us: percentiles(Delayer::get().lateness_us().into_iter().map(f64::from).collect()),
         honest_clamped,
@@ -510,6 +516,9 @@ async fn lab_bot(
         match &msg {
             ServerMsg::Lobby(l) if !l.started => session.send(&ClientMsg::Ready(true)).await?,
             ServerMsg::Finished { .. } => return Ok(()),
+            ServerMsg::ActRefused { error: RuleError::UntimedGrab, .. } => {
+                truth.lock().expect("truth").untimed_refused += 1;
+            }
             ServerMsg::ActRefused { .. } => {
                 // A faster hand took it: the next best, at once.
                 if let (Some(v), Some((shown_us, _))) = (&session.mirror.view, shown)
@@ -636,6 +645,12 @@ pub fn table(report: &LabReport) -> String {
         "injected delays released late by p50 {:.0} µs, p99 {:.0} µs, p99.9 {:.0} µs\n",
         report.injection_lateness_us.p50, report.injection_lateness_us.p99, report.injection_lateness_us.p999
     ));
+    if report.untimed_requests + report.untimed_refused > 0 {
+        out.push_str(&format!(
+            "leads: {} verdicts on the host's clock (stand-ins), {} plain picks refused during the grab\n",
+            report.untimed_requests, report.untimed_refused
+        ));
+    }
     if report.liar.claimed_ms > 0.0 {
         out.push_str(&format!(
             "liar claims {} ms: {} wrongful wins in {} contests (bounds took back {:.1} ms at the median)\n",
