@@ -9,6 +9,7 @@ use bolide_protocol::wire::{ClientMsg, ServerMsg, StandingLine};
 use bolide_protocol::{Action, Event, PlayerView};
 use rand::SeedableRng;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -21,7 +22,30 @@ fn decision_key(view: &PlayerView, legal: &[Action]) -> (u8, u16, String, Vec<Ac
     (view.race, view.round, format!("{:?}{:?}", view.phase, view.turn), legal.to_vec())
 }
 
-/// Joins and plays until the championship ends; returns the final standings.
+/// How a bot's championship went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    pub standings: Standings,
+    /// Times the connection was lost and the bot came back to its seat with its token.
+    pub reconnects: u32,
+}
+
+/// Comebacks a bot attempts after losing a connection (a Wi-Fi blip, a host too busy to
+/// answer for seconds), one second more apart each time.
+const RECONNECTS: u32 = 5;
+
+/// Comebacks made by every bot of this process (for load reports).
+static COMEBACKS: AtomicU64 = AtomicU64::new(0);
+
+/// How many times the bots of this process lost a connection and tried again.
+pub fn comebacks() -> u64 {
+    COMEBACKS.load(Ordering::Relaxed)
+}
+
+/// Joins and plays until the championship ends. A connection lost once the handshake has
+/// checked the host's certificate (so the host is the right one) is taken up again, with the
+/// seat token once there is one (the host's stand-in plays meanwhile); a host that cannot be
+/// reached at all is an error at once (a wrong address should not make anyone wait).
 pub async fn play(
     addr: SocketAddr,
     code: &str,
@@ -29,9 +53,31 @@ pub async fn play(
     level: BotLevel,
     think: Duration,
     seed: u64,
-) -> Result<Standings, ClientError> {
-    let session = Session::connect(addr, code, name, None).await?;
-    play_session(session, level, think, seed).await
+) -> Result<Played, ClientError> {
+    let mut token = None;
+    let mut reconnects = 0;
+    loop {
+        let result = match Session::connect(addr, code, name, token).await {
+            Ok(session) => {
+                token = token.or(session.token);
+                play_session(session, level, think, seed).await
+            }
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(standings) => return Ok(Played { standings, reconnects }),
+            Err(e @ ClientError::Lost(_)) if reconnects < RECONNECTS => {
+                tracing::warn!(%name, %e, reconnects, "connection lost: joining again");
+            }
+            Err(e @ ClientError::Connect { .. }) if token.is_some() && reconnects < RECONNECTS => {
+                tracing::warn!(%name, %e, reconnects, "no way back to the seat yet");
+            }
+            Err(e) => return Err(e),
+        }
+        reconnects += 1;
+        COMEBACKS.fetch_add(1, Ordering::Relaxed);
+        tokio::time::sleep(Duration::from_secs(u64::from(reconnects))).await;
+    }
 }
 
 /// Plays an open session to the end of the championship.
@@ -107,6 +153,10 @@ pub async fn play_session(
                 }
             }
             _ => {}
+        }
+        // Back on a seat in the middle of a grab (a reconnect): the reservoirs show now.
+        if shown.is_none() && session.mirror.view.as_ref().is_some_and(|v| v.phase == PhaseView::Grab) {
+            shown = Some(session.now_us());
         }
         let (Some(view), legal) = (&session.mirror.view, &session.mirror.legal) else { continue };
         if legal.is_empty() {

@@ -43,7 +43,7 @@ async fn main() -> ExitCode {
     let mut standings = None;
     for task in tasks {
         match task.await {
-            Ok(Ok(s)) => standings = Some(s),
+            Ok(Ok(played)) => standings = Some(played.standings),
             Ok(Err(e)) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;

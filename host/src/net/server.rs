@@ -41,6 +41,8 @@ pub struct Stats {
     /// Of those, heartbeats; and clock probes answered (not in `handled`).
     pub heartbeats: AtomicU64,
     pub probes: AtomicU64,
+    /// Hellos that carried a seat token: a pilot coming back after losing its connection.
+    pub comebacks: AtomicU64,
     samples: Mutex<Vec<u32>>,
 }
 
@@ -433,6 +435,9 @@ impl RoomDriver {
                     let now = self.now();
                     match input {
                         RoomInput::Hello { conn, hello, tx } => {
+                            if hello.seat_token.is_some() {
+                                self.stats.comebacks.fetch_add(1, Ordering::Relaxed);
+                            }
                             self.conns.insert(conn, tx);
                             self.room.hello(now, conn, hello, &mut out);
                         }

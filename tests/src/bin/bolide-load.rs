@@ -5,7 +5,9 @@
 //! 127.0.0.1; they play with `--think-ms` of thinking per decision (a lively human table)
 //! for `--seconds`, then the host reports: messages handled, the host's added latency per
 //! message (arrival at the room → every resulting frame handed to the connection writers),
-//! and its peak and current RSS. Bounded in time; everything stays on loopback.
+//! and its peak and current RSS, and how many connections were lost and taken up again
+//! (a bot that loses its connection comes back with its seat token, as `bolide-bot` does).
+//! Bounded in time; everything stays on loopback.
 //!
 //! `cargo run --release -p bolide-tests --bin bolide-load -- --rooms 500 --bots-per-room 6`
 
@@ -36,6 +38,12 @@ struct Args {
     /// handshakes time out).
     #[arg(long, default_value_t = 100)]
     connect_rate: u64,
+    /// The bot clients' nice value: on a game night the host's laptop does not also run
+    /// thousands of clients, so the host gets the CPU first (0: both processes share the
+    /// cores equally, and the host's socket drops packets when the clients crowd it out; 10:
+    /// the clients starve and lose their own connections).
+    #[arg(long, default_value_t = 4)]
+    clients_nice: i32,
     /// Journal every room to a file with fsync (as `serve` does).
     #[arg(long)]
     journal: bool,
@@ -79,6 +87,11 @@ fn main() -> anyhow::Result<()> {
         hello["codes"].as_array().expect("codes").iter().map(|c| c.as_str().unwrap().to_string()).collect();
     let base_rss_kb = hello["rss_kb"].as_u64().unwrap_or(0);
     eprintln!("host up at {addr}: {} rooms, {} KB before any client", codes.len(), base_rss_kb);
+    // Before the runtime exists: its worker threads inherit this thread's nice value.
+    // SAFETY: setpriority only reads its arguments; `0` means the calling thread on Linux.
+    if unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, args.clients_nice) } != 0 {
+        eprintln!("could not set the clients' nice value: {}", std::io::Error::last_os_error());
+    }
 
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let started = Instant::now();
@@ -120,6 +133,7 @@ fn main() -> anyhow::Result<()> {
         (done, failed, first_error, failed_at)
     });
     let (finished, failed, first_error, failed_at) = finished;
+    let comebacks = bot::comebacks();
     let mut stdin = child.stdin.take().expect("piped");
     writeln!(stdin, "report")?;
     let report: serde_json::Value = serde_json::from_str(&lines.next().expect("report")?)?;
@@ -131,17 +145,20 @@ fn main() -> anyhow::Result<()> {
         "bots_per_room": args.bots_per_room,
         "think_ms": args.think_ms,
         "journal": args.journal,
+        "clients_nice": args.clients_nice,
         "seconds_of_play": args.seconds,
         "bots_finished_their_championship": finished,
         "bots_failed": failed,
         "first_bot_error": first_error,
         "bots_failed_at_s": failed_at,
+        "bot_comebacks": comebacks,
         "host": report,
         "host_rss_per_room_kb": per_room_kb,
     });
     println!("{summary}");
     eprintln!(
-        "{} rooms x {} bots: {} messages, host added latency p50 {} µs, p99 {} µs, p99.9 {} µs; peak RSS {} MB ({} KB per room)",
+        "{} rooms x {} bots: {} messages, host added latency p50 {} µs, p99 {} µs, p99.9 {} µs; peak RSS {} MB ({} KB per room); \
+         {} connections lost and joined again ({} with a seat token), {} bots failed",
         args.rooms,
         args.bots_per_room,
         report["handled"],
@@ -149,7 +166,10 @@ fn main() -> anyhow::Result<()> {
         report["p99_us"],
         report["p999_us"],
         peak / 1024,
-        per_room_kb
+        per_room_kb,
+        comebacks,
+        report["comebacks"],
+        failed
     );
     Ok(())
 }
@@ -189,6 +209,7 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
             "handled": samples.len(),
             "heartbeats": server.stats.heartbeats.load(std::sync::atomic::Ordering::Relaxed),
             "probes": server.stats.probes.load(std::sync::atomic::Ordering::Relaxed),
+            "comebacks": server.stats.comebacks.load(std::sync::atomic::Ordering::Relaxed),
             "p50_us": percentile(&samples, 0.50),
             "p99_us": percentile(&samples, 0.99),
             "p999_us": percentile(&samples, 0.999),
