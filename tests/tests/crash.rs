@@ -1,7 +1,9 @@
 //! Kill the real `bolide-host` with SIGKILL mid-championship, start it again with
 //! `--resume`, and continue: the same room code, the same seats, nothing completed lost.
 
+use bolide_client::bot;
 use bolide_client::net::Session;
+use bolide_host::bots::BotLevel;
 use bolide_protocol::Action;
 use bolide_protocol::wire::{ClientMsg, ServerMsg};
 use bolide_tests::{scratch, until_closed, workspace_bin};
@@ -10,10 +12,21 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 fn start_host(data: &std::path::Path, bind: &str, resume: bool) -> (Child, serde_json::Value) {
+    start_host_with_bots_thinking(data, bind, resume, 5)
+}
+
+/// As [`start_host`], the host's bots (and stand-ins) thinking `bot_delay_ms` per decision.
+fn start_host_with_bots_thinking(
+    data: &std::path::Path,
+    bind: &str,
+    resume: bool,
+    bot_delay_ms: u32,
+) -> (Child, serde_json::Value) {
     let mut cmd = Command::new(workspace_bin("bolide-host"));
     cmd.args(["serve", "--bind", bind, "--data-dir"]).arg(data);
     cmd.args(["--code", "GARE", "--json", "--no-mdns", "--bots", "2", "--races", "2", "--seed", "5"]);
-    cmd.args(["--bot-delay-ms", "5", "--lift-delay-ms", "30", "--turn-timeout-s", "5", "--grab-timeout-s", "2"]);
+    cmd.args(["--bot-delay-ms", &bot_delay_ms.to_string(), "--lift-delay-ms", "30"]);
+    cmd.args(["--turn-timeout-s", "5", "--grab-timeout-s", "2"]);
     if resume {
         cmd.arg("--resume");
     }
@@ -82,6 +95,41 @@ async fn kill_the_host_mid_championship_and_resume() {
     assert!(matches!(msg, ServerMsg::Finished { standings } if standings.len() == 3));
     let lines_after = std::fs::read_to_string(&journal).unwrap().lines().count();
     assert!(lines_after > lines_before);
+    let _ = host.wait();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_comes_back_to_its_seat_when_the_host_restarts() {
+    // A connection lost after the join (here: the host killed and resumed) is taken up again
+    // with the seat token, and the bot plays the championship to its end.
+    let data = scratch("comeback");
+    let (mut host, info) = start_host(&data, "127.0.0.1:0", false);
+    let addr: std::net::SocketAddr = info["addresses"][0].as_str().unwrap().parse().unwrap();
+    let code = info["code"].as_str().unwrap().to_string();
+    let ana = tokio::spawn({
+        let code = code.clone();
+        async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::from_millis(30), 3).await }
+    });
+    // Early in the first race (a whole championship takes a second or two here).
+    let journal = data.join("championship.journal");
+    let lines = || std::fs::read_to_string(&journal).map_or(0, |j| j.lines().count());
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while lines() < 12 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the championship starts");
+    host.kill().unwrap();
+    host.wait().unwrap();
+    assert!(!ana.is_finished(), "the championship ended before the host was killed");
+    // A killed host says nothing: the bot notices after the idle timeout (6 s), while a
+    // stand-in plays Ana's seat. Bots that think 150 ms leave the championship unfinished by then.
+    let (mut host, _) = start_host_with_bots_thinking(&data, &addr.to_string(), true, 150);
+    let played = tokio::time::timeout(Duration::from_secs(60), ana).await.expect("in time").unwrap().unwrap();
+    assert!(played.reconnects >= 1, "{played:?}");
+    assert_eq!(played.standings.len(), 3);
+    assert!(played.standings.iter().any(|l| l.name == "Ana"));
     let _ = host.wait();
 }
 

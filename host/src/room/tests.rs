@@ -1,8 +1,8 @@
 //! The room without sockets: synthetic connections and times.
 
 use super::*;
-use bolide_protocol::TableOptions;
 use bolide_protocol::wire::PROTOCOL_VERSION;
+use bolide_protocol::{Pawn, TableOptions};
 
 fn settings(bots: u8, races: u8) -> Settings {
     Settings { options: TableOptions { races, ..TableOptions::default() }, circuit: "cannes".into(), bots }
@@ -40,6 +40,28 @@ fn token_of(out: &[Output], conn: ConnId) -> SeatToken {
         .expect("a welcome with a token")
 }
 
+/// A room with Anne joined on connection 1 at time 0.
+fn anne_joins(bots: u8, races: u8) -> (Room, Vec<Output>) {
+    let mut r = room(bots, races);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
+    (r, out)
+}
+
+/// Anne and two host bots, the first grab open: the room, its outputs, the reveal instant and
+/// a pawn Anne may take.
+fn anne_at_the_grab() -> (Room, Vec<Output>, u64, Pawn) {
+    let (mut r, mut out) = anne_joins(2, 1);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
+    let reveal = r.grab.as_ref().expect("the grab is open").reveal;
+    let pawn = r.championship().unwrap().race().legal_actions(Seat(0)).iter().find_map(|a| match a {
+        Action::TakePawn { pawn } => Some(*pawn),
+        _ => None,
+    });
+    (r, out, reveal, pawn.expect("a pawn to take"))
+}
+
 /// Runs the room's timers until `done` or `limit` ms; returns the time reached.
 fn run(room: &mut Room, mut now: u64, limit: u64, out: &mut Vec<Output>, done: impl Fn(&Room) -> bool) -> u64 {
     while !done(room) {
@@ -63,9 +85,7 @@ fn a_wrong_room_code_is_refused_and_closed() {
 
 #[test]
 fn lobby_colours_ready_and_start_with_bots() {
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 1);
     r.hello(0, 2, hello("Bob", None), &mut out);
     r.message(0, 2, ClientMsg::PickColour(Colour::Rouge), &mut out); // Anne's
     assert!(matches!(sent_to(&out, 2).last(), Some(ServerMsg::LobbyRefused { .. })));
@@ -95,9 +115,7 @@ fn lobby_colours_ready_and_start_with_bots() {
 
 #[test]
 fn absent_pilots_are_played_by_bots_until_the_championship_ends() {
-    let mut r = room(2, 2);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 2);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     // Anne never acts: every decision of hers waits for her time limit, then a bot plays.
     let end = run(&mut r, 0, 5_000_000_000, &mut out, Room::is_finished);
@@ -120,9 +138,7 @@ fn absent_pilots_are_played_by_bots_until_the_championship_ends() {
 
 #[test]
 fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing() {
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     let before = r.championship().unwrap().race().clone();
     out.clear();
@@ -143,9 +159,7 @@ fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing(
 
 #[test]
 fn a_dropped_pilot_comes_back_to_its_seat_with_the_whole_view() {
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 1);
     let token = token_of(&out, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     let now = run(&mut r, 0, 100_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().round() >= 2));
@@ -168,9 +182,7 @@ fn a_dropped_pilot_comes_back_to_its_seat_with_the_whole_view() {
 
 #[test]
 fn late_joiners_watch_and_cannot_act() {
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     out.clear();
     r.hello(3, 2, hello("Late", None), &mut out);
@@ -186,9 +198,7 @@ fn late_joiners_watch_and_cannot_act() {
 
 #[test]
 fn a_pilot_who_acts_in_time_is_never_overridden() {
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     // Act for Anne as soon as she may, always well within her time limit.
     let mut now = 0;
@@ -224,9 +234,7 @@ fn a_pilot_who_acts_in_time_is_never_overridden() {
 
 #[test]
 fn the_first_pilot_sets_the_championship() {
-    let mut r = room(0, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(0, 1);
     let bad = Settings { circuit: "nurburgring".into(), ..settings(3, 2) };
     r.message(0, 1, ClientMsg::Configure(bad), &mut out);
     assert!(
@@ -243,9 +251,7 @@ fn the_first_pilot_sets_the_championship() {
 
 #[test]
 fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 1);
     // Anne's clock reads 5 s ahead of the host's, over a path with no delay; her model is warm.
     for t in (1..=fairness::WARM_SAMPLES as u64).map(|i| i * 500) {
         r.probe(1, crate::fair::Sample::from_probe(t, t + 5_000_000, t + 5_000_000, t));
@@ -270,28 +276,10 @@ fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
 #[test]
 fn b_4_3_a_pick_without_timings_during_the_grab_is_refused() {
     // Judged by its arrival, it would go to the nearest laptop: the client must send a `Grab`.
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
-    r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    let mut now = 0;
-    while r.championship().is_some_and(|c| c.race().phase() != Phase::Grab) {
-        now = r.next_deadline().unwrap().max(now);
-        r.tick(now, &mut out);
-    }
-    let reveal = r.grab.as_ref().unwrap().reveal;
-    let pawn = r.championship().unwrap().race().legal_actions(Seat(0)).iter().find_map(|a| match a {
-        Action::TakePawn { pawn } => Some(*pawn),
-        _ => None,
-    });
+    let (mut r, mut out, reveal, pawn) = anne_at_the_grab();
     let before = r.championship().unwrap().race().clone();
     out.clear();
-    r.message(
-        reveal + 2_000,
-        1,
-        ClientMsg::Act { seq: 4, action: Action::TakePawn { pawn: pawn.unwrap() }, at_us: None },
-        &mut out,
-    );
+    r.message(reveal + 2_000, 1, ClientMsg::Act { seq: 4, action: Action::TakePawn { pawn }, at_us: None }, &mut out);
     assert_eq!(sent_to(&out, 1), vec![&ServerMsg::ActRefused { seq: 4, error: RuleError::UntimedGrab }]);
     assert!(!out.iter().any(|o| matches!(o, Output::Fair(_))), "nothing arbitrated: {out:?}");
     assert_eq!(r.championship().unwrap().race(), &before);
@@ -301,21 +289,8 @@ fn b_4_3_a_pick_without_timings_during_the_grab_is_refused() {
 fn b_4_3_a_grab_counts_once_whichever_copy_arrives_first() {
     // A client sends its grab on the stream and as datagram copies (the same seq): the first
     // copy is the request; the others change nothing and get no answer.
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
-    r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    let mut now = 0;
-    while r.championship().is_some_and(|c| c.race().phase() != Phase::Grab) {
-        now = r.next_deadline().unwrap().max(now);
-        r.tick(now, &mut out);
-    }
-    let reveal = r.grab.as_ref().unwrap().reveal;
-    let pawn = r.championship().unwrap().race().legal_actions(Seat(0)).iter().find_map(|a| match a {
-        Action::TakePawn { pawn } => Some(*pawn),
-        _ => None,
-    });
-    let grab = ClientMsg::Grab { seq: 9, pawn: pawn.unwrap(), shown_us: 0, input_us: 1_000 };
+    let (mut r, mut out, reveal, pawn) = anne_at_the_grab();
+    let grab = ClientMsg::Grab { seq: 9, pawn, shown_us: 0, input_us: 1_000 };
     out.clear();
     r.message(reveal + 2_000, 1, grab.clone(), &mut out);
     let verdicts = |out: &[Output]| out.iter().filter(|o| matches!(o, Output::Fair(f) if f.seat == Seat(0))).count();
@@ -332,9 +307,7 @@ fn b_4_6_a_beat_that_overtook_a_klaxon_call_does_not_close_the_calls() {
     // Anne calls Klaxon just before the lift; her next heartbeat (a datagram) overtakes the
     // call on the way. The beat names the call it follows (acts: 1), so the host keeps the
     // calls open until the call itself arrives — and accepts it.
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 1);
     for t in [1_000, 2_000, 3_000] {
         r.probe(1, crate::fair::Sample::from_probe(t, t, t, t));
     }
@@ -358,9 +331,7 @@ fn b_4_6_a_beat_that_overtook_a_klaxon_call_does_not_close_the_calls() {
 
 #[test]
 fn b_4_2_the_cup_stays_down_until_every_clock_model_is_warm() {
-    let mut r = room(2, 1);
-    let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    let (mut r, mut out) = anne_joins(2, 1);
     r.probe(1, crate::fair::Sample::from_probe(1_000, 1_000, 1_000, 1_000));
     r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
     let lift = r.klaxon.as_ref().expect("the cup is down").lift();
