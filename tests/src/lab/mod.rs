@@ -453,6 +453,8 @@ async fn lab_bot(
     let mut klaxon_at: Option<Instant> = None;
     let mut answered = None;
     let mut grabbed_first = false;
+    // The seq of this bot's latest grab request (a refusal of it means a faster hand).
+    let mut grab_seq: Option<u32> = None;
     // The pawn this hand goes for, chosen when the reservoirs appear (a hand does not look
     // again while it moves).
     let mut target: Option<Pawn> = None;
@@ -508,7 +510,7 @@ async fn lab_bot(
                     truth.lock().expect("truth").grabs.insert((v.race, v.round, me as u8), TrueGrab { reaction_us });
                 }
                 let claimed = (input_us as f64 - liar_us * (1.0 + clock.drift)).max(shown_us as f64) as u64;
-                session.grab(pawn, shown_us, claimed).await?;
+                grab_seq = Some(session.grab(pawn, shown_us, claimed).await?);
             }
         }
         let Some(msg) = msg else { continue };
@@ -519,14 +521,15 @@ async fn lab_bot(
             ServerMsg::ActRefused { error: RuleError::UntimedGrab, .. } => {
                 truth.lock().expect("truth").untimed_refused += 1;
             }
-            ServerMsg::ActRefused { .. } => {
-                // A faster hand took it: the next best, at once.
+            ServerMsg::ActRefused { seq, .. } if Some(*seq) == grab_seq => {
+                // A faster hand took it: the next best, at once. (Only for our own grab: a
+                // refused late Klaxon call arriving after the reveal is no reason to grab.)
                 if let (Some(v), Some((shown_us, _))) = (&session.mirror.view, shown)
                     && v.phase == PhaseView::Grab
                     && let Some(pawn) = best_pawn(v, &session.mirror.legal)
                 {
                     let input = clock.now_us();
-                    session.grab(pawn, shown_us, input).await?;
+                    grab_seq = Some(session.grab(pawn, shown_us, input).await?);
                 }
             }
             ServerMsg::Update { events, show_at_us, view, .. } => {
