@@ -26,7 +26,8 @@ fn decision_key(view: &PlayerView, legal: &[Action]) -> (u8, u16, String, Vec<Ac
 #[derive(Debug, Clone, PartialEq)]
 pub struct Played {
     pub standings: Standings,
-    /// Times the connection was lost and the bot came back to its seat with its token.
+    /// Times the bot joined again after losing a connection (with its seat token once it had
+    /// one).
     pub reconnects: u32,
 }
 

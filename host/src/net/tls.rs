@@ -37,9 +37,9 @@ fn transport() -> quinn::TransportConfig {
 }
 
 /// The host's side also asks each client to acknowledge every tenth packet (or within 25 ms)
-/// instead of every other one: with 3 000 connections the host's single receive path fell
-/// behind and its socket dropped packets; in `bolide-load` this cut the drops about fourfold.
-/// Only host → client data is acknowledged later (a lost update is resent up to 25 ms later;
+/// instead of every other one: with thousands of connections, fewer packets reach the host's
+/// single receive path (`bolide-load` runs were too noisy to put a figure on it). Only
+/// host → client data is acknowledged later (a lost update is resent up to 25 ms later;
 /// reveals travel as datagram copies anyway); the host acknowledges the clients' grab requests
 /// as before, so the fairness allowance for a retransmitted grab is unchanged.
 fn host_transport() -> Arc<quinn::TransportConfig> {

@@ -324,8 +324,8 @@ impl Room {
                     (Action::Klaxon, Some(Phase::CupDown)) => self.klaxon_call(now, conn, seat, seq, at_us, out),
                     (Action::TakePawn { .. }, Some(Phase::Grab)) => {
                         // Every client of this protocol grabs with its timings: a plain pick
-                        // here is a stale decision (made for a Klaxon pick), and judging it by
-                        // its arrival would hand the pawn to the nearest laptop.
+                        // here can only be a stale decision, and judging it by its arrival
+                        // would hand the pawn to the nearest laptop.
                         let msg = ServerMsg::ActRefused { seq, error: RuleError::UntimedGrab };
                         out.push(Output::Send { conn, msg })
                     }

@@ -175,7 +175,7 @@ pub struct LabReport {
     /// lab's bots never should, so any here is a lead.
     pub untimed_requests: usize,
     /// Plain picks (no timings) a lab bot sent while the grab was on, refused by the host
-    /// (`UntimedGrab`): a stale decision made for a Klaxon pick. Any here is a lead.
+    /// (`UntimedGrab`): a stale decision somewhere in the bot. Any here is a lead.
     pub untimed_refused: usize,
     /// The first pairs with a gap of 0.1 ms or more that the host ordered wrong, to see why.
     pub wrong_examples: Vec<WrongPair>,
