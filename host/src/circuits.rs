@@ -35,8 +35,12 @@ pub enum CircuitChoice {
 
 #[derive(Debug, Error)]
 pub enum CircuitLoadError {
-    #[error("no preset circuit named `{0}`; the presets are: cannes, corniche, monaco")]
+    #[error("no preset circuit named `{0}`; say cannes, corniche, monaco, random:SEED, or the 36 tiles")]
     UnknownPreset(String),
+    #[error("the circuit setting is too long: a preset, random:SEED or 36 tiles")]
+    TooLong,
+    #[error("`random:{0}`: the seed must be a whole number from 0 to 18446744073709551615")]
+    BadSeed(String),
     #[error("cannot read circuit file {path}: {error}")]
     Io { path: PathBuf, error: std::io::Error },
     #[error("circuit file {path}: {error}")]
@@ -53,6 +57,22 @@ impl CircuitChoice {
             CircuitChoice::Tiles(text) => Ok(Circuit::parse(text)?),
             CircuitChoice::File(path) => from_file(path),
         }
+    }
+
+    /// Parses a setting that came over the wire (or from the lobby): a preset name,
+    /// `random:SEED`, or the tiles themselves. Never a file: the wire names no files.
+    pub fn from_setting(text: &str) -> Result<CircuitChoice, CircuitLoadError> {
+        let text = text.trim();
+        if let Some(seed) = text.strip_prefix("random:") {
+            return seed.parse().map(CircuitChoice::Seed).map_err(|_| CircuitLoadError::BadSeed(seed.to_string()));
+        }
+        if PRESETS.iter().any(|(name, _)| *name == text) {
+            return Ok(CircuitChoice::Preset(text.to_string()));
+        }
+        if text.contains(char::is_whitespace) {
+            return Ok(CircuitChoice::Tiles(text.to_string()));
+        }
+        Err(CircuitLoadError::UnknownPreset(text.chars().take(32).collect()))
     }
 
     /// Parses a command-line form: a preset name, `random:SEED`, or a file path.
@@ -74,7 +94,16 @@ pub fn preset(name: &str) -> Result<Circuit, CircuitLoadError> {
 }
 
 pub fn from_file(path: &Path) -> Result<Circuit, CircuitLoadError> {
-    let text = std::fs::read_to_string(path).map_err(|error| CircuitLoadError::Io { path: path.into(), error })?;
+    use std::io::Read;
+    // A circuit file is a few hundred bytes: read no more than a generous bound, so a path
+    // such as /dev/zero is an error, not a host eating its memory.
+    const MAX_FILE: u64 = 16 * 1024;
+    let io = |error| CircuitLoadError::Io { path: path.into(), error };
+    let mut text = String::new();
+    std::fs::File::open(path).map_err(io)?.take(MAX_FILE + 1).read_to_string(&mut text).map_err(io)?;
+    if text.len() as u64 > MAX_FILE {
+        return Err(io(std::io::Error::other(format!("over {MAX_FILE} bytes: not a circuit file"))));
+    }
     Circuit::parse(&text).map_err(|error| CircuitLoadError::InvalidFile { path: path.into(), error })
 }
 

@@ -9,5 +9,6 @@ pub mod game;
 pub mod net;
 pub mod room;
 pub mod scenario;
+pub mod secret;
 pub mod serve;
 pub mod sim;

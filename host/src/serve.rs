@@ -1,8 +1,11 @@
 //! `bolide-host serve`: a host for a game night, unattended if need be.
 
 use crate::bots::BotLevel;
+use crate::circuits::{self, CircuitChoice};
 use crate::net::{Identity, Journal, Server, mdns::Advert};
-use crate::room::{JournalEntry, RoomConfig, circuits_for};
+use crate::room::{JournalEntry, RoomConfig, check_settings, complete_len};
+use crate::secret;
+use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{DEFAULT_PORT, Settings};
 use bolide_protocol::{FirstPlayer, Seat, TableOptions};
 use std::net::{IpAddr, SocketAddr};
@@ -17,8 +20,8 @@ pub struct ServeArgs {
     /// Where the certificate and the championship journal live (default: a per-user data folder).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
-    /// The room's code word (default: four random letters). The printed code adds the
-    /// certificate fingerprint after a dash.
+    /// The room's code word, 4 to 12 letters (default: six random letters). The printed code
+    /// adds the certificate fingerprint after a dash.
     #[arg(long)]
     pub code: Option<String>,
     /// Print the join information as one JSON line.
@@ -33,11 +36,11 @@ pub struct ServeArgs {
     /// Continue the championship journaled in the data dir (after a crash).
     #[arg(long)]
     pub resume: bool,
-    /// Races in the championship (B-7.1).
-    #[arg(long, default_value_t = 3)]
+    /// Races in the championship (B-7.1), 1 to 20.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=20))]
     pub races: u8,
     /// Seats the host's bots fill, on top of the people who join (3 to 6 pilots in all).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=5))]
     pub bots: u8,
     /// Circuit: cannes, corniche, monaco, random:SEED (a new layout each race), or a file.
     #[arg(long, default_value = "random:1")]
@@ -51,16 +54,16 @@ pub struct ServeArgs {
     /// Seconds the grab waits for a pilot before a bot picks for it.
     #[arg(long, default_value_t = 8.0)]
     pub grab_timeout_s: f64,
-    /// Milliseconds from the start of a round to the lift of the cup.
-    #[arg(long, default_value_t = 1500)]
+    /// Milliseconds from the start of a round to the lift of the cup (at most a minute).
+    #[arg(long, default_value_t = 1500, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub lift_delay_ms: u64,
-    /// A host bot's thinking time in milliseconds.
-    #[arg(long, default_value_t = 700)]
+    /// A host bot's thinking time in milliseconds (at most a minute).
+    #[arg(long, default_value_t = 700, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub bot_delay_ms: u64,
     #[arg(long, value_enum, default_value_t = BotLevel::Strategic)]
     pub bot_level: BotLevel,
     /// Grab reactions faster than this are flagged in the log as anticipation (0 for bots).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=1_000))]
     pub plausible_reaction_ms: u64,
     /// Championship seed (default: random).
     #[arg(long)]
@@ -103,7 +106,17 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
                 journal_path.display()
             )
         })?;
-        Some(JournalEntry::parse_all(&text)?)
+        let entries = JournalEntry::parse_all(&text)?;
+        // A torn last line is cut before anything is appended after it.
+        let complete = complete_len(&text) as u64;
+        if complete < text.len() as u64 {
+            tracing::warn!(
+                "the journal's last line was torn by the crash; it is cut ({} bytes)",
+                text.len() as u64 - complete
+            );
+            std::fs::OpenOptions::new().write(true).open(&journal_path)?.set_len(complete)?;
+        }
+        Some(entries)
     } else {
         if journal_path.exists() {
             let old = data_dir.join(format!("championship.journal.{}", unix_time()));
@@ -114,29 +127,36 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let first_player = match args.first_player.as_str() {
         "random" => FirstPlayer::Random,
-        n => FirstPlayer::Seat(Seat(
-            n.parse().map_err(|_| anyhow::anyhow!("--first-player: `random` or a seat number"))?,
-        )),
+        n => match n.parse::<u8>() {
+            Ok(n) if (n as usize) < MAX_PILOTS => FirstPlayer::Seat(Seat(n)),
+            _ => anyhow::bail!("--first-player: `random` or a seat number from 0 to {}", MAX_PILOTS - 1),
+        },
     };
-    let settings = Settings {
-        options: TableOptions { first_player, races: args.races },
-        circuit: args.circuit.clone(),
-        bots: args.bots,
+    // A file is read here, on the host's own command line, and travels on as its tiles: the
+    // room and the wire never name a file.
+    let circuit = match CircuitChoice::from_arg(&args.circuit) {
+        CircuitChoice::File(path) => {
+            circuits::from_file(&path).map_err(|e| anyhow::anyhow!("--circuit: {e}"))?.to_string()
+        }
+        _ => args.circuit.clone(),
     };
-    circuits_for(&settings, 1).map_err(|e| anyhow::anyhow!("--circuit: {e}"))?;
-    anyhow::ensure!(args.bots <= 5, "--bots: at most 5, so that at least one person can join");
-    let seed = args.seed.unwrap_or_else(unix_time);
+    let settings = Settings { options: TableOptions { first_player, races: args.races }, circuit, bots: args.bots };
+    check_settings(&settings, 0).map_err(|e| anyhow::anyhow!("--{e}"))?;
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => secret::u64()?,
+    };
     let word = match (&args.code, &resume) {
-        (Some(code), _) => code.to_ascii_uppercase(),
+        (Some(code), _) => check_code_word(code)?,
         (None, Some(entries)) => match entries.first() {
             Some(JournalEntry::Started { code, .. }) => code.clone(),
             _ => anyhow::bail!("the journal holds no started championship: start without --resume"),
         },
-        (None, None) => crate::net::identity::random_word(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        (None, None) => secret::code_word()?,
     };
     let mut config = RoomConfig::new(&word, settings, seed);
-    config.turn_timeout_ms = (args.turn_timeout_s * 1000.0) as u64;
-    config.grab_timeout_ms = (args.grab_timeout_s * 1000.0) as u64;
+    config.turn_timeout_ms = seconds_flag("--turn-timeout-s", args.turn_timeout_s)?;
+    config.grab_timeout_ms = seconds_flag("--grab-timeout-s", args.grab_timeout_s)?;
     config.lift_delay_ms = args.lift_delay_ms;
     config.bot_delay_ms = args.bot_delay_ms;
     config.bot_level = args.bot_level;
@@ -175,8 +195,17 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let mut seats = server.seats.clone();
     let mut finished = server.finished.clone();
+    let mut failed = server.failed.clone();
+    let mut failure = None;
     loop {
         tokio::select! {
+            changed = failed.changed() => {
+                if changed.is_err() { break; }
+                if let Some(why) = failed.borrow().clone() {
+                    failure = Some(why);
+                    break;
+                }
+            }
             _ = tokio::signal::ctrl_c() => {
                 tracing::info!("Ctrl-C: closing every connection; the journal lets you --resume");
                 break;
@@ -201,7 +230,29 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         a.stop();
     }
     server.shutdown().await;
-    Ok(())
+    match failure {
+        Some(why) => anyhow::bail!("{why}"),
+        None => Ok(()),
+    }
+}
+
+/// A time limit in seconds from the command line, as milliseconds: 1 s to an hour.
+fn seconds_flag(flag: &str, seconds: f64) -> anyhow::Result<u64> {
+    anyhow::ensure!(
+        seconds.is_finite() && (1.0..=3600.0).contains(&seconds),
+        "{flag}: {seconds} is not a time limit; give 1 to 3600 seconds"
+    );
+    Ok((seconds * 1000.0) as u64)
+}
+
+/// `--code`: the word people type, 4 to 12 letters or digits.
+fn check_code_word(code: &str) -> anyhow::Result<String> {
+    let word = code.trim().to_ascii_uppercase();
+    anyhow::ensure!(
+        (4..=12).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_alphanumeric()),
+        "--code: `{code}` is not a code word; give 4 to 12 letters or digits (no dash: the host adds its fingerprint)"
+    );
+    Ok(word)
 }
 
 fn unix_time() -> u64 {

@@ -198,8 +198,34 @@ pub enum FrameError {
     Decode(String),
 }
 
-fn config() -> bincode::config::Configuration {
-    bincode::config::standard()
+/// Bincode's standard configuration with a byte limit in the decoder itself: a length field a
+/// peer wrote (a string "of 2^40 bytes") is checked against it before anything is allocated.
+fn config() -> bincode::config::Configuration<
+    bincode::config::LittleEndian,
+    bincode::config::Varint,
+    bincode::config::Limit<MAX_FRAME>,
+> {
+    bincode::config::standard().with_limit::<MAX_FRAME>()
+}
+
+/// The longest pilot name, in characters: a seat in the lobby, not a paragraph. Six such
+/// names keep every frame far below [`MAX_FRAME`].
+pub const MAX_NAME_CHARS: usize = 24;
+/// The longest circuit setting: a preset, `random:SEED`, or 36 tiles in the notation.
+pub const MAX_CIRCUIT_CHARS: usize = 256;
+
+/// A name as a pilot chose it, made safe to show and to send to everyone: control and
+/// bidirectional-override characters dropped (they could reorder what others read), runs of
+/// white space folded, at most [`MAX_NAME_CHARS`] characters.
+pub fn clean_name(name: &str) -> String {
+    let is_bidi =
+        |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}');
+    let kept: String = name
+        .chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .filter(|c| !c.is_control() && !is_bidi(*c))
+        .collect();
+    kept.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(MAX_NAME_CHARS).collect()
 }
 
 /// Encodes `msg` as one frame (length prefix included).
@@ -334,6 +360,29 @@ mod tests {
             assert_eq!(decode_datagram(&bytes), Ok(d));
         }
         assert!(decode_datagram(&[0xff, 0x00]).is_err());
+    }
+
+    #[test]
+    fn a_length_field_past_the_limit_is_refused_before_allocating() {
+        // A `Hello` whose code string claims 2^40 bytes: 14 bytes on the wire.
+        let mut body = vec![2u8]; // version 2
+        body.push(253); // varint: a u64 follows
+        body.extend_from_slice(&(1u64 << 40).to_le_bytes());
+        body.extend_from_slice(b"ABCD");
+        assert_eq!(body.len(), 14);
+        assert!(matches!(decode::<Hello>(&body), Err(FrameError::Decode(_))));
+        // A vector of a billion events in an update.
+        let mut body = vec![3u8, 253];
+        body.extend_from_slice(&1_000_000_000u64.to_le_bytes());
+        assert!(decode::<ServerMsg>(&body).is_err());
+    }
+
+    #[test]
+    fn names_lose_control_and_bidi_characters_and_their_excess() {
+        assert_eq!(clean_name("  Anne \n\t Marie "), "Anne Marie");
+        assert_eq!(clean_name("Bob\u{202E}evil\u{0007}"), "Bobevil");
+        assert_eq!(clean_name(&"x".repeat(40_000)).chars().count(), MAX_NAME_CHARS);
+        assert_eq!(clean_name("\u{0000}\u{200F}"), "");
     }
 
     #[test]

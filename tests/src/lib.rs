@@ -62,3 +62,24 @@ pub async fn until_closed(session: &mut bolide_client::net::Session) -> bolide_c
     .await
     .expect("the connection ended in time")
 }
+
+/// A bare QUIC connection to a host that passed its certificate check and sent nothing yet:
+/// for tests that must misbehave before or instead of a hello.
+pub async fn raw_connection(addr: std::net::SocketAddr, code: &str) -> quinn::Connection {
+    let (_, fingerprint) = bolide_host::net::split_code(code).expect("a room code");
+    let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
+    endpoint.set_default_client_config(bolide_host::net::tls::client_config(&fingerprint).unwrap());
+    endpoint.connect(addr, "bolide.local").unwrap().await.unwrap()
+}
+
+/// Waits until `connection` is closed; returns its application close code and reason, or
+/// `None` if it ended another way. Fails after `limit`.
+pub async fn closed_with(connection: &quinn::Connection, limit: std::time::Duration) -> Option<(u64, String)> {
+    let why = tokio::time::timeout(limit, connection.closed()).await.expect("closed in time");
+    match why {
+        quinn::ConnectionError::ApplicationClosed(c) => {
+            Some((c.error_code.into_inner(), String::from_utf8_lossy(&c.reason).into_owned()))
+        }
+        _ => None,
+    }
+}

@@ -26,6 +26,43 @@ impl Sample {
     }
 }
 
+/// The probes the host sent and has not heard back from. A clock answer is taken once, and
+/// only for a probe the host sent: a laptop cannot invent answers to skew its own path
+/// estimate (and so widen the bounds on what it claims).
+#[derive(Debug, Default)]
+pub struct OutstandingProbes {
+    sent: VecDeque<u64>,
+}
+
+impl OutstandingProbes {
+    /// Probes that may still be answered; older ones count as lost.
+    pub const KEEP: usize = 16;
+
+    /// The host sent a probe stamped `t0`.
+    pub fn sent(&mut self, t0: u64) {
+        if self.sent.len() == Self::KEEP {
+            self.sent.pop_front();
+        }
+        self.sent.push_back(t0);
+    }
+
+    /// An answer to the probe `t0`: true the first time for a probe the host sent.
+    pub fn answered(&mut self, t0: u64) -> bool {
+        match self.sent.iter().position(|t| *t == t0) {
+            Some(i) => {
+                self.sent.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The longest one-way delay bound the host grants any laptop (µs): a path estimate past it
+/// (a laptop that holds its answers back to look far away) is capped, so no seat can widen
+/// the window its claims are trusted in beyond a bad Wi-Fi's.
+pub const MAX_OWD_US: u64 = 250_000;
+
 /// The host's model of one client's clock and path.
 #[derive(Debug, Clone)]
 pub struct ClockModel {
@@ -142,7 +179,7 @@ impl ClockModel {
 
     /// The bound the host trusts: floor plus jitter, µs.
     pub fn owd_max(&self) -> u64 {
-        self.owd_floor + self.jitter
+        self.owd_floor.saturating_add(self.jitter).min(MAX_OWD_US)
     }
 }
 
@@ -182,6 +219,32 @@ mod tests {
         assert!(model.jitter() > 5_000 && model.jitter() <= 20_000, "{}", model.jitter());
         let back = model.to_host(model.to_client(now));
         assert!(back.abs_diff(now) < 5, "{back} vs {now}");
+    }
+
+    #[test]
+    fn a_clock_answer_counts_once_and_only_for_a_probe_the_host_sent() {
+        let mut probes = OutstandingProbes::default();
+        probes.sent(1_000);
+        probes.sent(2_000);
+        assert!(!probes.answered(1_500), "an invented probe");
+        assert!(probes.answered(1_000));
+        assert!(!probes.answered(1_000), "the same answer twice");
+        for t in 0..OutstandingProbes::KEEP as u64 {
+            probes.sent(10_000 + t);
+        }
+        assert!(!probes.answered(2_000), "too old: counted as lost");
+        assert!(probes.answered(10_000 + OutstandingProbes::KEEP as u64 - 1));
+    }
+
+    #[test]
+    fn a_path_estimate_is_capped() {
+        let mut model = ClockModel::default();
+        for i in 0..32u64 {
+            // A laptop that holds every answer back by 2 s.
+            let t0 = i * 500_000;
+            model.add(Sample::from_probe(t0, t0 + 1_000, t0 + 1_000, t0 + 4_000_000));
+        }
+        assert_eq!(model.owd_max(), MAX_OWD_US);
     }
 
     #[test]

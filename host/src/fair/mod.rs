@@ -7,5 +7,5 @@ pub mod clock;
 pub mod klaxon;
 
 pub use arbiter::{Allowance, Bounded, GrabArbiter, LogLine, Request, Verdict, bound_claim};
-pub use clock::{ClockModel, Sample};
+pub use clock::{ClockModel, MAX_OWD_US, OutstandingProbes, Sample};
 pub use klaxon::{KlaxonCall, KlaxonOrder};

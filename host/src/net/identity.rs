@@ -75,12 +75,6 @@ pub fn split_code(code: &str) -> Option<(String, String)> {
     (!word.is_empty() && fp.len() == FINGERPRINT_CHARS).then(|| (word.to_ascii_uppercase(), fp))
 }
 
-/// A new random code word: four letters without look-alikes.
-pub fn random_word(entropy: u64) -> String {
-    const LETTERS: &[u8] = b"ABCDEFGHJKMNPQRSTVWXYZ";
-    (0..4).map(|i| LETTERS[((entropy >> (i * 8)) % LETTERS.len() as u64) as usize] as char).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

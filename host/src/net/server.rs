@@ -4,14 +4,14 @@
 
 use super::identity::Identity;
 use super::tls;
-use crate::fair::Sample;
+use crate::fair::{OutstandingProbes, Sample};
 use crate::room::{ConnId, FairRecord, JournalEntry, Output, Room, RoomConfig};
 use bolide_protocol::wire::{
     self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, PROTOCOL_VERSION, ServerMsg, close,
 };
 use std::collections::HashMap;
 use std::io::Write;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -20,10 +20,140 @@ use tokio::sync::{mpsc, watch};
 
 /// What a room's task receives.
 enum RoomInput {
-    Hello { conn: ConnId, hello: Hello, tx: mpsc::UnboundedSender<Outgoing> },
+    Hello { conn: ConnId, hello: Hello, out: ConnOut },
     Msg { conn: ConnId, msg: ClientMsg },
     Gone { conn: ConnId },
     Probe { conn: ConnId, sample: Sample },
+}
+
+/// Limits that keep a host whole whatever its peers do. A game night is a handful of
+/// laptops: everything here is generous for that and small for a flood.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Connections at once (pilots, spectators, comebacks), past the hello.
+    pub connections: usize,
+    /// Connections still in their handshake or hello, at once; and from one address.
+    pub pending: usize,
+    pub pending_per_address: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { connections: 256, pending: 64, pending_per_address: 8 }
+    }
+}
+
+/// The handshake and the hello frame together must be done within this.
+pub const HELLO_DEADLINE: Duration = Duration::from_secs(10);
+/// Frames and datagrams waiting for one connection's writer. A laptop that does not read
+/// (its flow-control window closed) fills it within seconds of play and is dropped: the room
+/// never waits for it and never holds more for it than this.
+pub const OUT_QUEUE: usize = 512;
+/// Inputs waiting for a room's task; readers wait when it is full (their peer's flow control
+/// then slows it), datagrams are dropped as a loss would drop them.
+pub const ROOM_QUEUE: usize = 4096;
+/// Game messages a connection may send: a burst, then a steady rate (a person sends a few a
+/// second; a grab is one frame). Past it the connection is closed.
+const MSG_BURST: f64 = 100.0;
+const MSGS_PER_S: f64 = 50.0;
+/// Datagrams (heartbeats every 10 ms, grab copies, pings); past these they are dropped.
+const DATAGRAM_BURST: f64 = 300.0;
+const DATAGRAMS_PER_S: f64 = 300.0;
+/// Wrong room codes an address may try: a burst, then this many a second.
+pub const WRONG_CODE_BURST: f64 = 5.0;
+pub const WRONG_CODES_PER_S: f64 = 1.0;
+
+/// A token bucket: `burst` at once, refilled at `rate` a second.
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn full(burst: f64) -> Bucket {
+        Bucket { tokens: burst, at: Instant::now() }
+    }
+
+    fn take(&mut self, burst: f64, rate: f64) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * rate).min(burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Who is knocking: pending handshakes per address, wrong codes per address.
+#[derive(Default)]
+struct Doors {
+    pending: usize,
+    pending_by_addr: HashMap<IpAddr, usize>,
+    wrong_codes: HashMap<IpAddr, (Bucket, bool)>,
+}
+
+impl Doors {
+    /// A wrong code from `ip`: false once the address is past its allowance (logged once per
+    /// burst). The table forgets addresses that have been quiet long enough to be full again.
+    fn wrong_code(&mut self, ip: IpAddr) -> bool {
+        if self.wrong_codes.len() > 4096 {
+            let refill = Duration::from_secs_f64(WRONG_CODE_BURST / WRONG_CODES_PER_S);
+            self.wrong_codes.retain(|_, (b, _)| b.at.elapsed() < refill);
+        }
+        let (bucket, logged) = self.wrong_codes.entry(ip).or_insert((Bucket::full(WRONG_CODE_BURST), false));
+        if bucket.take(WRONG_CODE_BURST, WRONG_CODES_PER_S) {
+            *logged = false;
+            true
+        } else {
+            if !*logged {
+                *logged = true;
+                tracing::warn!(%ip, "wrong room codes faster than {WRONG_CODES_PER_S}/s: refusing this address for a while");
+            }
+            false
+        }
+    }
+
+    /// Whether `ip` may try a code now (without spending the allowance).
+    fn may_try(&mut self, ip: IpAddr) -> bool {
+        match self.wrong_codes.get_mut(&ip) {
+            Some((bucket, _)) => {
+                let mut peek = *bucket;
+                peek.take(WRONG_CODE_BURST, WRONG_CODES_PER_S)
+            }
+            None => true,
+        }
+    }
+}
+
+/// A place in the pending count, given back when the hello is done (or failed).
+struct PendingSlot {
+    doors: Arc<Mutex<Doors>>,
+    ip: IpAddr,
+}
+
+impl Drop for PendingSlot {
+    fn drop(&mut self) {
+        if let Ok(mut d) = self.doors.lock() {
+            d.pending = d.pending.saturating_sub(1);
+            if let Some(n) = d.pending_by_addr.get_mut(&self.ip) {
+                *n -= 1;
+                if *n == 0 {
+                    d.pending_by_addr.remove(&self.ip);
+                }
+            }
+        }
+    }
+}
+
+/// A connection as its room's task sees it: the writer's bounded queue, and the connection
+/// itself, to drop a laptop that does not read.
+struct ConnOut {
+    tx: mpsc::Sender<Outgoing>,
+    connection: quinn::Connection,
 }
 
 /// What a connection's writer receives.
@@ -62,13 +192,21 @@ impl Stats {
 }
 
 struct RoomHandle {
-    tx: mpsc::UnboundedSender<RoomInput>,
+    /// The room's code word, compared in constant time.
+    word: String,
+    tx: mpsc::Sender<RoomInput>,
 }
+
+type Rooms = Arc<Mutex<Vec<RoomHandle>>>;
 
 /// A running host: one QUIC endpoint, any number of rooms (a game night has one).
 pub struct Server {
     endpoint: quinn::Endpoint,
-    rooms: Arc<Mutex<HashMap<String, RoomHandle>>>,
+    rooms: Rooms,
+    limits: Limits,
+    doors: Arc<Mutex<Doors>>,
+    /// Connections past their hello, now.
+    open: Arc<AtomicU64>,
     code_suffix: String,
     started: Instant,
     next_conn: Arc<AtomicU64>,
@@ -81,6 +219,9 @@ pub struct Server {
     /// Receives a room's lobby changes (seats taken) for the mDNS advertisement.
     seats_tx: watch::Sender<(usize, usize)>,
     pub seats: watch::Receiver<(usize, usize)>,
+    /// A room that stopped on an error (a panic, a failed journal write) says why here.
+    failed_tx: watch::Sender<Option<String>>,
+    pub failed: watch::Receiver<Option<String>>,
 }
 
 /// How a room keeps its journal.
@@ -91,8 +232,13 @@ pub enum Journal {
 }
 
 impl Server {
-    /// Binds the endpoint and starts accepting. Must run inside a tokio runtime.
+    /// Binds the endpoint and starts accepting, with the default [`Limits`]. Must run inside a
+    /// tokio runtime.
     pub fn bind(addr: SocketAddr, identity: &Identity) -> anyhow::Result<Server> {
+        Server::bind_with(addr, identity, Limits::default())
+    }
+
+    pub fn bind_with(addr: SocketAddr, identity: &Identity, limits: Limits) -> anyhow::Result<Server> {
         let cannot = |e: std::io::Error| {
             anyhow::anyhow!("cannot listen on {addr}: {e} (is another host running? try --bind with another port)")
         };
@@ -106,9 +252,13 @@ impl Server {
         .map_err(cannot)?;
         let (finished_tx, finished) = watch::channel(0);
         let (seats_tx, seats) = watch::channel((0, 0));
+        let (failed_tx, failed) = watch::channel(None);
         let server = Server {
             endpoint,
             rooms: Arc::default(),
+            limits,
+            doors: Arc::default(),
+            open: Arc::default(),
             code_suffix: identity.code_suffix(),
             started: Instant::now(),
             next_conn: Arc::new(AtomicU64::new(1)),
@@ -118,6 +268,8 @@ impl Server {
             finished,
             seats_tx,
             seats,
+            failed_tx,
+            failed,
         };
         server.spawn_accept_loop();
         Ok(server)
@@ -145,7 +297,7 @@ impl Server {
         resume: Option<Vec<JournalEntry>>,
     ) -> anyhow::Result<String> {
         let word = config.code.to_ascii_uppercase();
-        let entropy = seed_from_os();
+        let entropy = crate::secret::u64()?;
         let now = self.started.elapsed().as_micros() as u64;
         let room = match resume {
             Some(entries) => Room::resume(config, entropy, &entries, now)?,
@@ -160,9 +312,16 @@ impl Server {
                 Some(std::fs::OpenOptions::new().create(true).append(true).open(&path)?)
             }
         };
-        let (tx, rx) = mpsc::unbounded_channel();
-        self.rooms.lock().expect("rooms").insert(word.clone(), RoomHandle { tx });
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        let mut rooms = self.rooms.lock().map_err(|_| anyhow::anyhow!("the room list is poisoned"))?;
+        anyhow::ensure!(!rooms.iter().any(|r| r.word == word), "a room with the code word {word} is already open");
+        rooms.push(RoomHandle { word: word.clone(), tx });
+        drop(rooms);
         let driver = RoomDriver {
+            word: word.clone(),
+            rooms: self.rooms.clone(),
+            failed_tx: self.failed_tx.clone(),
+            poisoned: None,
             room,
             rx,
             conns: HashMap::new(),
@@ -182,12 +341,33 @@ impl Server {
         let rooms = self.rooms.clone();
         let next_conn = self.next_conn.clone();
         let started = self.started;
+        let (limits, doors, open) = (self.limits, self.doors.clone(), self.open.clone());
         tokio::spawn(async move {
             while let Some(incoming) = endpoint.accept().await {
+                let ip = incoming.remote_address().ip();
+                // Caps before any work: connections at once, handshakes at once, per address.
+                let slot = {
+                    let Ok(mut d) = doors.lock() else { return };
+                    let mine = d.pending_by_addr.get(&ip).copied().unwrap_or(0);
+                    let full = open.load(Ordering::Relaxed) as usize >= limits.connections;
+                    if full || d.pending >= limits.pending || mine >= limits.pending_per_address {
+                        None
+                    } else {
+                        d.pending += 1;
+                        *d.pending_by_addr.entry(ip).or_default() += 1;
+                        Some(PendingSlot { doors: doors.clone(), ip })
+                    }
+                };
+                let Some(slot) = slot else {
+                    incoming.refuse();
+                    continue;
+                };
                 let rooms = rooms.clone();
+                let (doors, open) = (doors.clone(), open.clone());
                 let id = next_conn.fetch_add(1, Ordering::Relaxed);
                 tokio::spawn(async move {
-                    if let Err(e) = serve_connection(incoming, rooms, id, started).await {
+                    let door = Door { rooms, doors, open, slot: Some(slot) };
+                    if let Err(e) = serve_connection(incoming, door, id, started).await {
                         tracing::debug!(conn = id, "connection ended: {e}");
                     }
                 });
@@ -220,38 +400,61 @@ fn udp_socket(addr: SocketAddr) -> std::io::Result<std::net::UdpSocket> {
 /// What the host asks for: a few thousand packets, a burst's worth, not seconds of queue.
 const RECV_BUFFER: usize = 2 << 20;
 
-fn seed_from_os() -> u64 {
-    // The std hasher is keyed with fresh OS randomness per process.
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(Instant::now().elapsed().as_nanos());
-    h.finish()
+/// What a connection needs from the server: the rooms, the door keeper, the open count.
+struct Door {
+    rooms: Rooms,
+    doors: Arc<Mutex<Doors>>,
+    open: Arc<AtomicU64>,
+    slot: Option<PendingSlot>,
+}
+
+/// A connection that got past its hello: counted open until it ends.
+struct OpenSlot(Arc<AtomicU64>);
+
+impl Drop for OpenSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The handshake and the hello, within [`HELLO_DEADLINE`] in all.
+async fn handshake_and_hello(
+    incoming: quinn::Incoming,
+) -> anyhow::Result<(quinn::Connection, quinn::SendStream, quinn::RecvStream, FrameDecoder, Vec<u8>)> {
+    let connection = incoming.await?;
+    let (send, mut recv) = connection.accept_bi().await?;
+    let mut decoder = FrameDecoder::default();
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        match decoder.next_frame() {
+            Ok(Some(body)) => return Ok((connection, send, recv, decoder, body)),
+            Ok(None) => {}
+            Err(e) => {
+                refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await?;
+                anyhow::bail!("bad hello: {e}");
+            }
+        }
+        match recv.read(&mut buf).await? {
+            Some(n) => decoder.push(&buf[..n]),
+            None => anyhow::bail!("the stream ended before the hello"),
+        }
+    }
 }
 
 /// One connection: the hello, then frames both ways until it ends.
 async fn serve_connection(
     incoming: quinn::Incoming,
-    rooms: Arc<Mutex<HashMap<String, RoomHandle>>>,
+    mut door: Door,
     conn_id: ConnId,
     started: Instant,
 ) -> anyhow::Result<()> {
-    let connection = incoming.await?;
+    let (connection, mut send, mut recv, mut decoder, body) =
+        tokio::time::timeout(HELLO_DEADLINE, handshake_and_hello(incoming))
+            .await
+            .map_err(|_| anyhow::anyhow!("no hello within {HELLO_DEADLINE:?}"))??;
+    // The hello is here: this connection no longer counts as pending.
+    door.slot.take();
     let peer = connection.remote_address();
-    let (mut send, mut recv) = tokio::time::timeout(Duration::from_secs(10), connection.accept_bi()).await??;
-    let mut decoder = FrameDecoder::default();
-    let mut buf = vec![0u8; 16 * 1024];
-    // The hello.
-    let body = loop {
-        match decoder.next_frame() {
-            Ok(Some(body)) => break body,
-            Ok(None) => {}
-            Err(e) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
-        }
-        match tokio::time::timeout(Duration::from_secs(10), recv.read(&mut buf)).await?? {
-            Some(n) => decoder.push(&buf[..n]),
-            None => return Ok(()),
-        }
-    };
     let version = match wire::hello_version(&body) {
         Ok(v) => v,
         Err(e) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
@@ -269,16 +472,55 @@ async fn serve_connection(
         Ok(h) => h,
         Err(e) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
     };
-    let word = hello.code.split('-').next().unwrap_or("").to_ascii_uppercase();
-    let room = rooms.lock().expect("rooms").get(&word).map(|r| r.tx.clone());
-    let Some(room) = room else {
-        tracing::info!(%peer, "refused a wrong room code");
-        let reason = "wrong room code: ask the host for the code it printed".to_string();
-        let _ = send.write_all(&wire::encode(&ServerMsg::Refused { reason: reason.clone() })).await;
-        return refuse(&connection, close::WRONG_CODE, &reason).await;
+    let refuse_with = |code: u32, reason: String| {
+        let frame = wire::encode(&ServerMsg::Refused { reason: reason.clone() });
+        (code, reason, frame)
     };
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    room.send(RoomInput::Hello { conn: conn_id, hello, tx }).ok();
+    // Wrong codes are rate-limited per address; the comparison takes the same time whatever
+    // the guess shares with a real code word.
+    let word = hello.code.split('-').next().unwrap_or("").trim().to_ascii_uppercase();
+    let found = {
+        let mut doors = door.doors.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
+        if !doors.may_try(peer.ip()) {
+            Err(refuse_with(
+                close::WRONG_CODE,
+                "too many wrong room codes from your address: wait a minute, then check the code on the host's screen"
+                    .into(),
+            ))
+        } else {
+            let rooms = door.rooms.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
+            let mut found = None;
+            for r in rooms.iter() {
+                if crate::secret::same(r.word.as_bytes(), word.as_bytes()) {
+                    found = Some(r.tx.clone());
+                }
+            }
+            match found {
+                Some(tx) => Ok(tx),
+                None => {
+                    doors.wrong_code(peer.ip());
+                    tracing::info!(%peer, "refused a wrong room code");
+                    Err(refuse_with(close::WRONG_CODE, "wrong room code: ask the host for the code it printed".into()))
+                }
+            }
+        }
+    };
+    let room = match found {
+        Ok(room) => room,
+        Err((code, reason, frame)) => {
+            let _ = send.write_all(&frame).await;
+            return refuse(&connection, code, &reason).await;
+        }
+    };
+    let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
+    let out = ConnOut { tx, connection: connection.clone() };
+    door.open.fetch_add(1, Ordering::Relaxed);
+    let _open = OpenSlot(door.open.clone());
+    if room.send(RoomInput::Hello { conn: conn_id, hello, out }).await.is_err() {
+        let reason = "this room has stopped (see the host's log): ask the host to start it again";
+        let _ = send.write_all(&wire::encode(&ServerMsg::Refused { reason: reason.into() })).await;
+        return refuse(&connection, close::SHUTDOWN, reason).await;
+    }
     let probes = tokio::spawn(datagrams(connection.clone(), room.clone(), conn_id, started));
     // Writer: frames out, in order; a close request ends the connection with its reason.
     let writer_conn = connection.clone();
@@ -303,13 +545,24 @@ async fn serve_connection(
             }
         }
     });
-    // Reader: frames in, checked; a bad one closes this connection only.
+    // Reader: frames in, checked; a bad one, or a flood, closes this connection only.
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut allowance = Bucket::full(MSG_BURST);
     let result: anyhow::Result<()> = async {
         loop {
             match decoder.next_frame() {
                 Ok(Some(body)) => match wire::decode::<ClientMsg>(&body) {
                     Ok(msg) => {
-                        room.send(RoomInput::Msg { conn: conn_id, msg }).ok();
+                        if !allowance.take(MSG_BURST, MSGS_PER_S) {
+                            let reason = format!(
+                                "closed: more than {MSGS_PER_S} messages a second; reconnect with your seat token"
+                            );
+                            connection.close(close::BAD_FRAME.into(), reason.as_bytes());
+                            anyhow::bail!(reason);
+                        }
+                        if room.send(RoomInput::Msg { conn: conn_id, msg }).await.is_err() {
+                            return Ok(());
+                        }
                         continue;
                     }
                     Err(e) => return Err(bad_frame(&connection, &e)),
@@ -324,7 +577,7 @@ async fn serve_connection(
         }
     }
     .await;
-    room.send(RoomInput::Gone { conn: conn_id }).ok();
+    let _ = room.send(RoomInput::Gone { conn: conn_id }).await;
     writer.abort();
     probes.abort();
     result
@@ -356,43 +609,54 @@ const PROBE_EVERY: Duration = Duration::from_millis(500);
 /// schedule ([`PROBE_BURST`] then [`PROBE_EVERY`]) and hands each answer to the room as a
 /// clock sample; a client's own pings are echoed; heartbeats and grab copies go to the room
 /// like their stream twins (an undecodable datagram is dropped, as a lost one would be).
-async fn datagrams(
-    connection: quinn::Connection,
-    room: mpsc::UnboundedSender<RoomInput>,
-    conn: ConnId,
-    started: Instant,
-) {
+async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>, conn: ConnId, started: Instant) {
     let now = || started.elapsed().as_micros() as u64;
     let mut sent = 0u32;
+    let mut outstanding = OutstandingProbes::default();
+    let mut allowance = Bucket::full(DATAGRAM_BURST);
     let mut next_ping = tokio::time::Instant::now();
     loop {
         tokio::select! {
             _ = tokio::time::sleep_until(next_ping) => {
-                let ping = wire::encode_datagram(&Datagram::HostPing { t0: now() });
+                let t0 = now();
+                let ping = wire::encode_datagram(&Datagram::HostPing { t0 });
                 if connection.send_datagram(ping.into()).is_err() {
                     return;
                 }
+                outstanding.sent(t0);
                 sent += 1;
                 next_ping += if sent < PROBE_BURST { PROBE_BURST_EVERY } else { PROBE_EVERY };
             }
             datagram = connection.read_datagram() => {
                 let Ok(datagram) = datagram else { return };
                 let t = now();
-                match wire::decode_datagram(&datagram) {
+                // A flood is dropped here, as a loss would drop it: nothing queues for it.
+                if !allowance.take(DATAGRAM_BURST, DATAGRAMS_PER_S) {
+                    continue;
+                }
+                let input = match wire::decode_datagram(&datagram) {
                     Ok(Datagram::Ping { t0 }) => {
                         let pong = wire::encode_datagram(&Datagram::Pong { t0, t1: t, t2: now() });
                         let _ = connection.send_datagram(pong.into());
+                        None
                     }
-                    Ok(Datagram::ClientPong { t0, t1, t2 }) => {
-                        room.send(RoomInput::Probe { conn, sample: Sample::from_probe(t0, t1, t2, t) }).ok();
+                    // Only an answer to a probe this host sent, once (fairness: a laptop may
+                    // not invent samples of its own path).
+                    Ok(Datagram::ClientPong { t0, t1, t2 }) if outstanding.answered(t0) => {
+                        Some(RoomInput::Probe { conn, sample: Sample::from_probe(t0, t1, t2, t) })
                     }
                     Ok(Datagram::Beat { now_us, shown_us, acts }) => {
-                        room.send(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown_us, acts } }).ok();
+                        Some(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown_us, acts } })
                     }
                     Ok(Datagram::Grab { seq, pawn, shown_us, input_us }) => {
-                        room.send(RoomInput::Msg { conn, msg: ClientMsg::Grab { seq, pawn, shown_us, input_us } }).ok();
+                        Some(RoomInput::Msg { conn, msg: ClientMsg::Grab { seq, pawn, shown_us, input_us } })
                     }
-                    _ => {}
+                    _ => None,
+                };
+                if let Some(input) = input
+                    && let Err(mpsc::error::TrySendError::Closed(_)) = room.try_send(input)
+                {
+                    return;
                 }
             }
         }
@@ -401,9 +665,14 @@ async fn datagrams(
 
 /// A room's task: the room, its clock, its connections' writers and its journal.
 struct RoomDriver {
+    word: String,
+    rooms: Rooms,
+    failed_tx: watch::Sender<Option<String>>,
     room: Room,
-    rx: mpsc::UnboundedReceiver<RoomInput>,
-    conns: HashMap<ConnId, mpsc::UnboundedSender<Outgoing>>,
+    rx: mpsc::Receiver<RoomInput>,
+    conns: HashMap<ConnId, ConnOut>,
+    /// A panic caught while flushing (the room answering a dropped laptop).
+    poisoned: Option<String>,
     journal: Option<std::fs::File>,
     started: Instant,
     stats: Arc<Stats>,
@@ -422,49 +691,31 @@ impl RoomDriver {
         let mut out = Vec::new();
         let mut reported = false;
         self.seats_tx.send_replace(self.room.seats_taken());
-        loop {
+        let failure = loop {
             let deadline = self.room.next_deadline().map(|us| self.started + Duration::from_micros(us));
             let mut arrived = None;
-            tokio::select! {
+            let step = tokio::select! {
                 input = self.rx.recv() => {
-                    let Some(input) = input else { break };
+                    let Some(input) = input else { break None };
                     // Probes are not game messages: the latency figures leave them out.
                     if !matches!(input, RoomInput::Probe { .. }) {
                         arrived = Some(Instant::now());
                     }
-                    let now = self.now();
-                    match input {
-                        RoomInput::Hello { conn, hello, tx } => {
-                            if hello.seat_token.is_some() {
-                                self.stats.comebacks.fetch_add(1, Ordering::Relaxed);
-                            }
-                            self.conns.insert(conn, tx);
-                            self.room.hello(now, conn, hello, &mut out);
-                        }
-                        RoomInput::Msg { conn, msg } => {
-                            if matches!(msg, ClientMsg::Heartbeat { .. }) {
-                                self.stats.heartbeats.fetch_add(1, Ordering::Relaxed);
-                            }
-                            self.room.message(now, conn, msg, &mut out)
-                        }
-                        RoomInput::Gone { conn } => {
-                            self.conns.remove(&conn);
-                            self.room.gone(now, conn, &mut out);
-                        }
-                        RoomInput::Probe { conn, sample } => {
-                            self.stats.probes.fetch_add(1, Ordering::Relaxed);
-                            self.room.probe(conn, sample)
-                        }
-                    }
+                    self.input(input, &mut out)
                 }
                 _ = sleep_until(deadline) => {
                     let now = self.now();
-                    self.room.tick(now, &mut out);
+                    guarded(|| self.room.tick(now, &mut out))
                 }
+            };
+            if let Err(panic) = step {
+                break Some(format!("the host hit an internal error ({panic})"));
             }
             if let Err(e) = self.flush(&mut out) {
-                tracing::error!("journal write failed: {e}; stopping this room so nothing unjournaled is played");
-                break;
+                break Some(format!("the journal could not be written ({e})"));
+            }
+            if let Some(panic) = self.poisoned.take() {
+                break Some(format!("the host hit an internal error ({panic})"));
             }
             if let Some(t) = arrived {
                 self.stats.record(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
@@ -477,30 +728,100 @@ impl RoomDriver {
                 reported = true;
                 self.finished_tx.send_modify(|n| *n += 1);
             }
+        };
+        if let Ok(mut rooms) = self.rooms.lock() {
+            rooms.retain(|r| r.word != self.word);
+        }
+        if let Some(why) = failure {
+            // Never a silently dead room: everyone hears why, the log says it, and `serve`
+            // exits with an error. Nothing unjournaled was sent, so `--resume` continues.
+            let reason = format!("{why}: the room has stopped; the host can restart it with --resume");
+            tracing::error!(room = %self.word, "{reason}");
+            for (_, c) in self.conns.drain() {
+                c.connection.close(close::SHUTDOWN.into(), reason.as_bytes());
+            }
+            self.failed_tx.send_replace(Some(reason));
+        }
+    }
+
+    /// One input through the room, a panic caught and returned.
+    fn input(&mut self, input: RoomInput, out: &mut Vec<Output>) -> Result<(), String> {
+        let now = self.now();
+        match input {
+            RoomInput::Hello { conn, hello, out: conn_out } => {
+                if hello.seat_token.is_some() {
+                    self.stats.comebacks.fetch_add(1, Ordering::Relaxed);
+                }
+                self.conns.insert(conn, conn_out);
+                guarded(|| self.room.hello(now, conn, hello, out))
+            }
+            RoomInput::Msg { conn, msg } => {
+                if matches!(msg, ClientMsg::Heartbeat { .. }) {
+                    self.stats.heartbeats.fetch_add(1, Ordering::Relaxed);
+                }
+                guarded(|| self.room.message(now, conn, msg, out))
+            }
+            RoomInput::Gone { conn } => {
+                self.conns.remove(&conn);
+                guarded(|| self.room.gone(now, conn, out))
+            }
+            RoomInput::Probe { conn, sample } => {
+                self.stats.probes.fetch_add(1, Ordering::Relaxed);
+                guarded(|| self.room.probe(conn, sample))
+            }
+        }
+    }
+
+    /// Queues `item` for `conn`'s writer. A laptop whose queue is full is not reading: it is
+    /// dropped (it may come back with its seat token) and its seat goes to a bot.
+    fn deliver(&mut self, conn: ConnId, item: Outgoing, out: &mut Vec<Output>) {
+        let Some(c) = self.conns.get(&conn) else { return };
+        if let Err(mpsc::error::TrySendError::Full(_)) = c.tx.try_send(item) {
+            let reason = "closed: your laptop stopped reading the game; reconnect to take your seat back";
+            tracing::warn!(conn, "{reason}");
+            c.connection.close(close::BAD_FRAME.into(), reason.as_bytes());
+            self.conns.remove(&conn);
+            let now = self.now();
+            // What the room says in answer waits for the next flush.
+            if let Err(panic) = guarded(|| self.room.gone(now, conn, out)) {
+                self.poisoned.get_or_insert(panic);
+            }
         }
     }
 
     /// Hands `items` to `conn`'s writer at host instant `at` (µs), the later ones (copies)
     /// `wire::COPY_GAPS` apart.
     fn send_at(&self, conn: ConnId, at: u64, items: Vec<Outgoing>) {
-        let Some(tx) = self.conns.get(&conn).cloned() else { return };
+        let Some(tx) = self.conns.get(&conn).map(|c| c.tx.clone()) else { return };
         let when = self.started + Duration::from_micros(at);
         tokio::spawn(async move {
             tokio::time::sleep_until(when.into()).await;
             let mut items = items.into_iter();
             if let Some(first) = items.next() {
-                let _ = tx.send(first);
+                let _ = tx.try_send(first);
             }
             for (gap, item) in wire::COPY_GAPS.iter().zip(items) {
                 tokio::time::sleep(*gap).await;
-                let _ = tx.send(item);
+                let _ = tx.try_send(item);
             }
         });
     }
 
     /// Journal entries first (written and fsynced), then the frames that depend on them.
     fn flush(&mut self, out: &mut Vec<Output>) -> std::io::Result<()> {
-        for output in out.drain(..) {
+        let mut more = Vec::new();
+        while !out.is_empty() {
+            for output in std::mem::take(out) {
+                self.flush_one(output, &mut more)?;
+            }
+            // A laptop dropped for not reading makes the room answer (lobby, stand-in bot).
+            std::mem::swap(out, &mut more);
+        }
+        Ok(())
+    }
+
+    fn flush_one(&mut self, output: Output, more: &mut Vec<Output>) -> std::io::Result<()> {
+        {
             match output {
                 Output::Journal(entry) => {
                     if let Some(file) = &mut self.journal {
@@ -508,11 +829,7 @@ impl RoomDriver {
                         file.sync_data()?;
                     }
                 }
-                Output::Send { conn, msg } => {
-                    if let Some(tx) = self.conns.get(&conn) {
-                        let _ = tx.send(Outgoing::Frame(wire::encode(&msg)));
-                    }
-                }
+                Output::Send { conn, msg } => self.deliver(conn, Outgoing::Frame(wire::encode(&msg)), more),
                 Output::SendAt { conn, at, msg } => {
                     self.send_at(conn, at, vec![Outgoing::Frame(wire::encode(&msg))]);
                 }
@@ -530,14 +847,28 @@ impl RoomDriver {
                     }
                 }
                 Output::Close { conn, code, reason } => {
-                    if let Some(tx) = self.conns.remove(&conn) {
-                        let _ = tx.send(Outgoing::Close { code, reason });
+                    if let Some(c) = self.conns.remove(&conn)
+                        && c.tx.try_send(Outgoing::Close { code, reason: reason.clone() }).is_err()
+                    {
+                        c.connection.close(code.into(), reason.as_bytes());
                     }
                 }
             }
         }
         Ok(())
     }
+}
+
+/// Runs one step of the room, catching a panic: the room is then in an unknown state, so the
+/// caller stops it and tells everyone why instead of leaving a silently dead room.
+fn guarded(step: impl FnOnce()) -> Result<(), String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(step)).map_err(|panic| {
+        panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into())
+    })
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

@@ -33,6 +33,15 @@ fn transport() -> quinn::TransportConfig {
     t.keep_alive_interval(Some(Duration::from_secs(1)));
     t.max_idle_timeout(Some(Duration::from_secs(6).try_into().expect("small")));
     t.datagram_receive_buffer_size(Some(64 * 1024));
+    // Sized to the protocol: one bidirectional stream (the client opens it), no other stream;
+    // a stream's window holds a few frames of `MAX_FRAME`, the connection's a little more. A
+    // peer that opens streams it never uses, or sends without reading, costs at most this.
+    t.max_concurrent_uni_streams(0u32.into());
+    t.max_concurrent_bidi_streams(0u32.into());
+    let frame = bolide_protocol::wire::MAX_FRAME as u32;
+    t.stream_receive_window((4 * frame).into());
+    t.receive_window((6 * frame).into());
+    t.send_window(u64::from(16 * frame));
     t
 }
 
@@ -44,6 +53,8 @@ fn transport() -> quinn::TransportConfig {
 /// as before, so the fairness allowance for a retransmitted grab is unchanged.
 fn host_transport() -> Arc<quinn::TransportConfig> {
     let mut t = transport();
+    // The client's one game stream.
+    t.max_concurrent_bidi_streams(1u32.into());
     let mut acks = quinn::AckFrequencyConfig::default();
     acks.ack_eliciting_threshold(9u32.into()).max_ack_delay(Some(Duration::from_millis(25)));
     t.ack_frequency_config(Some(acks));

@@ -2,6 +2,7 @@
 //! reveal, timed Klaxon calls and the grab arbiter. The decisions themselves are in
 //! `crate::fair`; this file wires them to seats, connections and the engine.
 
+use super::us;
 use super::{ConnId, DueKind, Output, Room};
 use crate::fair::{Allowance, GrabArbiter, Request, Sample, bound_claim};
 use bolide_protocol::model::MAX_PILOTS;
@@ -225,7 +226,7 @@ impl Room {
             owd_max,
             latest_show,
             allowance,
-            self.config.plausible_reaction_ms * 1000,
+            us(self.config.plausible_reaction_ms),
         );
         if b.flagged {
             tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
@@ -339,7 +340,7 @@ impl Room {
                         out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
                     } else {
                         // A bot whose pawn went to a faster hand picks again.
-                        let at = now + self.config.bot_delay_ms * 1000 / 4;
+                        let at = now.saturating_add(us(self.config.bot_delay_ms) / 4);
                         self.due.push(super::Due { at, kind: DueKind::Act(seat) });
                     }
                 }

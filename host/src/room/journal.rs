@@ -34,26 +34,89 @@ pub enum ResumeError {
     Setup(String),
     #[error("journal line {line}: replaying it was refused ({error}); the journal does not match this version")]
     Replay { line: usize, error: RuleError },
+    #[error(
+        "journal line {line} is damaged (its checksum does not match): the file was changed or the disk failed; nothing was replayed"
+    )]
+    Damaged { line: usize },
     #[error("journal line {line}: {error}")]
     Parse { line: usize, error: String },
 }
 
 impl JournalEntry {
+    /// One line: the entry as JSON, a tab, and a checksum of the JSON (the first 64 bits of
+    /// its SHA-256, in hex), so a damaged line is found, never replayed.
     pub fn to_line(&self) -> String {
-        let mut line = serde_json::to_string(self).expect("journal entries serialise");
-        line.push('\n');
-        line
+        // Plain data: serialising it cannot fail (no maps with non-string keys, no floats).
+        let json = serde_json::to_string(self).unwrap_or_default();
+        format!("{json}\t{}\n", checksum(&json))
     }
 
-    /// Parses a journal. A torn last line (the crash came mid-write) is dropped: it was never
-    /// acknowledged, so nothing that depended on it was sent.
+    /// Parses a journal. A torn last line (the crash came mid-write, before its newline) is
+    /// dropped: it was never acknowledged, so nothing that depended on it was sent. Any other
+    /// damage — a checksum that does not match, a line that does not parse — is an error
+    /// with its line number.
     pub fn parse_all(text: &str) -> Result<Vec<JournalEntry>, ResumeError> {
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let complete = if text.ends_with('\n') { lines.len() } else { lines.len().saturating_sub(1) };
-        lines[..complete]
-            .iter()
+        let complete = &text[..complete_len(text)];
+        complete
+            .lines()
             .enumerate()
-            .map(|(i, l)| serde_json::from_str(l).map_err(|e| ResumeError::Parse { line: i + 1, error: e.to_string() }))
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| {
+                let line = i + 1;
+                let (json, sum) = l.rsplit_once('\t').ok_or(ResumeError::Damaged { line })?;
+                if sum != checksum(json) {
+                    return Err(ResumeError::Damaged { line });
+                }
+                serde_json::from_str(json).map_err(|e| ResumeError::Parse { line, error: e.to_string() })
+            })
             .collect()
+    }
+}
+
+/// The length of a journal's complete lines: what is left once a torn last line is cut.
+/// `--resume` truncates the file to it before appending, so a fragment is never followed by
+/// a new line (which would make the file unreadable at the next resume).
+pub fn complete_len(text: &str) -> usize {
+    text.rfind('\n').map_or(0, |i| i + 1)
+}
+
+fn checksum(json: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(json.as_bytes());
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bolide_protocol::{Action, Seat};
+
+    fn journal() -> String {
+        (0..3).map(|i| JournalEntry::Applied { seat: Seat(i), action: Action::Roll }.to_line()).collect()
+    }
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_cut() {
+        let mut text = journal();
+        let whole = text.len();
+        text.push_str(&JournalEntry::Applied { seat: Seat(1), action: Action::EndTurn }.to_line()[..20]);
+        assert_eq!(JournalEntry::parse_all(&text).unwrap().len(), 3);
+        assert_eq!(complete_len(&text), whole);
+    }
+
+    #[test]
+    fn every_flipped_byte_is_reported_with_its_line() {
+        let text = journal();
+        let second = text.find('\n').unwrap() + 1;
+        let third = second + text[second..].find('\n').unwrap() + 1;
+        for at in second..third - 1 {
+            let mut bytes = text.clone().into_bytes();
+            bytes[at] ^= 0x04;
+            let Ok(damaged) = String::from_utf8(bytes) else { continue };
+            match JournalEntry::parse_all(&damaged) {
+                Err(ResumeError::Damaged { line: 2 }) | Err(ResumeError::Parse { line: 2, .. }) => {}
+                other => panic!("byte {at} flipped: {other:?}"),
+            }
+        }
     }
 }

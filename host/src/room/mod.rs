@@ -8,7 +8,7 @@ mod fairness;
 mod journal;
 
 pub use fairness::FairRecord;
-pub use journal::{JournalEntry, JournalSeat, ResumeError};
+pub use journal::{JournalEntry, JournalSeat, ResumeError, complete_len};
 
 use crate::bots::{BotLevel, SeatSight};
 use crate::circuits::{self, CircuitChoice};
@@ -18,7 +18,7 @@ use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{
     ClientMsg, Datagram, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine, close,
 };
-use bolide_protocol::{Action, Circuit, Colour, Event, RuleError, Seat};
+use bolide_protocol::{Action, Circuit, Colour, Event, FirstPlayer, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -217,7 +217,8 @@ impl Room {
     // ----- inputs -----
 
     pub fn hello(&mut self, now: u64, conn: ConnId, hello: Hello, out: &mut Vec<Output>) {
-        if !hello.code.eq_ignore_ascii_case(&self.config.code) {
+        let word = hello.code.split('-').next().unwrap_or("").trim().to_ascii_uppercase();
+        if !crate::secret::same(word.as_bytes(), self.config.code.to_ascii_uppercase().as_bytes()) {
             let reason = "wrong room code: ask the host for the code it printed".to_string();
             out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
             out.push(Output::Close { conn, code: close::WRONG_CODE, reason });
@@ -250,10 +251,13 @@ impl Room {
         }
         let humans_max = MAX_PILOTS - self.config.settings.bots as usize;
         if matches!(self.stage, Stage::Lobby) && self.seats.len() < humans_max {
-            let token = SeatToken(self.rng.random());
-            let colour = self.free_colour().expect("a seat is free, so is a colour");
-            let name =
-                if hello.name.trim().is_empty() { format!("Pilot {}", self.seats.len() + 1) } else { hello.name };
+            let (Ok(token), Some(colour)) = (crate::secret::seat_token(), self.free_colour()) else {
+                let reason = "the host could not draw a seat token: try again".to_string();
+                out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
+                return out.push(Output::Close { conn, code: close::ROOM_FULL, reason });
+            };
+            let name = bolide_protocol::wire::clean_name(&hello.name);
+            let name = if name.is_empty() { format!("Pilot {}", self.seats.len() + 1) } else { name };
             self.seats.push(SeatSlot {
                 name,
                 colour,
@@ -301,7 +305,7 @@ impl Room {
                 if seat != Some(Seat(0)) || !matches!(self.stage, Stage::Lobby) {
                     return self.lobby_refused(conn, "only the first pilot sets the championship, in the lobby", out);
                 }
-                if let Err(reason) = self.check_settings(&settings) {
+                if let Err(reason) = check_settings(&settings, self.seats.len()) {
                     return self.lobby_refused(conn, &reason, out);
                 }
                 self.config.settings = settings;
@@ -438,20 +442,6 @@ impl Room {
         out.push(Output::Send { conn, msg: ServerMsg::LobbyRefused { reason: reason.to_string() } });
     }
 
-    fn check_settings(&self, settings: &Settings) -> Result<(), String> {
-        if !(1..=20).contains(&settings.options.races) {
-            return Err("a championship has 1 to 20 races".into());
-        }
-        if self.seats.len() + settings.bots as usize > MAX_PILOTS {
-            return Err(format!(
-                "{} pilots have joined: at most {} bots fit",
-                self.seats.len(),
-                MAX_PILOTS - self.seats.len()
-            ));
-        }
-        circuits_for(settings, 1).map(|_| ()).map_err(|e| format!("circuit: {e}"))
-    }
-
     fn lobby_state(&self) -> LobbyState {
         LobbyState {
             seats: self
@@ -488,18 +478,24 @@ impl Room {
         if humans == 0 || !(3..=MAX_PILOTS).contains(&pilots) || !self.seats.iter().all(|s| s.ready) {
             return;
         }
-        let circuits = match circuits_for(&self.config.settings, self.config.settings.options.races) {
-            Ok(c) => c,
-            Err(e) => {
-                let reason = format!("cannot start: circuit: {e}");
-                for &conn in self.members.keys() {
-                    self.lobby_refused(conn, &reason, out);
-                }
-                return;
+        let refuse_start = |room: &Room, reason: String, out: &mut Vec<Output>| {
+            for &conn in room.members.keys() {
+                room.lobby_refused(conn, &format!("cannot start: {reason}"), out);
             }
         };
+        if let FirstPlayer::Seat(seat) = self.config.settings.options.first_player
+            && seat.index() >= pilots
+        {
+            let reason = format!("first-player: seat {} is empty at a table of {pilots}", seat.0);
+            return refuse_start(self, reason, out);
+        }
+        let circuits = match circuits_for(&self.config.settings, self.config.settings.options.races) {
+            Ok(c) => c,
+            Err(e) => return refuse_start(self, format!("circuit: {e}"), out),
+        };
+        let humans = self.seats.len();
         for n in 1..=self.config.settings.bots {
-            let colour = self.free_colour().expect("seats counted");
+            let Some(colour) = self.free_colour() else { break };
             let level = self.config.bot_level;
             self.seats.push(SeatSlot {
                 name: format!("Bot {n}"),
@@ -522,8 +518,14 @@ impl Room {
                 .map(|s| JournalSeat { name: s.name.clone(), colour: s.colour, token: s.token, bot: s.bot })
                 .collect(),
         };
+        let (champ, opening) = match self.championship_setup(circuits) {
+            Ok(set_up) => set_up,
+            Err(e) => {
+                self.seats.truncate(humans);
+                return refuse_start(self, e.to_string(), out);
+            }
+        };
         out.push(Output::Journal(entry));
-        let (champ, opening) = self.championship_setup(circuits).expect("settings were checked");
         self.stage = Stage::Playing(Box::new(champ));
         self.send_lobby(out);
         self.retime(now);
@@ -697,14 +699,14 @@ impl Room {
                 // laptops clamped by hundreds of ms). The cup stays down for the probe burst.
                 let cold = self.clocks.values().any(|c| c.samples() < fairness::WARM_SAMPLES);
                 let warm_up = if cold { fairness::WARM_UP_US } else { 0 };
-                let lift = now + self.config.lift_delay_ms * 1000 + warm_up;
+                let lift = now.saturating_add(us(self.config.lift_delay_ms)).saturating_add(warm_up);
                 due.push(Due { at: lift, kind: DueKind::Lift });
                 let owd = self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0);
                 self.klaxon = Some(KlaxonOrder::new(race.pilots(), lift, now, fairness::SILENCE_US + owd));
                 self.lift_passed = false;
                 for seat in race.seats() {
                     if self.seats[seat.index()].bot_plays() {
-                        let at = now + self.rng.random_range(0..=self.config.lift_delay_ms * 1000 / 2);
+                        let at = now.saturating_add(self.rng.random_range(0..=us(self.config.lift_delay_ms) / 2));
                         due.push(Due { at, kind: DueKind::Klaxon(seat) });
                     }
                 }
@@ -726,7 +728,7 @@ impl Room {
         let start = if grab { self.grab.as_ref().map_or(now, |g| g.reveal) } else { now };
         for d in &mut due {
             if let DueKind::Act(seat) = d.kind {
-                d.at = start + self.wait_for(seat, grab);
+                d.at = start.saturating_add(self.wait_for(seat, grab));
             }
         }
         self.due = due;
@@ -735,12 +737,12 @@ impl Room {
     /// How long a decision of `seat` may take: a bot's thinking (or reaction) time, or the
     /// pilot's time limit.
     fn wait_for(&mut self, seat: Seat, grab: bool) -> u64 {
-        let base = self.config.bot_delay_ms * 1000;
+        let base = us(self.config.bot_delay_ms);
         match (self.seats[seat.index()].bot_plays(), grab) {
             (true, true) => self.rng.random_range(base / 2..=base + base / 2),
             (true, false) => base,
-            (false, true) => self.config.grab_timeout_ms * 1000,
-            (false, false) => self.config.turn_timeout_ms * 1000,
+            (false, true) => us(self.config.grab_timeout_ms),
+            (false, false) => us(self.config.turn_timeout_ms),
         }
     }
 
@@ -749,7 +751,7 @@ impl Room {
     fn retime_seat(&mut self, now: u64, seat: Seat) {
         let grab = self.champ().is_some_and(|c| c.race().phase() == Phase::Grab);
         if self.due.iter().any(|d| d.kind == DueKind::Act(seat)) {
-            let at = now + self.wait_for(seat, grab);
+            let at = now.saturating_add(self.wait_for(seat, grab));
             for d in self.due.iter_mut().filter(|d| d.kind == DueKind::Act(seat)) {
                 d.at = at;
             }
@@ -838,16 +840,45 @@ impl Room {
     }
 }
 
-/// The circuits of a championship from its settings: a preset for every race, a file, the
-/// notation itself, or `random:SEED` — a new random layout for each race (B-2.6).
-pub fn circuits_for(settings: &Settings, races: u8) -> Result<Vec<Circuit>, circuits::CircuitLoadError> {
-    let text = settings.circuit.trim();
-    if let Some(seed) = text.strip_prefix("random:").and_then(|s| s.parse::<u64>().ok()) {
-        return Ok((0..races.max(1) as u64).map(|i| circuits::random(seed.wrapping_add(i))).collect());
+/// Milliseconds from a setting as µs, saturating: a huge delay waits forever, never wraps.
+fn us(ms: u64) -> u64 {
+    ms.saturating_mul(1000)
+}
+
+/// Checks a championship's settings with `seated` pilots already in the lobby: the same check
+/// for the host's flags and for the lobby's `Configure`. The refusal starts with the field.
+pub fn check_settings(settings: &Settings, seated: usize) -> Result<(), String> {
+    if !(1..=20).contains(&settings.options.races) {
+        return Err(format!("races: {} is not 1 to 20", settings.options.races));
     }
-    let choice =
-        if text.contains(' ') { CircuitChoice::Tiles(text.to_string()) } else { CircuitChoice::from_arg(text) };
-    Ok(vec![choice.load()?])
+    if seated + settings.bots as usize > MAX_PILOTS || settings.bots as usize >= MAX_PILOTS {
+        return Err(format!(
+            "bots: {} bots and {seated} pilots do not fit at a table of {MAX_PILOTS} (at least one seat stays for a person)",
+            settings.bots
+        ));
+    }
+    if let FirstPlayer::Seat(seat) = settings.options.first_player
+        && seat.index() >= MAX_PILOTS
+    {
+        return Err(format!("first-player: seat {} does not exist; say random or 0 to {}", seat.0, MAX_PILOTS - 1));
+    }
+    circuits_for(settings, 1).map(|_| ()).map_err(|e| format!("circuit: {e}"))
+}
+
+/// The circuits of a championship from its settings: a preset for every race, the notation
+/// itself, or `random:SEED` — a new random layout for each race (B-2.6). The same check for a
+/// flag and for the wire; a file named on the host's command line was read into the notation
+/// before it got here, and nothing here opens a file.
+pub fn circuits_for(settings: &Settings, races: u8) -> Result<Vec<Circuit>, circuits::CircuitLoadError> {
+    if settings.circuit.chars().count() > bolide_protocol::wire::MAX_CIRCUIT_CHARS {
+        return Err(circuits::CircuitLoadError::TooLong);
+    }
+    match CircuitChoice::from_setting(&settings.circuit)? {
+        CircuitChoice::Seed(seed) => {
+            Ok((0..races.max(1) as u64).map(|i| circuits::random(seed.wrapping_add(i))).collect())
+        }
+        choice => Ok(vec![choice.load()?]),
+    }
 }
 
 #[cfg(test)]

@@ -337,3 +337,71 @@ fn b_4_2_the_cup_stays_down_until_every_clock_model_is_warm() {
     let lift = r.klaxon.as_ref().expect("the cup is down").lift();
     assert_eq!(lift, 10_000 + 100_000 + fairness::WARM_UP_US, "one probe is not a clock model");
 }
+
+fn lobby_refusal(out: &[Output], conn: ConnId) -> Option<String> {
+    sent_to(out, conn).into_iter().rev().find_map(|m| match m {
+        ServerMsg::LobbyRefused { reason } => Some(reason.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_first_player_out_of_range_is_refused_not_a_panic() {
+    let (mut r, mut out) = anne_joins(0, 1);
+    let mut bad = settings(2, 1);
+    bad.options.first_player = FirstPlayer::Seat(Seat(9));
+    r.message(0, 1, ClientMsg::Configure(bad), &mut out);
+    assert!(lobby_refusal(&out, 1).is_some_and(|r| r.starts_with("first-player:")), "{:?}", lobby_refusal(&out, 1));
+    // A seat that exists at a full table but is empty at this one: refused at the start.
+    let mut empty = settings(2, 1);
+    empty.options.first_player = FirstPlayer::Seat(Seat(4));
+    r.message(0, 1, ClientMsg::Configure(empty), &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    assert!(r.championship().is_none());
+    let reason = lobby_refusal(&out, 1).unwrap();
+    assert!(reason.contains("first-player: seat 4 is empty"), "{reason}");
+    // The room lives on: a good setting starts the championship.
+    r.message(0, 1, ClientMsg::Configure(settings(2, 1)), &mut out);
+    assert!(r.championship().is_some());
+}
+
+#[test]
+fn the_wire_names_no_file_as_a_circuit() {
+    let (mut r, mut out) = anne_joins(0, 1);
+    for circuit in ["/etc/shadow", "/dev/zero", "../../secret", "random:x"] {
+        let mut s = settings(2, 1);
+        s.circuit = circuit.into();
+        r.message(0, 1, ClientMsg::Configure(s), &mut out);
+        let reason = lobby_refusal(&out, 1).unwrap();
+        assert!(reason.starts_with("circuit:"), "{circuit}: {reason}");
+        assert_eq!(r.config.settings.circuit, "cannes", "{circuit} was taken");
+    }
+    let mut s = settings(2, 1);
+    s.circuit = "S ".repeat(1000);
+    r.message(0, 1, ClientMsg::Configure(s), &mut out);
+    assert!(lobby_refusal(&out, 1).unwrap().contains("too long"));
+    // The notation itself and seeded layouts are fine.
+    let mut s = settings(2, 1);
+    s.circuit = crate::circuits::PRESETS[1].1.into();
+    r.message(0, 1, ClientMsg::Configure(s.clone()), &mut out);
+    assert_eq!(r.config.settings.circuit, s.circuit);
+}
+
+#[test]
+fn names_are_cleaned_so_no_lobby_frame_can_outgrow_the_limit() {
+    let mut r = room(0, 1);
+    let mut out = Vec::new();
+    for conn in 1..=6 {
+        let name = format!("\u{202E}{}\u{0007}", "x".repeat(40_000));
+        r.hello(0, conn, hello(&name, None), &mut out);
+    }
+    let lobby = sent_to(&out, 6).into_iter().rev().find(|m| matches!(m, ServerMsg::Lobby(_))).expect("a lobby");
+    let ServerMsg::Lobby(state) = lobby else { unreachable!() };
+    assert_eq!(state.seats.len(), 6);
+    for seat in &state.seats {
+        assert_eq!(seat.name.chars().count(), bolide_protocol::wire::MAX_NAME_CHARS);
+        assert!(seat.name.chars().all(|c| c == 'x'));
+    }
+    let frame = bolide_protocol::wire::encode(lobby);
+    assert!(frame.len() < bolide_protocol::wire::MAX_FRAME / 16, "{} bytes", frame.len());
+}

@@ -13,6 +13,7 @@
 
 use bolide_client::bot;
 use bolide_host::bots::BotLevel;
+use bolide_host::net::server::Limits;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::RoomConfig;
 use bolide_protocol::TableOptions;
@@ -179,7 +180,10 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
     runtime.block_on(async {
         let dir = std::env::temp_dir().join(format!("bolide-load-{}", std::process::id()));
         let identity = Identity::load_or_create(&dir.join("identity"))?;
-        let server = Server::bind("127.0.0.1:0".parse()?, &identity)?;
+        // Thousands of clients, all from 127.0.0.1: the game night's caps would refuse them.
+        let connections = args.rooms * args.bots_per_room + 64;
+        let limits = Limits { connections, pending: connections, pending_per_address: connections };
+        let server = Server::bind_with("127.0.0.1:0".parse()?, &identity, limits)?;
         let mut codes = Vec::new();
         for r in 0..args.rooms {
             let settings = Settings {

@@ -1,0 +1,111 @@
+//! What a stranger on the same Wi-Fi may try, each case bounded in time: the host closes the
+//! offending connection with a reason and the game goes on for everyone else.
+
+use bolide_client::net::Session;
+use bolide_protocol::wire::{ClientMsg, ServerMsg, close};
+use bolide_tests::{closed_with, host, quick_room, raw_connection};
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// A session that has been welcomed: the host is alive and serving.
+async fn host_still_serves(addr: std::net::SocketAddr, code: &str) {
+    let session = Session::connect(addr, code, "Witness", None).await.expect("the host still lets people join");
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_length_of_two_to_the_forty_before_the_hello_closes_only_that_connection() {
+    let (server, code) = host("abuse-length", quick_room("GARE", 2, 1));
+    let addr = server.local_addr();
+    let connection = raw_connection(addr, &code).await;
+    let (mut send, _recv) = connection.open_bi().await.unwrap();
+    // A hello whose code string claims 2^40 bytes, in a 14-byte frame.
+    let mut body = vec![2u8, 253];
+    body.extend_from_slice(&(1u64 << 40).to_le_bytes());
+    body.extend_from_slice(b"ABCD");
+    let mut frame = (body.len() as u32).to_le_bytes().to_vec();
+    frame.extend_from_slice(&body);
+    send.write_all(&frame).await.unwrap();
+    let (code_, reason) = closed_with(&connection, LIMIT).await.expect("closed by the host");
+    assert_eq!(code_, u64::from(close::BAD_FRAME));
+    assert!(reason.contains("bad hello"), "{reason}");
+    host_still_serves(addr, &code).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hello_that_never_comes_is_dropped_at_the_deadline() {
+    let (server, code) = host("abuse-slow-hello", quick_room("GARE", 2, 1));
+    let connection = raw_connection(server.local_addr(), &code).await;
+    let (mut send, _recv) = connection.open_bi().await.unwrap();
+    // Two bytes of a length prefix, then nothing.
+    send.write_all(&[10, 0]).await.unwrap();
+    let started = std::time::Instant::now();
+    let limit = bolide_host::net::server::HELLO_DEADLINE + Duration::from_secs(8);
+    tokio::time::timeout(limit, connection.closed()).await.expect("dropped after the hello deadline");
+    assert!(started.elapsed() < limit);
+    host_still_serves(server.local_addr(), &code).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_the_protocol_does_not_use_are_refused() {
+    let (server, code) = host("abuse-streams", quick_room("GARE", 2, 1));
+    let connection = raw_connection(server.local_addr(), &code).await;
+    let _game = connection.open_bi().await.unwrap();
+    // The host grants one bidirectional stream and no unidirectional one: opening more waits
+    // for a credit that never comes, and nothing is buffered for them.
+    let more_bi = tokio::time::timeout(Duration::from_millis(500), connection.open_bi()).await;
+    assert!(more_bi.is_err(), "a second game stream was granted");
+    let uni = tokio::time::timeout(Duration::from_millis(500), connection.open_uni()).await;
+    assert!(uni.is_err(), "a unidirectional stream was granted");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_codes_are_rate_limited_per_address() {
+    let (server, code) = host("abuse-codes", quick_room("GARE", 2, 1));
+    let addr = server.local_addr();
+    let fingerprint = code.rsplit_once('-').unwrap().1;
+    let mut refusals = Vec::new();
+    for guess in 0..8 {
+        match Session::connect(addr, &format!("GUESS{guess}-{fingerprint}"), "Eve", None).await {
+            Err(e) => refusals.push(e.to_string()),
+            Ok(_) => panic!("a wrong code was let in"),
+        }
+    }
+    let limited = refusals.iter().filter(|r| r.contains("too many wrong room codes")).count();
+    let burst = bolide_host::net::server::WRONG_CODE_BURST as usize;
+    assert!(refusals[..burst].iter().all(|r| r.contains("wrong room code")), "{refusals:?}");
+    assert!(limited >= 8 - burst - 1, "{refusals:?}");
+    // Even the right code waits until the address has cooled down.
+    let err = Session::connect(addr, &code, "Eve", None).await.err().expect("refused while limited");
+    assert!(err.to_string().contains("too many wrong room codes"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pilot_who_never_reads_is_dropped_and_the_game_goes_on() {
+    let mut config = quick_room("GARE", 1, 20);
+    config.bot_delay_ms = 1;
+    config.lift_delay_ms = 1;
+    let (server, code) = host("abuse-no-read", config);
+    let addr = server.local_addr();
+    let mut watcher = Session::connect(addr, &code, "Watcher", None).await.unwrap();
+    let mut sleeper = Session::connect(addr, &code, "Sleeper", None).await.unwrap();
+    sleeper.send(&ClientMsg::Ready(true)).await.unwrap();
+    watcher.send(&ClientMsg::Ready(true)).await.unwrap();
+    // The sleeper never reads again; the watcher plays on (its seat is played by the host's bot
+    // once its time limits pass) and the championship must end.
+    let finished = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            match watcher.next().await {
+                Ok(ServerMsg::Finished { standings }) => return standings,
+                Ok(_) => {}
+                Err(e) => panic!("the watcher lost its connection: {e}"),
+            }
+        }
+    })
+    .await
+    .expect("the championship ends although one laptop stopped reading");
+    assert_eq!(finished.len(), 3);
+    let err = bolide_tests::until_closed(&mut sleeper).await;
+    assert!(err.to_string().contains("stopped reading"), "{err}");
+}
