@@ -1,83 +1,52 @@
-//! `bolide`: watch a championship of bots in the terminal (the play command of the README
-//! until the networked client exists).
+//! `bolide`: the game. Opens the window (start screen: host, join, practice); `--text` races
+//! bots in the terminal instead, for machines without a display.
 
-use bolide_client::text;
-use bolide_host::bots::BotLevel;
-use bolide_host::circuits;
-use bolide_host::game::{Championship, ChampionshipSetup};
-use bolide_host::sim;
-use bolide_protocol::{Event, TableOptions};
+mod text_race;
+
 use clap::Parser;
-use rand::SeedableRng;
-use std::time::Duration;
+use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "bolide", version, about = "Watch a Bolide championship of bots in the terminal")]
-struct Args {
-    /// Pilots at the table (3 to 6).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=6))]
-    players: u8,
-    /// Races in the championship (B-7.1).
-    #[arg(long, default_value_t = 1)]
-    races: u8,
-    /// Circuit: a preset (cannes, corniche, monaco), random:SEED, or a file.
-    #[arg(long, default_value = "random:0")]
-    circuit: String,
+#[command(name = "bolide", version, about = "Bolide LAN: the racing party game for laptops around a table")]
+struct Cli {
+    /// Watch a championship of bots in this terminal instead of opening the window.
     #[arg(long)]
-    seed: Option<u64>,
-    /// Milliseconds between turns (0: as fast as it goes).
-    #[arg(long, default_value_t = 300)]
-    pace_ms: u64,
+    text: bool,
+    #[command(flatten)]
+    race: text_race::TextArgs,
 }
 
-const NAMES: [&str; 6] =
-    ["El Gato", "Claudia", "Sir Stephen", "Fritz & Birgitt", "Tony & Anne-Marie", "Oliver & Dorotha"];
-
-fn main() -> anyhow::Result<()> {
-    let args = Args::parse();
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
-    });
-    let circuit = match circuits::CircuitChoice::from_arg(&args.circuit) {
-        circuits::CircuitChoice::Seed(0) => circuits::random(seed),
-        choice => choice.load()?,
-    };
-    let names: Vec<String> = NAMES[..args.players as usize].iter().map(|s| s.to_string()).collect();
-    let levels: Vec<BotLevel> =
-        (0..args.players).map(|i| if i % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random }).collect();
-    println!("Bolide — {} pilots, seed {seed}", args.players);
-    for (name, level) in names.iter().zip(&levels) {
-        println!("  {name} ({} bot)", level.name());
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.text {
+        return match text_race::run(cli.race) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
     }
-    let setup = ChampionshipSetup {
-        pilots: args.players,
-        options: TableOptions { races: args.races, ..TableOptions::default() },
-        circuits: vec![circuit],
-        seed,
-        first_race_bonuses: None,
-    };
-    let (mut champ, opening) = Championship::new(setup)?;
-    narrate(&opening, &names);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let (mut legal, mut batch) = (Vec::new(), Vec::new());
-    while !champ.is_over() {
-        sim::next_actions(champ.race(), &levels, &mut rng, &mut legal, &mut batch);
-        for &(seat, action) in &batch {
-            let events = champ.apply(seat, action)?;
-            narrate(&events, &names);
-            if events.iter().any(|e| matches!(e, Event::RoundEnded { .. } | Event::RaceEnded { .. })) {
-                print!("{}", text::board(&champ.view_for(seat), &names));
-            }
-            if events.iter().any(|e| matches!(e, Event::TurnEnded { .. })) && args.pace_ms > 0 {
-                std::thread::sleep(Duration::from_millis(args.pace_ms));
-            }
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn,bolide=info".into()),
+        )
+        .init();
+    if cfg!(target_os = "linux")
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    {
+        eprintln!(
+            "bolide: no display to open the window on (DISPLAY is not set); `bolide --text` races bots in this terminal"
+        );
+        return ExitCode::FAILURE;
+    }
+    match bolide_client::ui::run_window() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bolide: cannot open the window ({e}); `bolide --text` races bots in this terminal");
+            ExitCode::FAILURE
         }
-    }
-    Ok(())
-}
-
-fn narrate(events: &[Event], names: &[String]) {
-    for line in events.iter().filter_map(|e| text::describe(e, names)) {
-        println!("{line}");
     }
 }

@@ -2,7 +2,7 @@
 //! No egui here: the window UI and the bots both build on it.
 
 use bolide_host::net::{split_code, tls};
-use bolide_protocol::view::PhaseView;
+use bolide_protocol::view::{PhaseView, ViewError};
 use bolide_protocol::wire::{
     self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, SeatToken, ServerMsg,
     StandingLine,
@@ -70,6 +70,20 @@ pub enum ClientError {
     Lost(String),
     #[error("the host sent a bad frame: {0}")]
     Frame(#[from] FrameError),
+    #[error("the host sent a race that cannot be drawn ({0}): rejoin, or run the same version on both laptops")]
+    View(#[from] ViewError),
+}
+
+/// Events a client keeps: far more than a championship of six races makes, so a long game
+/// (or a host that floods) does not grow a laptop's memory without bound.
+pub const MAX_EVENTS: usize = 20_000;
+
+/// Appends `new` to `log`, dropping the oldest past [`MAX_EVENTS`].
+pub fn keep_events(log: &mut Vec<Event>, new: &[Event]) {
+    let new = &new[new.len().saturating_sub(MAX_EVENTS)..];
+    let over = (log.len() + new.len()).saturating_sub(MAX_EVENTS);
+    log.drain(..over.min(log.len()));
+    log.extend_from_slice(new);
 }
 
 impl From<quinn::ConnectionError> for ClientError {
@@ -101,7 +115,7 @@ impl Mirror {
         match msg {
             ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
             ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
-                self.events.extend(events.iter().cloned());
+                keep_events(&mut self.events, events);
                 self.view = Some((**view).clone());
                 self.legal = legal.clone();
                 self.deadline_ms = *deadline_ms;
@@ -288,6 +302,9 @@ impl Session {
         loop {
             if let Some(body) = self.decoder.next_frame()? {
                 let mut msg: ServerMsg = wire::decode(&body)?;
+                if let ServerMsg::Update { view, .. } = &msg {
+                    view.check()?;
+                }
                 if let ServerMsg::Update { events, view, .. } = &mut msg
                     && events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. }))
                 {

@@ -77,8 +77,8 @@ pub fn describe(event: &Event, names: &[String]) -> Option<String> {
             format!("Reservoirs: {}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "))
         }
         Event::PawnTaken { seat, pawn, auto } => {
-            let how = if *auto { "gets the last pawn" } else { "grabs pawn" };
-            format!("{} {how} {}", n(seat), pawn.0)
+            let how = if *auto { "gets the last pawn," } else { "grabs pawn" };
+            format!("{} {how} {}", n(seat), pawn.0 + 1)
         }
         Event::Echanged { seat, with } => format!("{} plays Échange with {}", n(seat), n(with)),
         Event::LanterneRougeMove { seat, to, .. } => format!("{}: Lanterne Rouge, free tile to {to}", n(seat)),
@@ -90,12 +90,12 @@ pub fn describe(event: &Event, names: &[String]) -> Option<String> {
         }
         Event::Moved { seat, from, to, blocked_at } => match blocked_at {
             Some(b) if from == to => format!("{} is stuck on {from} (too fast for tile {b})", n(seat)),
-            Some(b) => format!("{} moves {from} → {to}, too fast for tile {b}", n(seat)),
-            None => format!("{} moves {from} → {to}", n(seat)),
+            Some(b) => format!("{} moves from {from} to {to}, too fast for tile {b}", n(seat)),
+            None => format!("{} moves from {from} to {to}", n(seat)),
         },
-        Event::Raccourci { seat, from, to } => format!("{}: Raccourci! {from} → {to}", n(seat)),
+        Event::Raccourci { seat, from, to } => format!("{}: Raccourci! from {from} to {to}", n(seat)),
         Event::Nitro { seat, to, .. } => format!("{}: Nitro! one more tile to {to}", n(seat)),
-        Event::Crossed { seat, place } => format!("🏁 {} crosses the line (#{place})", n(seat)),
+        Event::Crossed { seat, place } => format!("{} crosses the line (#{place})", n(seat)),
         Event::Assistance { seat, atout } => format!("{}: Assistance brings back {atout:?}", n(seat)),
         Event::Huile { seat, tile } => format!("{} pours oil on tile {tile}", n(seat)),
         Event::BonusTaken { seat, tile, kind } => format!("{} picks up {kind:?} on {tile}", n(seat)),
@@ -143,6 +143,6 @@ mod tests {
     fn events_read_as_sentences() {
         let names: Vec<String> = ["El Gato"].map(String::from).to_vec();
         let e = Event::Moved { seat: Seat(0), from: 0, to: 2, blocked_at: Some(3) };
-        assert_eq!(describe(&e, &names).unwrap(), "El Gato moves 0 → 2, too fast for tile 3");
+        assert_eq!(describe(&e, &names).unwrap(), "El Gato moves from 0 to 2, too fast for tile 3");
     }
 }

@@ -27,6 +27,9 @@ pub struct ServeArgs {
     /// Print the join information as one JSON line.
     #[arg(long)]
     pub json: bool,
+    /// The table's name, shown to laptops that find this host on the network (never the code).
+    #[arg(long = "name", default_value = "Bolide")]
+    pub table_name: String,
     /// Do not advertise the room with mDNS.
     #[arg(long)]
     pub no_mdns: bool,
@@ -70,7 +73,7 @@ pub struct ServeArgs {
     pub seed: Option<u64>,
 }
 
-fn default_data_dir() -> PathBuf {
+pub fn default_data_dir() -> PathBuf {
     let base = std::env::var_os("XDG_DATA_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
@@ -95,7 +98,95 @@ fn join_addresses(bound: SocketAddr) -> Vec<SocketAddr> {
     addrs
 }
 
+/// A host that is up: the server with its room, the code to tell people, where to join, and
+/// the mDNS advertisement. `serve` and the window's "Host a game" both start one.
+pub struct Hosting {
+    pub server: Server,
+    pub code: String,
+    pub addresses: Vec<SocketAddr>,
+    pub data_dir: PathBuf,
+    pub advert: Option<Advert>,
+}
+
+impl Hosting {
+    /// Keeps the mDNS advertisement's seat count up to date until the championship ends, a
+    /// room fails (its reason), or `stop` resolves.
+    pub async fn watch(&self, stop: impl std::future::Future<Output = ()>) -> Option<String> {
+        let mut seats = self.server.seats.clone();
+        let mut finished = self.server.finished.clone();
+        let mut failed = self.server.failed.clone();
+        tokio::pin!(stop);
+        loop {
+            tokio::select! {
+                changed = failed.changed() => {
+                    if changed.is_err() { return None; }
+                    if let Some(why) = failed.borrow().clone() {
+                        return Some(why);
+                    }
+                }
+                _ = &mut stop => return None,
+                changed = seats.changed() => {
+                    if changed.is_err() { return None; }
+                    if let Some(a) = &self.advert {
+                        let _ = a.update(*seats.borrow());
+                    }
+                }
+                changed = finished.changed() => {
+                    if changed.is_err() || *finished.borrow() > 0 {
+                        tracing::info!("the championship is over");
+                        // Let the final standings reach everyone.
+                        tokio::time::sleep(Duration::from_secs(2)).await;
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops advertising and closes every connection with a reason.
+    pub async fn stop(self) {
+        if let Some(a) = self.advert {
+            a.stop();
+        }
+        self.server.shutdown().await;
+    }
+}
+
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let json = args.json;
+    let resumed = args.resume;
+    let hosting = start(args).await?;
+    let addr = hosting.server.local_addr();
+    if json {
+        let line = serde_json::json!({
+            "code": hosting.code,
+            "addresses": hosting.addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+            "port": addr.port(),
+            "data_dir": hosting.data_dir.display().to_string(),
+            "resumed": resumed,
+        });
+        println!("{line}");
+    } else {
+        println!("Bolide host — room code {}", hosting.code);
+        for a in &hosting.addresses {
+            println!("  join at {a}");
+        }
+        println!("(the part after the dash proves to every laptop that it reached this host)");
+    }
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("Ctrl-C: closing every connection; the journal lets you --resume");
+    };
+    let failure = hosting.watch(ctrl_c).await;
+    hosting.stop().await;
+    match failure {
+        Some(why) => anyhow::bail!("{why}"),
+        None => Ok(()),
+    }
+}
+
+/// Starts a host from `serve`'s arguments (validated here, whoever gives them).
+pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
     let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
     let identity = Identity::load_or_create(&data_dir.join("identity"))?;
     let journal_path = data_dir.join("championship.journal");
@@ -166,26 +257,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let code = server.add_room(config, Journal::File(journal_path), resume)?;
     let addr = server.local_addr();
     let addresses = join_addresses(addr);
-    if args.json {
-        let line = serde_json::json!({
-            "code": code,
-            "addresses": addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
-            "port": addr.port(),
-            "data_dir": data_dir.display().to_string(),
-            "resumed": args.resume,
-        });
-        println!("{line}");
-    } else {
-        println!("Bolide host — room code {code}");
-        for a in &addresses {
-            println!("  join at {a}");
-        }
-        println!("(the part after the dash proves to every laptop that it reached this host)");
-    }
     let advert = if args.no_mdns {
         None
     } else {
-        match Advert::start(&word, addr.port(), args.mdns_loopback) {
+        match Advert::start(&args.table_name, &identity.code_suffix(), addr.port(), args.mdns_loopback) {
             Ok(a) => Some(a),
             Err(e) => {
                 tracing::warn!("mDNS advertisement unavailable ({e}); people join with the address above");
@@ -193,47 +268,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
             }
         }
     };
-    let mut seats = server.seats.clone();
-    let mut finished = server.finished.clone();
-    let mut failed = server.failed.clone();
-    let mut failure = None;
-    loop {
-        tokio::select! {
-            changed = failed.changed() => {
-                if changed.is_err() { break; }
-                if let Some(why) = failed.borrow().clone() {
-                    failure = Some(why);
-                    break;
-                }
-            }
-            _ = tokio::signal::ctrl_c() => {
-                tracing::info!("Ctrl-C: closing every connection; the journal lets you --resume");
-                break;
-            }
-            changed = seats.changed() => {
-                if changed.is_err() { break; }
-                if let Some(a) = &advert {
-                    let _ = a.update(*seats.borrow());
-                }
-            }
-            changed = finished.changed() => {
-                if changed.is_err() || *finished.borrow() > 0 {
-                    tracing::info!("the championship is over");
-                    // Let the final standings reach everyone.
-                    tokio::time::sleep(Duration::from_secs(2)).await;
-                    break;
-                }
-            }
-        }
-    }
-    if let Some(a) = advert {
-        a.stop();
-    }
-    server.shutdown().await;
-    match failure {
-        Some(why) => anyhow::bail!("{why}"),
-        None => Ok(()),
-    }
+    Ok(Hosting { server, code, addresses, data_dir, advert })
 }
 
 /// A time limit in seconds from the command line, as milliseconds: 1 s to an hour.

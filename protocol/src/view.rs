@@ -3,7 +3,7 @@
 //! Klaxon peeks and the RNG never appear here.
 
 use crate::circuit::Circuit;
-use crate::model::{Atouts, Bonuses, Pawn, Seat};
+use crate::model::{Atouts, Bonuses, FINISH, MAX_PILOTS, MIN_PILOTS, Pawn, Seat};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,7 +103,54 @@ impl PlayerView {
         self.viewer.unwrap_or(Seat(0))
     }
 
+    /// The car of `seat`; call only on a view that passed [`PlayerView::check`] (or that
+    /// the engine made), where every seat named has a car.
     pub fn car(&self, seat: Seat) -> &CarView {
         &self.cars[seat.index()]
     }
+
+    /// Whether every seat, pawn and tile this view names exists. A client runs this on each
+    /// view from the wire before drawing it: a host with a bug (or a stranger posing as one)
+    /// gets a clear error, not a window that panics on `cars[7]`.
+    pub fn check(&self) -> Result<(), ViewError> {
+        let cars = self.cars.len();
+        if !(MIN_PILOTS..=MAX_PILOTS).contains(&cars) || self.pawns.len() != cars {
+            return Err(ViewError::Size { cars, pawns: self.pawns.len() });
+        }
+        let seat = |s: Seat| if s.index() < cars { Ok(()) } else { Err(ViewError::Seat(s)) };
+        let tile = |t: u8| if t <= FINISH { Ok(()) } else { Err(ViewError::Tile(t)) };
+        let pawn = |p: Pawn| if p.index() < cars { Ok(()) } else { Err(ViewError::Pawn(p)) };
+        for (i, car) in self.cars.iter().enumerate() {
+            if car.seat.index() != i {
+                return Err(ViewError::Seat(car.seat));
+            }
+            tile(car.position)?;
+            car.pawn.map_or(Ok(()), pawn)?;
+        }
+        for p in &self.pawns {
+            pawn(p.pawn)?;
+            p.owner.map_or(Ok(()), seat)?;
+        }
+        let named = self.viewer.iter().chain([&self.first_player]).chain(&self.lanterne_rouge);
+        named.chain(&self.klaxon_calls).chain(&self.finish_order).try_for_each(|s| seat(*s))?;
+        self.turn.map_or(Ok(()), |t| seat(t.seat))?;
+        if let PhaseView::KlaxonPicks { next } = self.phase {
+            seat(next)?;
+        }
+        self.oil.map_or(Ok(()), tile)?;
+        self.stars.iter().try_for_each(|s| tile(s.tile))
+    }
+}
+
+/// A view that names what does not exist (see [`PlayerView::check`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ViewError {
+    #[error("the view has {cars} cars and {pawns} pawns (3 to 6 of each, as many pawns as cars)")]
+    Size { cars: usize, pawns: usize },
+    #[error("the view names seat {} and has no such car", .0.0 + 1)]
+    Seat(Seat),
+    #[error("the view names pawn {} and has no such pawn", .0.0 + 1)]
+    Pawn(Pawn),
+    #[error("the view names tile {0}; the board ends at {FINISH}")]
+    Tile(u8),
 }

@@ -162,6 +162,8 @@ proptest! {
                 }
             }
             for viewer in race.seats() {
+                // Every view the engine makes holds together, as clients check on arrival.
+                prop_assert_eq!(race.view_for(viewer).check(), Ok(()));
                 let other = race.redraw_secrets(viewer, rng.random());
                 prop_assert_eq!(race.view_for(viewer), other.view_for(viewer), "view of {} depends on a secret", viewer);
             }
@@ -169,6 +171,7 @@ proptest! {
             // a seat that has not peeked must leave the spectator's view unchanged too.
             let before_anyone_peeks = race.redraw_secrets_for_spectator(rng.random());
             prop_assert_eq!(race.spectator_view(), before_anyone_peeks.spectator_view());
+            prop_assert_eq!(race.spectator_view().check(), Ok(()));
             steps += 1;
             match random_legal(&race, &mut rng) {
                 Some((seat, action)) if steps < 400 => { race.apply(seat, action).unwrap(); }

@@ -742,3 +742,27 @@ fn b_7_3_championship_reports_standings_at_the_end() {
     let expected: Vec<_> = standings.iter().map(|s| (s.seat, s.points, s.wins, s.rank)).collect();
     assert_eq!(events.last(), Some(&Event::ChampionshipEnded { standings: expected }));
 }
+
+/// A client checks each view from the wire before drawing it: a view naming a seat, pawn or
+/// tile that does not exist is refused with what it named.
+#[test]
+fn a_view_naming_what_does_not_exist_is_refused() {
+    use bolide_protocol::view::ViewError;
+    let good = race(3).view_for(S0);
+    assert_eq!(good.check(), Ok(()));
+    let mut v = good.clone();
+    v.cars[1].position = FINISH + 1;
+    assert_eq!(v.check(), Err(ViewError::Tile(FINISH + 1)));
+    let mut v = good.clone();
+    v.klaxon_calls.push(Seat(3));
+    assert_eq!(v.check(), Err(ViewError::Seat(Seat(3))));
+    let mut v = good.clone();
+    v.pawns[0].pawn = Pawn(5);
+    assert_eq!(v.check(), Err(ViewError::Pawn(Pawn(5))));
+    let mut v = good.clone();
+    v.cars.pop();
+    assert_eq!(v.check(), Err(ViewError::Size { cars: 2, pawns: 3 }));
+    let mut v = good;
+    v.phase = PhaseView::KlaxonPicks { next: Seat(200) };
+    assert_eq!(v.check(), Err(ViewError::Seat(Seat(200))));
+}

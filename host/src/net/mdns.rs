@@ -1,5 +1,8 @@
 //! The mDNS advertisement (`_bolide._udp.local.`): laptops on the Wi-Fi find the host without
-//! typing an address. TXT records: room name, seats taken, protocol version.
+//! typing an address. TXT records: `room` (the table's name, for people), `fp` (the
+//! certificate fingerprint of the room code, which only proves which host this is), `seats`
+//! taken, protocol `version`. Never the code word: it is what lets someone in, and the air is
+//! shared with strangers.
 
 use bolide_protocol::wire::{MDNS_SERVICE, PROTOCOL_VERSION};
 use mdns_sd::{ServiceDaemon, ServiceInfo};
@@ -7,30 +10,41 @@ use mdns_sd::{ServiceDaemon, ServiceInfo};
 pub struct Advert {
     daemon: ServiceDaemon,
     room: String,
+    fingerprint: String,
     port: u16,
 }
 
 impl Advert {
-    /// Starts advertising `room` on `port`, on every interface (or only on loopback, for
-    /// tests, so nothing leaves the machine).
-    pub fn start(room: &str, port: u16, loopback_only: bool) -> anyhow::Result<Advert> {
+    /// Starts advertising the table `room` (a name for people) with its certificate
+    /// `fingerprint` on `port`, on every interface (or only on loopback, for tests, so nothing
+    /// leaves the machine).
+    pub fn start(room: &str, fingerprint: &str, port: u16, loopback_only: bool) -> anyhow::Result<Advert> {
         let daemon = ServiceDaemon::new()?;
         if loopback_only {
             daemon.disable_interface(mdns_sd::IfKind::All)?;
             daemon.enable_interface(mdns_sd::IfKind::LoopbackV4)?;
         }
-        let advert = Advert { daemon, room: room.to_string(), port };
+        let room = bolide_protocol::wire::clean_name(room);
+        let advert = Advert { daemon, room, fingerprint: fingerprint.to_string(), port };
         advert.update((0, 6))?;
         Ok(advert)
     }
 
     /// Re-registers with the current seat count (mDNS answers the latest registration).
     pub fn update(&self, (taken, max): (usize, usize)) -> anyhow::Result<()> {
-        let host = format!("bolide-{}.local.", self.room.to_ascii_lowercase());
+        // The instance and host names must be unique on the network and DNS-safe: the
+        // fingerprint is both; the table's name travels in TXT.
+        let instance = format!("bolide-{}", self.fingerprint.to_ascii_lowercase());
+        let host = format!("{instance}.local.");
         let seats = format!("{taken}/{max}");
         let version = PROTOCOL_VERSION.to_string();
-        let props = [("room", self.room.as_str()), ("seats", seats.as_str()), ("version", version.as_str())];
-        let info = ServiceInfo::new(MDNS_SERVICE, &self.room, &host, "", self.port, &props[..])?.enable_addr_auto();
+        let props = [
+            ("room", self.room.as_str()),
+            ("fp", self.fingerprint.as_str()),
+            ("seats", seats.as_str()),
+            ("version", version.as_str()),
+        ];
+        let info = ServiceInfo::new(MDNS_SERVICE, &instance, &host, "", self.port, &props[..])?.enable_addr_auto();
         self.daemon.register(info)?;
         Ok(())
     }
@@ -47,9 +61,9 @@ mod tests {
     use std::time::{Duration, Instant};
 
     #[test]
-    fn the_room_is_advertised_with_its_seats_and_version() {
+    fn the_room_is_advertised_with_its_fingerprint_seats_and_version_but_not_its_code() {
         // Loopback only: nothing leaves this machine.
-        let advert = Advert::start("MDNSTEST", 47_999, true).unwrap();
+        let advert = Advert::start("MDNSTEST", "7F3K0Q", 47_999, true).unwrap();
         advert.update((4, 6)).unwrap();
         let browser = ServiceDaemon::new().unwrap();
         browser.disable_interface(mdns_sd::IfKind::All).unwrap();
@@ -60,14 +74,20 @@ mod tests {
         while Instant::now() < until && found.is_none() {
             if let Ok(ServiceEvent::ServiceResolved(info)) = events.recv_timeout(Duration::from_millis(200))
                 && info.get_property_val_str("room") == Some("MDNSTEST")
+                && info.get_property_val_str("seats") == Some("4/6")
             {
-                found = Some((info.get_port(), info.get_property_val_str("version").map(str::to_string)));
+                let txt = |k: &str| info.get_property_val_str(k).map(str::to_string);
+                let keys: Vec<String> = info.get_properties().iter().map(|p| p.key().to_string()).collect();
+                found = Some((info.get_port(), txt("version"), txt("fp"), keys));
             }
         }
         let _ = browser.shutdown();
         advert.stop();
-        let (port, version) = found.expect("the advertisement was seen on loopback");
+        let (port, version, fp, mut keys) = found.expect("the advertisement with 4/6 seats was seen on loopback");
         assert_eq!(port, 47_999);
         assert_eq!(version, Some(PROTOCOL_VERSION.to_string()));
+        assert_eq!(fp.as_deref(), Some("7F3K0Q"));
+        keys.sort();
+        assert_eq!(keys, ["fp", "room", "seats", "version"], "nothing else, and no code word");
     }
 }

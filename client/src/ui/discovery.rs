@@ -1,0 +1,85 @@
+//! Hosts on the local network, found by mDNS (`_bolide._udp.local.`): the Join screen lists
+//! them. A browse runs on mdns-sd's own thread; the list is shared with the window. Tests
+//! feed a list by hand ([`Discovery::fixed`]).
+
+use bolide_protocol::wire::MDNS_SERVICE;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+
+/// One host as it advertises itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundHost {
+    /// The table's name (for people).
+    pub name: String,
+    pub addr: SocketAddr,
+    /// The certificate fingerprint: the part of the room code after the dash.
+    pub fingerprint: String,
+    /// "taken/max".
+    pub seats: String,
+    pub version: String,
+}
+
+pub struct Discovery {
+    found: Arc<Mutex<Vec<FoundHost>>>,
+    daemon: Option<mdns_sd::ServiceDaemon>,
+}
+
+impl Discovery {
+    /// Starts browsing every interface; calls `changed` when the list changes.
+    pub fn browse(changed: Arc<dyn Fn() + Send + Sync>) -> anyhow::Result<Discovery> {
+        let daemon = mdns_sd::ServiceDaemon::new()?;
+        let events = daemon.browse(MDNS_SERVICE)?;
+        let found: Arc<Mutex<Vec<FoundHost>>> = Arc::default();
+        let list = found.clone();
+        std::thread::spawn(move || {
+            while let Ok(event) = events.recv() {
+                let Ok(mut list) = list.lock() else { return };
+                match event {
+                    mdns_sd::ServiceEvent::ServiceResolved(info) => {
+                        let txt = |k: &str| info.get_property_val_str(k).unwrap_or("").to_string();
+                        // IPv4 first: the host lists IPv4 addresses to join.
+                        let mut ips: Vec<IpAddr> = info.get_addresses().iter().map(|a| a.to_ip_addr()).collect();
+                        ips.sort_by_key(|ip| !ip.is_ipv4());
+                        let Some(ip) = ips.first() else { continue };
+                        let host = FoundHost {
+                            name: bolide_protocol::wire::clean_name(&txt("room")),
+                            addr: SocketAddr::new(*ip, info.get_port()),
+                            fingerprint: txt("fp").chars().filter(char::is_ascii_alphanumeric).take(6).collect(),
+                            seats: txt("seats").chars().take(8).collect(),
+                            version: txt("version").chars().take(8).collect(),
+                        };
+                        list.retain(|h| h.fingerprint != host.fingerprint || h.addr.port() != host.addr.port());
+                        // A bounded list: a flood of adverts cannot grow the window's memory.
+                        if list.len() < 64 {
+                            list.push(host);
+                        }
+                    }
+                    mdns_sd::ServiceEvent::ServiceRemoved(_, fullname) => {
+                        list.retain(|h| !fullname.contains(&format!("bolide-{}", h.fingerprint.to_lowercase())));
+                    }
+                    _ => continue,
+                }
+                drop(list);
+                changed();
+            }
+        });
+        Ok(Discovery { found, daemon: Some(daemon) })
+    }
+
+    /// A fixed list (tests, or a machine with no multicast).
+    pub fn fixed(hosts: Vec<FoundHost>) -> Discovery {
+        Discovery { found: Arc::new(Mutex::new(hosts)), daemon: None }
+    }
+
+    pub fn hosts(&self) -> Vec<FoundHost> {
+        self.found.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for Discovery {
+    fn drop(&mut self) {
+        if let Some(d) = self.daemon.take() {
+            let _ = d.shutdown();
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! The lobby: who sits where, in which colour, who has a hand flat on the table (ready); the
+//! first pilot's settings, which everyone sees change live.
+
+use super::look;
+use crate::live::{Command, Live, Table};
+use bolide_host::circuits::PRESETS;
+use bolide_protocol::model::MAX_PILOTS;
+use bolide_protocol::wire::{LobbyState, Settings};
+use bolide_protocol::{Circuit, Colour, FirstPlayer, Seat};
+use egui::{RichText, Vec2};
+
+/// The lobby's own state between frames: the circuit being edited.
+#[derive(Default)]
+pub struct LobbyUi {
+    /// The tiles being edited, as text; checked live against B-2.4/B-2.5.
+    tiles: Option<String>,
+    /// The tile picked first in a swap (the editor reorders by swapping two tiles).
+    swap_from: Option<usize>,
+}
+
+impl LobbyUi {
+    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Table, hosting: Option<&super::HostInfo>) {
+        let Some(lobby) = t.lobby.as_ref() else {
+            ui.label("Waiting for the lobby…");
+            return;
+        };
+        if let Some(host) = hosting {
+            ui.vertical_centered(|ui| {
+                ui.label("Room code — tell it to everyone at the table");
+                ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
+                let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
+                ui.label(format!("Join at {}", addresses.join("  or  ")));
+            });
+            ui.separator();
+        }
+        ui.columns(2, |cols| {
+            seats(&mut cols[0], live, t, lobby);
+            let first = t.seat == Some(Seat(0));
+            self.settings(&mut cols[1], live, lobby, first);
+        });
+        if let Some(refusal) = &t.refusal {
+            ui.colored_label(egui::Color32::from_rgb(230, 120, 40), refusal);
+        }
+    }
+
+    fn settings(&mut self, ui: &mut egui::Ui, live: &Live, lobby: &LobbyState, first: bool) {
+        ui.heading("Championship");
+        if !first {
+            ui.label("The first pilot sets the championship; it changes here live.");
+        }
+        let mut s = lobby.settings.clone();
+        let seated = lobby.seats.len();
+        let mut changed = false;
+        ui.add_enabled_ui(first, |ui| {
+            egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
+                let label = ui.label("Races (B-7.1, default 3)");
+                changed |= ui.add(egui::Slider::new(&mut s.options.races, 1..=20)).labelled_by(label.id).changed();
+                ui.end_row();
+                let label = ui.label("Bots");
+                let most = (MAX_PILOTS - seated) as u8;
+                changed |= ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id).changed();
+                ui.end_row();
+                let label = ui.label("First player (B-1.7, default random)");
+                let current = match s.options.first_player {
+                    FirstPlayer::Random => "random".to_string(),
+                    FirstPlayer::Seat(seat) => format!("seat {}", seat.0 + 1),
+                };
+                let combo = egui::ComboBox::from_id_salt("first-player").selected_text(current).show_ui(ui, |ui| {
+                    changed |=
+                        ui.selectable_value(&mut s.options.first_player, FirstPlayer::Random, "random").changed();
+                    for i in 0..(seated + s.bots as usize).min(MAX_PILOTS) {
+                        let seat = FirstPlayer::Seat(Seat(i as u8));
+                        changed |=
+                            ui.selectable_value(&mut s.options.first_player, seat, format!("seat {}", i + 1)).changed();
+                    }
+                });
+                combo.response.labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("Circuit");
+                changed |= self.circuit(ui, &mut s, label.id);
+                ui.end_row();
+            });
+        });
+        if let Some(tiles) = &mut self.tiles {
+            changed |= tile_editor(ui, tiles, &mut self.swap_from, &mut s, first);
+        }
+        if changed && first {
+            live.send(Command::Configure(s));
+        }
+    }
+
+    /// Preset, seeded random layout (its seed shown), or the tiles themselves.
+    fn circuit(&mut self, ui: &mut egui::Ui, s: &mut Settings, label: egui::Id) -> bool {
+        let mut changed = false;
+        ui.vertical(|ui| {
+            let combo =
+                egui::ComboBox::from_id_salt("circuit").selected_text(circuit_label(&s.circuit)).show_ui(ui, |ui| {
+                    for (name, _) in PRESETS {
+                        if ui.selectable_label(s.circuit == name, name).clicked() {
+                            s.circuit = name.to_string();
+                            self.tiles = None;
+                            changed = true;
+                        }
+                    }
+                    if ui
+                        .selectable_label(s.circuit.starts_with("random:"), "random (a new layout each race)")
+                        .clicked()
+                    {
+                        // Any seed will do: layouts are public, only variety matters here.
+                        let seed = std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map_or(1, |d| d.subsec_nanos() % 100_000);
+                        s.circuit = format!("random:{seed}");
+                        self.tiles = None;
+                        changed = true;
+                    }
+                    if ui.selectable_label(self.tiles.is_some(), "edit the tiles").clicked() {
+                        let start = Circuit::parse(&s.circuit)
+                            .ok()
+                            .or_else(|| bolide_host::circuits::preset(PRESETS[0].0).ok());
+                        self.tiles = start.map(|c| c.to_string());
+                    }
+                });
+            combo.response.labelled_by(label);
+            if let Some(seed) = s.circuit.strip_prefix("random:") {
+                let mut text = seed.to_string();
+                ui.horizontal(|ui| {
+                    let label = ui.label("seed");
+                    if ui.text_edit_singleline(&mut text).labelled_by(label.id).changed() && text.parse::<u64>().is_ok()
+                    {
+                        s.circuit = format!("random:{text}");
+                        changed = true;
+                    }
+                });
+            }
+        });
+        changed
+    }
+}
+
+fn circuit_label(circuit: &str) -> String {
+    if circuit.contains(' ') { "custom tiles".into() } else { circuit.to_string() }
+}
+
+/// The tile editor: 36 tiles in order; click two to swap them; the validity of the layout
+/// (B-2.4 tile set, B-2.5 rules) is checked as you go and the broken rule is named.
+fn tile_editor(
+    ui: &mut egui::Ui,
+    tiles: &mut String,
+    swap_from: &mut Option<usize>,
+    s: &mut Settings,
+    first: bool,
+) -> bool {
+    ui.separator();
+    let label =
+        ui.label("Tiles in order (click two to swap them; or type the notation: S straight, 60–100 a curve, * a star)");
+    let mut changed = false;
+    let mut parts: Vec<String> = tiles.split_whitespace().map(str::to_string).collect();
+    ui.horizontal_wrapped(|ui| {
+        for (i, part) in parts.clone().iter().enumerate() {
+            let selected = *swap_from == Some(i);
+            if ui.selectable_label(selected, part).clicked() {
+                match swap_from.take() {
+                    Some(j) if j != i => {
+                        parts.swap(i, j);
+                        *tiles = parts.join(" ");
+                    }
+                    Some(_) => {}
+                    None => *swap_from = Some(i),
+                }
+            }
+        }
+    });
+    ui.add(egui::TextEdit::multiline(tiles).desired_rows(2).desired_width(f32::INFINITY)).labelled_by(label.id);
+    match Circuit::parse(tiles) {
+        Ok(circuit) => {
+            ui.colored_label(egui::Color32::from_rgb(60, 190, 90), "A valid circuit (B-2.4, B-2.5)");
+            if first && ui.button("Use this circuit").clicked() {
+                s.circuit = circuit.to_string();
+                changed = true;
+            }
+        }
+        Err(e) => {
+            ui.colored_label(egui::Color32::from_rgb(230, 90, 60), format!("Not a valid circuit: {e}"));
+        }
+    }
+    changed
+}
+
+fn seats(ui: &mut egui::Ui, live: &Live, t: &Table, lobby: &LobbyState) {
+    ui.heading("Pilots");
+    egui::Grid::new("seats").striped(true).min_col_width(60.0).show(ui, |ui| {
+        for seat in &lobby.seats {
+            let c = seat.colour;
+            ui.label(
+                RichText::new(format!(" {} ", seat.name))
+                    .size(18.0)
+                    .background_color(look::colour(c))
+                    .color(look::ink(c)),
+            );
+            ui.label(look::colour_name(c));
+            let state = match (seat.bot, seat.connected, seat.ready) {
+                (true, _, _) => "bot",
+                (false, false, _) => "disconnected",
+                (false, true, true) => "ready",
+                (false, true, false) => "not ready",
+            };
+            ui.label(state);
+            ui.end_row();
+        }
+        for n in 1..=lobby.settings.bots {
+            ui.label(format!("Bot {n}"));
+            ui.label("—");
+            ui.label("bot");
+            ui.end_row();
+        }
+    });
+    let Some(me) = t.seat else {
+        ui.label(format!("You watch ({} spectators).", lobby.spectators));
+        return;
+    };
+    let Some(mine) = lobby.seats.iter().find(|s| s.seat == me) else { return };
+    ui.add_space(8.0);
+    ui.label("Your colour");
+    ui.horizontal(|ui| {
+        for c in Colour::ALL {
+            let taken = lobby.seats.iter().any(|s| s.colour == c && s.seat != me);
+            if look::swatch(ui, c, c == mine.colour, !taken).clicked() {
+                live.send(Command::PickColour(c));
+            }
+        }
+    });
+    ui.add_space(8.0);
+    let (label, ready) = if mine.ready {
+        ("Hand flat on the table (ready) — click to lift it", false)
+    } else {
+        ("Put your hand flat on the table (ready)", true)
+    };
+    if ui.add(egui::Button::new(RichText::new(label).size(20.0)).min_size(Vec2::new(300.0, 48.0))).clicked() {
+        live.send(Command::Ready(ready));
+    }
+    ui.label("The race starts when every pilot is ready and at least three seats are filled.");
+}

@@ -1,0 +1,70 @@
+//! How the table looks: the cars' colours, token names in the game's words, sizes.
+
+use bolide_protocol::{Atout, BonusKind, Colour};
+use egui::Color32;
+
+/// A car's colour on screen.
+pub fn colour(c: Colour) -> Color32 {
+    match c {
+        Colour::Rouge => Color32::from_rgb(214, 48, 49),
+        Colour::Bleu => Color32::from_rgb(41, 98, 255),
+        Colour::Vert => Color32::from_rgb(46, 160, 67),
+        Colour::Jaune => Color32::from_rgb(242, 201, 36),
+        Colour::Noir => Color32::from_rgb(30, 30, 34),
+        Colour::Blanc => Color32::from_rgb(240, 240, 240),
+    }
+}
+
+/// Text that reads on top of [`colour`].
+pub fn ink(c: Colour) -> Color32 {
+    match c {
+        Colour::Jaune | Colour::Blanc => Color32::from_rgb(20, 20, 20),
+        _ => Color32::WHITE,
+    }
+}
+
+pub fn colour_name(c: Colour) -> &'static str {
+    match c {
+        Colour::Rouge => "Rouge",
+        Colour::Bleu => "Bleu",
+        Colour::Vert => "Vert",
+        Colour::Jaune => "Jaune",
+        Colour::Noir => "Noir",
+        Colour::Blanc => "Blanc",
+    }
+}
+
+pub fn atout_name(a: Atout) -> &'static str {
+    match a {
+        Atout::AsDeLaRoute => "As de la route",
+        Atout::Nitro => "Nitro",
+        Atout::Klaxon => "Klaxon",
+    }
+}
+
+pub fn bonus_name(b: BonusKind) -> &'static str {
+    match b {
+        BonusKind::Raccourci => "Raccourci",
+        BonusKind::Aspiration => "Aspiration",
+        BonusKind::Assistance => "Assistance",
+        BonusKind::Huile => "Huile",
+        BonusKind::Echange => "Échange",
+        BonusKind::PanneSeche => "Panne Sèche",
+    }
+}
+
+/// A colour greyed out (a pawn already taken).
+pub fn greyed(c: Color32) -> Color32 {
+    c.gamma_multiply(0.35)
+}
+
+/// A colour to pick: a swatch with a thin frame (black shows on a dark theme), a thick white
+/// one when it is the chosen colour; its accessible label and hover text are its name.
+pub fn swatch(ui: &mut egui::Ui, c: Colour, chosen: bool, enabled: bool) -> egui::Response {
+    let stroke =
+        if chosen { egui::Stroke::new(3.0, Color32::WHITE) } else { egui::Stroke::new(1.0, Color32::from_gray(140)) };
+    let button = egui::Button::new("").fill(colour(c)).stroke(stroke).min_size(egui::Vec2::splat(32.0));
+    let response = ui.add_enabled(enabled, button);
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, colour_name(c)));
+    response.on_hover_text(colour_name(c))
+}

@@ -1,0 +1,418 @@
+//! The window (egui on eframe): the start screen, then one table — its lobby, its races, its
+//! podium. Every screen reads the [`Table`] the link keeps and asks for things with
+//! [`Command`]s; nothing here knows a rule: what may be done is the host's `legal` list.
+
+mod board;
+pub mod discovery;
+mod lobby;
+mod look;
+mod podium;
+pub mod prefs;
+mod race;
+pub mod start;
+
+use crate::live::{Command, Link, Live};
+use bolide_host::bots::BotLevel;
+use bolide_host::serve::{self, ServeArgs};
+use bolide_protocol::view::PhaseView;
+use discovery::Discovery;
+use prefs::Prefs;
+use start::{Intent, StartUi};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::oneshot;
+
+/// A hosted table, as the lobby shows it.
+#[derive(Debug, Clone)]
+pub struct HostInfo {
+    pub code: String,
+    pub addresses: Vec<SocketAddr>,
+}
+
+/// A table this window sits at.
+struct Seated {
+    live: Live,
+    host: Option<HostInfo>,
+    /// Stops the embedded host when the pilot leaves.
+    stop_host: Option<oneshot::Sender<()>>,
+    practice: bool,
+    ready_sent: bool,
+    lobby: lobby::LobbyUi,
+    race: race::RaceUi,
+}
+
+/// A host being started on the runtime: its join information and port, or why it failed.
+type Starting = oneshot::Receiver<Result<(HostInfo, u16, bool), String>>;
+
+pub struct BolideApp {
+    runtime: tokio::runtime::Runtime,
+    prefs: Prefs,
+    prefs_path: Option<PathBuf>,
+    start: StartUi,
+    discovery: Option<Discovery>,
+    table: Option<Seated>,
+    starting: Option<Starting>,
+    /// Stops the host being started, once it is handed to its table.
+    pending_stop: Option<oneshot::Sender<()>>,
+    ctx: Option<egui::Context>,
+    /// Where a hosted championship keeps its journal (`None`: the default data dir).
+    data_dir: Option<PathBuf>,
+    title: &'static str,
+    /// What the start screen asked for last (the window's tests read it).
+    pub last_intent: Option<Intent>,
+    /// Tests: record intents without starting hosts or connections.
+    dry_run: bool,
+}
+
+impl BolideApp {
+    /// The window's app: prefs from the user's config dir, mDNS browsing on.
+    pub fn new(ctx: &egui::Context) -> anyhow::Result<BolideApp> {
+        let prefs_path = Prefs::default_path();
+        let mut app = BolideApp::with(Prefs::load(prefs_path.as_ref()), prefs_path, None)?;
+        let repaint_ctx = ctx.clone();
+        app.discovery = Discovery::browse(Arc::new(move || repaint_ctx.request_repaint()))
+            .map_err(|e| tracing::warn!("no mDNS on this machine ({e}): join by address"))
+            .ok();
+        app.ctx = Some(ctx.clone());
+        Ok(app)
+    }
+
+    /// An app with these prefs (not saved when `prefs_path` is `None`) and this list of hosts.
+    pub fn with(prefs: Prefs, prefs_path: Option<PathBuf>, discovery: Option<Discovery>) -> anyhow::Result<BolideApp> {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+        Ok(BolideApp {
+            runtime,
+            prefs,
+            prefs_path,
+            start: StartUi::default(),
+            discovery,
+            table: None,
+            starting: None,
+            pending_stop: None,
+            ctx: None,
+            data_dir: None,
+            last_intent: None,
+            dry_run: false,
+            title: "",
+        })
+    }
+
+    /// Tests: the start screen records what was asked and launches nothing.
+    pub fn dry_run(mut self) -> BolideApp {
+        self.dry_run = true;
+        self
+    }
+
+    /// Where hosted championships keep their journal and certificate.
+    pub fn data_dir(mut self, dir: PathBuf) -> BolideApp {
+        self.data_dir = Some(dir);
+        self
+    }
+
+    /// Sits the window at a table already linked (tests feed a detached one).
+    pub fn sit(&mut self, live: Live, host: Option<HostInfo>) {
+        self.table = Some(Seated {
+            live,
+            host,
+            stop_host: None,
+            practice: false,
+            ready_sent: false,
+            lobby: lobby::LobbyUi::default(),
+            race: race::RaceUi::default(),
+        });
+    }
+
+    /// One frame of the whole window.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        if self.ctx.is_none() {
+            self.ctx = Some(ui.ctx().clone());
+        }
+        self.poll_starting();
+        if let Some(seated) = &mut self.table {
+            let back = seated.show(ui);
+            let title = seated.title();
+            self.set_title(ui.ctx(), title);
+            if back {
+                self.leave();
+            }
+            return;
+        }
+        self.set_title(ui.ctx(), "Bolide");
+        let can_resume = self.journal_path().is_some_and(|p| p.exists());
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                if let Some(intent) = self.start.show(ui, &mut self.prefs, self.discovery.as_ref(), can_resume) {
+                    self.prefs.save(self.prefs_path.as_ref());
+                    self.launch(intent);
+                }
+                if self.starting.is_some() {
+                    ui.spinner();
+                }
+            });
+        });
+    }
+
+    /// The window's title says where the pilot is ("Bolide — grab!"): a glance at the task
+    /// bar, and a hook for the scripted game that takes the README's screenshots.
+    fn set_title(&mut self, ctx: &egui::Context, title: &'static str) {
+        if self.title != title {
+            self.title = title;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+        }
+    }
+
+    fn journal_path(&self) -> Option<PathBuf> {
+        Some(self.data_dir.clone().unwrap_or_else(serve::default_data_dir).join("championship.journal"))
+    }
+
+    fn repaint(&self) -> Arc<dyn Fn() + Send + Sync> {
+        let ctx = self.ctx.clone();
+        Arc::new(move || {
+            if let Some(ctx) = &ctx {
+                ctx.request_repaint();
+            }
+        })
+    }
+
+    fn launch(&mut self, intent: Intent) {
+        self.last_intent = Some(intent.clone());
+        self.start.error = None;
+        if self.dry_run {
+            return;
+        }
+        match intent {
+            Intent::Join { addr, code } => {
+                let live = Live::connect(
+                    self.runtime.handle(),
+                    addr,
+                    &code,
+                    &self.prefs.name,
+                    Some(self.prefs.colour),
+                    self.repaint(),
+                );
+                self.sit(live, None);
+            }
+            Intent::Host { table_name, bots, level, races, resume } => {
+                let mut args =
+                    vec!["serve".to_string(), "--name".into(), table_name, "--bots".into(), bots.to_string()];
+                args.extend(["--races".into(), races.to_string(), "--bot-level".into(), level_arg(level)]);
+                if resume {
+                    args.push("--resume".into());
+                }
+                self.start_host(args, false);
+            }
+            Intent::Practice { bots, level, races } => {
+                let practice_dir = self.data_dir.clone().unwrap_or_else(serve::default_data_dir).join("practice");
+                let mut args = vec!["serve".to_string(), "--bind".into(), "127.0.0.1:0".into(), "--no-mdns".into()];
+                args.extend(["--bots".into(), bots.to_string(), "--races".into(), races.to_string()]);
+                args.extend([
+                    "--bot-level".into(),
+                    level_arg(level),
+                    "--data-dir".into(),
+                    practice_dir.display().to_string(),
+                ]);
+                self.start_host(args, true);
+            }
+        }
+    }
+
+    /// Starts the embedded host (the same code as `bolide-host serve`) on the runtime; the
+    /// window joins it once it is up.
+    fn start_host(&mut self, mut args: Vec<String>, practice: bool) {
+        if let Some(dir) = self.data_dir.as_ref().filter(|_| !practice) {
+            args.extend(["--data-dir".into(), dir.display().to_string()]);
+        }
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let args = match <Cli as clap::Parser>::try_parse_from(&args) {
+            Ok(cli) => cli.serve,
+            Err(e) => {
+                self.start.error = Some(e.to_string());
+                return;
+            }
+        };
+        let (tx, rx) = oneshot::channel();
+        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        self.runtime.spawn(async move {
+            let hosting = match serve::start(args).await {
+                Ok(h) => h,
+                Err(e) => {
+                    let _ = tx.send(Err(format!("Cannot host: {e:#}")));
+                    return;
+                }
+            };
+            let info = HostInfo { code: hosting.code.clone(), addresses: hosting.addresses.clone() };
+            let _ = tx.send(Ok((info, hosting.server.local_addr().port(), practice)));
+            if let Some(why) = hosting
+                .watch(async {
+                    let _ = stop_rx.await;
+                })
+                .await
+            {
+                tracing::error!("the hosted room stopped: {why}");
+            }
+            hosting.stop().await;
+        });
+        self.starting = Some(rx);
+        self.pending_stop = Some(stop_tx);
+    }
+
+    fn poll_starting(&mut self) {
+        let Some(rx) = &mut self.starting else { return };
+        match rx.try_recv() {
+            Err(oneshot::error::TryRecvError::Empty) => {
+                if let Some(ctx) = &self.ctx {
+                    ctx.request_repaint_after(std::time::Duration::from_millis(50));
+                }
+            }
+            Err(oneshot::error::TryRecvError::Closed) => {
+                self.starting = None;
+                self.start.error = Some("The host could not start.".into());
+            }
+            Ok(Err(why)) => {
+                self.starting = None;
+                self.start.error = Some(why);
+            }
+            Ok(Ok((info, port, practice))) => {
+                self.starting = None;
+                let addr = SocketAddr::from(([127, 0, 0, 1], port));
+                let live = Live::connect(
+                    self.runtime.handle(),
+                    addr,
+                    &info.code,
+                    &self.prefs.name,
+                    Some(self.prefs.colour),
+                    self.repaint(),
+                );
+                self.sit(live, (!practice).then_some(info));
+                if let Some(seated) = &mut self.table {
+                    seated.practice = practice;
+                    seated.stop_host = self.pending_stop.take();
+                }
+            }
+        }
+    }
+
+    /// Back to the start screen: leave the table, stop a host this window runs.
+    fn leave(&mut self) {
+        if let Some(seated) = self.table.take() {
+            seated.live.send(Command::Leave);
+            if let Some(stop) = seated.stop_host {
+                let _ = stop.send(());
+            }
+        }
+    }
+}
+
+fn level_arg(level: BotLevel) -> String {
+    match level {
+        BotLevel::Random => "random".into(),
+        BotLevel::Strategic => "strategic".into(),
+    }
+}
+
+impl eframe::App for BolideApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}
+
+impl Drop for BolideApp {
+    fn drop(&mut self) {
+        self.leave();
+    }
+}
+
+impl Seated {
+    fn title(&self) -> &'static str {
+        let t = self.live.table();
+        if t.finished.is_some() {
+            return "Bolide — podium";
+        }
+        let Some(view) = t.view.as_ref().filter(|_| t.lobby.as_ref().is_some_and(|l| l.started)) else {
+            return "Bolide — lobby";
+        };
+        match view.phase {
+            PhaseView::CupDown => "Bolide — the cup is down",
+            PhaseView::KlaxonPicks { .. } => "Bolide — Klaxon",
+            PhaseView::Grab => "Bolide — grab!",
+            PhaseView::Echange => "Bolide — Échange",
+            PhaseView::Movement if view.turn.is_some_and(|turn| Some(turn.seat) == t.seat) => "Bolide — your turn",
+            PhaseView::Movement => "Bolide — movement",
+            PhaseView::Over => "Bolide — race over",
+        }
+    }
+
+    /// Returns true when the pilot goes back to the start screen.
+    fn show(&mut self, ui: &mut egui::Ui) -> bool {
+        let live = self.live.clone();
+        // The link's task waits for this lock at most one frame; the window reads a
+        // consistent table for the whole frame.
+        let t = live.table();
+        let mut back = false;
+        egui::Panel::top("banner").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new("BOLIDE").strong().italics());
+                ui.label(&t.code);
+                if ui.button("Leave the table").clicked() {
+                    back = true;
+                }
+            });
+            match &t.link {
+                Link::Connecting => {
+                    ui.label("Connecting…");
+                }
+                Link::Connected => {}
+                Link::Reconnecting { attempt, why } => {
+                    let text = format!("Connection lost ({why}) — coming back to your seat, try {attempt}…");
+                    ui.colored_label(egui::Color32::from_rgb(250, 200, 60), egui::RichText::new(text).size(18.0));
+                }
+                Link::Ended(message) => {
+                    ui.colored_label(egui::Color32::from_rgb(240, 120, 60), egui::RichText::new(message).size(18.0));
+                    if ui.button("Back to the start screen").clicked() {
+                        back = true;
+                    }
+                }
+            }
+        });
+        if self.practice && !self.ready_sent && t.seat.is_some() && t.lobby.as_ref().is_some_and(|l| !l.started) {
+            self.ready_sent = true;
+            live.send(Command::Ready(true));
+        }
+        let started = t.lobby.as_ref().is_some_and(|l| l.started);
+        if let Some(standings) = t.finished.clone() {
+            egui::CentralPanel::default().show(ui, |ui| podium::show(ui, &t, &standings));
+        } else if started && t.view.is_some() {
+            self.race.show(ui, &live, &t);
+        } else {
+            egui::CentralPanel::default().show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, &live, &t, self.host.as_ref()));
+            });
+        }
+        back
+    }
+}
+
+/// Opens the window and runs it until it is closed.
+pub fn run_window() -> Result<(), String> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Bolide")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([960.0, 600.0]),
+        // No vsync: during the grab nothing may hold an input back until the next vblank.
+        // Outside the grab the window repaints only on change, so this costs nothing idle.
+        glow_options: eframe::egui_glow::GlowConfiguration { vsync: false, ..Default::default() },
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Bolide",
+        options,
+        Box::new(|cc| Ok(Box::new(BolideApp::new(&cc.egui_ctx).map_err(|e| e.to_string())?))),
+    )
+    .map_err(|e| e.to_string())
+}

@@ -1,0 +1,49 @@
+//! The end of a championship: the podium (B-7.3) and the points race after race (B-7.2).
+
+use super::look;
+use super::race::points_by_race;
+use crate::live::Table;
+use bolide_protocol::wire::StandingLine;
+use egui::RichText;
+
+pub fn show(ui: &mut egui::Ui, t: &Table, standings: &[StandingLine]) {
+    ui.vertical_centered(|ui| {
+        ui.heading(RichText::new("Championship over").size(34.0));
+        ui.add_space(10.0);
+        for line in standings {
+            let c = t.colour(line.seat);
+            let size = if line.rank <= 3 { 28.0 - 3.0 * f32::from(line.rank) } else { 18.0 };
+            ui.label(
+                RichText::new(format!(
+                    "{}. {} — {} points, {} race wins",
+                    line.rank, line.name, line.points, line.wins
+                ))
+                .size(size)
+                .background_color(look::colour(c))
+                .color(look::ink(c)),
+            );
+        }
+    });
+    ui.add_space(12.0);
+    let races = points_by_race(t);
+    if races.is_empty() {
+        return;
+    }
+    ui.label(RichText::new("Points after each race").strong());
+    egui_plot::Plot::new("points-per-race")
+        .height(ui.available_height().clamp(160.0, 420.0))
+        .legend(egui_plot::Legend::default())
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            for line in standings {
+                let mut total = 0.0;
+                let mut points = vec![[0.0, 0.0]];
+                for (race, scores) in races.iter().enumerate() {
+                    total += f64::from(scores.get(line.seat.index()).copied().unwrap_or(0));
+                    points.push([(race + 1) as f64, total]);
+                }
+                let colour = look::colour(t.colour(line.seat));
+                plot.line(egui_plot::Line::new(line.name.clone(), points).color(colour).width(3.0));
+            }
+        });
+}

@@ -1,0 +1,483 @@
+//! The race screen: the board in the middle; the phase's controls below (the cup, the grab,
+//! Échange, the pilot's turn); pilots, tokens, the ranking and the event log at the side.
+//! What may be done comes only from the host's `legal` list; the board's reachable tiles are
+//! the `Move` actions in it.
+
+use super::{board, look};
+use crate::live::{Command, Live, Table};
+use bolide_protocol::view::{PhaseView, TurnStep};
+use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat};
+use egui::{Color32, RichText, Vec2};
+
+/// What the race screen remembers between frames.
+#[derive(Default)]
+pub struct RaceUi {
+    /// Where each car is drawn: it moves towards its real position tile by tile.
+    shown_at: Vec<f32>,
+    last_frame: Option<f64>,
+    /// The round whose reservoirs this window has drawn (reported once, as `Shown`).
+    drawn: Option<(u8, u16)>,
+    /// The pawn this pilot last asked for in the grab.
+    asked: Option<(u8, u16, Pawn)>,
+    /// Picking a tile for the oil (Huile, B-5.14).
+    picking_oil: bool,
+}
+
+/// Tiles a car moves per second when the board catches up with the host.
+const TILES_PER_S: f64 = 8.0;
+
+/// What every part of the race screen reads in one frame. Seats come from the host: a seat
+/// this view does not know reads as "?", never as a panic.
+struct Scene<'a> {
+    live: &'a Live,
+    t: &'a Table,
+    view: &'a PlayerView,
+    names: Vec<String>,
+    colours: Vec<Colour>,
+    now_us: u64,
+}
+
+impl<'a> Scene<'a> {
+    fn new(live: &'a Live, t: &'a Table, view: &'a PlayerView) -> Self {
+        let seats = (0..view.cars.len()).map(|i| Seat(i as u8));
+        let names = seats.clone().map(|seat| t.name(seat)).collect();
+        let colours = seats.map(|seat| t.colour(seat)).collect();
+        Scene { live, t, view, names, colours, now_us: live.now_us() }
+    }
+
+    fn name(&self, seat: Seat) -> &str {
+        self.names.get(seat.index()).map_or("?", String::as_str)
+    }
+
+    fn colour(&self, seat: Seat) -> Colour {
+        self.colours.get(seat.index()).copied().unwrap_or(Colour::Rouge)
+    }
+
+    /// Sends a game action stamped with the moment of the input.
+    fn act(&self, action: Action) {
+        self.live.send(Command::Act { action, at_us: self.live.now_us() });
+    }
+}
+
+impl RaceUi {
+    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Table) {
+        let Some(view) = t.view.as_ref() else {
+            ui.label("Waiting for the first view of the race…");
+            return;
+        };
+        let s = Scene::new(live, t, view);
+        self.animate(ui, view);
+
+        egui::Panel::top("race-status").show(ui, |ui| status_line(ui, &s));
+        egui::Panel::right("race-side").min_size(280.0).show(ui, |ui| side_panel(ui, &s));
+        egui::Panel::bottom("race-controls").min_size(150.0).show(ui, |ui| {
+            ui.add_space(6.0);
+            self.controls(ui, &s);
+            ui.add_space(6.0);
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            let rect = ui.available_rect_before_wrap();
+            let pickable = self.pickable(t, view);
+            let input = board::BoardInput { view, colours: &s.colours, shown_at: &self.shown_at, pickable: &pickable };
+            if let Some(tile) = board::show(ui, rect, &input) {
+                self.tile_clicked(&s, tile);
+            }
+        });
+    }
+
+    /// Cars glide to their positions one tile at a time; the screen repaints until they are
+    /// there, and not after.
+    fn animate(&mut self, ui: &egui::Ui, view: &PlayerView) {
+        let time = ui.input(|i| i.time);
+        let dt = self.last_frame.map_or(0.0, |last| (time - last).clamp(0.0, 0.2));
+        self.last_frame = Some(time);
+        self.shown_at.resize(view.cars.len(), 0.0);
+        let mut moving = false;
+        for (shown, car) in self.shown_at.iter_mut().zip(&view.cars) {
+            let target = f32::from(car.position);
+            // A new race (or a first view) jumps; a move glides.
+            if target < *shown || *shown == 0.0 && target > 0.0 && dt == 0.0 {
+                *shown = target;
+            }
+            if *shown < target {
+                *shown = (*shown + (dt * TILES_PER_S) as f32).min(target);
+                moving = true;
+            }
+        }
+        if moving {
+            ui.ctx().request_repaint();
+        }
+    }
+
+    fn pickable(&self, t: &Table, view: &PlayerView) -> Vec<u8> {
+        let Some(me) = t.seat else { return Vec::new() };
+        let from = view.car(me).position;
+        t.legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Move { tiles } if !self.picking_oil => Some(from.saturating_add(*tiles)),
+                Action::Huile { tile } if self.picking_oil => Some(*tile),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn tile_clicked(&mut self, s: &Scene, tile: u8) {
+        let Some(me) = s.t.seat else { return };
+        let from = s.view.car(me).position;
+        let action = if self.picking_oil {
+            self.picking_oil = false;
+            Action::Huile { tile }
+        } else {
+            Action::Move { tiles: tile.saturating_sub(from) }
+        };
+        if s.t.legal.contains(&action) {
+            s.act(action);
+        }
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui, s: &Scene) {
+        let (t, view) = (s.t, s.view);
+        if let Some(refusal) = &t.refusal {
+            ui.colored_label(Color32::from_rgb(230, 120, 40), format!("Refused: {refusal}"));
+        }
+        match view.phase {
+            PhaseView::CupDown => cup_down(ui, s),
+            PhaseView::KlaxonPicks { next } => {
+                if Some(next) == t.seat {
+                    ui.heading("Klaxon! You peek under the cup: choose your pawn");
+                    self.pawns(ui, s, false);
+                } else {
+                    ui.heading(format!("{} peeks under the cup and chooses…", s.name(next)));
+                }
+            }
+            PhaseView::Grab => {
+                let show_at = t.show_at.filter(|(r, n, _)| (*r, *n) == (view.race, view.round)).map(|(_, _, at)| at);
+                match show_at {
+                    Some(at) if s.now_us < at => {
+                        ui.heading("Hands ready…");
+                        // Wake exactly when the reservoirs show.
+                        ui.ctx().request_repaint_after(std::time::Duration::from_micros(at - s.now_us));
+                    }
+                    _ => self.grab(ui, s),
+                }
+            }
+            PhaseView::Echange => echange(ui, s),
+            PhaseView::Movement => self.movement(ui, s),
+            PhaseView::Over => {
+                ui.heading("Race over");
+                race_points(ui, s);
+            }
+        }
+    }
+
+    fn grab(&mut self, ui: &mut egui::Ui, s: &Scene) {
+        let (live, t, view) = (s.live, s.t, s.view);
+        let me = t.seat;
+        let mine = me.and_then(|s| view.car(s).pawn);
+        match (mine, self.asked) {
+            (Some(pawn), _) => {
+                let value = view.pawns.iter().find(|p| p.pawn == pawn).and_then(|p| p.reservoir);
+                ui.heading(
+                    RichText::new(format!("Yours: pawn {} — reservoir {}", pawn.0 + 1, value.unwrap_or(0)))
+                        .color(Color32::from_rgb(60, 200, 90)),
+                );
+            }
+            (None, Some((race, round, pawn))) if (race, round) == (view.race, view.round) => {
+                if let Some(owner) = view.pawns.iter().find(|p| p.pawn == pawn).and_then(|p| p.owner) {
+                    ui.heading(
+                        RichText::new(format!("Taken by {} — choose again", s.name(owner)))
+                            .color(Color32::from_rgb(240, 130, 40)),
+                    );
+                } else {
+                    ui.heading("Asked… waiting for the host's verdict");
+                }
+            }
+            _ if me.is_some() => {
+                ui.heading("GRAB! Click a pawn or press 1–6");
+            }
+            _ => {
+                ui.heading("The grab is on");
+            }
+        }
+        let still_grabbing = me.is_some() && mine.is_none();
+        self.pawns(ui, s, still_grabbing);
+        // The frame that first drew the reservoirs: tell the link when it went out.
+        let round = (view.race, view.round);
+        if self.drawn != Some(round) {
+            self.drawn = Some(round);
+            live.send(Command::Shown { race: round.0, round: round.1, at_us: live.now_us() });
+        }
+        if still_grabbing {
+            // While this pilot may still grab, every frame counts: no waiting for input.
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// The pawns as big buttons in the round's order (B-4.5), with their reservoirs when this
+    /// seat may see them; keys 1–6 pick them in that order.
+    fn pawns(&mut self, ui: &mut egui::Ui, s: &Scene, timed: bool) {
+        let (live, t, view) = (s.live, s.t, s.view);
+        let keys =
+            [egui::Key::Num1, egui::Key::Num2, egui::Key::Num3, egui::Key::Num4, egui::Key::Num5, egui::Key::Num6];
+        let size = Vec2::new((ui.available_width() / 6.5).clamp(90.0, 260.0), 70.0);
+        // One hand, one pawn: after a request, wait for its verdict (or a refusal) before
+        // another — as at the table, you grab again only once someone was faster.
+        let waiting = t.refusal.is_none()
+            && self.asked.is_some_and(|(race, round, asked)| {
+                (race, round) == (view.race, view.round)
+                    && view.pawns.iter().any(|p| p.pawn == asked && p.owner.is_none())
+            });
+        ui.horizontal(|ui| {
+            for (i, p) in view.pawns.iter().enumerate() {
+                let c = s.colour(Seat(p.pawn.0));
+                let value = p.reservoir.map_or("?".to_string(), |v| v.to_string());
+                let (label, fill) = match p.owner {
+                    Some(owner) => (
+                        format!("Pawn {} · {value}\n{}", p.pawn.0 + 1, s.name(owner)),
+                        look::greyed(look::colour(t.colour(owner))),
+                    ),
+                    None => (format!("Pawn {} · {value}", p.pawn.0 + 1), look::colour(c)),
+                };
+                let take = Action::TakePawn { pawn: p.pawn };
+                let allowed = t.legal.contains(&take) && !waiting;
+                let text = RichText::new(label).size(20.0).color(look::ink(c)).strong();
+                let button = egui::Button::new(text).fill(fill).min_size(size);
+                let pressed = ui.add_enabled(allowed, button).clicked()
+                    || allowed && keys.get(i).is_some_and(|k| ui.input(|inp| inp.key_pressed(*k)));
+                if pressed {
+                    let input_us = live.now_us();
+                    self.asked = Some((view.race, view.round, p.pawn));
+                    live.send(if timed {
+                        Command::Grab { pawn: p.pawn, input_us }
+                    } else {
+                        Command::Act { action: take, at_us: input_us }
+                    });
+                }
+            }
+        });
+    }
+
+    fn movement(&mut self, ui: &mut egui::Ui, s: &Scene) {
+        let t = s.t;
+        let Some(turn) = s.view.turn else { return };
+        let mine = Some(turn.seat) == t.seat;
+        let who = if mine { "Your turn".to_string() } else { format!("{}'s turn", s.name(turn.seat)) };
+        ui.horizontal(|ui| {
+            ui.heading(who);
+            ui.label(format!("reservoir {}", turn.reservoir));
+            if let Some(die) = turn.accelerator {
+                ui.label(RichText::new(format!("accelerator die: {die}")).size(18.0).strong());
+            }
+            if let Some(speed) = turn.speed {
+                ui.label(RichText::new(format!("{speed} km/h")).size(18.0));
+            }
+            if turn.step == TurnStep::Moving {
+                ui.label(format!("{} movement points", turn.points_left));
+            }
+        });
+        if !mine {
+            return;
+        }
+        let act = |action: Action| s.act(action);
+        ui.horizontal_wrapped(|ui| {
+            for action in &t.legal {
+                let label = match action {
+                    Action::Roll => "Roll the accelerator (R)".to_string(),
+                    Action::AsDeLaRoute => "As de la route".into(),
+                    Action::Aspiration => "Aspiration".into(),
+                    Action::SecondChance => "Second Chance".into(),
+                    Action::Raccourci { tiles_before } => format!("Raccourci after {tiles_before} tiles"),
+                    Action::Nitro => "Nitro".into(),
+                    Action::Assistance { atout } => format!("Assistance: take back {}", look::atout_name(*atout)),
+                    Action::EndTurn => "End turn (E)".into(),
+                    Action::Move { .. } | Action::Huile { .. } => continue,
+                    other => format!("{other:?}"),
+                };
+                if ui.button(RichText::new(label).size(17.0)).clicked() {
+                    act(*action);
+                }
+            }
+            if t.legal.iter().any(|a| matches!(a, Action::Huile { .. })) {
+                let label = if self.picking_oil { "Huile: click a gold tile (Esc to cancel)" } else { "Huile" };
+                if ui.button(RichText::new(label).size(17.0)).clicked() {
+                    self.picking_oil = !self.picking_oil;
+                }
+            }
+        });
+        let moves: Vec<u8> =
+            t.legal.iter().filter_map(|a| if let Action::Move { tiles } = a { Some(*tiles) } else { None }).collect();
+        if !moves.is_empty() {
+            ui.horizontal(|ui| {
+                ui.label("Move: click a gold tile, or");
+                for tiles in &moves {
+                    if ui.button(format!("{tiles} tiles")).clicked() {
+                        act(Action::Move { tiles: *tiles });
+                    }
+                }
+            });
+        }
+        // Keys: R rolls, E ends the turn, a digit moves that many tiles, Esc leaves oil picking.
+        let keys = ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::R),
+                i.key_pressed(egui::Key::E),
+                i.key_pressed(egui::Key::Escape),
+                digit_pressed(i),
+            )
+        });
+        if keys.0 && t.legal.contains(&Action::Roll) {
+            act(Action::Roll);
+        }
+        if keys.1 && t.legal.contains(&Action::EndTurn) {
+            act(Action::EndTurn);
+        }
+        if keys.2 {
+            self.picking_oil = false;
+        }
+        if let Some(tiles) = keys.3
+            && t.legal.contains(&Action::Move { tiles })
+        {
+            act(Action::Move { tiles });
+        }
+    }
+}
+
+fn digit_pressed(i: &egui::InputState) -> Option<u8> {
+    use egui::Key::*;
+    [Num0, Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9].iter().position(|k| i.key_pressed(*k)).map(|d| d as u8)
+}
+
+fn cup_down(ui: &mut egui::Ui, s: &Scene) {
+    let (t, view) = (s.t, s.view);
+    let left = t.deadline_us.map(|d| d.saturating_sub(s.now_us));
+    ui.horizontal(|ui| {
+        ui.heading("The cup is down");
+        if let Some(left) = left {
+            ui.label(RichText::new(format!("lifts in {:.1} s", left as f64 / 1e6)).size(18.0));
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
+        }
+    });
+    if !view.klaxon_calls.is_empty() {
+        let calls: Vec<&str> = view.klaxon_calls.iter().map(|seat| s.name(*seat)).collect();
+        ui.label(format!("Klaxon! {}", calls.join(", ")));
+    }
+    if t.legal.contains(&Action::Klaxon) {
+        let klaxon = egui::Button::new(RichText::new("Klaxon (K)").size(22.0)).min_size(Vec2::new(180.0, 50.0));
+        if ui.add(klaxon).clicked() || ui.input(|i| i.key_pressed(egui::Key::K)) {
+            s.act(Action::Klaxon);
+        }
+    }
+}
+
+fn echange(ui: &mut egui::Ui, s: &Scene) {
+    let (t, view) = (s.t, s.view);
+    let offers: Vec<Seat> =
+        t.legal.iter().filter_map(|a| if let Action::Echange { with } = a { Some(*with) } else { None }).collect();
+    if offers.is_empty() {
+        ui.heading("Échange: the bonus holders decide…");
+        return;
+    }
+    ui.heading("You hold Échange: swap pawns with someone? (B-4.7)");
+    ui.horizontal_wrapped(|ui| {
+        for with in offers {
+            let theirs =
+                view.car(with).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)).and_then(|p| p.reservoir);
+            let label = format!("Échange with {} (reservoir {})", s.name(with), theirs.unwrap_or(0));
+            if ui.button(RichText::new(label).size(17.0)).clicked() {
+                s.act(Action::Echange { with });
+            }
+        }
+        if t.legal.contains(&Action::KeepPawn) && ui.button(RichText::new("Keep my pawn").size(17.0)).clicked() {
+            s.act(Action::KeepPawn);
+        }
+    });
+}
+
+fn status_line(ui: &mut egui::Ui, s: &Scene) {
+    let (t, view) = (s.t, s.view);
+    ui.horizontal(|ui| {
+        let races = t.lobby.as_ref().map_or(0, |l| l.settings.options.races);
+        ui.label(RichText::new(format!("Race {}/{races} · Round {}", view.race, view.round)).size(18.0).strong());
+        if let Some(turn) = view.turn.filter(|_| view.phase == PhaseView::Movement) {
+            ui.label(format!("· {} drives", s.name(turn.seat)));
+        }
+        if let Some(deadline) = t.deadline_us.filter(|_| view.phase != PhaseView::CupDown) {
+            let left = deadline.saturating_sub(s.now_us) / 1_000_000;
+            ui.label(format!("· {left} s before a bot plays for you"));
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(500));
+        }
+        if let Some(me) = t.seat {
+            ui.separator();
+            ui.label(RichText::new(format!("You: {}", tokens(view, me))).strong());
+        }
+    });
+}
+
+/// A seat's public tokens in words.
+pub fn tokens(view: &PlayerView, seat: Seat) -> String {
+    let car = view.car(seat);
+    let mut parts: Vec<String> =
+        Atout::ALL.iter().filter(|a| car.atouts.contains(**a)).map(|a| look::atout_name(*a).to_string()).collect();
+    parts.extend(car.bonuses.iter().map(|b| look::bonus_name(b).to_string()));
+    if car.second_chance {
+        parts.push("Second Chance".into());
+    }
+    if parts.is_empty() { "no token left".into() } else { parts.join(", ") }
+}
+
+fn side_panel(ui: &mut egui::Ui, s: &Scene) {
+    let (t, view) = (s.t, s.view);
+    ui.heading("Pilots");
+    // The ranking: crossed cars in crossing order, then by position.
+    let mut order: Vec<Seat> = view.cars.iter().map(|c| c.seat).collect();
+    order.sort_by_key(|s| {
+        let crossed = view.finish_order.iter().position(|f| f == s);
+        (crossed.is_none(), crossed.unwrap_or(0), std::cmp::Reverse(view.car(*s).position))
+    });
+    egui::Grid::new("pilots").striped(true).show(ui, |ui| {
+        for (rank, seat) in order.iter().enumerate() {
+            let c = s.colour(*seat);
+            ui.label(RichText::new(format!("{}.", rank + 1)).strong());
+            let name = format!(" {} {} ", seat.0 + 1, s.name(*seat));
+            ui.label(RichText::new(name).background_color(look::colour(c)).color(look::ink(c)));
+            let mut notes = vec![format!("tile {}", view.car(*seat).position)];
+            if view.lanterne_rouge == Some(*seat) {
+                notes.push("Lanterne Rouge".into());
+            }
+            ui.label(notes.join(" · ")).on_hover_text(tokens(view, *seat));
+            ui.end_row();
+        }
+    });
+    ui.separator();
+    ui.label(RichText::new("Photo finish").strong());
+    ui.label("Each pilot's reaction in the grab, and the margin of each contested pawn, will show here once the host publishes them.");
+    ui.separator();
+    ui.label(RichText::new("What happened").strong());
+    egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
+        let start = t.events.len().saturating_sub(200);
+        for event in &t.events[start..] {
+            if let Some(line) = crate::text::describe(event, &s.names) {
+                ui.label(line).on_hover_text(format!("rule {}", event.rule()));
+            }
+        }
+    });
+}
+
+/// Points of every race so far, from the host's `RacePoints` events (B-7.2).
+pub fn points_by_race(t: &Table) -> Vec<Vec<u32>> {
+    t.events
+        .iter()
+        .filter_map(|e| if let Event::RacePoints { points } = e { Some(points.clone()) } else { None })
+        .collect()
+}
+
+fn race_points(ui: &mut egui::Ui, s: &Scene) {
+    if let Some(points) = points_by_race(s.t).last() {
+        ui.horizontal_wrapped(|ui| {
+            for (i, p) in points.iter().enumerate() {
+                ui.label(format!("{}: {p} pts", s.name(Seat(i as u8))));
+            }
+        });
+    }
+}

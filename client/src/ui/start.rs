@@ -1,0 +1,227 @@
+//! The start screen: your name and colour, then Host a game, Join, or Practice.
+
+use super::discovery::{Discovery, FoundHost};
+use super::look;
+use super::prefs::Prefs;
+use bolide_host::bots::BotLevel;
+use bolide_protocol::Colour;
+use bolide_protocol::wire::{DEFAULT_PORT, PROTOCOL_VERSION};
+use egui::{RichText, Vec2};
+use std::net::SocketAddr;
+
+/// What the start screen asks the window to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    /// Host on this laptop (the same host as `bolide-host serve`), journal included.
+    Host {
+        table_name: String,
+        bots: u8,
+        level: BotLevel,
+        races: u8,
+        resume: bool,
+    },
+    Join {
+        addr: SocketAddr,
+        code: String,
+    },
+    /// You against bots, at once, on this laptop only.
+    Practice {
+        bots: u8,
+        level: BotLevel,
+        races: u8,
+    },
+}
+
+pub struct StartUi {
+    host_bots: u8,
+    host_races: u8,
+    host_level: BotLevel,
+    resume: bool,
+    practice_bots: u8,
+    practice_races: u8,
+    practice_level: BotLevel,
+    /// The code word typed for a host picked from the list.
+    word: String,
+    picked: Option<FoundHost>,
+    pub error: Option<String>,
+}
+
+impl Default for StartUi {
+    fn default() -> Self {
+        StartUi {
+            host_bots: 2,
+            host_races: 3,
+            host_level: BotLevel::Strategic,
+            resume: false,
+            practice_bots: 3,
+            practice_races: 1,
+            practice_level: BotLevel::Random,
+            word: String::new(),
+            picked: None,
+            error: None,
+        }
+    }
+}
+
+impl StartUi {
+    /// Draws the screen; returns what the pilot chose. `can_resume`: a journal of an
+    /// unfinished championship is in the data dir.
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        prefs: &mut Prefs,
+        discovery: Option<&Discovery>,
+        can_resume: bool,
+    ) -> Option<Intent> {
+        let mut intent = None;
+        ui.vertical_centered(|ui| {
+            ui.add_space(12.0);
+            ui.label(RichText::new("BOLIDE").size(56.0).strong().italics());
+            ui.label("The racing party game — every laptop at the table, one grab for the pawns.");
+        });
+        ui.add_space(10.0);
+        if let Some(error) = &self.error {
+            ui.colored_label(egui::Color32::from_rgb(240, 110, 60), RichText::new(error).size(16.0));
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label(RichText::new("Your name").size(18.0));
+            let edit =
+                egui::TextEdit::singleline(&mut prefs.name).hint_text("Pilot").char_limit(24).desired_width(220.0);
+            ui.add(edit).labelled_by(label.id);
+            ui.add_space(20.0);
+            ui.label("Colour");
+            for c in Colour::ALL {
+                if look::swatch(ui, c, prefs.colour == c, true).clicked() {
+                    prefs.colour = c;
+                }
+            }
+        });
+        ui.add_space(10.0);
+        ui.columns(3, |cols| {
+            cols[0].group(|ui| intent = intent.take().or(self.host(ui, prefs, can_resume)));
+            cols[1].group(|ui| intent = intent.take().or(self.join(ui, prefs, discovery)));
+            cols[2].group(|ui| intent = intent.take().or(self.practice(ui)));
+        });
+        intent
+    }
+
+    fn host(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, can_resume: bool) -> Option<Intent> {
+        ui.heading("Host on this laptop");
+        ui.label("This laptop hosts; the others join it over the Wi-Fi.");
+        ui.horizontal(|ui| {
+            let label = ui.label("Table name");
+            ui.add(egui::TextEdit::singleline(&mut prefs.table_name).char_limit(24).desired_width(160.0))
+                .labelled_by(label.id);
+        });
+        ui.add(egui::Slider::new(&mut self.host_bots, 0..=5).text("bots"));
+        ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text("races"));
+        level_picker(ui, &mut self.host_level);
+        if can_resume {
+            ui.checkbox(&mut self.resume, "Resume the championship that was interrupted");
+        }
+        let go = ui.add(egui::Button::new(RichText::new("Host a game").size(20.0)).min_size(Vec2::new(200.0, 44.0)));
+        go.clicked().then(|| Intent::Host {
+            table_name: prefs.table_name.clone(),
+            bots: self.host_bots,
+            level: self.host_level,
+            races: self.host_races,
+            resume: self.resume && can_resume,
+        })
+    }
+
+    fn join(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, discovery: Option<&Discovery>) -> Option<Intent> {
+        ui.heading("Join a table");
+        let mut intent = None;
+        let hosts = discovery.map(Discovery::hosts).unwrap_or_default();
+        if hosts.is_empty() {
+            ui.label("Looking for hosts on this network…");
+        }
+        for host in &hosts {
+            let compatible = host.version == PROTOCOL_VERSION.to_string();
+            let text =
+                format!("{} — {} seats{}", host.name, host.seats, if compatible { "" } else { " (another version)" });
+            if ui.add_enabled(compatible, egui::Button::new(RichText::new(text).size(17.0))).clicked() {
+                self.picked = Some(host.clone());
+            }
+        }
+        if let Some(host) = self.picked.clone() {
+            ui.separator();
+            ui.label(format!("{} at {}", host.name, host.addr));
+            ui.horizontal(|ui| {
+                let label = ui.label("Code word");
+                let field =
+                    egui::TextEdit::singleline(&mut self.word).hint_text("as on the host's screen").char_limit(12);
+                ui.add(field).labelled_by(label.id);
+                ui.label(format!("-{}", host.fingerprint));
+            });
+            if ui.button(RichText::new("Join this table").size(18.0)).clicked() {
+                let code = format!("{}-{}", self.word.trim(), host.fingerprint);
+                intent = Some(Intent::Join { addr: host.addr, code });
+            }
+        }
+        ui.separator();
+        ui.label("Or type what the host's screen shows:");
+        egui::Grid::new("join-by-hand").num_columns(2).show(ui, |ui| {
+            let label = ui.label("Address");
+            ui.add(egui::TextEdit::singleline(&mut prefs.last_address).hint_text("192.168.1.20:47117"))
+                .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Room code");
+            ui.add(egui::TextEdit::singleline(&mut prefs.last_code).hint_text("GARAGE-7F3K0Q")).labelled_by(label.id);
+            ui.end_row();
+        });
+        if ui.button(RichText::new("Join").size(18.0)).clicked() {
+            match parse_address(&prefs.last_address) {
+                Some(addr) => intent = Some(Intent::Join { addr, code: prefs.last_code.trim().to_string() }),
+                None => {
+                    self.error = Some(format!(
+                        "`{}` is not an address: type it as the host's screen shows it, such as 192.168.1.20:47117",
+                        prefs.last_address
+                    ))
+                }
+            }
+        }
+        intent
+    }
+
+    fn practice(&mut self, ui: &mut egui::Ui) -> Option<Intent> {
+        ui.heading("Practice alone");
+        ui.label("You against bots, right now, on this laptop.");
+        ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text("bots"));
+        ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text("races"));
+        level_picker(ui, &mut self.practice_level);
+        let go = ui.add(egui::Button::new(RichText::new("Practice").size(20.0)).min_size(Vec2::new(200.0, 44.0)));
+        go.clicked().then_some(Intent::Practice {
+            bots: self.practice_bots,
+            level: self.practice_level,
+            races: self.practice_races,
+        })
+    }
+}
+
+fn level_picker(ui: &mut egui::Ui, level: &mut BotLevel) {
+    ui.horizontal(|ui| {
+        ui.label("bots play");
+        ui.selectable_value(level, BotLevel::Random, "for fun");
+        ui.selectable_value(level, BotLevel::Strategic, "to win");
+    });
+}
+
+/// An address as people type it: with or without the port.
+pub fn parse_address(text: &str) -> Option<SocketAddr> {
+    let text = text.trim();
+    text.parse().ok().or_else(|| text.parse::<std::net::IpAddr>().ok().map(|ip| SocketAddr::new(ip, DEFAULT_PORT)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_may_leave_out_the_port() {
+        assert_eq!(parse_address(" 192.168.1.20 "), Some("192.168.1.20:47117".parse().unwrap()));
+        assert_eq!(parse_address("10.0.0.2:5000"), Some("10.0.0.2:5000".parse().unwrap()));
+        assert_eq!(parse_address("[::1]:47117"), Some("[::1]:47117".parse().unwrap()));
+        assert_eq!(parse_address("nope"), None);
+    }
+}

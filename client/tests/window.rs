@@ -1,0 +1,296 @@
+//! The window, driven headless by its accessible labels (egui_kittest): every screen, fed by a
+//! detached link whose commands the tests read. No network, no display.
+
+use bolide_client::live::{Command, Link, Live};
+use bolide_client::ui::BolideApp;
+use bolide_client::ui::discovery::{Discovery, FoundHost};
+use bolide_client::ui::prefs::Prefs;
+use bolide_client::ui::start::Intent;
+use bolide_host::sim;
+use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
+use bolide_protocol::wire::{LobbySeat, LobbyState, ServerMsg, Settings, StandingLine};
+use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, TableOptions};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+fn found() -> FoundHost {
+    FoundHost {
+        name: "Anne's table".into(),
+        addr: "192.168.1.20:47117".parse().unwrap(),
+        fingerprint: "7F3K0Q".into(),
+        seats: "2/6".into(),
+        version: bolide_protocol::wire::PROTOCOL_VERSION.to_string(),
+    }
+}
+
+fn app() -> BolideApp {
+    let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
+    BolideApp::with(prefs, None, Some(Discovery::fixed(vec![found()]))).unwrap().dry_run()
+}
+
+fn harness(app: BolideApp) -> Harness<'static, BolideApp> {
+    Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app)
+}
+
+/// A table seated at seat 0 of a three-pilot lobby (Anne, Bob, and a bot once started).
+fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
+    let (live, commands) = Live::detached("GARAGE-7F3K0Q");
+    {
+        let mut t = live.table();
+        t.link = Link::Connected;
+        t.seat = Some(Seat(0));
+        let seat = |i: u8, name: &str, colour, bot| LobbySeat {
+            seat: Seat(i),
+            name: name.into(),
+            colour,
+            bot,
+            ready: started || bot,
+            connected: !bot,
+        };
+        let mut seats = vec![seat(0, "Anne", Colour::Rouge, false), seat(1, "Bob", Colour::Bleu, false)];
+        if started {
+            seats.push(seat(2, "Bot 1", Colour::Vert, true));
+        }
+        let settings = Settings { options: TableOptions::default(), circuit: "cannes".into(), bots: 1 };
+        t.lobby = Some(LobbyState { seats, settings, spectators: 0, started });
+    }
+    let mut app = app();
+    app.sit(live.clone(), None);
+    (app, live, commands)
+}
+
+/// A real view of a three-pilot race, from seat 0.
+fn view() -> PlayerView {
+    sim::random_race(3, 7).view_for(Seat(0))
+}
+
+fn set_view(live: &Live, view: PlayerView, legal: Vec<Action>) {
+    let mut t = live.table();
+    t.view = Some(view);
+    t.legal = legal;
+}
+
+/// Focuses the text field labelled `label` and types `text` into it.
+fn type_into(h: &mut Harness<'static, BolideApp>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run();
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
+fn drain(commands: &mut UnboundedReceiver<Command>) -> Vec<Command> {
+    std::iter::from_fn(|| commands.try_recv().ok()).collect()
+}
+
+#[test]
+fn start_screen_offers_host_join_and_practice() {
+    let mut h = harness(app());
+    h.run();
+    h.get_by_label("Host a game").click();
+    h.run();
+    assert!(matches!(h.state().last_intent, Some(Intent::Host { bots: 2, races: 3, .. })));
+    h.get_by_label("Practice").click();
+    h.run();
+    assert!(matches!(h.state().last_intent, Some(Intent::Practice { .. })));
+}
+
+#[test]
+fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
+    let mut h = harness(app());
+    h.run();
+    h.get_by_label_contains("Anne's table").click();
+    h.run();
+    type_into(&mut h, "Code word", "garage");
+    h.run();
+    h.get_by_label("Join this table").click();
+    h.run();
+    let expected = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into() };
+    assert_eq!(h.state().last_intent, Some(expected));
+}
+
+#[test]
+fn join_by_hand_checks_the_address() {
+    let mut h = harness(app());
+    h.run();
+    type_into(&mut h, "Address", "not an address");
+    type_into(&mut h, "Room code", "GARAGE-7F3K0Q");
+    h.get_by_label("Join").click();
+    h.run();
+    assert_eq!(h.state().last_intent, None);
+    assert!(h.query_by_label_contains("is not an address").is_some());
+}
+
+#[test]
+fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
+    let (app, live, mut commands) = seated(false);
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("Bob").is_some());
+    h.get_by_label("Put your hand flat on the table (ready)").click();
+    h.run();
+    h.get_by_label("Vert").click();
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(sent.contains(&Command::Ready(true)), "{sent:?}");
+    assert!(sent.contains(&Command::PickColour(Colour::Vert)), "{sent:?}");
+    // The settings change live: the first pilot's change goes to the host.
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Races (B-7.1, default 3)").focus();
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.options.races == 4)), "{sent:?}");
+    drop(live);
+}
+
+#[test]
+fn cup_down_calls_klaxon_by_button_and_key() {
+    let (app, live, mut commands) = seated(true);
+    let mut v = view();
+    v.phase = PhaseView::CupDown;
+    set_view(&live, v, vec![Action::Klaxon]);
+    let mut h = harness(app);
+    h.run_steps(2);
+    assert!(h.query_by_label("The cup is down").is_some());
+    h.get_by_label("Klaxon (K)").click();
+    h.run_steps(2);
+    h.key_press(egui::Key::K);
+    h.run_steps(2);
+    let klaxons =
+        drain(&mut commands).iter().filter(|c| matches!(c, Command::Act { action: Action::Klaxon, .. })).count();
+    assert_eq!(klaxons, 2);
+}
+
+#[test]
+fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
+    let (app, live, mut commands) = seated(true);
+    let mut v = view();
+    v.phase = PhaseView::Grab;
+    for (i, p) in v.pawns.iter_mut().enumerate() {
+        p.reservoir = Some(i as u8 + 3);
+        p.owner = None;
+    }
+    for c in &mut v.cars {
+        c.pawn = None;
+    }
+    let pawns: Vec<Pawn> = v.pawns.iter().map(|p| p.pawn).collect();
+    live.table().show_at = Some((v.race, v.round, 0));
+    set_view(&live, v.clone(), pawns.iter().map(|p| Action::TakePawn { pawn: *p }).collect());
+    let mut h = harness(app);
+    h.run_steps(2);
+    let first = pawns[0];
+    h.get_by_label_contains(&format!("Pawn {} · 3", first.0 + 1)).click();
+    h.run_steps(2);
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, Command::Shown { .. })), "the drawn frame is reported: {sent:?}");
+    assert!(sent.iter().any(|c| matches!(c, Command::Grab { pawn, .. } if *pawn == first)), "{sent:?}");
+    // Bob was faster: the pawn greys out in his name and the verdict says so.
+    v.pawns[0].owner = Some(Seat(1));
+    v.cars[1].pawn = Some(first);
+    set_view(&live, v.clone(), pawns[1..].iter().map(|p| Action::TakePawn { pawn: *p }).collect());
+    h.run_steps(2);
+    assert!(h.query_by_label("Taken by Bob — choose again").is_some());
+    // Key 2 takes the second pawn of the round's order.
+    h.key_press(egui::Key::Num2);
+    h.run_steps(2);
+    assert!(drain(&mut commands).iter().any(|c| matches!(c, Command::Grab { pawn, .. } if *pawn == pawns[1])));
+    v.pawns[1].owner = Some(Seat(0));
+    v.cars[0].pawn = Some(pawns[1]);
+    set_view(&live, v, vec![]);
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Yours: pawn").is_some());
+}
+
+fn my_turn(step: TurnStep) -> PlayerView {
+    let mut v = view();
+    v.phase = PhaseView::Movement;
+    v.turn = Some(TurnView {
+        seat: Seat(0),
+        step,
+        reservoir: 4,
+        accelerator: Some(3),
+        speed: Some(70),
+        points_left: 4,
+        start: 0,
+    });
+    v
+}
+
+#[test]
+fn a_movement_turn_with_a_token_and_a_move_on_the_board() {
+    let (app, live, mut commands) = seated(true);
+    set_view(&live, my_turn(TurnStep::BeforeRoll), vec![Action::Roll, Action::AsDeLaRoute]);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("As de la route").click();
+    h.run();
+    assert!(drain(&mut commands).iter().any(|c| matches!(c, Command::Act { action: Action::AsDeLaRoute, .. })));
+    // Moving: the reachable tiles are the host's Move actions; click one on the board.
+    let from = view().car(Seat(0)).position;
+    set_view(&live, my_turn(TurnStep::Moving), vec![Action::Move { tiles: 1 }, Action::Move { tiles: 2 }]);
+    h.run();
+    let tile = from + 2;
+    h.get_by_label_contains(&format!("Tile {tile}:")).click();
+    h.run();
+    assert!(drain(&mut commands).iter().any(|c| matches!(c, Command::Act { action: Action::Move { tiles: 2 }, .. })));
+}
+
+#[test]
+fn huile_goes_on_a_tile_picked_on_the_board() {
+    let (app, live, mut commands) = seated(true);
+    let mut v = my_turn(TurnStep::AfterMove);
+    v.cars[0].atouts.remove(Atout::Nitro);
+    set_view(&live, v, vec![Action::Huile { tile: 5 }, Action::Huile { tile: 6 }, Action::EndTurn]);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Huile").click();
+    h.run();
+    h.get_by_label_contains("Tile 6:").click();
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, Command::Act { action: Action::Huile { tile: 6 }, .. })), "{sent:?}");
+}
+
+#[test]
+fn a_dropped_connection_shows_a_banner_and_a_lost_table_a_way_back() {
+    let (app, live, _commands) = seated(true);
+    set_view(&live, my_turn(TurnStep::BeforeRoll), vec![]);
+    live.table().link = Link::Reconnecting { attempt: 1, why: "timed out".into() };
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("coming back to your seat").is_some());
+    live.table().link = Link::Ended("The host has closed the table.".into());
+    h.run();
+    assert!(h.query_by_label("The host has closed the table.").is_some());
+    h.get_by_label("Back to the start screen").click();
+    h.run();
+    assert!(h.query_by_label("Host a game").is_some());
+}
+
+#[test]
+fn the_end_shows_the_podium_and_the_points_race_by_race() {
+    let (app, live, _commands) = seated(true);
+    {
+        let mut t = live.table();
+        t.events.push(Event::RacePoints { points: vec![6, 3, 1] });
+        t.events.push(Event::RacePoints { points: vec![1, 6, 3] });
+        let line = |seat: u8, name: &str, points, rank| StandingLine {
+            seat: Seat(seat),
+            name: name.into(),
+            points,
+            wins: 1,
+            rank,
+        };
+        t.apply(
+            &ServerMsg::Finished {
+                standings: vec![line(1, "Bob", 9, 1), line(0, "Anne", 7, 2), line(2, "Bot 1", 4, 3)],
+            },
+            0,
+        );
+    }
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label("Championship over").is_some());
+    assert!(h.query_by_label_contains("1. Bob — 9 points").is_some());
+    assert!(h.query_by_label("Points after each race").is_some());
+}
