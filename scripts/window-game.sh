@@ -13,54 +13,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/bolide}
 OUT=${2:-docs/screenshots}
-for tool in Xvfb xdotool import; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "window game skipped: $tool is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
-    exit 0
-  fi
-done
+source scripts/window-lib.sh
+if missing=$(window_tools_missing); then
+  echo "window game skipped: $missing is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
+  exit 0
+fi
 [ -x "$BIN" ] || { echo "window game: no binary at $BIN (cargo build --release -p bolide-client)"; exit 1; }
 mkdir -p "$OUT"
-tmp=$(mktemp -d)
-export DISPLAY=":${WINDOW_GAME_DISPLAY:-87}"
-export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" RUST_LOG=warn
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
-xvfb=$!
-app=
-cleanup() {
-  [ -n "$app" ] && kill "$app" 2>/dev/null || true
-  kill "$xvfb" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-sleep 1
-"$BIN" >"$tmp/bolide.log" 2>&1 &
-app=$!
-deadline=$((SECONDS + 360))
-
-title() { xdotool search --name '^Bolide' getwindowname 2>/dev/null | head -1 || true; }
-wait_title() { # wait until the title matches $1
-  while ! title | grep -q -- "$1"; do
-    [ $SECONDS -lt $deadline ] || { echo "window game: no '$1' in time (title: $(title))"; tail -5 "$tmp/bolide.log"; exit 1; }
-    kill -0 "$app" 2>/dev/null || { echo "window game: bolide exited"; cat "$tmp/bolide.log"; exit 1; }
-    sleep 0.2
-  done
-}
-shot() { import -window root "$OUT/$1.png"; echo "screenshot $OUT/$1.png"; }
-click() { xdotool mousemove "$1" "$2" click 1; sleep 0.4; }
-
-wait_title '^Bolide$'
-sleep 1
-# The start screen at 1280x800: the name field, the races of "Host a game", its button.
-click 200 126; xdotool type --delay 40 "Anne"; sleep 0.3
-click 143 263; xdotool key ctrl+a; xdotool type "1"; xdotool key Return; sleep 0.3
-shot start
-click 215 321
-wait_title 'lobby'
-sleep 1
+start_window "${WINDOW_GAME_DISPLAY:-87}"
+host_one_race_with_bots
 shot lobby
-# "Put your hand flat on the table (ready)"
-click 160 "${READY_Y:-420}"
+ready
 shot_taken=""
 while [ $SECONDS -lt $deadline ]; do
   t=$(title)

@@ -15,8 +15,12 @@ pub fn show(ui: &mut egui::Ui, t: &Table, standings: &[StandingLine]) {
             let size = if line.rank <= 3 { 28.0 - 3.0 * f32::from(line.rank) } else { 18.0 };
             ui.label(
                 RichText::new(format!(
-                    "{}. {} — {} points, {} race wins",
-                    line.rank, line.name, line.points, line.wins
+                    "{}. {} — {} points, {} race {}",
+                    line.rank,
+                    line.name,
+                    line.points,
+                    line.wins,
+                    if line.wins == 1 { "win" } else { "wins" }
                 ))
                 .size(size)
                 .background_color(look::colour(c))
@@ -30,10 +34,21 @@ pub fn show(ui: &mut egui::Ui, t: &Table, standings: &[StandingLine]) {
         return;
     }
     ui.label(RichText::new("Points after each race").strong());
+    let count = races.len();
     egui_plot::Plot::new("points-per-race")
         .height(ui.available_height().clamp(160.0, 420.0))
         .legend(egui_plot::Legend::default())
         .allow_scroll(false)
+        .allow_drag(false)
+        .allow_zoom(false)
+        // Races are whole: one grid line, one label per race.
+        .x_grid_spacer(move |_| {
+            (0..=count).map(|race| egui_plot::GridMark { value: race as f64, step_size: 1.0 }).collect()
+        })
+        .x_axis_formatter(|mark, _| match mark.value.round() as i64 {
+            0 => "start".into(),
+            race => format!("race {race}"),
+        })
         .show(ui, |plot| {
             for line in standings {
                 let mut total = 0.0;

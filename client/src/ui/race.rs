@@ -403,9 +403,11 @@ fn status_line(ui: &mut egui::Ui, s: &Scene) {
             ui.label(format!("· {} drives", s.name(turn.seat)));
         }
         if let Some(deadline) = t.deadline_us.filter(|_| view.phase != PhaseView::CupDown) {
-            let left = deadline.saturating_sub(s.now_us) / 1_000_000;
-            ui.label(format!("· {left} s before a bot plays for you"));
-            ui.ctx().request_repaint_after(std::time::Duration::from_millis(500));
+            let left_us = deadline.saturating_sub(s.now_us);
+            ui.label(format!("· {} s before a bot plays for you", left_us / 1_000_000));
+            // Wake when the whole second shown changes, not before: an idle screen costs
+            // one frame a second.
+            ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % 1_000_000 + 1_000));
         }
         if let Some(me) = t.seat {
             ui.separator();

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The window's CPU while nobody touches it: 20 s in the lobby, then 20 s on the race screen
+# at this pilot's own turn (nothing moves; only the bot countdown ticks). Under Xvfb with
+# Mesa's software GL, so a frame costs more here than on a laptop's GPU.
+#
+#   bash scripts/idle-cpu.sh [BOLIDE_BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-target/release/bolide}
+OUT=
+source scripts/window-lib.sh
+if missing=$(window_tools_missing); then
+  echo "idle cpu skipped: $missing is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
+  exit 0
+fi
+start_window "${WINDOW_GAME_DISPLAY:-88}"
+host_one_race_with_bots
+xdotool mousemove 1200 780 # the pointer away from every widget
+measure() { # measure LABEL SECONDS
+  local before after
+  before=$(cpu_s); sleep "$2"; after=$(cpu_s)
+  awk -v b="$before" -v a="$after" -v s="$2" -v l="$1" 'BEGIN { printf "%s: %.2f %% of one core over %d s\n", l, (a - b) / s * 100, s }'
+}
+measure lobby 20
+ready
+while ! title | grep -q "your turn"; do
+  case "$(title)" in *"grab!"*) xdotool key 1 2 3 ;; esac
+  [ $SECONDS -lt $deadline ] || { echo "idle cpu: no turn in time"; exit 1; }
+  sleep 0.2
+done
+xdotool mousemove 1200 780
+sleep 1
+measure "race screen, waiting at own turn" 20

@@ -1,0 +1,64 @@
+# Shared by the scripts that drive the real window under Xvfb (sourced, not run).
+# Sets DISPLAY, starts Xvfb and `bolide` ($BIN) with a throw-away config, and gives:
+#   title, wait_title PATTERN, click X Y, shot NAME (into $OUT), host_one_race_with_bots.
+# Needs Xvfb, xdotool and ImageMagick's `import`; `window_tools_missing` says which is absent.
+
+window_tools_missing() {
+  for tool in Xvfb xdotool import; do
+    command -v "$tool" >/dev/null || { echo "$tool"; return 0; }
+  done
+  return 1
+}
+
+start_window() { # start_window DISPLAY_NUMBER
+  tmp=$(mktemp -d)
+  export DISPLAY=":$1"
+  export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" RUST_LOG=warn
+  Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+  xvfb=$!
+  app=
+  trap stop_window EXIT
+  sleep 1
+  "$BIN" >"$tmp/bolide.log" 2>&1 &
+  app=$!
+  deadline=$((SECONDS + ${WINDOW_DEADLINE_S:-360}))
+  wait_title '^Bolide$'
+  sleep 1
+  # No window manager under Xvfb: give the window the keyboard, as a click would on a desktop.
+  xdotool windowfocus --sync "$(xdotool search --name '^Bolide' | head -1)"
+}
+
+stop_window() {
+  [ -n "${app:-}" ] && kill "$app" 2>/dev/null || true
+  kill "${xvfb:-}" 2>/dev/null || true
+  rm -rf "${tmp:-/nonexistent}"
+}
+
+title() { xdotool search --name '^Bolide' getwindowname 2>/dev/null | head -1 || true; }
+
+wait_title() { # wait until the window's title (which names its screen) matches $1
+  while ! title | grep -q -- "$1"; do
+    [ $SECONDS -lt $deadline ] || { echo "window: no '$1' in time (title: $(title))"; tail -5 "$tmp/bolide.log"; exit 1; }
+    kill -0 "$app" 2>/dev/null || { echo "window: bolide exited"; cat "$tmp/bolide.log"; exit 1; }
+    sleep 0.2
+  done
+}
+
+shot() { import -window root "$OUT/$1.png"; echo "screenshot $OUT/$1.png"; }
+click() { xdotool mousemove "$1" "$2" click 1; sleep 0.4; }
+
+# The start screen at 1280x800: the name, one race, two bots (the default), "Host a game".
+host_one_race_with_bots() {
+  click 200 126; xdotool type --delay 40 "Anne"; sleep 0.3
+  click 143 265; xdotool key ctrl+a; xdotool type "1"; xdotool key Return; sleep 0.3
+  [ -z "${OUT:-}" ] || shot start
+  click 215 323
+  wait_title 'lobby'
+  sleep 1
+}
+
+# "Put your hand flat on the table (ready)" in the lobby.
+ready() { click 300 324; }
+
+# CPU seconds (user + system) the app has used so far, from /proc.
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$app/stat"; }
