@@ -1,5 +1,6 @@
 //! A race as text: the circuit as a strip of tiles, one lane per car, and one line per event.
 
+use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::model::FINISH;
 use bolide_protocol::movement::Road;
 use bolide_protocol::{Event, PlayerView, Seat};
@@ -63,7 +64,7 @@ pub fn board(view: &PlayerView, names: &[String]) -> String {
 
 /// One line of commentary for an event, or `None` for the bookkeeping ones.
 pub fn describe(event: &Event, names: &[String]) -> Option<String> {
-    let n = |s: &Seat| names.get(s.index()).cloned().unwrap_or_else(|| s.to_string());
+    let n = |s: &Seat| name(names, *s);
     Some(match event {
         Event::RaceStarted { race, first_player } => format!("Race {race}! {} starts.", n(first_player)),
         Event::RoundStarted { round, first_player, .. } => {
@@ -115,6 +116,13 @@ pub fn describe(event: &Event, names: &[String]) -> Option<String> {
                 standings.iter().map(|(s, p, w, r)| format!("{r}. {} {p} pts ({w} wins)", n(s))).collect();
             format!("Championship: {}", lines.join(", "))
         }
+        Event::PhotoFinish(photo) => {
+            let mut line = format!("Photo finish: {}", reaction_order(photo, names).join(", "));
+            for c in &photo.contested {
+                let _ = write!(line, " · {}", contest(c, names));
+            }
+            line
+        }
         Event::EchangeWindow { .. }
         | Event::TurnStarted { .. }
         | Event::TurnEnded { .. }
@@ -123,10 +131,43 @@ pub fn describe(event: &Event, names: &[String]) -> Option<String> {
     })
 }
 
+/// A duration the way a person reads it: 0.35 ms, 4.2 ms, 312 ms.
+pub fn ms(us: u32) -> String {
+    let ms = f64::from(us) / 1000.0;
+    match us {
+        0..1_000 => format!("{ms:.2} ms"),
+        1_000..10_000 => format!("{ms:.1} ms"),
+        _ => format!("{ms:.0} ms"),
+    }
+}
+
+/// "Anne 312 ms" for every seat that grabbed, fastest first.
+pub fn reaction_order(photo: &PhotoFinish, names: &[String]) -> Vec<String> {
+    let mut timed: Vec<(usize, u32)> =
+        photo.reactions.iter().enumerate().filter_map(|(i, r)| r.map(|r| (i, r))).collect();
+    timed.sort_by_key(|&(i, r)| (r, i));
+    timed.into_iter().map(|(i, r)| format!("{} {}", name(names, Seat(i as u8)), ms(r))).collect()
+}
+
+/// "pawn 3 to Anne, 4.2 ms ahead of Bob" (or "tied with Bob, drawn").
+pub fn contest(c: &Contest, names: &[String]) -> String {
+    let (winner, runner_up) = (name(names, c.winner), name(names, c.runner_up));
+    if c.drawn {
+        format!("pawn {} to {winner}, tied with {runner_up} (drawn)", c.pawn.0 + 1)
+    } else {
+        format!("pawn {} to {winner}, {} ahead of {runner_up}", c.pawn.0 + 1, ms(c.margin_us))
+    }
+}
+
+fn name(names: &[String], seat: Seat) -> String {
+    names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use bolide_host::sim;
+    use bolide_protocol::Pawn;
 
     #[test]
     fn board_draws_the_strip_and_every_car() {
@@ -144,5 +185,22 @@ mod tests {
         let names: Vec<String> = ["El Gato"].map(String::from).to_vec();
         let e = Event::Moved { seat: Seat(0), from: 0, to: 2, blocked_at: Some(3) };
         assert_eq!(describe(&e, &names).unwrap(), "El Gato moves from 0 to 2, too fast for tile 3");
+    }
+
+    #[test]
+    fn b_4_3_the_photo_finish_reads_fastest_first_with_each_margin() {
+        let names: Vec<String> = ["Anne", "Bob", "Chloé"].map(String::from).to_vec();
+        let photo = PhotoFinish {
+            reactions: vec![Some(318_400), Some(312_050), None],
+            contested: vec![
+                Contest { pawn: Pawn(2), winner: Seat(1), runner_up: Seat(0), margin_us: 6_350, drawn: false },
+                Contest { pawn: Pawn(0), winner: Seat(0), runner_up: Seat(2), margin_us: 12, drawn: true },
+            ],
+        };
+        assert_eq!(
+            describe(&Event::PhotoFinish(photo), &names).unwrap(),
+            "Photo finish: Bob 312 ms, Anne 318 ms · pawn 3 to Bob, 6.3 ms ahead of Anne · pawn 1 to Anne, tied with Chloé (drawn)"
+        );
+        assert_eq!(ms(350), "0.35 ms");
     }
 }

@@ -7,6 +7,7 @@ use bolide_client::ui::discovery::{Discovery, FoundHost};
 use bolide_client::ui::prefs::Prefs;
 use bolide_client::ui::start::Intent;
 use bolide_host::sim;
+use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
 use bolide_protocol::wire::{LobbySeat, LobbyState, ServerMsg, Settings, StandingLine};
 use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, TableOptions};
@@ -199,6 +200,15 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
     set_view(&live, v, vec![]);
     h.run_steps(2);
     assert!(h.query_by_label_contains("Yours: pawn").is_some());
+    // The grab is over: the host's photo finish settles who was first, and by how much.
+    let photo = PhotoFinish {
+        reactions: vec![Some(341_200), Some(334_900), Some(702_000)],
+        contested: vec![Contest { pawn: first, winner: Seat(1), runner_up: Seat(0), margin_us: 6_300, drawn: false }],
+    };
+    live.table().events.push(Event::PhotoFinish(photo));
+    h.run_steps(2);
+    assert!(h.query_by_label("335 ms").is_some() && h.query_by_label("341 ms").is_some());
+    assert!(h.query_by_label(&format!("pawn {} to Bob, 6.3 ms ahead of Anne", first.0 + 1)).is_some());
 }
 
 fn my_turn(step: TurnStep) -> PlayerView {

@@ -151,6 +151,34 @@ pub enum Event {
     ChampionshipEnded {
         standings: Vec<(Seat, u32, u8, u8)>,
     },
+    /// B-4.3, after the grab: the photo finish. Published by the host once every verdict of
+    /// the grab is final, so it reveals nothing that could still change one.
+    PhotoFinish(PhotoFinish),
+}
+
+/// Who was how fast in one grab, as the host measured it: the argument every table has about
+/// who was first, settled with the host's own figures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhotoFinish {
+    /// Each seat's reaction to the reveal in µs (its first request: shown → input on its own
+    /// clock, drift-corrected and bounded as the arbiter judged it); `None` for a seat that
+    /// did not grab (a Klaxon pick, or the last pawn given by itself).
+    pub reactions: Vec<Option<u32>>,
+    /// Every pawn that more than one pilot asked for, with what it was won by.
+    pub contested: Vec<Contest>,
+}
+
+/// One pawn several pilots asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Contest {
+    pub pawn: Pawn,
+    pub winner: Seat,
+    /// The fastest of those who asked for it and lost.
+    pub runner_up: Seat,
+    /// Runner-up's reaction minus the winner's (µs); 0 for a tie decided by the seeded draw.
+    pub margin_us: u32,
+    /// Reactions within the tie margin: the seeded draw chose.
+    pub drawn: bool,
 }
 
 impl Event {
@@ -185,6 +213,7 @@ impl Event {
             RaceEnded { .. } => "B-6.3",
             RacePoints { .. } => "B-7.2",
             ChampionshipEnded { .. } => "B-7.3",
+            PhotoFinish(_) => "B-4.3",
         }
     }
 }

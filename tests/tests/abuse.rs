@@ -2,7 +2,7 @@
 //! offending connection with a reason and the game goes on for everyone else.
 
 use bolide_client::net::Session;
-use bolide_protocol::wire::{ClientMsg, ServerMsg, close};
+use bolide_protocol::wire::{ClientMsg, PROTOCOL_VERSION, ServerMsg, close};
 use bolide_tests::{closed_with, host, quick_room, raw_connection};
 use std::time::Duration;
 
@@ -20,8 +20,10 @@ async fn a_length_of_two_to_the_forty_before_the_hello_closes_only_that_connecti
     let addr = server.local_addr();
     let connection = raw_connection(addr, &code).await;
     let (mut send, _recv) = connection.open_bi().await.unwrap();
-    // A hello whose code string claims 2^40 bytes, in a 14-byte frame.
-    let mut body = vec![2u8, 253];
+    // A hello (this version, as one varint byte) whose code string claims 2^40 bytes, in a
+    // 14-byte frame.
+    let version = u8::try_from(PROTOCOL_VERSION).expect("a one-byte varint");
+    let mut body = vec![version, 253];
     body.extend_from_slice(&(1u64 << 40).to_le_bytes());
     body.extend_from_slice(b"ABCD");
     let mut frame = (body.len() as u32).to_le_bytes().to_vec();

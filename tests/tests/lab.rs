@@ -40,4 +40,7 @@ async fn b_4_3_a_short_lab_orders_by_reaction_and_beats_arrival_order() {
         all(|b| b.arrival_accuracy)
     );
     assert_eq!(report.honest_clamped, 0, "an honest bot was clamped");
+    // The photo finish every table sees reports the reactions the lab's truth knows.
+    assert!(report.photo_finish_reactions >= 40, "photo finish reactions: {}", report.photo_finish_reactions);
+    assert!(report.photo_finish_error_ms.p99 <= 1.0, "photo finish error {:?}", report.photo_finish_error_ms);
 }

@@ -452,8 +452,7 @@ fn side_panel(ui: &mut egui::Ui, s: &Scene) {
         }
     });
     ui.separator();
-    ui.label(RichText::new("Photo finish").strong());
-    ui.label("Each pilot's reaction in the grab, and the margin of each contested pawn, will show here once the host publishes them.");
+    photo_finish(ui, s);
     ui.separator();
     ui.label(RichText::new("What happened").strong());
     egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
@@ -464,6 +463,33 @@ fn side_panel(ui: &mut egui::Ui, s: &Scene) {
             }
         }
     });
+}
+
+/// The last grab's photo finish (B-4.3), as the host measured it: reactions fastest first,
+/// then what each contested pawn was won by.
+fn photo_finish(ui: &mut egui::Ui, s: &Scene) {
+    ui.label(RichText::new("Photo finish").strong());
+    let last = s.t.events.iter().rev().find_map(|e| if let Event::PhotoFinish(p) = e { Some(p) } else { None });
+    let Some(photo) = last else {
+        ui.label("After each grab: every pilot's reaction, and what each contested pawn was won by.");
+        return;
+    };
+    egui::Grid::new("photo-finish").show(ui, |ui| {
+        let mut timed: Vec<(Seat, u32)> =
+            photo.reactions.iter().enumerate().filter_map(|(i, r)| r.map(|r| (Seat(i as u8), r))).collect();
+        timed.sort_by_key(|&(seat, r)| (r, seat.0));
+        for (seat, reaction) in timed {
+            let c = s.colour(seat);
+            ui.label(
+                RichText::new(format!(" {} ", s.name(seat))).background_color(look::colour(c)).color(look::ink(c)),
+            );
+            ui.label(crate::text::ms(reaction));
+            ui.end_row();
+        }
+    });
+    for contest in &photo.contested {
+        ui.label(crate::text::contest(contest, &s.names));
+    }
 }
 
 /// Points of every race so far, from the host's `RacePoints` events (B-7.2).

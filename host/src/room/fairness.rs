@@ -5,6 +5,7 @@
 use super::us;
 use super::{ConnId, DueKind, Output, Room};
 use crate::fair::{Allowance, GrabArbiter, Request, Sample, bound_claim};
+use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{Datagram, ServerMsg};
 use bolide_protocol::{Action, Event, Pawn, RuleError, Seat};
@@ -34,6 +35,54 @@ pub(super) struct GrabState {
     seqs: BTreeMap<Seat, u32>,
     /// When each connection's reveal left the host.
     sent: BTreeMap<ConnId, u64>,
+    /// Every request the arbiter was given, in arrival order: (seat, pawn, reaction µs).
+    asked: Vec<(Seat, Pawn, u64)>,
+}
+
+impl GrabState {
+    /// Hands a request to the arbiter and keeps it for the photo finish.
+    fn request(&mut self, request: Request, now: u64) {
+        self.asked.push((request.seat, request.pawn, request.reaction_us));
+        self.arbiter.request(request, now);
+    }
+
+    /// The photo finish of this grab, given who holds which pawn once it is over (B-4.3):
+    /// each seat's first reaction, and for every pawn that someone else also asked for, the
+    /// margin between its holder's request and the fastest losing one. `None` when nobody
+    /// asked for anything (every pawn went by Klaxon picks or by itself).
+    fn photo_finish(&self, pilots: usize, holder: impl Fn(Pawn) -> Option<Seat>) -> Option<PhotoFinish> {
+        if self.asked.is_empty() {
+            return None;
+        }
+        let micros = |us: u64| u32::try_from(us).unwrap_or(u32::MAX);
+        let mut reactions = vec![None; pilots];
+        for &(seat, _, reaction) in &self.asked {
+            if let Some(slot @ None) = reactions.get_mut(seat.index()) {
+                *slot = Some(micros(reaction));
+            }
+        }
+        let mut pawns: Vec<Pawn> = self.asked.iter().map(|a| a.1).collect();
+        pawns.sort_unstable();
+        pawns.dedup();
+        let contested = pawns
+            .into_iter()
+            .filter_map(|pawn| {
+                let winner = holder(pawn)?;
+                let asked = |seat_is_winner: bool| {
+                    self.asked
+                        .iter()
+                        .filter(move |a| a.1 == pawn && (a.0 == winner) == seat_is_winner)
+                        .min_by_key(|a| a.2)
+                        .copied()
+                };
+                let (_, _, won_at) = asked(true)?;
+                let (runner_up, _, lost_at) = asked(false)?;
+                let drawn = won_at.abs_diff(lost_at) <= TIE_US;
+                Some(Contest { pawn, winner, runner_up, margin_us: micros(lost_at.saturating_sub(won_at)), drawn })
+            })
+            .collect();
+        Some(PhotoFinish { reactions, contested })
+    }
 }
 
 /// One arbitrated request, for the fairness lab and the log.
@@ -96,7 +145,8 @@ impl Room {
         let silence = SILENCE_US + self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0);
         let seed = self.config.seed ^ (u64::from(race.race_no()) << 32) ^ u64::from(race.round());
         let arbiter = GrabArbiter::new(race.pilots(), &competitors, reveal, seed, TIE_US, silence);
-        self.grab = Some(GrabState { reveal, arbiter, seqs: BTreeMap::new(), sent: BTreeMap::new() });
+        self.grab =
+            Some(GrabState { reveal, arbiter, seqs: BTreeMap::new(), sent: BTreeMap::new(), asked: Vec::new() });
     }
 
     /// When the reveal leaves for `conn`, and the instant to show it on that client's clock.
@@ -237,7 +287,7 @@ impl Room {
         let (reaction, clamped) = (b.reaction_us, b.clamped_input_us + b.clamped_shown_us);
         let Some(grab) = &mut self.grab else { return };
         grab.seqs.insert(seat, seq);
-        grab.arbiter.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
+        grab.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
         self.clamped.insert(seat, clamped);
         self.timed.insert(seat, true);
         self.settle(now, out);
@@ -247,10 +297,21 @@ impl Room {
     pub(super) fn bot_grab(&mut self, now: u64, seat: Seat, pawn: Pawn, out: &mut Vec<Output>) {
         let Some(grab) = &mut self.grab else { return };
         let reaction = now.saturating_sub(grab.reveal);
-        grab.arbiter.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
+        grab.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
         self.clamped.insert(seat, 0);
         self.timed.insert(seat, false);
         self.settle(now, out);
+    }
+
+    /// The photo finish, once the grab is over (the race has left `Phase::Grab` and every
+    /// pawn has its holder); `None` while it goes on, or when nobody grabbed.
+    pub(super) fn photo_finish(&self) -> Option<Event> {
+        let race = self.champ()?.race();
+        if race.phase() == crate::game::Phase::Grab {
+            return None;
+        }
+        let holder = |pawn| race.seats().find(|s| race.car(*s).pawn == Some(pawn));
+        self.grab.as_ref()?.photo_finish(usize::from(race.pilots()), holder).map(Event::PhotoFinish)
     }
 
     /// Commits whatever can be committed now: the Klaxon order once the lift has passed, the

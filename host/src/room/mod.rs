@@ -558,12 +558,14 @@ impl Room {
     /// Applies an action through the engine: journal first, then everyone's update.
     fn apply(&mut self, now: u64, seat: Seat, action: Action, out: &mut Vec<Output>) -> Result<(), RuleError> {
         let Stage::Playing(champ) = &mut self.stage else { return Err(RuleError::RaceOver) };
-        let events = champ.apply(seat, action)?;
+        let mut events = champ.apply(seat, action)?;
         self.applied += 1;
         out.push(Output::Journal(JournalEntry::Applied { seat, action }));
         if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
             self.open_grab(now);
         }
+        // The grab just ended: every verdict is final, so its figures may be public.
+        events.extend(self.photo_finish());
         // Timers first: the update says how long each wait is and when the cup lifts.
         self.retime(now);
         self.broadcast(&events, now, out);

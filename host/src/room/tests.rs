@@ -1,6 +1,7 @@
 //! The room without sockets: synthetic connections and times.
 
 use super::*;
+use bolide_protocol::event::Contest;
 use bolide_protocol::wire::PROTOCOL_VERSION;
 use bolide_protocol::{Pawn, TableOptions};
 
@@ -404,4 +405,69 @@ fn names_are_cleaned_so_no_lobby_frame_can_outgrow_the_limit() {
     }
     let frame = bolide_protocol::wire::encode(lobby);
     assert!(frame.len() < bolide_protocol::wire::MAX_FRAME / 16, "{} bytes", frame.len());
+}
+
+#[test]
+fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
+    let (mut r, mut out) = anne_joins(0, 1);
+    r.hello(0, 2, hello("Bob", None), &mut out);
+    r.hello(0, 3, hello("Chloé", None), &mut out);
+    for conn in 1..=3 {
+        // Laptops whose clocks read the host's, 1 ms away: claims are taken as they are.
+        for i in 0..20 {
+            let t = i * 10_000;
+            r.probe(conn, crate::fair::Sample::from_probe(t, t + 1_000, t + 1_000, t + 2_000));
+        }
+        r.message(0, conn, ClientMsg::Ready(true), &mut out);
+    }
+    run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
+    let reveal = r.grab.as_ref().expect("the grab is open").reveal;
+    let pawns: Vec<Pawn> = r
+        .championship()
+        .unwrap()
+        .race()
+        .legal_actions(Seat(0))
+        .iter()
+        .filter_map(|a| match a {
+            Action::TakePawn { pawn } => Some(*pawn),
+            _ => None,
+        })
+        .collect();
+    out.clear();
+    // Bob's request arrives first, but Anne's hand was 6 ms faster; Chloé wants another pawn.
+    let grab = |pawn, reaction_us| ClientMsg::Grab { seq: 1, pawn, shown_us: reveal, input_us: reveal + reaction_us };
+    r.message(reveal + 170_000, 2, grab(pawns[0], 156_000), &mut out);
+    r.message(reveal + 175_000, 1, grab(pawns[0], 150_000), &mut out);
+    r.message(reveal + 210_000, 3, grab(pawns[1], 200_000), &mut out);
+    assert_eq!(r.championship().unwrap().race().car(Seat(0)).pawn, Some(pawns[0]));
+    let photo_in = |out: &[Output]| {
+        sent_to(out, 2)
+            .into_iter()
+            .filter_map(|m| match m {
+                ServerMsg::Update { events, .. } => events.iter().find_map(|e| match e {
+                    Event::PhotoFinish(p) => Some(p.clone()),
+                    _ => None,
+                }),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(photo_in(&out).is_empty(), "nothing is published while the grab goes on");
+    let grab_over = |r: &Room| r.championship().is_some_and(|c| c.race().phase() != Phase::Grab);
+    run(&mut r, reveal + 210_000, reveal + 2_000_000, &mut out, grab_over);
+    let photos = photo_in(&out);
+    assert_eq!(photos.len(), 1, "one photo finish, once the grab is over");
+    let judged = |seat| {
+        out.iter().find_map(|o| match o {
+            Output::Fair(f) if f.seat == seat => Some(f.reaction_us as u32),
+            _ => None,
+        })
+    };
+    let (anne, bob) = (judged(Seat(0)).unwrap(), judged(Seat(1)).unwrap());
+    assert_eq!(photos[0].reactions, [Some(anne), Some(bob), judged(Seat(2))], "the reactions the arbiter judged");
+    assert_eq!(
+        photos[0].contested,
+        [Contest { pawn: pawns[0], winner: Seat(0), runner_up: Seat(1), margin_us: bob - anne, drawn: false }]
+    );
+    assert_eq!(bob - anne, 6_000);
 }

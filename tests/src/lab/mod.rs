@@ -67,6 +67,8 @@ struct Truth {
     rounds_seen: usize,
     /// Plain picks the host refused during the grab (`UntimedGrab`).
     untimed_refused: usize,
+    /// (race, round) → the reactions the host published in its photo finish, as bot 0 got it.
+    photos: BTreeMap<(u8, u16), Vec<Option<u32>>>,
 }
 
 /// A bot's clock: its own start, an offset and a drift.
@@ -165,6 +167,10 @@ pub struct LabReport {
     pub commit_delay_ms: Percentiles,
     pub owd_max_ms: f64,
     pub clock_error_ms: Percentiles,
+    /// |reaction in the host's published photo finish − true reaction|, ms, over every honest
+    /// bot's first grab of a round that a photo finish reported.
+    pub photo_finish_error_ms: Percentiles,
+    pub photo_finish_reactions: usize,
     pub klaxon: KlaxonReport,
     pub liar: LiarReport,
     pub ties: usize,
@@ -403,6 +409,15 @@ fn analyse(
         })
         .collect();
     let honest_clamped = log.iter().filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0).count();
+    let photo_error: Vec<f64> = truth
+        .grabs
+        .iter()
+        .filter(|((_, _, seat), _)| *seat != liar_seat)
+        .filter_map(|(&(race, round, seat), t)| {
+            let published = truth.photos.get(&(race, round))?.get(usize::from(seat)).copied().flatten()?;
+            Some((f64::from(published) - t.reaction_us).abs() / 1000.0)
+        })
+        .collect();
     let liar_clamps = log.iter().filter(|r| r.seat.0 == liar_seat).map(|r| r.clamped_us as f64 / 1000.0).collect();
     LabReport {
         seed: config.seed,
@@ -413,6 +428,8 @@ fn analyse(
         commit_delay_ms: percentiles(commit),
         owd_max_ms: config.latency_ms.iter().cloned().fold(0.0, f64::max) + config.jitter_ms,
         clock_error_ms: percentiles(clock_error),
+        photo_finish_reactions: photo_error.len(),
+        photo_finish_error_ms: percentiles(photo_error),
         klaxon: KlaxonReport { pairs: k_pairs, accuracy: (k_pairs > 0).then(|| k_ok as f64 / k_pairs as f64) },
         liar: LiarReport {
             claimed_ms: config.liar_ms,
@@ -548,6 +565,10 @@ async fn lab_bot(
                                     Some(Instant::now() + Duration::from_micros(rng.random_range(50_000..350_000)));
                             }
                         }
+                        Event::PhotoFinish(photo) if me == 0 => {
+                            let key = (view.race, view.round);
+                            truth.lock().expect("truth").photos.insert(key, photo.reactions.clone());
+                        }
                         Event::KlaxonCalled { seat, .. } if me == 0 => {
                             truth
                                 .lock()
@@ -631,7 +652,8 @@ pub fn table(report: &LabReport) -> String {
     }
     out.push_str(&format!(
         "resolution {} ms; commit delay p50 {:.1} ms, p99 {:.1} ms, p99.9 {:.1} ms (owd_max {:.1} ms)\n\
-         clock error p50 {:.2} ms, p99 {:.2} ms; Klaxon order {} over {} pairs; ties {}; honest clamped {}\n",
+         clock error p50 {:.2} ms, p99 {:.2} ms; photo finish error p50 {:.2} ms, p99 {:.2} ms ({} reactions)\n\
+         Klaxon order {} over {} pairs; ties {}; honest clamped {}\n",
         report.resolution_ms.map_or("—".into(), |r| r.to_string()),
         report.commit_delay_ms.p50,
         report.commit_delay_ms.p99,
@@ -639,6 +661,9 @@ pub fn table(report: &LabReport) -> String {
         report.owd_max_ms,
         report.clock_error_ms.p50,
         report.clock_error_ms.p99,
+        report.photo_finish_error_ms.p50,
+        report.photo_finish_error_ms.p99,
+        report.photo_finish_reactions,
         pct(report.klaxon.accuracy),
         report.klaxon.pairs,
         report.ties,
