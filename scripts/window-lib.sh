@@ -13,7 +13,7 @@ window_tools_missing() {
 start_window() { # start_window DISPLAY_NUMBER
   tmp=$(mktemp -d)
   export DISPLAY=":$1"
-  export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" RUST_LOG=warn
+  export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" RUST_LOG="${RUST_LOG:-warn}"
   Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
   xvfb=$!
   app=

@@ -10,6 +10,7 @@ use bolide_protocol::wire::{
 use bolide_protocol::{Action, Event, Pawn, PlayerView, Seat};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use tokio::sync::mpsc;
@@ -139,9 +140,11 @@ pub struct Session {
     pub mirror: Mirror,
     seq: u32,
     clock: Arc<dyn Clock>,
-    pongs: mpsc::UnboundedReceiver<u64>,
+    pongs: mpsc::Receiver<u64>,
     /// Reveal datagrams (the stream's reveal may be held behind a lost packet).
-    reveals: mpsc::UnboundedReceiver<Datagram>,
+    reveals: mpsc::Receiver<Datagram>,
+    /// The host's clock probes this client has answered.
+    answered: Arc<AtomicU64>,
     /// The round whose reveal the application has seen, from either path.
     revealed: Option<(u8, u16)>,
     probes: tokio::task::JoinHandle<()>,
@@ -199,9 +202,14 @@ impl Session {
             .map_err(|_| connect_err("no answer within 10 s (wrong address, or a firewall?)".into()))?
             .map_err(|e| connect_err(e.to_string()))?;
         let (send, recv) = connection.open_bi().await?;
-        let (pong_tx, pongs) = mpsc::unbounded_channel();
-        let (reveal_tx, reveals) = mpsc::unbounded_channel();
-        let probes = tokio::spawn(answer_probes(connection.clone(), options.clock.clone(), pong_tx, reveal_tx));
+        // Bounded: what the host sends as datagrams is copies and echoes; past a few, more is
+        // a flood, dropped here instead of growing this laptop's memory.
+        let (pong_tx, pongs) = mpsc::channel(DATAGRAM_QUEUE);
+        let (reveal_tx, reveals) = mpsc::channel(DATAGRAM_QUEUE);
+        let answered = Arc::new(AtomicU64::new(0));
+        let to_probes =
+            Probes { clock: options.clock.clone(), pongs: pong_tx, reveals: reveal_tx, answered: answered.clone() };
+        let probes = tokio::spawn(answer_probes(connection.clone(), to_probes));
         let mut session = Session {
             endpoint,
             connection,
@@ -216,6 +224,7 @@ impl Session {
             clock: options.clock,
             pongs,
             reveals,
+            answered,
             revealed: None,
             probes,
         };
@@ -392,6 +401,11 @@ impl Session {
         }
     }
 
+    /// How many of the host's clock probes (datagrams) this client has answered.
+    pub fn probes_answered(&self) -> u64 {
+        self.answered.load(Ordering::Relaxed)
+    }
+
     /// Drops the connection without a word, as a laptop that loses its Wi-Fi would.
     pub fn drop_abruptly(self) {
         self.probes.abort();
@@ -405,26 +419,34 @@ impl Session {
     }
 }
 
+/// Datagrams from the host waiting for the session (echoes of our pings, reveal copies).
+const DATAGRAM_QUEUE: usize = 32;
+
+/// Where the datagram task sends what it reads.
+struct Probes {
+    clock: Arc<dyn Clock>,
+    pongs: mpsc::Sender<u64>,
+    reveals: mpsc::Sender<Datagram>,
+    answered: Arc<AtomicU64>,
+}
+
 /// Answers the host's clock probes with this client's clock (fairness.md §1), passes the
 /// echoes of our own pings to [`Session::ping`] and reveal datagrams to [`Session::next`].
-async fn answer_probes(
-    connection: quinn::Connection,
-    clock: Arc<dyn Clock>,
-    pongs: mpsc::UnboundedSender<u64>,
-    reveals: mpsc::UnboundedSender<Datagram>,
-) {
+async fn answer_probes(connection: quinn::Connection, to: Probes) {
     while let Ok(datagram) = connection.read_datagram().await {
-        let t1 = clock.now_us();
+        let t1 = to.clock.now_us();
         match wire::decode_datagram(&datagram) {
             Ok(Datagram::HostPing { t0 }) => {
-                let pong = wire::encode_datagram(&Datagram::ClientPong { t0, t1, t2: clock.now_us() });
-                let _ = connection.send_datagram(pong.into());
+                let pong = wire::encode_datagram(&Datagram::ClientPong { t0, t1, t2: to.clock.now_us() });
+                if connection.send_datagram(pong.into()).is_ok() {
+                    to.answered.fetch_add(1, Ordering::Relaxed);
+                }
             }
             Ok(Datagram::Pong { t0, .. }) => {
-                let _ = pongs.send(t0);
+                let _ = to.pongs.try_send(t0);
             }
             Ok(reveal @ Datagram::Reveal { .. }) => {
-                let _ = reveals.send(reveal);
+                let _ = to.reveals.try_send(reveal);
             }
             _ => {}
         }

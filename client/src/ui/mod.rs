@@ -21,6 +21,7 @@ use start::{Intent, StartUi};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::oneshot;
 
 /// A hosted table, as the lobby shows it.
@@ -398,7 +399,12 @@ impl Seated {
 }
 
 /// Opens the window and runs it until it is closed.
+/// Set when this process draws with the GL painter (the real window): paint callbacks run,
+/// so the reveal's `shown` instant is stamped at paint time (`race::stamp_shown`).
+pub(crate) static GL_PAINTER: AtomicBool = AtomicBool::new(false);
+
 pub fn run_window() -> Result<(), String> {
+    GL_PAINTER.store(true, Ordering::Relaxed);
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Bolide")

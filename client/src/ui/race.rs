@@ -8,6 +8,8 @@ use crate::live::{Command, Live, Table};
 use bolide_protocol::view::{PhaseView, TurnStep};
 use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat};
 use egui::{Color32, RichText, Vec2};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the race screen remembers between frames.
 #[derive(Default)]
@@ -206,7 +208,7 @@ impl RaceUi {
         let round = (view.race, view.round);
         if self.drawn != Some(round) {
             self.drawn = Some(round);
-            live.send(Command::Shown { race: round.0, round: round.1, at_us: live.now_us() });
+            stamp_shown(ui, live, round);
         }
         if still_grabbing {
             // While this pilot may still grab, every frame counts: no waiting for input.
@@ -341,6 +343,30 @@ impl RaceUi {
             act(Action::Move { tiles });
         }
     }
+}
+
+/// Reports when the frame that first drew the reservoirs reached the screen (fairness.md §2).
+/// In the window, a paint callback stamps it as the frame's draw calls are submitted, right
+/// before the buffer swap (no vsync holds it): not when the frame was merely built, which can
+/// be a tessellation and a paint earlier. Without a GL painter (the headless tests) callbacks
+/// never run, so it is stamped at the end of this pass.
+fn stamp_shown(ui: &egui::Ui, live: &Live, (race, round): (u8, u16)) {
+    if !super::GL_PAINTER.load(Ordering::Relaxed) {
+        live.send(Command::Shown { race, round, at_us: live.now_us() });
+        return;
+    }
+    let live = live.clone();
+    let once = AtomicBool::new(false);
+    let stamp = eframe::egui_glow::CallbackFn::new(move |_, _| {
+        if !once.swap(true, Ordering::Relaxed) {
+            let at_us = live.now_us();
+            live.send(Command::Shown { race, round, at_us });
+            tracing::debug!(race, round, at_us, "the reservoirs reached the screen");
+        }
+    });
+    // One pixel in the corner: a callback with an empty rect is skipped.
+    let rect = egui::Rect::from_min_size(ui.clip_rect().min, Vec2::splat(1.0));
+    ui.painter().add(egui::PaintCallback { rect, callback: Arc::new(stamp) });
 }
 
 fn digit_pressed(i: &egui::InputState) -> Option<u8> {

@@ -218,12 +218,26 @@ fn a_pilot_who_acts_in_time_is_never_overridden() {
         }
         if let Some(&action) = legal.last() {
             seq += 1;
+            let before = out.len();
             if grabbing {
+                // A grab carries its timings (a plain pick would be refused: UntimedGrab).
+                let Action::TakePawn { pawn } = action else { panic!("in the grab, only pawns: {action:?}") };
                 grabbed_in = Some(round);
-                now = now.max(r.grab.as_ref().unwrap().reveal + 1_000);
-                r.message(now, 1, ClientMsg::Heartbeat { now_us: now, shown_us: Some(0), acts: seq - 1 }, &mut out);
+                let reveal = r.grab.as_ref().unwrap().reveal;
+                now = now.max(reveal + 150_000);
+                r.message(
+                    now,
+                    1,
+                    ClientMsg::Grab { seq, pawn, shown_us: reveal, input_us: reveal + 140_000 },
+                    &mut out,
+                );
+            } else {
+                r.message(now, 1, ClientMsg::Act { seq, action, at_us: None }, &mut out);
             }
-            r.message(now, 1, ClientMsg::Act { seq, action, at_us: None }, &mut out);
+            let refused = sent_to(&out[before..], 1)
+                .into_iter()
+                .any(|m| matches!(m, ServerMsg::ActRefused { seq: s, .. } if *s == seq));
+            assert!(!refused, "{action:?} was refused: {:?}", &out[before..]);
             assert!(!r.seats[0].zombie);
             continue;
         }
