@@ -4,6 +4,7 @@
 use crate::beat::Heartbeats;
 use crate::net::{ClientError, Session};
 use bolide_host::bots::BotLevel;
+use bolide_protocol::event::PhotoFinish;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, StandingLine};
 use bolide_protocol::{Action, Event, PlayerView};
@@ -26,6 +27,8 @@ fn decision_key(view: &PlayerView, legal: &[Action]) -> (u8, u16, String, Vec<Ac
 #[derive(Debug, Clone, PartialEq)]
 pub struct Played {
     pub standings: Standings,
+    /// The photo finish of every grab this bot saw, in order (B-4.3).
+    pub photo_finishes: Vec<PhotoFinish>,
     /// Times the bot joined again after losing a connection (with its seat token once it had
     /// one).
     pub reconnects: u32,
@@ -57,16 +60,17 @@ pub async fn play(
 ) -> Result<Played, ClientError> {
     let mut token = None;
     let mut reconnects = 0;
+    let mut photo_finishes = Vec::new();
     loop {
         let result = match Session::connect(addr, code, name, token).await {
             Ok(session) => {
                 token = token.or(session.token);
-                play_session(session, level, think, seed).await
+                play_session(session, level, think, seed, &mut photo_finishes).await
             }
             Err(e) => Err(e),
         };
         match result {
-            Ok(standings) => return Ok(Played { standings, reconnects }),
+            Ok(standings) => return Ok(Played { standings, photo_finishes, reconnects }),
             Err(e @ ClientError::Lost(_)) if reconnects < RECONNECTS => {
                 tracing::warn!(%name, %e, reconnects, "connection lost: joining again");
             }
@@ -87,6 +91,7 @@ pub async fn play_session(
     level: BotLevel,
     think: Duration,
     seed: u64,
+    photo_finishes: &mut Vec<PhotoFinish>,
 ) -> Result<Standings, ClientError> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut ready_sent = false;
@@ -139,6 +144,10 @@ pub async fn play_session(
             // A refusal (a pawn someone was faster to): decide again on what is known now.
             ServerMsg::ActRefused { .. } => answered = None,
             ServerMsg::Update { events, show_at_us, .. } => {
+                photo_finishes.extend(events.iter().filter_map(|e| match e {
+                    Event::PhotoFinish(photo) => Some(photo.clone()),
+                    _ => None,
+                }));
                 if events.iter().any(|e| matches!(e, Event::RoundStarted { .. })) {
                     shown = None;
                 }

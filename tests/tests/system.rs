@@ -37,7 +37,11 @@ async fn a_full_championship_of_bots() {
     });
     let b = tokio::spawn(async move { bot::play(addr, &code, "Ben", BotLevel::Random, Duration::ZERO, 2).await });
     let (a, b) = tokio::time::timeout(LIMIT, async { (a.await.unwrap(), b.await.unwrap()) }).await.unwrap();
-    let (a, b) = (a.unwrap().standings, b.unwrap().standings);
+    let (a, b) = (a.unwrap(), b.unwrap());
+    // Every grab ends with the same public photo finish at every seat (B-4.3).
+    assert!(!a.photo_finishes.is_empty(), "no photo finish seen");
+    assert_eq!(a.photo_finishes, b.photo_finishes, "everyone sees the same photo finishes");
+    let (a, b) = (a.standings, b.standings);
     assert_eq!(a, b, "everyone sees the same final standings");
     assert_eq!(a.len(), 3);
     assert!(a.windows(2).all(|w| w[0].rank <= w[1].rank));

@@ -1,5 +1,5 @@
 //! `bolide-bot`: N bots join a host, play until the championship ends, then print the final
-//! standings as JSON. Fills seats from another laptop on a game night; used by the tests.
+//! standings and the photo finish of every grab (reactions and margins in µs) as JSON. Fills seats from another laptop on a game night; used by the tests.
 
 use bolide_client::bot;
 use bolide_host::bots::BotLevel;
@@ -40,10 +40,12 @@ async fn main() -> ExitCode {
             bot::play(args.connect, &code, &name, args.level, think, u64::from(i)).await
         }));
     }
-    let mut standings = None;
+    let mut ending = None;
     for task in tasks {
         match task.await {
-            Ok(Ok(played)) => standings = Some(played.standings),
+            Ok(Ok(played)) => {
+                ending.get_or_insert(played);
+            }
             Ok(Err(e)) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
@@ -54,11 +56,11 @@ async fn main() -> ExitCode {
             }
         }
     }
+    let (standings, photos) = ending.map_or_else(Default::default, |p| (p.standings, p.photo_finishes));
     let lines: Vec<serde_json::Value> = standings
-        .unwrap_or_default()
         .into_iter()
         .map(|l| serde_json::json!({"seat": l.seat.0, "name": l.name, "points": l.points, "wins": l.wins, "rank": l.rank}))
         .collect();
-    println!("{}", serde_json::json!({ "standings": lines }));
+    println!("{}", serde_json::json!({ "standings": lines, "photo_finishes": photos }));
     ExitCode::SUCCESS
 }
