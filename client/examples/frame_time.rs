@@ -50,7 +50,12 @@ fn main() -> anyhow::Result<()> {
                 connected: true,
             })
             .collect();
-        let settings = Settings { options: TableOptions::default(), circuit: "cannes".into(), bots: 0 };
+        let settings = Settings {
+            options: TableOptions::default(),
+            circuit: "cannes".into(),
+            bots: 0,
+            bot_level: Default::default(),
+        };
         t.lobby = Some(LobbyState { seats, settings, spectators: 0, started: true });
         let mut view = sim::random_race(6, 5).view_for(Seat(0));
         for (i, car) in view.cars.iter_mut().enumerate() {

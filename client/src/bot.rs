@@ -3,7 +3,7 @@
 
 use crate::beat::Heartbeats;
 use crate::net::{ClientError, Session};
-use bolide_host::bots::BotLevel;
+use bolide_host::bots::{BotLevel, Decide};
 use bolide_protocol::event::PhotoFinish;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, StandingLine};

@@ -12,8 +12,12 @@ async fn bots_play_to_the_end_and_print_the_standings() {
     let dir = std::env::temp_dir().join(format!("bolide-bot-cli-{}", std::process::id()));
     let identity = Identity::load_or_create(&dir.join("identity")).unwrap();
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
-    let settings =
-        Settings { options: TableOptions { races: 1, ..TableOptions::default() }, circuit: "monaco".into(), bots: 1 };
+    let settings = Settings {
+        options: TableOptions { races: 1, ..TableOptions::default() },
+        circuit: "monaco".into(),
+        bots: 1,
+        bot_level: Default::default(),
+    };
     let mut config = RoomConfig::new("CLI", settings, 3);
     config.lift_delay_ms = 20;
     config.bot_delay_ms = 5;

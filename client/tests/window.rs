@@ -10,7 +10,7 @@ use bolide_host::sim;
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
 use bolide_protocol::wire::{LobbySeat, LobbyState, ServerMsg, Settings, StandingLine};
-use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, TableOptions};
+use bolide_protocol::{Action, Atout, BotLevel, Colour, Event, Pawn, PlayerView, Seat, TableOptions};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -53,7 +53,12 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
         if started {
             seats.push(seat(2, "Bot 1", Colour::Vert, true));
         }
-        let settings = Settings { options: TableOptions::default(), circuit: "cannes".into(), bots: 1 };
+        let settings = Settings {
+            options: TableOptions::default(),
+            circuit: "cannes".into(),
+            bots: 1,
+            bot_level: Default::default(),
+        };
         t.lobby = Some(LobbyState { seats, settings, spectators: 0, started });
     }
     let mut app = app();
@@ -141,6 +146,11 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
     h.run();
     let sent = drain(&mut commands);
     assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.options.races == 4)), "{sent:?}");
+    // And how well the bots play.
+    h.get_by_label("for fun").click();
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.bot_level == BotLevel::Random)), "{sent:?}");
     drop(live);
 }
 

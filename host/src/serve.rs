@@ -63,7 +63,8 @@ pub struct ServeArgs {
     /// A host bot's thinking time in milliseconds (at most a minute).
     #[arg(long, default_value_t = 700, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub bot_delay_ms: u64,
-    #[arg(long, value_enum, default_value_t = BotLevel::Strategic)]
+    /// How well the host's bots play: random or strategic.
+    #[arg(long, default_value_t = BotLevel::Strategic)]
     pub bot_level: BotLevel,
     /// Grab reactions faster than this are flagged in the log as anticipation (0 for bots).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=1_000))]
@@ -231,7 +232,12 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         }
         _ => args.circuit.clone(),
     };
-    let settings = Settings { options: TableOptions { first_player, races: args.races }, circuit, bots: args.bots };
+    let settings = Settings {
+        options: TableOptions { first_player, races: args.races },
+        circuit,
+        bots: args.bots,
+        bot_level: Default::default(),
+    };
     check_settings(&settings, 0).map_err(|e| anyhow::anyhow!("--{e}"))?;
     let seed = match args.seed {
         Some(seed) => seed,
@@ -250,7 +256,7 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
     config.grab_timeout_ms = seconds_flag("--grab-timeout-s", args.grab_timeout_s)?;
     config.lift_delay_ms = args.lift_delay_ms;
     config.bot_delay_ms = args.bot_delay_ms;
-    config.bot_level = args.bot_level;
+    config.settings.bot_level = args.bot_level;
     config.plausible_reaction_ms = args.plausible_reaction_ms;
 
     let server = Server::bind(args.bind, &identity)?;

@@ -1,7 +1,7 @@
 //! Bot races without a network: the same engine entry point, the grab decided by drawing
 //! each bot's reaction order (what the arbiter does with real timestamps).
 
-use crate::bots::{BotLevel, SeatSight};
+use crate::bots::{BotLevel, Decide, SeatSight};
 use crate::circuits;
 use crate::game::{Phase, Race, RaceSetup};
 use bolide_protocol::{Action, Event, FirstPlayer, RuleError, Seat};

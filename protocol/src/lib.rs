@@ -21,5 +21,5 @@ pub use circuit::{Circuit, CircuitError, Tile};
 pub use error::RuleError;
 pub use event::Event;
 pub use model::{Atout, Atouts, BonusKind, Bonuses, Colour, Pawn, Seat};
-pub use options::{FirstPlayer, TableOptions};
+pub use options::{BotLevel, FirstPlayer, TableOptions};
 pub use view::PlayerView;

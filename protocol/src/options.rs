@@ -28,3 +28,42 @@ impl Default for TableOptions {
         TableOptions { first_player: FirstPlayer::Random, races: 3 }
     }
 }
+
+/// How well the host's bots play: the seats it fills and the stand-ins for absent pilots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Any legal action, uniformly at random: bots for fun.
+    Random,
+    /// Reads the road ahead and uses its tokens with purpose: bots to win (default).
+    #[default]
+    Strategic,
+}
+
+impl BotLevel {
+    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Strategic];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotLevel::Random => "random",
+            BotLevel::Strategic => "strategic",
+        }
+    }
+}
+
+impl std::fmt::Display for BotLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BotLevel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BotLevel, String> {
+        BotLevel::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("`{s}` is not a bot level: random or strategic"))
+    }
+}

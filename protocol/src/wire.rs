@@ -9,7 +9,7 @@
 //! which would spoil a timing or hold up every verdict.
 
 use crate::model::{Colour, MAX_PILOTS, Pawn, Seat};
-use crate::{Action, Event, PlayerView, RuleError, TableOptions};
+use crate::{Action, BotLevel, Event, PlayerView, RuleError, TableOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -138,6 +138,9 @@ pub struct Settings {
     pub circuit: String,
     /// Seats filled by the host's bots, on top of the people who join.
     pub bots: u8,
+    /// How well they (and the stand-ins for absent pilots) play.
+    #[serde(default)]
+    pub bot_level: BotLevel,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -19,8 +19,12 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// A room config with quick bots, for tests.
 pub fn quick_room(code: &str, bots: u8, races: u8) -> RoomConfig {
-    let settings =
-        Settings { options: TableOptions { races, ..TableOptions::default() }, circuit: "random:3".into(), bots };
+    let settings = Settings {
+        options: TableOptions { races, ..TableOptions::default() },
+        circuit: "random:3".into(),
+        bots,
+        bot_level: Default::default(),
+    };
     let mut config = RoomConfig::new(code, settings, 11);
     config.lift_delay_ms = 30;
     config.bot_delay_ms = 5;

@@ -19,7 +19,8 @@ struct Args {
     code: String,
     #[arg(long, default_value_t = 1)]
     count: u8,
-    #[arg(long, value_enum, default_value_t = BotLevel::Strategic)]
+    /// How well the bots play: random or strategic.
+    #[arg(long, default_value_t = BotLevel::Strategic)]
     level: BotLevel,
     /// Milliseconds each bot waits before acting.
     #[arg(long, default_value_t = 0)]

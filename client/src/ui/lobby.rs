@@ -6,7 +6,7 @@ use crate::live::{Command, Live, Table};
 use bolide_host::circuits::PRESETS;
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{LobbyState, Settings};
-use bolide_protocol::{Circuit, Colour, FirstPlayer, Seat};
+use bolide_protocol::{BotLevel, Circuit, Colour, FirstPlayer, Seat};
 use egui::{RichText, Vec2};
 
 /// The lobby's own state between frames: the circuit being edited.
@@ -59,6 +59,13 @@ impl LobbyUi {
                 let label = ui.label("Bots");
                 let most = (MAX_PILOTS - seated) as u8;
                 changed |= ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id).changed();
+                ui.end_row();
+                ui.label("Bots play");
+                ui.horizontal(|ui| {
+                    for (level, words) in [(BotLevel::Random, "for fun"), (BotLevel::Strategic, "to win")] {
+                        changed |= ui.selectable_value(&mut s.bot_level, level, words).changed();
+                    }
+                });
                 ui.end_row();
                 let label = ui.label("First player (B-1.7, default random)");
                 let current = match s.options.first_player {

@@ -8,31 +8,18 @@ pub use sight::{SeatSight, Sight};
 
 use bolide_protocol::Action;
 use rand::{Rng, RngExt};
-use serde::{Deserialize, Serialize};
 
-/// How well a bot plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum BotLevel {
-    /// Any legal action, uniformly at random.
-    Random,
-    /// Reads the road ahead and uses its tokens with purpose.
-    Strategic,
-}
+pub use bolide_protocol::options::BotLevel;
 
-impl BotLevel {
-    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Strategic];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            BotLevel::Random => "random",
-            BotLevel::Strategic => "strategic",
-        }
-    }
-
+/// How a bot of each level picks its action.
+pub trait Decide {
     /// Picks one of `legal` (never empty), or `None` to let an optional moment pass (a
     /// Klaxon call before the lift is the only such moment: doing nothing is also legal).
-    pub fn decide(self, sight: &impl Sight, legal: &[Action], rng: &mut impl Rng) -> Option<Action> {
+    fn decide(self, sight: &impl Sight, legal: &[Action], rng: &mut impl Rng) -> Option<Action>;
+}
+
+impl Decide for BotLevel {
+    fn decide(self, sight: &impl Sight, legal: &[Action], rng: &mut impl Rng) -> Option<Action> {
         debug_assert!(!legal.is_empty());
         match self {
             BotLevel::Random => {

@@ -10,7 +10,7 @@ mod journal;
 pub use fairness::FairRecord;
 pub use journal::{JournalEntry, JournalSeat, ResumeError, complete_len};
 
-use crate::bots::{BotLevel, SeatSight};
+use crate::bots::{BotLevel, Decide, SeatSight};
 use crate::circuits::{self, CircuitChoice};
 use crate::fair::{ClockModel, KlaxonOrder};
 use crate::game::{Championship, ChampionshipSetup, Phase};
@@ -42,8 +42,6 @@ pub struct RoomConfig {
     pub turn_timeout_ms: u64,
     /// How long the grab waits for a pilot before a bot picks for it.
     pub grab_timeout_ms: u64,
-    /// The level of the host's bots (seat fillers and stand-ins).
-    pub bot_level: BotLevel,
     /// Reactions faster than this are flagged in the log as anticipation (fairness.md §5):
     /// 100 ms for people; 0 for a table of bots.
     pub plausible_reaction_ms: u64,
@@ -59,7 +57,6 @@ impl RoomConfig {
             bot_delay_ms: 700,
             turn_timeout_ms: 30_000,
             grab_timeout_ms: 8_000,
-            bot_level: BotLevel::Strategic,
             plausible_reaction_ms: 100,
         }
     }
@@ -368,7 +365,7 @@ impl Room {
             }
             ClientMsg::Leave => {
                 if let Some(seat) = seat {
-                    self.seats[seat.index()].bot = Some(self.config.bot_level);
+                    self.seats[seat.index()].bot = Some(self.config.settings.bot_level);
                 }
                 self.gone(now, conn, out);
             }
@@ -496,7 +493,7 @@ impl Room {
         let humans = self.seats.len();
         for n in 1..=self.config.settings.bots {
             let Some(colour) = self.free_colour() else { break };
-            let level = self.config.bot_level;
+            let level = self.config.settings.bot_level;
             self.seats.push(SeatSlot {
                 name: format!("Bot {n}"),
                 colour,
@@ -774,7 +771,7 @@ impl Room {
             DueKind::Klaxon(seat) => {
                 let slot = &self.seats[seat.index()];
                 if race.check(seat, Action::Klaxon).is_ok() && slot.bot_plays() {
-                    let level = slot.bot.unwrap_or(self.config.bot_level);
+                    let level = slot.bot.unwrap_or(self.config.settings.bot_level);
                     let call = level.decide(&SeatSight { race, seat }, &[Action::Klaxon], &mut self.rng);
                     if let (Some(_), Some(order)) = (call, &mut self.klaxon) {
                         order.call(seat, now, now);
@@ -792,7 +789,7 @@ impl Room {
                     // The pilot let the time limit pass: a bot plays for it from now on.
                     slot.zombie = true;
                 }
-                let level = slot.bot.unwrap_or(self.config.bot_level);
+                let level = slot.bot.unwrap_or(self.config.settings.bot_level);
                 let Some(action) = level.decide(&SeatSight { race, seat }, &self.legal, &mut self.rng) else { return };
                 if let (Action::TakePawn { pawn }, Phase::Grab) = (action, race.phase()) {
                     return self.bot_grab(now, seat, pawn, out);

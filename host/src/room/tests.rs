@@ -6,7 +6,12 @@ use bolide_protocol::wire::PROTOCOL_VERSION;
 use bolide_protocol::{Pawn, TableOptions};
 
 fn settings(bots: u8, races: u8) -> Settings {
-    Settings { options: TableOptions { races, ..TableOptions::default() }, circuit: "cannes".into(), bots }
+    Settings {
+        options: TableOptions { races, ..TableOptions::default() },
+        circuit: "cannes".into(),
+        bots,
+        bot_level: Default::default(),
+    }
 }
 
 fn room(bots: u8, races: u8) -> Room {
@@ -255,13 +260,14 @@ fn the_first_pilot_sets_the_championship() {
     assert!(
         matches!(sent_to(&out, 1).last(), Some(ServerMsg::LobbyRefused { reason }) if reason.contains("nurburgring"))
     );
-    r.message(0, 1, ClientMsg::Configure(settings(3, 2)), &mut out);
-    assert!(
-        matches!(sent_to(&out, 1).last(), Some(ServerMsg::Lobby(l)) if l.settings.bots == 3 && l.settings.options.races == 2)
-    );
+    let for_fun = Settings { bot_level: BotLevel::Random, ..settings(3, 2) };
+    r.message(0, 1, ClientMsg::Configure(for_fun), &mut out);
+    assert!(matches!(sent_to(&out, 1).last(), Some(ServerMsg::Lobby(l))
+        if l.settings.bots == 3 && l.settings.options.races == 2 && l.settings.bot_level == BotLevel::Random));
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     let champ = r.championship().expect("1 pilot + 3 bots");
     assert_eq!((champ.race().pilots(), champ.races()), (4, 2));
+    assert!(r.seats[1..].iter().all(|s| s.bot == Some(BotLevel::Random)), "the bots play at the level set");
 }
 
 #[test]

@@ -190,6 +190,7 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
                 options: TableOptions { races: 3, ..TableOptions::default() },
                 circuit: format!("random:{r}"),
                 bots: 0,
+                bot_level: Default::default(),
             };
             let mut config = RoomConfig::new(&format!("R{r}"), settings, r as u64);
             config.lift_delay_ms = 1000;

@@ -9,7 +9,7 @@ pub mod socket;
 
 use bolide_client::beat::Heartbeats;
 use bolide_client::net::{Clock, ConnectOptions, Session};
-use bolide_host::bots::BotLevel;
+use bolide_host::bots::{BotLevel, Decide};
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::{FairRecord, RoomConfig};
 use bolide_protocol::view::PhaseView;
@@ -214,6 +214,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
         options: TableOptions { races: 50, ..TableOptions::default() },
         circuit: "random:7".into(),
         bots: 0,
+        bot_level: Default::default(),
     };
     let mut room = RoomConfig::new("LAB", settings, config.seed);
     room.lift_delay_ms = 600;
