@@ -146,6 +146,20 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
     h.run();
     let sent = drain(&mut commands);
     assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.options.races == 4)), "{sent:?}");
+    // A circuit from a file on this laptop goes to the host as its tiles.
+    let file = std::env::temp_dir().join(format!("bolide-window-circuit-{}.txt", std::process::id()));
+    let tiles = bolide_host::circuits::preset("monaco").unwrap().to_string();
+    std::fs::write(&file, &tiles).unwrap();
+    h.get_by_label("Circuit").click();
+    h.run();
+    h.get_by_label("from a file on this laptop").click();
+    h.run();
+    type_into(&mut h, "file", &file.display().to_string());
+    h.get_by_label("Load").click();
+    h.run();
+    let _ = std::fs::remove_file(&file);
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.circuit == tiles)), "{sent:?}");
     // And how well the bots play.
     h.get_by_label("for fun").click();
     h.run();

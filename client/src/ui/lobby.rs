@@ -16,6 +16,10 @@ pub struct LobbyUi {
     tiles: Option<String>,
     /// The tile picked first in a swap (the editor reorders by swapping two tiles).
     swap_from: Option<usize>,
+    /// A circuit file on this laptop, as typed (`None`: not loading one).
+    file: Option<String>,
+    /// Why the last file could not be used.
+    file_error: Option<String>,
 }
 
 impl LobbyUi {
@@ -105,7 +109,7 @@ impl LobbyUi {
                     for (name, _) in PRESETS {
                         if ui.selectable_label(s.circuit == name, name).clicked() {
                             s.circuit = name.to_string();
-                            self.tiles = None;
+                            (self.tiles, self.file) = (None, None);
                             changed = true;
                         }
                     }
@@ -118,10 +122,15 @@ impl LobbyUi {
                             .duration_since(std::time::UNIX_EPOCH)
                             .map_or(1, |d| d.subsec_nanos() % 100_000);
                         s.circuit = format!("random:{seed}");
-                        self.tiles = None;
+                        (self.tiles, self.file) = (None, None);
                         changed = true;
                     }
+                    if ui.selectable_label(self.file.is_some(), "from a file on this laptop").clicked() {
+                        self.file = Some(String::new());
+                        self.tiles = None;
+                    }
                     if ui.selectable_label(self.tiles.is_some(), "edit the tiles").clicked() {
+                        self.file = None;
                         let start = Circuit::parse(&s.circuit)
                             .ok()
                             .or_else(|| bolide_host::circuits::preset(PRESETS[0].0).ok());
@@ -129,6 +138,7 @@ impl LobbyUi {
                     }
                 });
             combo.response.labelled_by(label);
+            changed |= self.circuit_file(ui, s);
             if let Some(seed) = s.circuit.strip_prefix("random:") {
                 let mut text = seed.to_string();
                 ui.horizontal(|ui| {
@@ -141,6 +151,38 @@ impl LobbyUi {
                 });
             }
         });
+        changed
+    }
+}
+
+impl LobbyUi {
+    /// A circuit file read here, on this laptop (the host never opens a file the wire names):
+    /// its tiles go to the host as the notation, checked like any other (B-2.4, B-2.5).
+    fn circuit_file(&mut self, ui: &mut egui::Ui, s: &mut Settings) -> bool {
+        let Some(path) = &mut self.file else { return false };
+        let mut changed = false;
+        ui.horizontal(|ui| {
+            let label = ui.label("file");
+            ui.add(egui::TextEdit::singleline(path).hint_text("~/circuits/spa.txt").desired_width(220.0))
+                .labelled_by(label.id);
+            if ui.button("Load").clicked() {
+                let expanded = match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+                    (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
+                    _ => std::path::PathBuf::from(path.as_str()),
+                };
+                match bolide_host::circuits::from_file(&expanded) {
+                    Ok(circuit) => {
+                        s.circuit = circuit.to_string();
+                        self.file_error = None;
+                        changed = true;
+                    }
+                    Err(e) => self.file_error = Some(e.to_string()),
+                }
+            }
+        });
+        if let Some(error) = &self.file_error {
+            ui.colored_label(egui::Color32::from_rgb(230, 90, 60), error);
+        }
         changed
     }
 }
