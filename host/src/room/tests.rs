@@ -2,7 +2,7 @@
 
 use super::*;
 use bolide_protocol::event::Contest;
-use bolide_protocol::wire::PROTOCOL_VERSION;
+use bolide_protocol::wire::{self, PROTOCOL_VERSION};
 use bolide_protocol::{Pawn, TableOptions};
 
 fn settings(bots: u8, races: u8) -> Settings {
@@ -490,4 +490,100 @@ fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
         [Contest { pawn: pawns[0], winner: Seat(0), runner_up: Seat(1), margin_us: bob - anne, drawn: false }]
     );
     assert_eq!(bob - anne, 6_000);
+}
+
+/// The secret audit: every frame and datagram the host sends during a whole 6-seat
+/// championship (Klaxon calls, peeks, bonuses, stand-ins) is recorded, and none carries what
+/// its seat may not know yet — no reservoir before the reveal (or that seat's own Klaxon
+/// peek), no byte of the championship seed, no other seat's token.
+#[test]
+fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
+    const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut config = RoomConfig::new("GARE", settings(0, 2), SEED);
+    (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (100, 20, 50, 50);
+    let mut r = Room::new(config, 7);
+    let mut out = Vec::new();
+    for conn in 1..=6 {
+        r.hello(0, conn, hello(&format!("Pilot {conn}"), None), &mut out);
+    }
+    for conn in 1..=6 {
+        r.message(0, conn, ClientMsg::Ready(true), &mut out);
+    }
+    let tokens: Vec<SeatToken> = (1..=6).map(|conn| token_of(&out, conn)).collect();
+    // Nobody acts: every decision goes to a stand-in after its time limit, Klaxon calls included.
+    run(&mut r, 0, 3_600_000_000, &mut out, Room::is_finished);
+    assert!(r.is_finished());
+
+    let mut frames = 0;
+    let (mut peeks, mut klaxons, mut bonuses, mut reveals) = (0, 0, 0, 0);
+    // Per connection: (race, round) it is in, the reveal seen, its own peek seen.
+    let mut state: BTreeMap<ConnId, ((u8, u16), bool, bool)> = BTreeMap::new();
+    let mut reveal_updates = Vec::new();
+    for o in &out {
+        let (conn, bytes) = match o {
+            Output::Send { conn, msg } | Output::SendAt { conn, msg, .. } => (*conn, wire::encode(msg)),
+            Output::DatagramAt { conn, datagram, .. } => (*conn, wire::encode_datagram(datagram)),
+            _ => continue,
+        };
+        frames += 1;
+        let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+        assert!(!has(&SEED.to_le_bytes()) && !has(&SEED.to_be_bytes()), "the seed went out: {o:?}");
+        for (i, token) in tokens.iter().enumerate() {
+            if i as ConnId + 1 != conn {
+                assert!(!has(&token.0.to_le_bytes()), "seat {i}'s token went to connection {conn}");
+            }
+        }
+        let seat = Seat(conn as u8 - 1);
+        match o {
+            Output::Send { msg: ServerMsg::Update { events, view, .. }, .. }
+            | Output::SendAt { msg: ServerMsg::Update { events, view, .. }, .. } => {
+                let s = state.entry(conn).or_insert(((0, 0), false, false));
+                if s.0 != (view.race, view.round) {
+                    *s = ((view.race, view.round), false, false);
+                }
+                for e in events {
+                    match e {
+                        Event::ReservoirsRevealed { .. } => {
+                            s.1 = true;
+                            reveals += 1;
+                            if let Output::SendAt { at, .. } = o {
+                                reveal_updates.push((conn, *at, view.race, view.round));
+                            }
+                        }
+                        Event::KlaxonPeek { seat: peeker } if *peeker == seat => {
+                            s.2 = true;
+                            peeks += 1;
+                        }
+                        Event::KlaxonCalled { .. } => klaxons += 1,
+                        Event::BonusTaken { .. } => bonuses += 1,
+                        _ => {}
+                    }
+                }
+                let shown: Vec<_> = view.pawns.iter().filter(|p| p.reservoir.is_some()).collect();
+                assert!(
+                    shown.is_empty() || s.1 || s.2,
+                    "{seat} saw reservoirs before the reveal or its own peek, race {} round {}: {shown:?}",
+                    view.race,
+                    view.round
+                );
+            }
+            // A reveal datagram leaves with the reveal's update, at the same instant, never before.
+            Output::DatagramAt { at, datagram: Datagram::Reveal { race, round, .. }, .. } => {
+                let with_update = out.iter().any(|u| {
+                    matches!(u, Output::SendAt { conn: c, at: a, msg: ServerMsg::Update { events, view, .. } }
+                        if *c == conn && a == at && (view.race, view.round) == (*race, *round)
+                            && events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })))
+                });
+                assert!(with_update, "a reveal datagram to {conn} without its update at {at}");
+            }
+            _ => {}
+        }
+    }
+    // The audit saw what it is about: a whole championship with peeks, calls and bonuses.
+    eprintln!(
+        "audited {frames} frames and datagrams: {reveals} reveals, {klaxons} Klaxon calls, {peeks} peeks, {bonuses} bonuses"
+    );
+    assert!(frames > 1_000 && reveals >= 12, "frames {frames}, reveals {reveals}");
+    assert!(klaxons > 0 && peeks > 0 && bonuses > 0, "klaxons {klaxons}, peeks {peeks}, bonuses {bonuses}");
+    assert_eq!(reveal_updates.len(), reveals, "every reveal is a scheduled send");
 }
