@@ -5,6 +5,7 @@
 pub mod bots;
 pub mod circuits;
 pub mod fair;
+pub mod fuzzing;
 pub mod game;
 pub mod net;
 pub mod room;
