@@ -8,7 +8,7 @@
 # Needs Xvfb, xdotool and ImageMagick's `import` (Debian: xvfb xdotool imagemagick) and the
 # display libraries eframe loads; says why and exits 0 when they are missing, so CI can run it
 # everywhere. The window's title names the screen it shows, which is how this script follows
-# the game. Bounded: it gives up after 6 minutes.
+# the game. Bounded: it gives up after 10 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/bolide}
@@ -36,6 +36,7 @@ while [ $SECONDS -lt $deadline ]; do
       xdotool key r; sleep 0.5
       [[ $shot_taken == *turn* ]] || { shot turn; shot_taken+=" turn"; }
       xdotool key 9 8 7 6 5 4 3 2 1; sleep 0.5; xdotool key e ;;
+    *"Échange"*) xdotool key Escape ;; # keep my pawn
     *podium*) sleep 1; shot podium; echo "window game: played to the podium"; exit 0 ;;
   esac
   sleep 0.2

@@ -21,7 +21,7 @@ start_window() { # start_window DISPLAY_NUMBER
   sleep 1
   "$BIN" >"$tmp/bolide.log" 2>&1 &
   app=$!
-  deadline=$((SECONDS + ${WINDOW_DEADLINE_S:-360}))
+  deadline=$((SECONDS + ${WINDOW_DEADLINE_S:-600}))
   wait_title '^Bolide$'
   sleep 1
   # No window manager under Xvfb: give the window the keyboard, as a click would on a desktop.

@@ -235,6 +235,25 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
     assert!(h.query_by_label(&format!("pawn {} to Bob, 6.3 ms ahead of Anne", first.0 + 1)).is_some());
 }
 
+#[test]
+fn b_4_7_echange_offers_each_swap_and_keeps_the_pawn_on_escape() {
+    let (app, live, mut commands) = seated(true);
+    let mut v = view();
+    v.phase = PhaseView::Echange;
+    set_view(&live, v, vec![Action::Echange { with: Seat(1) }, Action::KeepPawn]);
+    let mut h = harness(app);
+    h.run_steps(2);
+    h.get_by_label_contains("Échange with Bob").click();
+    h.run_steps(2);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    let acts: Vec<Action> = drain(&mut commands)
+        .into_iter()
+        .filter_map(|c| if let Command::Act { action, .. } = c { Some(action) } else { None })
+        .collect();
+    assert_eq!(acts, [Action::Echange { with: Seat(1) }, Action::KeepPawn]);
+}
+
 fn my_turn(step: TurnStep) -> PlayerView {
     let mut v = view();
     v.phase = PhaseView::Movement;

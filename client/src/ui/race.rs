@@ -414,7 +414,10 @@ fn echange(ui: &mut egui::Ui, s: &Scene) {
                 s.act(Action::Echange { with });
             }
         }
-        if t.legal.contains(&Action::KeepPawn) && ui.button(RichText::new("Keep my pawn").size(17.0)).clicked() {
+        let keep = t.legal.contains(&Action::KeepPawn)
+            && (ui.button(RichText::new("Keep my pawn (Esc)").size(17.0)).clicked()
+                || ui.input(|i| i.key_pressed(egui::Key::Escape)));
+        if keep {
             s.act(Action::KeepPawn);
         }
     });
