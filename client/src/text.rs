@@ -53,7 +53,7 @@ pub fn board(view: &PlayerView, names: &[String]) -> String {
         let _ = writeln!(
             out,
             "{:width$}  {}  {:>2}  {}",
-            names[car.seat.index()],
+            name(names, car.seat),
             lane.trim_end(),
             car.position,
             notes.join(", ")
