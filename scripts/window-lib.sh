@@ -18,7 +18,12 @@ start_window() { # start_window DISPLAY_NUMBER
   xvfb=$!
   app=
   trap stop_window EXIT
-  sleep 1
+  # Wait for the display to answer (Xvfb can take more than a second on a busy machine).
+  local waited=0
+  until xdotool getdisplaygeometry >/dev/null 2>&1; do
+    [ $waited -lt 100 ] || { echo "window: Xvfb did not start"; cat "$tmp/xvfb.log"; exit 1; }
+    sleep 0.1; waited=$((waited + 1))
+  done
   "$BIN" >"$tmp/bolide.log" 2>&1 &
   app=$!
   deadline=$((SECONDS + ${WINDOW_DEADLINE_S:-600}))

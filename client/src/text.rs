@@ -143,10 +143,7 @@ pub fn ms(us: u32) -> String {
 
 /// "Anne 312 ms" for every seat that grabbed, fastest first.
 pub fn reaction_order(photo: &PhotoFinish, names: &[String]) -> Vec<String> {
-    let mut timed: Vec<(usize, u32)> =
-        photo.reactions.iter().enumerate().filter_map(|(i, r)| r.map(|r| (i, r))).collect();
-    timed.sort_by_key(|&(i, r)| (r, i));
-    timed.into_iter().map(|(i, r)| format!("{} {}", name(names, Seat(i as u8)), ms(r))).collect()
+    photo.fastest_first().into_iter().map(|(seat, r)| format!("{} {}", name(names, seat), ms(r))).collect()
 }
 
 /// "pawn 3 to Anne, 4.2 ms ahead of Bob" (or "tied with Bob, drawn").

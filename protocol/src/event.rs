@@ -168,6 +168,16 @@ pub struct PhotoFinish {
     pub contested: Vec<Contest>,
 }
 
+impl PhotoFinish {
+    /// The seats that grabbed, fastest first (ties by seat), with their reactions in µs.
+    pub fn fastest_first(&self) -> Vec<(Seat, u32)> {
+        let mut timed: Vec<(Seat, u32)> =
+            self.reactions.iter().enumerate().filter_map(|(i, r)| r.map(|r| (Seat(i as u8), r))).collect();
+        timed.sort_by_key(|&(seat, r)| (r, seat.0));
+        timed
+    }
+}
+
 /// One pawn several pilots asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Contest {

@@ -504,10 +504,7 @@ fn photo_finish(ui: &mut egui::Ui, s: &Scene) {
         return;
     };
     egui::Grid::new("photo-finish").show(ui, |ui| {
-        let mut timed: Vec<(Seat, u32)> =
-            photo.reactions.iter().enumerate().filter_map(|(i, r)| r.map(|r| (Seat(i as u8), r))).collect();
-        timed.sort_by_key(|&(seat, r)| (r, seat.0));
-        for (seat, reaction) in timed {
+        for (seat, reaction) in photo.fastest_first() {
             let c = s.colour(seat);
             ui.label(
                 RichText::new(format!(" {} ", s.name(seat))).background_color(look::colour(c)).color(look::ink(c)),
