@@ -4,6 +4,7 @@
 use crate::beat::Heartbeats;
 use crate::net::{ClientError, Session};
 use bolide_host::bots::{BotLevel, Decide};
+use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::event::PhotoFinish;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, StandingLine};
@@ -24,11 +25,13 @@ fn decision_key(view: &PlayerView, legal: &[Action]) -> (u8, u16, String, Vec<Ac
 }
 
 /// How a bot's championship went.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Played {
     pub standings: Standings,
     /// The photo finish of every grab this bot saw, in order (B-4.3).
     pub photo_finishes: Vec<PhotoFinish>,
+    /// Every draw this bot saw, checked against the seed the host revealed at the end.
+    pub dice: DiceWatch,
     /// Times the bot joined again after losing a connection (with its seat token once it had
     /// one).
     pub reconnects: u32,
@@ -60,17 +63,19 @@ pub async fn play(
 ) -> Result<Played, ClientError> {
     let mut token = None;
     let mut reconnects = 0;
-    let mut photo_finishes = Vec::new();
+    let mut seen = Seen::default();
     loop {
         let result = match Session::connect(addr, code, name, token).await {
             Ok(session) => {
                 token = token.or(session.token);
-                play_session(session, level, think, seed, &mut photo_finishes).await
+                play_session(session, level, think, seed, &mut seen).await
             }
             Err(e) => Err(e),
         };
         match result {
-            Ok(standings) => return Ok(Played { standings, photo_finishes, reconnects }),
+            Ok(standings) => {
+                return Ok(Played { standings, photo_finishes: seen.photo_finishes, dice: seen.dice, reconnects });
+            }
             Err(e @ ClientError::Lost(_)) if reconnects < RECONNECTS => {
                 tracing::warn!(%name, %e, reconnects, "connection lost: joining again");
             }
@@ -85,13 +90,20 @@ pub async fn play(
     }
 }
 
+/// What a bot keeps of a championship across its connections.
+#[derive(Debug, Default)]
+pub struct Seen {
+    pub photo_finishes: Vec<PhotoFinish>,
+    pub dice: DiceWatch,
+}
+
 /// Plays an open session to the end of the championship.
 pub async fn play_session(
     mut session: Session,
     level: BotLevel,
     think: Duration,
     seed: u64,
-    photo_finishes: &mut Vec<PhotoFinish>,
+    seen: &mut Seen,
 ) -> Result<Standings, ClientError> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut ready_sent = false;
@@ -131,6 +143,7 @@ pub async fn play_session(
             }
         };
         beats.on_message(&msg);
+        seen.dice.observe(&msg);
         match &msg {
             ServerMsg::Lobby(lobby) if !lobby.started && !ready_sent && session.seat.is_some() => {
                 session.send(&ClientMsg::Ready(true)).await?;
@@ -144,7 +157,7 @@ pub async fn play_session(
             // A refusal (a pawn someone was faster to): decide again on what is known now.
             ServerMsg::ActRefused { .. } => answered = None,
             ServerMsg::Update { events, show_at_us, .. } => {
-                photo_finishes.extend(events.iter().filter_map(|e| match e {
+                seen.photo_finishes.extend(events.iter().filter_map(|e| match e {
                     Event::PhotoFinish(photo) => Some(photo.clone()),
                     _ => None,
                 }));

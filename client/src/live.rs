@@ -6,6 +6,7 @@
 
 use crate::beat::Heartbeats;
 use crate::net::{ClientError, Clock, ConnectOptions, MonotonicClock, Session};
+use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, close};
 use bolide_protocol::{Action, Colour, Event, Pawn, Seat};
@@ -77,6 +78,8 @@ pub struct Table {
     /// The last refusal, in words.
     pub refusal: Option<String>,
     pub finished: Option<Vec<bolide_protocol::wire::StandingLine>>,
+    /// Every draw seen, checked against the seed once the host reveals it (the podium).
+    pub dice: DiceWatch,
 }
 
 impl Table {
@@ -93,6 +96,7 @@ impl Table {
             show_at: None,
             refusal: None,
             finished: None,
+            dice: DiceWatch::default(),
         }
     }
 
@@ -114,6 +118,7 @@ impl Table {
 
     /// Applies one message from the host; `now_us` is this laptop's clock.
     pub fn apply(&mut self, msg: &ServerMsg, now_us: u64) {
+        self.dice.observe(msg);
         match msg {
             ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
             ServerMsg::Update { events, view, legal, deadline_ms, show_at_us, .. } => {

@@ -59,7 +59,7 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
             bots: 1,
             bot_level: Default::default(),
         };
-        t.lobby = Some(LobbyState { seats, settings, spectators: 0, started });
+        t.lobby = Some(LobbyState { seats, settings, spectators: 0, started, dice: Default::default(), reveal: None });
     }
     let mut app = app();
     app.sit(live.clone(), None);
@@ -346,4 +346,63 @@ fn the_end_shows_the_podium_and_the_points_race_by_race() {
     assert!(h.query_by_label("Championship over").is_some());
     assert!(h.query_by_label_contains("1. Bob — 9 points").is_some());
     assert!(h.query_by_label("Points after each race").is_some());
+}
+
+/// The lobby at the end of a championship whose first race this laptop saw drawn from `seed`
+/// (a round's pawns and reservoirs, and a roll), revealing `revealed`.
+fn dice_end(live: &Live, seed: u64, revealed: u64) {
+    use bolide_protocol::dice::{RaceDice, SeedReveal, race_seed};
+    let dice = RaceDice::new(race_seed(seed, 1));
+    let draw = dice.round(1, 3);
+    let mut t = live.table();
+    let committed = SeedReveal { seed: revealed, nonce: [9; 32] };
+    let mut lobby = t.lobby.clone().unwrap();
+    lobby.dice = committed.commitment();
+    t.apply(&ServerMsg::Lobby(lobby.clone()), 0);
+    let events = vec![
+        Event::RaceStarted { race: 1, first_player: dice.first_player(3) },
+        Event::RoundStarted { round: 1, first_player: Seat(0), pawn_order: draw.pawn_order },
+        Event::ReservoirsRevealed { values: draw.reservoirs },
+        Event::Rolled { seat: Seat(0), accelerator: dice.accelerator(1, Seat(0), 0), speed: 0 },
+    ];
+    let update = ServerMsg::Update {
+        events,
+        view: Box::new(view()),
+        legal: vec![],
+        deadline_ms: None,
+        show_at_us: None,
+        lift_at_us: None,
+    };
+    t.apply(&update, 0);
+    lobby.reveal = Some(committed);
+    t.apply(&ServerMsg::Lobby(lobby), 0);
+    t.apply(&ServerMsg::Finished { standings: vec![] }, 0);
+}
+
+#[test]
+fn the_lobby_shows_the_sealed_dice_and_the_podium_says_they_match() {
+    let (app, live, _commands) = seated(true);
+    dice_end(&live, 77, 77);
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("Dice checked: 1 round of reservoirs and pawn order, 1 accelerator roll, 0 bonus tokens and 1 drawn first player").is_some());
+}
+
+#[test]
+fn the_podium_says_so_when_the_dice_do_not_match_the_seed() {
+    let (app, live, _commands) = seated(true);
+    dice_end(&live, 77, 78);
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("The dice do NOT match the sealed seed").is_some());
+    assert!(h.query_by_label_contains("Dice checked").is_none());
+}
+
+#[test]
+fn the_lobby_shows_the_commitment_to_the_seed() {
+    let (app, live, _commands) = seated(false);
+    let mut h = harness(app);
+    h.run();
+    let sealed = live.table().lobby.as_ref().unwrap().dice.short();
+    assert!(h.query_by_label(&format!("Dice sealed: {sealed}…")).is_some());
 }

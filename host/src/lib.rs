@@ -13,3 +13,4 @@ pub mod scenario;
 pub mod secret;
 pub mod serve;
 pub mod sim;
+pub mod verify;

@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use bolide_host::bots::BotLevel;
-use bolide_host::{scenario, sim};
+use bolide_host::{scenario, sim, verify};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,6 +22,16 @@ enum Command {
     Scenario {
         /// The scenario file (see docs/scenario-format.md).
         file: PathBuf,
+    },
+    /// Check a championship's dice from the host's journal: replays it and checks every
+    /// reservoir, pawn order, accelerator roll, bonus token and drawn first player against
+    /// the seed, and the seed against its commitment.
+    Verify {
+        /// The journal: `championship.journal` in the host's data folder (`serve --data-dir`).
+        journal: PathBuf,
+        /// The commitment your lobby showed (64 hex digits), to check the journal against it.
+        #[arg(long)]
+        commitment: Option<String>,
     },
     /// Play bot races and print statistics as JSON.
     Simulate {
@@ -69,6 +79,39 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 eprintln!("error: {failure}");
                 return Ok(ExitCode::FAILURE);
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify { journal, commitment } => {
+            let expected = match commitment.as_deref().map(verify::parse_commitment) {
+                Some(None) => anyhow::bail!("--commitment: 64 hex digits, as the lobby shows it"),
+                Some(Some(c)) => Some(c),
+                None => None,
+            };
+            let text =
+                std::fs::read_to_string(&journal).with_context(|| format!("cannot read {}", journal.display()))?;
+            let verified = match verify::journal(&text, expected) {
+                Ok(verified) => verified,
+                Err(verify::VerifyError::Dice(mismatch)) => {
+                    println!("dice       DO NOT MATCH: {mismatch}");
+                    return Ok(ExitCode::FAILURE);
+                }
+                Err(e) => return Err(anyhow::Error::new(e).context(journal.display().to_string())),
+            };
+            println!("commitment {}", verified.commitment);
+            println!("seed       {}", verified.seed);
+            println!(
+                "replayed   {} actions, {} race{}{}",
+                verified.actions,
+                verified.races,
+                if verified.races == 1 { "" } else { "s" },
+                if verified.over {
+                    ", championship over"
+                } else {
+                    " (not over: the pilots have not seen the seed yet)"
+                }
+            );
+            let against = if expected.is_some() { "the commitment given" } else { "its commitment" };
+            println!("dice       all match the seed and {against}: {}", verified.report);
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate { races, players, seed, levels } => {

@@ -1,4 +1,4 @@
-//! Secrets — the championship seed, the room's code word, seat tokens — drawn from the OS's
+//! Secrets — the championship seed and its commitment's nonce, the room's code word, seat tokens — drawn from the OS's
 //! random source, each on its own: none can be derived from another or from the clock (a seed
 //! derived from the Unix second was found by searching one day's seconds).
 
@@ -18,6 +18,13 @@ pub fn u64() -> Result<u64, NoRandomness> {
     let mut b = [0u8; 8];
     fill(&mut b)?;
     Ok(u64::from_le_bytes(b))
+}
+
+/// 256 random bits: the nonce that hides the seed in its commitment.
+pub fn nonce() -> Result<[u8; 32], NoRandomness> {
+    let mut b = [0u8; 32];
+    fill(&mut b)?;
+    Ok(b)
 }
 
 /// A seat token: 128 random bits.

@@ -252,6 +252,7 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         (None, None) => secret::code_word()?,
     };
     let mut config = RoomConfig::new(&word, settings, seed);
+    config.nonce = secret::nonce()?;
     config.turn_timeout_ms = seconds_flag("--turn-timeout-s", args.turn_timeout_s)?;
     config.grab_timeout_ms = seconds_flag("--grab-timeout-s", args.grab_timeout_s)?;
     config.lift_delay_ms = args.lift_delay_ms;

@@ -8,13 +8,14 @@
 //! the stream — a lost packet on the stream holds everything behind it for a retransmission,
 //! which would spoil a timing or hold up every verdict.
 
+use crate::dice::{Commitment, SeedReveal};
 use crate::model::{Colour, MAX_PILOTS, Pawn, Seat};
 use crate::{Action, BotLevel, Event, PlayerView, RuleError, TableOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -150,6 +151,10 @@ pub struct LobbyState {
     pub spectators: u16,
     /// Whether the championship has started (late joiners watch).
     pub started: bool,
+    /// The host's commitment to the championship's seed, shown from the first lobby on.
+    pub dice: Commitment,
+    /// The seed and its nonce, once the championship is over: every die can then be checked.
+    pub reveal: Option<SeedReveal>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

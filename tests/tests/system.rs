@@ -41,6 +41,12 @@ async fn a_full_championship_of_bots() {
     // Every grab ends with the same public photo finish at every seat (B-4.3).
     assert!(!a.photo_finishes.is_empty(), "no photo finish seen");
     assert_eq!(a.photo_finishes, b.photo_finishes, "everyone sees the same photo finishes");
+    // Provably fair dice: each bot checked every draw it saw against the revealed seed.
+    for played in [&a, &b] {
+        let report = played.dice.verdict().expect("the seed is revealed at the end").as_ref().unwrap();
+        assert!(report.rounds > 0 && report.accelerators > 0, "nothing was checked: {report}");
+    }
+    assert_eq!(a.dice.commitment(), b.dice.commitment(), "one commitment for everyone");
     let (a, b) = (a.standings, b.standings);
     assert_eq!(a, b, "everyone sees the same final standings");
     assert_eq!(a.len(), 3);

@@ -41,12 +41,10 @@ async fn main() -> ExitCode {
             bot::play(args.connect, &code, &name, args.level, think, u64::from(i)).await
         }));
     }
-    let mut ending = None;
+    let mut played = Vec::new();
     for task in tasks {
         match task.await {
-            Ok(Ok(played)) => {
-                ending.get_or_insert(played);
-            }
+            Ok(Ok(p)) => played.push(p),
             Ok(Err(e)) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
@@ -57,11 +55,28 @@ async fn main() -> ExitCode {
             }
         }
     }
-    let (standings, photos) = ending.map_or_else(Default::default, |p| (p.standings, p.photo_finishes));
+    // Provably fair dice: every bot checked what it saw against the seed revealed at the end.
+    let mut dice = Vec::new();
+    for (i, p) in played.iter().enumerate() {
+        let commitment = p.dice.commitment().map(|c| c.to_string());
+        match p.dice.verdict() {
+            Some(Ok(report)) => dice.push(serde_json::json!({
+                "bot": i, "commitment": commitment, "match": true, "rounds": report.rounds,
+                "accelerators": report.accelerators, "bonuses": report.bonuses, "first_players": report.first_players,
+            })),
+            Some(Err(e)) => {
+                eprintln!("error: bot {i}: the dice do not match the seed: {e}");
+                return ExitCode::FAILURE;
+            }
+            None => dice.push(serde_json::json!({ "bot": i, "commitment": commitment, "match": null })),
+        }
+    }
+    let (standings, photos) =
+        played.into_iter().next().map_or_else(Default::default, |p| (p.standings, p.photo_finishes));
     let lines: Vec<serde_json::Value> = standings
         .into_iter()
         .map(|l| serde_json::json!({"seat": l.seat.0, "name": l.name, "points": l.points, "wins": l.wins, "rank": l.rank}))
         .collect();
-    println!("{}", serde_json::json!({ "standings": lines, "photo_finishes": photos }));
+    println!("{}", serde_json::json!({ "standings": lines, "photo_finishes": photos, "dice": dice }));
     ExitCode::SUCCESS
 }

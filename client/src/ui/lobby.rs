@@ -45,6 +45,13 @@ impl LobbyUi {
         if let Some(refusal) = &t.refusal {
             ui.colored_label(egui::Color32::from_rgb(230, 120, 40), refusal);
         }
+        ui.separator();
+        // Provably fair dice: the host is bound to this seed before anything is drawn.
+        let sealed = t.dice.commitment().unwrap_or(lobby.dice);
+        ui.label(format!("Dice sealed: {}…", sealed.short())).on_hover_text(format!(
+            "The host's commitment to the championship's seed (SHA-256 {sealed}). The seed is revealed \
+             when the championship ends, and this laptop then checks every die it saw against it."
+        ));
     }
 
     fn settings(&mut self, ui: &mut egui::Ui, live: &Live, lobby: &LobbyState, first: bool) {

@@ -28,6 +28,8 @@ pub fn show(ui: &mut egui::Ui, t: &Table, standings: &[StandingLine]) {
             );
         }
     });
+    ui.add_space(8.0);
+    ui.vertical_centered(|ui| dice(ui, t));
     ui.add_space(12.0);
     let races = points_by_race(t);
     if races.is_empty() {
@@ -61,4 +63,26 @@ pub fn show(ui: &mut egui::Ui, t: &Table, standings: &[StandingLine]) {
                 plot.line(egui_plot::Line::new(line.name.clone(), points).color(colour).width(3.0));
             }
         });
+}
+
+/// Provably fair dice: what this laptop's own check of every draw it saw says.
+fn dice(ui: &mut egui::Ui, t: &Table) {
+    let sealed = t.dice.commitment().map_or_else(String::new, |c| format!(" ({}…)", c.short()));
+    match t.dice.verdict() {
+        Some(Ok(report)) => {
+            ui.colored_label(
+                egui::Color32::from_rgb(90, 190, 110),
+                format!("Dice checked: {report}, all from the seed the lobby sealed{sealed}."),
+            );
+        }
+        Some(Err(mismatch)) => {
+            ui.colored_label(
+                egui::Color32::from_rgb(230, 80, 60),
+                RichText::new(format!("The dice do NOT match the sealed seed: {mismatch}")).size(20.0).strong(),
+            );
+        }
+        None => {
+            ui.weak(format!("The host has not revealed its seed{sealed}: the dice cannot be checked."));
+        }
+    }
 }

@@ -156,7 +156,6 @@ pub fn standings_from(points: &[u32], wins: &[u8]) -> Vec<Standing> {
 
 fn race_setup(setup: &ChampionshipSetup, race: u8, first_player: FirstPlayer) -> RaceSetup {
     let circuit = setup.circuits[(race as usize - 1) % setup.circuits.len()];
-    // Each race gets its own seed, derived so that one championship seed replays them all.
-    let seed = setup.seed ^ (race as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let seed = bolide_protocol::dice::race_seed(setup.seed, race);
     RaceSetup { pilots: setup.pilots, circuit, seed, race, first_player, bonuses: None }
 }

@@ -6,13 +6,16 @@
 //! with [`Race::apply`].
 
 use super::setup::{RaceSetup, SetupError, StartState};
+use bolide_protocol::dice::RaceDice;
 use bolide_protocol::model::{FINISH, MAX_PILOTS, MIN_PILOTS, START, speed};
 use bolide_protocol::movement::Road;
 use bolide_protocol::view::{CarView, PawnView, PhaseView, StarView, TurnStep, TurnView};
 use bolide_protocol::{
     Action, Atout, Atouts, BonusKind, Bonuses, Circuit, Event, FirstPlayer, Pawn, PlayerView, RuleError, Seat,
 };
+#[cfg(test)]
 use rand::{RngExt, SeedableRng};
+#[cfg(test)]
 use rand_chacha::ChaCha8Rng;
 
 /// Second Chance tokens in the supply at the start (B-1.4).
@@ -143,7 +146,8 @@ pub struct Race {
     turn: Turn,
     finish_order: [Seat; MAX_PILOTS],
     finished: u8,
-    rng: ChaCha8Rng,
+    /// Every draw of this race comes from its seed, each at its own place (provably fair).
+    dice: RaceDice,
     forced_accelerator: Option<u8>,
 }
 
@@ -154,9 +158,9 @@ impl Race {
         if !(MIN_PILOTS..=MAX_PILOTS).contains(&(pilots as usize)) {
             return Err(SetupError::Pilots { pilots });
         }
-        let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        let dice = RaceDice::new(setup.seed);
         let first_player = match setup.first_player {
-            FirstPlayer::Random => Seat(rng.random_range(0..pilots)),
+            FirstPlayer::Random => dice.first_player(pilots),
             FirstPlayer::Seat(seat) if seat.0 < pilots => seat,
             FirstPlayer::Seat(seat) => return Err(SetupError::NoSuchSeat { seat }),
         };
@@ -170,11 +174,7 @@ impl Race {
                 }
                 kinds
             }
-            None => {
-                let mut kinds = BonusKind::ALL;
-                shuffle(&mut kinds, &mut rng);
-                kinds
-            }
+            None => dice.bonuses(),
         };
         let star_tiles = setup.circuit.stars();
         let stars = std::array::from_fn(|i| Star { tile: star_tiles[i], bonus: Some(kinds[i]) });
@@ -211,7 +211,7 @@ impl Race {
             },
             finish_order: [Seat(0); MAX_PILOTS],
             finished: 0,
-            rng,
+            dice,
             forced_accelerator: None,
         };
         race.begin_round(&mut Vec::new());
@@ -790,7 +790,7 @@ impl Race {
             }
             Action::KeepPawn => self.echange_decided(seat, events),
             Action::Roll => {
-                let accelerator = self.roll_accelerator();
+                let accelerator = self.roll_accelerator(seat, 0);
                 self.turn.accelerator = Some(accelerator);
                 self.turn.step = TurnStep::Moving;
                 events.push(Event::Rolled { seat, accelerator, speed: speed(self.turn.reservoir, accelerator) });
@@ -813,7 +813,7 @@ impl Race {
                 self.cars[s].second_chance = false;
                 self.cars[s].token_used = true;
                 self.second_chance_supply += 1;
-                let accelerator = self.roll_accelerator();
+                let accelerator = self.roll_accelerator(seat, 1);
                 self.turn.accelerator = Some(accelerator);
                 events.push(Event::SecondChance { seat, accelerator, speed: speed(self.turn.reservoir, accelerator) });
             }
@@ -888,8 +888,9 @@ impl Race {
         car.token_used = true;
     }
 
-    fn roll_accelerator(&mut self) -> u8 {
-        self.forced_accelerator.take().unwrap_or_else(|| self.rng.random_range(1..=6))
+    /// B-5.2 (`attempt` 0) and B-5.10 (`attempt` 1): the accelerator die of `seat` this round.
+    fn roll_accelerator(&mut self, seat: Seat, attempt: u8) -> u8 {
+        self.forced_accelerator.take().unwrap_or_else(|| self.dice.accelerator(self.round, seat, attempt))
     }
 
     // ----- B-4: the simultaneous phase -----
@@ -913,10 +914,9 @@ impl Race {
             }
         }
         let n = self.pilots as usize;
-        for r in &mut self.reservoirs[..n] {
-            *r = self.rng.random_range(1..=6);
-        }
-        shuffle(&mut self.pawn_order[..n], &mut self.rng);
+        let draw = self.dice.round(self.round, self.pilots);
+        self.reservoirs[..n].copy_from_slice(&draw.reservoirs);
+        self.pawn_order[..n].copy_from_slice(&draw.pawn_order);
         if self.round > 1 {
             events.push(self.round_started_event());
         }
@@ -1247,7 +1247,7 @@ impl Race {
     pub(super) fn redraw_secrets(&self, viewer: Seat, seed: u64) -> Race {
         let mut other = self.clone();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        other.rng = ChaCha8Rng::seed_from_u64(seed ^ 0xdead_beef);
+        other.dice = RaceDice::new(seed ^ 0xdead_beef);
         other.forced_accelerator = Some(rng.random_range(1..=6));
         // The spec, written out apart from `visible_reservoirs` so a leak there is caught:
         // reservoirs are secret under the cup, and during the Klaxon picks to all but the
@@ -1291,7 +1291,7 @@ fn spend_bonus_check(car: &Car, kind: BonusKind) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Fisher–Yates with the race's own RNG, so the shuffle is part of the replay.
+#[cfg(test)]
 fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
     for i in (1..items.len()).rev() {
         let j = rng.random_range(0..=i);

@@ -1,5 +1,5 @@
 //! The championship journal: what a crashed host needs to continue with nothing completed
-//! lost. One JSON line per entry: the start (settings, seed, circuits, seats and their
+//! lost. One JSON line per entry: the start (settings, seed and nonce, circuits, seats and their
 //! tokens), then every applied action. The engine is deterministic, so replaying the actions
 //! rebuilds the exact state. The network layer appends and fsyncs each entry before it sends
 //! anything that depends on it (write-ahead).
@@ -12,8 +12,20 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum JournalEntry {
-    Started { code: String, settings: Settings, seed: u64, circuits: Vec<Circuit>, seats: Vec<JournalSeat> },
-    Applied { seat: Seat, action: Action },
+    Started {
+        code: String,
+        settings: Settings,
+        seed: u64,
+        /// The nonce of the seed's commitment (absent in journals from before it existed).
+        #[serde(default)]
+        nonce: [u8; 32],
+        circuits: Vec<Circuit>,
+        seats: Vec<JournalSeat>,
+    },
+    Applied {
+        seat: Seat,
+        action: Action,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

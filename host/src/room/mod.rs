@@ -14,6 +14,7 @@ use crate::bots::{BotLevel, Decide, SeatSight};
 use crate::circuits::{self, CircuitChoice};
 use crate::fair::{ClockModel, KlaxonOrder};
 use crate::game::{Championship, ChampionshipSetup, Phase};
+use bolide_protocol::dice::SeedReveal;
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{
     ClientMsg, Datagram, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine, close,
@@ -34,6 +35,9 @@ pub struct RoomConfig {
     pub settings: Settings,
     /// Seeds the championship (dice, bonuses) and the host's bots.
     pub seed: u64,
+    /// Hides the seed in the commitment the lobby shows (provably fair dice); `serve` draws
+    /// it from the OS's random source.
+    pub nonce: [u8; 32],
     /// From the start of a round to the lift of the cup (Klaxon calls are open meanwhile).
     pub lift_delay_ms: u64,
     /// A host bot's thinking time; its reaction in the grab is drawn in 0.5–1.5 times this.
@@ -53,6 +57,7 @@ impl RoomConfig {
             code: code.to_string(),
             settings,
             seed,
+            nonce: [0; 32],
             lift_delay_ms: 1500,
             bot_delay_ms: 700,
             turn_timeout_ms: 30_000,
@@ -457,7 +462,14 @@ impl Room {
             settings: self.config.settings.clone(),
             spectators: self.members.values().filter(|s| s.is_none()).count() as u16,
             started: !matches!(self.stage, Stage::Lobby),
+            dice: self.seed_reveal().commitment(),
+            // The seed goes out only once the championship is over (nothing left to draw).
+            reveal: matches!(self.stage, Stage::Finished(_)).then(|| self.seed_reveal()),
         }
+    }
+
+    fn seed_reveal(&self) -> SeedReveal {
+        SeedReveal { seed: self.config.seed, nonce: self.config.nonce }
     }
 
     fn send_lobby(&self, out: &mut Vec<Output>) {
@@ -508,6 +520,7 @@ impl Room {
             code: self.config.code.clone(),
             settings: self.config.settings.clone(),
             seed: self.config.seed,
+            nonce: self.config.nonce,
             circuits: circuits.clone(),
             seats: self
                 .seats
@@ -658,6 +671,9 @@ impl Room {
             let Stage::Playing(champ) = std::mem::replace(&mut self.stage, Stage::Lobby) else { unreachable!() };
             self.stage = Stage::Finished(champ);
             self.due.clear();
+            // The lobby now carries the seed, so every client has checked its dice by the
+            // time it reads the standings.
+            self.send_lobby(out);
             for &conn in self.members.keys() {
                 out.push(Output::Send { conn, msg: ServerMsg::Finished { standings: standings.clone() } });
             }
@@ -807,12 +823,13 @@ impl Room {
     pub fn resume(config: RoomConfig, entropy: u64, entries: &[JournalEntry], now: u64) -> Result<Room, ResumeError> {
         let mut room = Room::new(config, entropy);
         let mut entries = entries.iter();
-        let Some(JournalEntry::Started { code, settings, seed, circuits, seats }) = entries.next() else {
+        let Some(JournalEntry::Started { code, settings, seed, nonce, circuits, seats }) = entries.next() else {
             return Err(ResumeError::NotStarted);
         };
         room.config.code = code.clone();
         room.config.settings = settings.clone();
         room.config.seed = *seed;
+        room.config.nonce = *nonce;
         room.seats = seats
             .iter()
             .map(|s| SeatSlot {

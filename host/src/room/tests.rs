@@ -27,6 +27,16 @@ fn hello(name: &str, token: Option<SeatToken>) -> Hello {
     Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: token }
 }
 
+/// The journal entries a room asked to write, in order.
+fn journal_of(out: &[Output]) -> Vec<JournalEntry> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Journal(e) => Some(e.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn sent_to(out: &[Output], conn: ConnId) -> Vec<&ServerMsg> {
     out.iter()
         .filter_map(|o| match o {
@@ -129,13 +139,7 @@ fn absent_pilots_are_played_by_bots_until_the_championship_ends() {
     assert!(finished.is_some());
     assert!(end > 1_000_000, "Anne's time limits (1 s) were waited for");
     // The journal replays to the very same championship.
-    let entries: Vec<JournalEntry> = out
-        .iter()
-        .filter_map(|o| match o {
-            Output::Journal(e) => Some(e.clone()),
-            _ => None,
-        })
-        .collect();
+    let entries = journal_of(&out);
     let resumed = Room::resume(r.config.clone(), 1, &entries, end).unwrap();
     assert!(resumed.is_finished());
     assert_eq!(resumed.championship().unwrap().race(), r.championship().unwrap().race());
@@ -499,7 +503,9 @@ fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
 #[test]
 fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
     const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+    const NONCE: [u8; 32] = [0xA5; 32];
     let mut config = RoomConfig::new("GARE", settings(0, 2), SEED);
+    config.nonce = NONCE;
     (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (100, 20, 50, 50);
     let mut r = Room::new(config, 7);
     let mut out = Vec::new();
@@ -519,7 +525,20 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
     // Per connection: (race, round) it is in, the reveal seen, its own peek seen.
     let mut state: BTreeMap<ConnId, ((u8, u16), bool, bool)> = BTreeMap::new();
     let mut reveal_updates = Vec::new();
-    for o in &out {
+    // Provably fair dice: the seed and its nonce go out once, in the lobby that ends the
+    // championship, and open the commitment every seat was shown in its first lobby.
+    let sealed = |o: &Output| match o {
+        Output::Send { msg: ServerMsg::Lobby(lobby), .. } => Some((lobby.dice, lobby.reveal)),
+        _ => None,
+    };
+    let end = out.iter().position(|o| sealed(o).is_some_and(|(_, reveal)| reveal.is_some())).expect("seed revealed");
+    let reveal = sealed(&out[end]).and_then(|(_, reveal)| reveal).unwrap();
+    assert_eq!((reveal.seed, reveal.nonce), (SEED, NONCE));
+    for conn in 1..=6 {
+        let first = out.iter().find(|o| matches!(o, Output::Send { conn: c, msg: ServerMsg::Lobby(_) } if *c == conn));
+        assert_eq!(first.and_then(sealed).map(|(dice, _)| dice), Some(reveal.commitment()), "connection {conn}");
+    }
+    for (i, o) in out.iter().enumerate() {
         let (conn, bytes) = match o {
             Output::Send { conn, msg } | Output::SendAt { conn, msg, .. } => (*conn, wire::encode(msg)),
             Output::DatagramAt { conn, datagram, .. } => (*conn, wire::encode_datagram(datagram)),
@@ -527,7 +546,10 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
         };
         frames += 1;
         let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
-        assert!(!has(&SEED.to_le_bytes()) && !has(&SEED.to_be_bytes()), "the seed went out: {o:?}");
+        if i < end {
+            assert!(!has(&SEED.to_le_bytes()) && !has(&SEED.to_be_bytes()), "the seed went out: {o:?}");
+            assert!(!has(&NONCE), "the nonce went out: {o:?}");
+        }
         for (i, token) in tokens.iter().enumerate() {
             if i as ConnId + 1 != conn {
                 assert!(!has(&token.0.to_le_bytes()), "seat {i}'s token went to connection {conn}");
@@ -586,4 +608,31 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
     assert!(frames > 1_000 && reveals >= 12, "frames {frames}, reveals {reveals}");
     assert!(klaxons > 0 && peeks > 0 && bonuses > 0, "klaxons {klaxons}, peeks {peeks}, bonuses {bonuses}");
     assert_eq!(reveal_updates.len(), reveals, "every reveal is a scheduled send");
+}
+
+#[test]
+fn provably_fair_dice_the_journal_verifies_against_the_lobby_commitment() {
+    let (mut r, mut out) = anne_joins(2, 2);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    run(&mut r, 0, 5_000_000_000, &mut out, Room::is_finished);
+    let shown = sent_to(&out, 1)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMsg::Lobby(lobby) => Some(lobby.dice),
+            _ => None,
+        })
+        .unwrap();
+    let journal = journal_of(&out);
+    let text: String = journal.iter().map(JournalEntry::to_line).collect();
+    let verified = crate::verify::journal(&text, Some(shown)).unwrap();
+    assert!(verified.over && verified.races == 2);
+    assert!(verified.report.rounds >= 4 && verified.report.accelerators > 0 && verified.report.bonuses > 0);
+    assert_eq!(verified.report.first_players, 1, "the first race's first player is drawn");
+    // A journal whose seed was changed after the lobby showed its commitment is caught.
+    let mut changed = journal.clone();
+    if let Some(JournalEntry::Started { seed, .. }) = changed.first_mut() {
+        *seed += 1;
+    }
+    let text: String = changed.iter().map(JournalEntry::to_line).collect();
+    assert!(crate::verify::journal(&text, Some(shown)).is_err());
 }
