@@ -37,6 +37,9 @@ pub struct Played {
     pub reconnects: u32,
 }
 
+/// How long a bot waits after a refusal before it tries again.
+const REFUSAL_PAUSE: Duration = Duration::from_millis(100);
+
 /// Comebacks a bot attempts after losing a connection (a Wi-Fi blip, a host too busy to
 /// answer for seconds), one second more apart each time.
 const RECONNECTS: u32 = 5;
@@ -113,6 +116,8 @@ pub async fn play_session(
     let mut beats = Heartbeats::default();
     // A decision taken, sent once its thinking time is over (heartbeats go on meanwhile).
     let mut pending: Option<(Instant, Action)> = None;
+    // After a refusal, the next decision waits until then.
+    let mut calm_until = Instant::now();
     loop {
         let phase = session.mirror.view.as_ref().map(|v| v.phase);
         let grabbing = session.mirror.view.as_ref().zip(session.seat).is_some_and(|(v, s)| v.car(s).pawn.is_none());
@@ -155,7 +160,12 @@ pub async fn play_session(
                 return Ok(standings);
             }
             // A refusal (a pawn someone was faster to): decide again on what is known now.
-            ServerMsg::ActRefused { .. } => answered = None,
+            ServerMsg::ActRefused { .. } => {
+                answered = None;
+                // Not at once: a refusal that comes again would otherwise loop as fast as the
+                // link goes (and the host closes a client over 50 messages a second).
+                calm_until = Instant::now() + REFUSAL_PAUSE;
+            }
             ServerMsg::Update { events, show_at_us, .. } => {
                 seen.photo_finishes.extend(events.iter().filter_map(|e| match e {
                     Event::PhotoFinish(photo) => Some(photo.clone()),
@@ -198,7 +208,7 @@ pub async fn play_session(
         let Some(action) = choice else { continue };
         // A new decision point while still thinking about the last one (a grab where a pawn
         // just went): the new choice keeps the thinking already done.
-        let at = pending.map_or_else(|| Instant::now() + think, |p| p.0);
+        let at = pending.map_or_else(|| (Instant::now() + think).max(calm_until), |p| p.0);
         pending = Some((at, action));
     }
 }

@@ -110,6 +110,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     " (not over: the pilots have not seen the seed yet)"
                 }
             );
+            for line in &verified.standings {
+                println!(
+                    "standing   {}. seat {}: {} points, {} race wins",
+                    line.rank, line.seat.0, line.points, line.wins
+                );
+            }
             let against = if expected.is_some() { "the commitment given" } else { "its commitment" };
             println!("dice       all match the seed and {against}: {}", verified.report);
             Ok(ExitCode::SUCCESS)

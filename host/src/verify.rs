@@ -4,7 +4,7 @@
 //! is checked against the seed and the commitment — the same check the window makes at the
 //! end of a championship with what it saw.
 
-use crate::game::{Championship, ChampionshipSetup};
+use crate::game::{Championship, ChampionshipSetup, Phase, Standing};
 use crate::room::{JournalEntry, ResumeError};
 use bolide_protocol::RuleError;
 use bolide_protocol::dice::{Commitment, DiceLog, DiceMismatch, DiceReport, SeedReveal};
@@ -19,6 +19,10 @@ pub struct Verified {
     pub actions: usize,
     /// Whether the championship ended (only then have the pilots been shown the seed).
     pub over: bool,
+    /// Where the journal leaves the championship: race, round and phase.
+    pub at: (u8, u16, Phase),
+    /// The standings the journal gives (B-7.3), best first.
+    pub standings: Vec<Standing>,
     pub report: DiceReport,
 }
 
@@ -74,6 +78,8 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
         races: champ.race().race_no(),
         actions,
         over: champ.is_over(),
+        at: (champ.race().race_no(), champ.race().round(), champ.race().phase()),
+        standings: champ.standings(),
         report,
     })
 }

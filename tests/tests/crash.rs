@@ -22,15 +22,29 @@ fn start_host_with_bots_thinking(
     resume: bool,
     bot_delay_ms: u32,
 ) -> (Child, serde_json::Value) {
+    start_championship(data, bind, resume, bot_delay_ms, 2)
+}
+
+/// A host for a championship of `races` races: one seat for a client, two host bots.
+fn start_championship(
+    data: &std::path::Path,
+    bind: &str,
+    resume: bool,
+    bot_delay_ms: u32,
+    races: u8,
+) -> (Child, serde_json::Value) {
     let mut cmd = Command::new(workspace_bin("bolide-host"));
     cmd.args(["serve", "--bind", bind, "--data-dir"]).arg(data);
-    cmd.args(["--code", "GARE", "--json", "--no-mdns", "--bots", "2", "--races", "2", "--seed", "5"]);
+    cmd.args(["--code", "GARE", "--json", "--no-mdns", "--bots", "2", "--races", &races.to_string()]);
+    cmd.args(["--seed", "5"]);
     cmd.args(["--bot-delay-ms", &bot_delay_ms.to_string(), "--lift-delay-ms", "30"]);
     cmd.args(["--turn-timeout-s", "5", "--grab-timeout-s", "2"]);
     if resume {
         cmd.arg("--resume");
     }
-    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    // The host's log, kept across restarts for a failure to be read.
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(data.join("host.log")).unwrap();
+    let mut child = cmd.stdout(Stdio::piped()).stderr(log).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     (child, serde_json::from_str(&line).unwrap_or_else(|e| panic!("`{line}`: {e}")))
@@ -146,4 +160,108 @@ async fn ctrl_c_closes_connections_with_a_reason_and_exits_cleanly() {
     assert!(err.to_string().contains("shutting down"), "{err}");
     let status = host.wait().unwrap();
     assert!(status.success(), "{status}");
+}
+
+/// The kill -9 matrix (#10): 50 SIGKILLs at random moments of a championship — in the grab,
+/// in movement, under the cup, between races — a third of them followed by the torn line a
+/// crash in the middle of a write leaves; the host resumes each time and Ana comes back to
+/// her seat. The championship ends with the standings that replaying its journal gives, and
+/// Ana's dice check, carried across 50 connections, holds. A flipped byte is then refused
+/// by `--resume` and by `verify`, with its line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_matrix_fifty_kills_end_with_the_standings_the_journal_gives() {
+    use bolide_host::verify;
+    use rand::{RngExt, SeedableRng};
+    use std::collections::BTreeMap;
+    use std::io::Write;
+    const KILLS: usize = 50;
+    const LONGEST: Duration = Duration::from_secs(60);
+    let started = std::time::Instant::now();
+    let data = scratch("matrix");
+    let journal = data.join("championship.journal");
+    let (mut host, info) = start_championship(&data, "127.0.0.1:0", false, 40, 4);
+    let addr: std::net::SocketAddr = info["addresses"][0].as_str().unwrap().parse().unwrap();
+    let code = info["code"].as_str().unwrap().to_string();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(50);
+    let mut seen = bot::Seen::default();
+    let mut token = None;
+    let mut moments: BTreeMap<String, u32> = BTreeMap::new();
+    let mut torn = 0;
+    let mut kills = 0;
+    let standings = loop {
+        let session = Session::connect(addr, &code, "Ana", token).await.expect("back at the table");
+        token = token.or(session.token);
+        let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9, &mut seen);
+        // After the last kill, the championship plays to its end.
+        let window = if kills < KILLS { Duration::from_millis(rng.random_range(20..400)) } else { LONGEST };
+        match tokio::time::timeout(window, play).await {
+            Ok(result) => break result.expect("played to the end"),
+            Err(_) if kills == KILLS => panic!("the championship did not end within {LONGEST:?} of the last kill"),
+            Err(_) => {}
+        }
+        host.kill().unwrap(); // SIGKILL: no chance to flush anything
+        host.wait().unwrap();
+        kills += 1;
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        let at = verify::journal(&text, None).map_or_else(|e| format!("unreadable: {e}"), |v| moment(v.at));
+        *moments.entry(at).or_default() += 1;
+        // A crash in the middle of a write: part of a line, no newline.
+        if rng.random_range(0..3) == 0
+            && let Some(line) = text.lines().last()
+        {
+            let cut = rng.random_range(1..line.len().max(2));
+            let mut file = std::fs::OpenOptions::new().append(true).open(&journal).unwrap();
+            file.write_all(&line.as_bytes()[..cut]).unwrap();
+            torn += 1;
+        }
+        (host, _) = start_championship(&data, &addr.to_string(), true, 40, 4);
+    };
+    let _ = host.wait();
+    assert_eq!(kills, KILLS, "the championship ended after {kills} kills: make it longer");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let replayed = verify::journal(&text, seen.dice.commitment()).expect("the journal replays");
+    assert!(replayed.over);
+    let from_journal: Vec<_> = replayed.standings.iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
+    let told: Vec<_> = standings.iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
+    assert_eq!(told, from_journal, "the standings Ana was told are the journal's");
+    let dice = seen.dice.verdict().expect("seed revealed").as_ref().expect("the dice match");
+    eprintln!(
+        "kill matrix: {kills} kills in {:.1} s, {torn} torn lines left; killed at {moments:?}; {} actions; \
+         Ana's dice check across the restarts: {dice}",
+        started.elapsed().as_secs_f64(),
+        replayed.actions,
+    );
+    for kind in ["grab", "movement", "cup down"] {
+        assert!(moments.keys().any(|m| m.contains(kind)), "no kill {kind}: {moments:?}");
+    }
+
+    // A flipped byte: refused with its line number, never resumed.
+    let mut bytes = text.into_bytes();
+    let middle = bytes.len() / 2;
+    let line = bytes[..middle].iter().filter(|b| **b == b'\n').count() + 1;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&journal, &bytes).unwrap();
+    let refused = Command::new(workspace_bin("bolide-host"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--no-mdns", "--resume", "--data-dir"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && said.contains(&format!("line {line}")), "{said}");
+    let err = verify::journal(&String::from_utf8_lossy(&bytes), None).unwrap_err();
+    assert!(err.to_string().contains(&format!("line {line}")), "{err}");
+}
+
+/// Where a kill landed, in the game's words.
+fn moment((race, round, phase): (u8, u16, bolide_host::game::Phase)) -> String {
+    use bolide_host::game::Phase;
+    match phase {
+        Phase::CupDown if round == 1 => format!("race {race} start (cup down)"),
+        Phase::CupDown => "cup down".into(),
+        Phase::KlaxonPicks => "klaxon picks".into(),
+        Phase::Grab => "grab".into(),
+        Phase::Echange => "échange".into(),
+        Phase::Movement => "movement".into(),
+        other => format!("{other:?}"),
+    }
 }

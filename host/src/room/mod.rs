@@ -850,6 +850,11 @@ impl Room {
             room.applied += 1;
         }
         room.stage = Stage::Playing(Box::new(champ));
+        // Killed in the middle of a grab: the grab opens again from now (its timings died with
+        // the process), so that the pawns left are grabbed and the stand-ins can pick.
+        if room.champ().is_some_and(|c| c.race().phase() == Phase::Grab) {
+            room.open_grab(now);
+        }
         // Timers restart from now; a finished championship moves to its final stage.
         room.after_change(now, &mut Vec::new());
         Ok(room)

@@ -636,3 +636,18 @@ fn provably_fair_dice_the_journal_verifies_against_the_lobby_commitment() {
     let text: String = changed.iter().map(JournalEntry::to_line).collect();
     assert!(crate::verify::journal(&text, Some(shown)).is_err());
 }
+
+#[test]
+fn a_host_killed_in_the_grab_resumes_into_a_grab_that_ends() {
+    let (_, out, reveal, _) = anne_at_the_grab();
+    // Resumed from the journal at the instant of the reveal: nobody reconnects, so every pawn
+    // goes to a bot or a stand-in.
+    let mut r = Room::resume(room(2, 1).config, 3, &journal_of(&out), reveal).unwrap();
+    assert_eq!(r.championship().unwrap().race().phase(), Phase::Grab);
+    let mut out = Vec::new();
+    let end = run(&mut r, reveal, reveal + 60_000_000, &mut out, |r| {
+        r.championship().is_some_and(|c| c.race().phase() != Phase::Grab)
+    });
+    let race = r.championship().unwrap().race();
+    assert!(race.seats().all(|s| race.car(s).pawn.is_some()), "every pilot holds a pawn after {} ms", end - reveal);
+}
