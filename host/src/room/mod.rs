@@ -140,6 +140,10 @@ struct Due {
     kind: DueKind,
 }
 
+/// Spectators a room lets in: a game night has a few watchers and maybe a projector; every
+/// update goes to each of them, so a thousand silent ones would slow the table.
+pub const MAX_SPECTATORS: usize = 32;
+
 /// What the timers were set for: a change means new timers.
 type StepKey = (u8, u16, u8, u32);
 
@@ -152,6 +156,8 @@ pub struct Room {
     rng: ChaCha8Rng,
     due: Vec<Due>,
     step: Option<StepKey>,
+    /// When the current step's time limits started (µs): a comeback does not restart them.
+    step_start: u64,
     /// Actions applied so far (timers of sequential decisions restart with each).
     applied: u32,
     legal: Vec<Action>,
@@ -180,6 +186,7 @@ impl Room {
             stage: Stage::Lobby,
             due: Vec::new(),
             step: None,
+            step_start: 0,
             applied: 0,
             legal: Vec::new(),
             clocks: BTreeMap::new(),
@@ -273,6 +280,10 @@ impl Room {
             self.members.insert(conn, Some(seat));
             out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token)) });
             self.send_lobby(out);
+        } else if self.members.values().filter(|s| s.is_none()).count() >= MAX_SPECTATORS {
+            let reason = format!("this table already has {MAX_SPECTATORS} spectators: try again later");
+            out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
+            out.push(Output::Close { conn, code: close::ROOM_FULL, reason });
         } else {
             self.members.insert(conn, None);
             out.push(Output::Send { conn, msg: self.welcome(None, None) });
@@ -741,6 +752,7 @@ impl Room {
         let grab = race.phase() == Phase::Grab;
         // The grab's clock starts at the reveal instant, not at the lift.
         let start = if grab { self.grab.as_ref().map_or(now, |g| g.reveal) } else { now };
+        self.step_start = start;
         for d in &mut due {
             if let DueKind::Act(seat) = d.kind {
                 d.at = start.saturating_add(self.wait_for(seat, grab));
@@ -766,7 +778,9 @@ impl Room {
     fn retime_seat(&mut self, now: u64, seat: Seat) {
         let grab = self.champ().is_some_and(|c| c.race().phase() == Phase::Grab);
         if self.due.iter().any(|d| d.kind == DueKind::Act(seat)) {
-            let at = now.saturating_add(self.wait_for(seat, grab));
+            // From the start of the decision, not from the comeback: a pilot who reconnects
+            // over and over must not hold the table past one time limit.
+            let at = self.step_start.saturating_add(self.wait_for(seat, grab)).max(now);
             for d in self.due.iter_mut().filter(|d| d.kind == DueKind::Act(seat)) {
                 d.at = at;
             }

@@ -651,3 +651,44 @@ fn a_host_killed_in_the_grab_resumes_into_a_grab_that_ends() {
     let race = r.championship().unwrap().race();
     assert!(race.seats().all(|s| race.car(s).pawn.is_some()), "every pilot holds a pawn after {} ms", end - reveal);
 }
+
+#[test]
+fn a_pilot_who_comes_back_over_and_over_cannot_hold_the_table_past_one_time_limit() {
+    let (mut r, mut out) = anne_joins(2, 1);
+    let token = token_of(&out, 1);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    let anne_to_move = |r: &Room| {
+        r.championship().is_some_and(|c| c.race().phase() == Phase::Movement && c.race().active_seat() == Some(Seat(0)))
+    };
+    let start = run(&mut r, 0, 600_000_000, &mut out, anne_to_move);
+    // Anne reconnects every 50 ms and never decides: her time limit (1 s) still runs from the
+    // start of the decision, and a stand-in decides for her when it is over.
+    let applied = r.applied;
+    let (mut now, mut conn) = (start, 100);
+    while r.applied == applied {
+        assert!(now < start + 5_000_000, "the decision is still held 5 s after it began");
+        r.hello(now, conn, hello("Anne", Some(token)), &mut out);
+        let next = now + 50_000;
+        while let Some(at) = r.next_deadline().filter(|at| *at <= next) {
+            r.tick(at.max(now), &mut out);
+        }
+        (now, conn) = (next, conn + 1);
+    }
+    assert!(now <= start + 1_100_000, "decided for her {} ms after it began", (now - start) / 1000);
+}
+
+#[test]
+fn spectators_are_let_in_up_to_a_limit() {
+    let (mut r, mut out) = anne_joins(2, 1);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    for conn in 10..10 + MAX_SPECTATORS as ConnId + 8 {
+        r.hello(1, conn, hello("Watcher", None), &mut out);
+    }
+    let welcomed = (10..10 + MAX_SPECTATORS as ConnId + 8)
+        .filter(|c| sent_to(&out, *c).iter().any(|m| matches!(m, ServerMsg::Welcome { .. })))
+        .count();
+    assert_eq!(welcomed, MAX_SPECTATORS);
+    let last = sent_to(&out, 10 + MAX_SPECTATORS as ConnId + 7);
+    assert!(matches!(last.first(), Some(ServerMsg::Refused { reason }) if reason.contains("spectators")));
+    assert!(out.iter().any(|o| matches!(o, Output::Close { code, .. } if *code == close::ROOM_FULL)));
+}

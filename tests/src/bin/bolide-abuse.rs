@@ -1,0 +1,355 @@
+//! `bolide-abuse`: the host's resources and the game's pace while strangers on the same network
+//! misbehave (#10's threat model, measured).
+//!
+//! Each scenario starts a fresh host in a child process (`bolide-host serve`'s own code, so its
+//! memory is its own) with a live championship — Ana (a bot client over QUIC), Bo (a second
+//! seated laptop) and two host bots — and runs one abuse beside it for `--seconds`. Bo leaves
+//! after the start in every scenario but the flood (where Bo is the flooder, closed over and
+//! over), so every table plays at the same pace when nothing is wrong. Reported per scenario:
+//! the game's pace (journaled actions a second, against the baseline), the host's peak RSS,
+//! and what the host did with the abuse. Everything stays on 127.0.0.1 and ends in time.
+//!
+//! `cargo run --release -p bolide-tests --bin bolide-abuse`
+
+use bolide_client::bot;
+use bolide_client::net::Session;
+use bolide_host::bots::BotLevel;
+use bolide_protocol::Action;
+use bolide_protocol::wire::ClientMsg;
+use clap::Parser;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+struct Args {
+    /// Seconds each abuse runs against the championship (pace measured over them).
+    #[arg(long, default_value_t = 15)]
+    seconds: u64,
+    /// Only these scenarios (default: all).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Internal: run as the host, with `serve`'s arguments after `--`.
+    #[arg(long, hide = true)]
+    role_host: bool,
+    #[arg(last = true, hide = true)]
+    serve: Vec<String>,
+}
+
+#[derive(Parser)]
+struct HostCli {
+    #[command(flatten)]
+    serve: bolide_host::serve::ServeArgs,
+}
+
+const SCENARIOS: [&str; 7] =
+    ["baseline", "slow-hellos", "streams", "flood", "spectators", "datagrams", "datagrams-max"];
+
+/// Counters an abuse keeps of what happened to it.
+#[derive(Default)]
+struct Tally {
+    tried: AtomicU64,
+    accepted: AtomicU64,
+    refused: AtomicU64,
+    closed: AtomicU64,
+    sent: AtomicU64,
+}
+
+impl Tally {
+    fn add(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+    fn line(&self) -> String {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        format!(
+            "tried {}, let in {}, refused {}, closed by the host {}, sent {}",
+            get(&self.tried),
+            get(&self.accepted),
+            get(&self.refused),
+            get(&self.closed),
+            get(&self.sent)
+        )
+    }
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    if args.role_host {
+        let cli = HostCli::parse_from(std::iter::once("serve".to_string()).chain(args.serve));
+        let runtime = tokio::runtime::Runtime::new()?;
+        return runtime.block_on(bolide_host::serve::run(cli.serve));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let window = Duration::from_secs(args.seconds);
+    let mut baseline = None;
+    println!("| abuse | what the host did | pace (actions/s) | vs baseline | host peak RSS |");
+    println!("|---|---|---|---|---|");
+    for name in SCENARIOS.iter().filter(|s| args.only.is_empty() || args.only.iter().any(|o| o == *s)) {
+        let run = runtime.block_on(scenario(name, window))?;
+        let base = *baseline.get_or_insert(run.pace);
+        let delta = if base > 0.0 { (run.pace / base - 1.0) * 100.0 } else { 0.0 };
+        println!(
+            "| {name} | {} | {:.1} | {delta:+.1} % | {:.1} MB |",
+            run.tally,
+            run.pace,
+            run.peak_rss_kb as f64 / 1024.0
+        );
+    }
+    Ok(())
+}
+
+struct Run {
+    pace: f64,
+    peak_rss_kb: u64,
+    tally: String,
+}
+
+async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
+    let data = std::env::temp_dir().join(format!("bolide-abuse-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data)?;
+    let (mut host, addr, code) = start_host(&data)?;
+    let pid = host.id();
+    let tally = Arc::new(Tally::default());
+    // Bo sits first: the championship starts once Ana is ready too.
+    let mut bo = Session::connect(addr, &code, "Bo", None).await?;
+    bo.send(&ClientMsg::Ready(true)).await?;
+    let bo_token = bo.token;
+    let ana = tokio::spawn({
+        let code = code.clone();
+        async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::ZERO, 1).await }
+    });
+    let journal = data.join("championship.journal");
+    let started = Instant::now();
+    while actions(&journal) < 10 {
+        anyhow::ensure!(started.elapsed() < Duration::from_secs(30), "the championship did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let abuse = match name {
+        "flood" => tokio::spawn(flood(addr, code.clone(), bo, bo_token, tally.clone())),
+        _ => {
+            bo.close().await;
+            let tally = tally.clone();
+            let code = code.clone();
+            match name {
+                "slow-hellos" => tokio::spawn(slow_hellos(addr, code, tally)),
+                "streams" => tokio::spawn(streams(addr, code, tally)),
+                "spectators" => tokio::spawn(spectators(addr, code, tally)),
+                // About what one laptop pushes over Wi-Fi (20 000 small packets a second)…
+                "datagrams" => tokio::spawn(datagrams(addr, code, tally, Some(5_000))),
+                // …and as fast as loopback takes them, which no Wi-Fi carries.
+                "datagrams-max" => tokio::spawn(datagrams(addr, code, tally, None)),
+                _ => tokio::spawn(std::future::pending()),
+            }
+        }
+    };
+    // The abuse ramps up for two seconds, then the pace is measured beside it.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (from, t0) = (actions(&journal), Instant::now());
+    let mut peak = 0;
+    while t0.elapsed() < window {
+        peak = peak.max(rss_kb(pid, "VmRSS:"));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let pace = (actions(&journal) - from) as f64 / t0.elapsed().as_secs_f64();
+    let peak = peak.max(rss_kb(pid, "VmHWM:"));
+    abuse.abort();
+    ana.abort();
+    let alive = host.try_wait()?.is_none();
+    host.kill()?;
+    host.wait()?;
+    let _ = std::fs::remove_dir_all(&data);
+    anyhow::ensure!(alive, "the host died during {name}");
+    Ok(Run { pace, peak_rss_kb: peak, tally: if name == "baseline" { "—".into() } else { tally.line() } })
+}
+
+fn start_host(data: &Path) -> anyhow::Result<(Child, SocketAddr, String)> {
+    let mut child = Command::new(std::env::current_exe()?)
+        .args(["--role-host", "--", "--bind", "127.0.0.1:0", "--json", "--no-mdns", "--code", "GARE"])
+        .args(["--bots", "2", "--races", "20", "--bot-delay-ms", "30", "--lift-delay-ms", "100"])
+        .args(["--turn-timeout-s", "1", "--grab-timeout-s", "1", "--data-dir"])
+        .arg(data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line)?;
+    let info: serde_json::Value = serde_json::from_str(&line)?;
+    let addr = info["addresses"][0].as_str().unwrap_or_default().parse()?;
+    let code = info["code"].as_str().unwrap_or_default().to_string();
+    Ok((child, addr, code))
+}
+
+fn actions(journal: &PathBuf) -> usize {
+    std::fs::read_to_string(journal).map_or(0, |j| j.lines().count())
+}
+
+fn rss_kb(pid: u32, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A client endpoint that trusts the host's certificate, for connections that never say hello.
+fn endpoint(code: &str) -> anyhow::Result<quinn::Endpoint> {
+    let (_, fingerprint) = bolide_host::net::split_code(code).ok_or_else(|| anyhow::anyhow!("room code"))?;
+    let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse()?)?;
+    endpoint.set_default_client_config(bolide_host::net::tls::client_config(&fingerprint)?);
+    Ok(endpoint)
+}
+
+/// 2 000 connections that start a hello and never finish it, 200 a second, each held open.
+async fn slow_hellos(addr: SocketAddr, code: String, tally: Arc<Tally>) {
+    let Ok(endpoint) = endpoint(&code) else { return };
+    let mut held = Vec::new();
+    for _ in 0..2000 {
+        Tally::add(&tally.tried);
+        let connecting = endpoint.connect(addr, "bolide.local");
+        let tally = tally.clone();
+        held.push(tokio::spawn(async move {
+            let Ok(connecting) = connecting else { return Tally::add(&tally.refused) };
+            let Ok(Ok(connection)) = tokio::time::timeout(Duration::from_secs(5), connecting).await else {
+                return Tally::add(&tally.refused);
+            };
+            Tally::add(&tally.accepted);
+            if let Ok((mut send, _recv)) = connection.open_bi().await {
+                let _ = send.write_all(&[10, 0]).await;
+                connection.closed().await;
+                Tally::add(&tally.closed);
+            }
+        }));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    std::future::pending::<()>().await;
+}
+
+/// Six connections opening every stream they may, again and again.
+async fn streams(addr: SocketAddr, code: String, tally: Arc<Tally>) {
+    let Ok(endpoint) = endpoint(&code) else { return };
+    let mut tasks = Vec::new();
+    for _ in 0..6 {
+        let (endpoint, tally) = (endpoint.clone(), tally.clone());
+        tasks.push(tokio::spawn(async move {
+            loop {
+                Tally::add(&tally.tried);
+                let Ok(connecting) = endpoint.connect(addr, "bolide.local") else { return };
+                let Ok(connection) = connecting.await else {
+                    Tally::add(&tally.refused);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                };
+                Tally::add(&tally.accepted);
+                let mut open = Vec::new();
+                loop {
+                    let opened = tokio::select! {
+                        bi = connection.open_bi() => bi.map(|(s, _)| s).ok(),
+                        uni = connection.open_uni() => uni.ok(),
+                        _ = connection.closed() => None,
+                    };
+                    match opened {
+                        Some(mut s) => {
+                            let _ = s.write_all(&[0xff; 64]).await;
+                            Tally::add(&tally.sent);
+                            open.push(s);
+                        }
+                        None => break,
+                    }
+                }
+                Tally::add(&tally.closed);
+            }
+        }));
+    }
+    std::future::pending::<()>().await;
+}
+
+/// Bo, seated, sends game messages as fast as the link takes them and never reads; closed,
+/// Bo comes back with the seat token and does it again.
+async fn flood(
+    addr: SocketAddr,
+    code: String,
+    mut bo: Session,
+    token: Option<bolide_protocol::wire::SeatToken>,
+    tally: Arc<Tally>,
+) {
+    loop {
+        let msg = ClientMsg::Act { seq: 0, action: Action::Klaxon, at_us: None };
+        while bo.send(&msg).await.is_ok() {
+            Tally::add(&tally.sent);
+        }
+        Tally::add(&tally.closed);
+        loop {
+            Tally::add(&tally.tried);
+            match Session::connect(addr, &code, "Bo", token).await {
+                Ok(again) => {
+                    Tally::add(&tally.accepted);
+                    bo = again;
+                    break;
+                }
+                Err(_) => {
+                    Tally::add(&tally.refused);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    }
+}
+
+/// 1 000 spectators who join (100 a second) and never send a thing; they read what comes
+/// (the host lets `MAX_SPECTATORS` in).
+async fn spectators(addr: SocketAddr, code: String, tally: Arc<Tally>) {
+    let mut tasks = Vec::new();
+    for i in 0..1000 {
+        let (code, tally) = (code.clone(), tally.clone());
+        tasks.push(tokio::spawn(async move {
+            Tally::add(&tally.tried);
+            match Session::connect(addr, &code, &format!("Watcher {i}"), None).await {
+                Ok(mut s) => {
+                    Tally::add(&tally.accepted);
+                    while s.next().await.is_ok() {}
+                    Tally::add(&tally.closed);
+                }
+                Err(_) => Tally::add(&tally.refused),
+            }
+        }));
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    std::future::pending::<()>().await;
+}
+
+/// Four joined spectators sending heartbeat datagrams, each `per_s` a second (or as fast as
+/// they can).
+async fn datagrams(addr: SocketAddr, code: String, tally: Arc<Tally>, per_s: Option<u64>) {
+    let mut tasks = Vec::new();
+    for i in 0..4 {
+        let (code, tally) = (code.clone(), tally.clone());
+        tasks.push(tokio::spawn(async move {
+            Tally::add(&tally.tried);
+            let Ok(mut s) = Session::connect(addr, &code, &format!("Noisy {i}"), None).await else {
+                return Tally::add(&tally.refused);
+            };
+            Tally::add(&tally.accepted);
+            let mut tick = tokio::time::interval(Duration::from_millis(10));
+            loop {
+                for _ in 0..per_s.map_or(256, |r| r / 100) {
+                    if s.heartbeat(None).is_err() {
+                        return Tally::add(&tally.closed);
+                    }
+                    Tally::add(&tally.sent);
+                }
+                match per_s {
+                    Some(_) => _ = tick.tick().await,
+                    None => tokio::task::yield_now().await,
+                }
+            }
+        }));
+    }
+    std::future::pending::<()>().await;
+}
