@@ -34,6 +34,8 @@ pub mod close {
     pub const ROOM_FULL: u32 = 4;
     pub const SHUTDOWN: u32 = 5;
     pub const BAD_TOKEN: u32 = 6;
+    /// A seat came back more often than a flaky Wi-Fi would make it: wait, then rejoin.
+    pub const TOO_MANY_COMEBACKS: u32 = 7;
 }
 
 /// The first frame a client sends. `version` comes first, so any later version can still read

@@ -23,6 +23,8 @@ pub const SILENCE_US: u64 = 250_000;
 /// longer (the host's first-second burst brings 20).
 pub const WARM_SAMPLES: usize = 12;
 pub const WARM_UP_US: u64 = 1_000_000;
+/// Warm-up waits one seat may cause in a championship.
+pub const WARM_UPS: u8 = 3;
 /// Assumed path bound for a client the host has no probe from yet (µs).
 pub const UNKNOWN_OWD_US: u64 = 20_000;
 
@@ -122,6 +124,29 @@ impl Room {
         self.clocks.get(&conn).filter(|c| c.samples() > 0).map_or(UNKNOWN_OWD_US, |c| c.owd_max())
     }
 
+    /// The longest one-way path bound among the seated pilots' connections: what the reveal's
+    /// lead and the Klaxon silence wait for. Spectators never grab or call, so a slow (or
+    /// lying) watcher cannot stretch every round.
+    pub(super) fn slowest_pilot_path(&self) -> u64 {
+        self.members.iter().filter(|(_, seat)| seat.is_some()).map(|(c, _)| self.owd_max(*c)).max().unwrap_or(0)
+    }
+
+    /// Whether the next lift must wait for a pilot's clock model to warm up: a seated pilot's
+    /// connection with too few probes, and at most [`WARM_UPS`] such waits for one seat in a
+    /// championship (a pilot who reconnects over and over must not slow every round).
+    pub(super) fn needs_warm_up(&mut self) -> bool {
+        let cold: Vec<Seat> = self
+            .members
+            .iter()
+            .filter_map(|(c, seat)| seat.filter(|_| self.clocks.get(c).is_none_or(|m| m.samples() < WARM_SAMPLES)))
+            .filter(|seat| self.warm_ups.get(seat).copied().unwrap_or(0) < WARM_UPS)
+            .collect();
+        for seat in &cold {
+            *self.warm_ups.entry(*seat).or_default() += 1;
+        }
+        !cold.is_empty()
+    }
+
     pub(super) fn conn_of(&self, seat: Seat) -> Option<ConnId> {
         self.seats[seat.index()].conn
     }
@@ -139,10 +164,10 @@ impl Room {
     pub(super) fn open_grab(&mut self, now: u64) {
         let Some(champ) = self.champ() else { return };
         let race = champ.race();
-        let lead = self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0) + REVEAL_MARGIN_US;
+        let lead = self.slowest_pilot_path() + REVEAL_MARGIN_US;
         let reveal = now + lead.clamp(10_000, 500_000);
         let competitors: Vec<Seat> = race.seats().filter(|s| race.car(*s).pawn.is_none()).collect();
-        let silence = SILENCE_US + self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0);
+        let silence = SILENCE_US + self.slowest_pilot_path();
         let seed = self.config.seed ^ (u64::from(race.race_no()) << 32) ^ u64::from(race.round());
         let arbiter = GrabArbiter::new(race.pilots(), &competitors, reveal, seed, TIE_US, silence);
         self.grab =

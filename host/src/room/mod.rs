@@ -144,6 +144,11 @@ struct Due {
 /// update goes to each of them, so a thousand silent ones would slow the table.
 pub const MAX_SPECTATORS: usize = 32;
 
+/// Comebacks a seat may make within [`COMEBACK_WINDOW_US`]: a flaky Wi-Fi makes a few a
+/// minute; the window and `bolide-bot` wait a second or more between tries.
+pub const COMEBACKS: usize = 5;
+pub const COMEBACK_WINDOW_US: u64 = 10_000_000;
+
 /// What the timers were set for: a change means new timers.
 type StepKey = (u8, u16, u8, u32);
 
@@ -173,6 +178,10 @@ pub struct Room {
     clamped: BTreeMap<Seat, u64>,
     /// Whether each seat's latest request carried its own timing (for the fairness log).
     timed: BTreeMap<Seat, bool>,
+    /// Lifts each seat made wait for its clock model to warm up.
+    warm_ups: BTreeMap<Seat, u8>,
+    /// When each seat came back with its token, within the last [`COMEBACK_WINDOW_US`].
+    comebacks: BTreeMap<Seat, Vec<u64>>,
 }
 
 impl Room {
@@ -195,6 +204,8 @@ impl Room {
             lift_passed: false,
             grab: None,
             clamped: BTreeMap::new(),
+            warm_ups: BTreeMap::new(),
+            comebacks: BTreeMap::new(),
             timed: BTreeMap::new(),
         }
     }
@@ -240,6 +251,19 @@ impl Room {
                 out.push(Output::Close { conn, code: close::BAD_TOKEN, reason });
                 return;
             };
+            // A seat that comes back over and over (a flooder closed and back every few ms)
+            // costs every other laptop a lobby and the room its work: a few per window only.
+            let recent = self.comebacks.entry(Seat(i as u8)).or_default();
+            recent.retain(|at| now.saturating_sub(*at) < COMEBACK_WINDOW_US);
+            if recent.len() >= COMEBACKS {
+                let reason = format!(
+                    "this seat came back {COMEBACKS} times in {} s: wait a few seconds and join again",
+                    COMEBACK_WINDOW_US / 1_000_000
+                );
+                out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
+                return out.push(Output::Close { conn, code: close::TOO_MANY_COMEBACKS, reason });
+            }
+            recent.push(now);
             // Back to the seat (a previous connection of it, if still open, is let go).
             if let Some(old) = self.seats[i].conn.replace(conn) {
                 self.members.remove(&old);
@@ -250,7 +274,8 @@ impl Room {
                 });
             }
             let seat = Seat(i as u8);
-            self.seats[i].zombie = false;
+            // A seat a stand-in plays (it missed a time limit) stays so until its pilot acts
+            // (`comes_back`): reconnecting alone does not make the table wait for it again.
             self.members.insert(conn, Some(seat));
             out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token)) });
             self.send_lobby(out);
@@ -715,6 +740,8 @@ impl Room {
     /// New timers for the step the race is in.
     fn schedule(&mut self, now: u64) {
         self.due.clear();
+        let cup_down = matches!(&self.stage, Stage::Playing(c) if c.race().phase() == Phase::CupDown);
+        let warm_up = if cup_down && self.needs_warm_up() { fairness::WARM_UP_US } else { 0 };
         let Stage::Playing(champ) = &self.stage else { return };
         let race = champ.race();
         let mut due = Vec::new();
@@ -723,11 +750,9 @@ impl Room {
                 // A laptop that joined a moment ago is known by a few probes only: its first
                 // Klaxon call and grab would be judged on a cold clock model (the lab saw far
                 // laptops clamped by hundreds of ms). The cup stays down for the probe burst.
-                let cold = self.clocks.values().any(|c| c.samples() < fairness::WARM_SAMPLES);
-                let warm_up = if cold { fairness::WARM_UP_US } else { 0 };
                 let lift = now.saturating_add(us(self.config.lift_delay_ms)).saturating_add(warm_up);
                 due.push(Due { at: lift, kind: DueKind::Lift });
-                let owd = self.members.keys().map(|c| self.owd_max(*c)).max().unwrap_or(0);
+                let owd = self.slowest_pilot_path();
                 self.klaxon = Some(KlaxonOrder::new(race.pilots(), lift, now, fairness::SILENCE_US + owd));
                 self.lift_passed = false;
                 for seat in race.seats() {
@@ -815,8 +840,9 @@ impl Room {
                     return;
                 }
                 let slot = &mut self.seats[seat.index()];
-                if slot.bot.is_none() && slot.conn.is_some() {
-                    // The pilot let the time limit pass: a bot plays for it from now on.
+                if slot.bot.is_none() {
+                    // The pilot let the time limit pass (here or away): a bot plays for it
+                    // until it acts again, whether it reconnects meanwhile or not.
                     slot.zombie = true;
                 }
                 let level = slot.bot.unwrap_or(self.config.settings.bot_level);

@@ -675,6 +675,9 @@ fn a_pilot_who_comes_back_over_and_over_cannot_hold_the_table_past_one_time_limi
         (now, conn) = (next, conn + 1);
     }
     assert!(now <= start + 1_100_000, "decided for her {} ms after it began", (now - start) / 1000);
+    // Past a few comebacks in a few seconds, the seat is told to wait.
+    let too_many = out.iter().any(|o| matches!(o, Output::Close { code, .. } if *code == close::TOO_MANY_COMEBACKS));
+    assert!(too_many, "twenty comebacks a second were all let in");
 }
 
 #[test]
@@ -691,4 +694,27 @@ fn spectators_are_let_in_up_to_a_limit() {
     let last = sent_to(&out, 10 + MAX_SPECTATORS as ConnId + 7);
     assert!(matches!(last.first(), Some(ServerMsg::Refused { reason }) if reason.contains("spectators")));
     assert!(out.iter().any(|o| matches!(o, Output::Close { code, .. } if *code == close::ROOM_FULL)));
+}
+
+#[test]
+fn b_4_2_only_pilots_clocks_hold_the_cup_and_a_seat_holds_it_three_times_at_most() {
+    let (mut r, mut out) = anne_joins(2, 1);
+    for i in 0..fairness::WARM_SAMPLES as u64 {
+        let t = 1_000 + i * 1_000;
+        r.probe(1, crate::fair::Sample::from_probe(t, t, t, t));
+    }
+    r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
+    let lift = r.klaxon.as_ref().expect("the cup is down").lift();
+    assert_eq!(lift, 10_000 + 100_000, "Anne's clock is warm");
+    // A spectator that never answers a probe, or claims a slow path, holds nothing up.
+    let path = r.slowest_pilot_path();
+    r.hello(20_000, 9, hello("Watcher", None), &mut out);
+    r.probe(9, crate::fair::Sample::from_probe(30_000, 400_000, 400_000, 800_000));
+    assert!(!r.needs_warm_up(), "a spectator's cold clock would hold the cup");
+    assert_eq!(r.slowest_pilot_path(), path, "a spectator's path stretched the reveal");
+    // A seat whose connection stays cold (a pilot reconnecting over and over) is waited for
+    // three times, then no more.
+    r.clocks.remove(&1);
+    let waits: Vec<bool> = (0..5).map(|_| r.needs_warm_up()).collect();
+    assert_eq!(waits, [true, true, true, false, false]);
 }

@@ -4,9 +4,9 @@
 //! Each scenario starts a fresh host in a child process (`bolide-host serve`'s own code, so its
 //! memory is its own) with a live championship — Ana (a bot client over QUIC), Bo (a second
 //! seated laptop) and two host bots — and runs one abuse beside it for `--seconds`. Bo leaves
-//! after the start in every scenario but the flood (where Bo is the flooder, closed over and
-//! over), so every table plays at the same pace when nothing is wrong. Reported per scenario:
-//! the game's pace (journaled actions a second, against the baseline), the host's peak RSS,
+//! after the start, stays without playing (`afk`), or is the flooder, closed over and over
+//! (`flood`, compared with `afk`). Reported per scenario: the game's pace (journaled actions
+//! a second, against the table it is compared with), the host's peak RSS,
 //! and what the host did with the abuse. Everything stays on 127.0.0.1 and ends in time.
 //!
 //! `cargo run --release -p bolide-tests --bin bolide-abuse`
@@ -46,8 +46,19 @@ struct HostCli {
     serve: bolide_host::serve::ServeArgs,
 }
 
-const SCENARIOS: [&str; 7] =
-    ["baseline", "slow-hellos", "streams", "flood", "spectators", "datagrams", "datagrams-max"];
+/// Each abuse and the table it is compared with: `baseline` (Bo left: a stand-in plays his
+/// seat at bot speed) or `afk` (Bo stays and never plays: each of his decisions waits for his
+/// time limit, as the flooder's do — a pilot who does not play slows any table that much).
+const SCENARIOS: [(&str, &str); 8] = [
+    ("baseline", "baseline"),
+    ("slow-hellos", "baseline"),
+    ("streams", "baseline"),
+    ("spectators", "baseline"),
+    ("datagrams", "baseline"),
+    ("datagrams-max", "baseline"),
+    ("afk", "afk"),
+    ("flood", "afk"),
+];
 
 /// Counters an abuse keeps of what happened to it.
 #[derive(Default)]
@@ -85,19 +96,20 @@ fn main() -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let window = Duration::from_secs(args.seconds);
-    let mut baseline = None;
-    println!("| abuse | what the host did | pace (actions/s) | vs baseline | host peak RSS |");
-    println!("|---|---|---|---|---|");
-    for name in SCENARIOS.iter().filter(|s| args.only.is_empty() || args.only.iter().any(|o| o == *s)) {
+    let mut paces = std::collections::BTreeMap::new();
+    println!("| abuse | what the host did | pace (actions/s) | against | host peak RSS | host CPU |");
+    println!("|---|---|---|---|---|---|");
+    for (name, against) in SCENARIOS.iter().filter(|(s, _)| args.only.is_empty() || args.only.iter().any(|o| o == s)) {
         let run = runtime.block_on(scenario(name, window))?;
-        let base = *baseline.get_or_insert(run.pace);
-        let delta = if base > 0.0 { (run.pace / base - 1.0) * 100.0 } else { 0.0 };
-        println!(
-            "| {name} | {} | {:.1} | {delta:+.1} % | {:.1} MB |",
-            run.tally,
-            run.pace,
-            run.peak_rss_kb as f64 / 1024.0
-        );
+        paces.insert(*name, run.pace);
+        let delta = match paces.get(against) {
+            Some(base) if name != against && *base > 0.0 => {
+                format!("{:+.1} % vs {against}", (run.pace / base - 1.0) * 100.0)
+            }
+            _ => "—".into(),
+        };
+        let rss = run.peak_rss_kb as f64 / 1024.0;
+        println!("| {name} | {} | {:.1} | {delta} | {rss:.1} MB | {:.0} % |", run.tally, run.pace, run.cpu);
     }
     Ok(())
 }
@@ -105,6 +117,8 @@ fn main() -> anyhow::Result<()> {
 struct Run {
     pace: f64,
     peak_rss_kb: u64,
+    /// The host's CPU over the window, in % of one core.
+    cpu: f64,
     tally: String,
 }
 
@@ -131,6 +145,7 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
     }
     let abuse = match name {
         "flood" => tokio::spawn(flood(addr, code.clone(), bo, bo_token, tally.clone())),
+        "afk" => tokio::spawn(async move { while bo.next().await.is_ok() {} }),
         _ => {
             bo.close().await;
             let tally = tally.clone();
@@ -149,13 +164,16 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
     };
     // The abuse ramps up for two seconds, then the pace is measured beside it.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let (from, t0) = (actions(&journal), Instant::now());
+    let (from, t0, cpu0) = (actions(&journal), Instant::now(), cpu_ticks(pid));
     let mut peak = 0;
     while t0.elapsed() < window {
         peak = peak.max(rss_kb(pid, "VmRSS:"));
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let pace = (actions(&journal) - from) as f64 / t0.elapsed().as_secs_f64();
+    // SAFETY: sysconf only reads its argument.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let cpu = (cpu_ticks(pid) - cpu0) as f64 / hz / t0.elapsed().as_secs_f64() * 100.0;
     let peak = peak.max(rss_kb(pid, "VmHWM:"));
     abuse.abort();
     ana.abort();
@@ -164,7 +182,8 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
     host.wait()?;
     let _ = std::fs::remove_dir_all(&data);
     anyhow::ensure!(alive, "the host died during {name}");
-    Ok(Run { pace, peak_rss_kb: peak, tally: if name == "baseline" { "—".into() } else { tally.line() } })
+    let tally = if matches!(name, "baseline" | "afk") { "—".into() } else { tally.line() };
+    Ok(Run { pace, peak_rss_kb: peak, cpu, tally })
 }
 
 fn start_host(data: &Path) -> anyhow::Result<(Child, SocketAddr, String)> {
@@ -186,6 +205,16 @@ fn start_host(data: &Path) -> anyhow::Result<(Child, SocketAddr, String)> {
 
 fn actions(journal: &PathBuf) -> usize {
     std::fs::read_to_string(journal).map_or(0, |j| j.lines().count())
+}
+
+/// The process's user + system CPU time so far, in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which may hold spaces) — utime and stime are 14 and 15.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let field = |i: usize| fields.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    field(11) + field(12)
 }
 
 fn rss_kb(pid: u32, field: &str) -> u64 {
@@ -281,8 +310,15 @@ async fn flood(
 ) {
     loop {
         let msg = ClientMsg::Act { seq: 0, action: Action::Klaxon, at_us: None };
+        // Yielding now and then: Ana plays on the same runtime, and a loop that never yields
+        // would slow her, not the host.
+        let mut n = 0u32;
         while bo.send(&msg).await.is_ok() {
             Tally::add(&tally.sent);
+            n = n.wrapping_add(1);
+            if n.is_multiple_of(64) {
+                tokio::task::yield_now().await;
+            }
         }
         Tally::add(&tally.closed);
         loop {
