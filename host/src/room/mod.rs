@@ -274,8 +274,9 @@ impl Room {
                 });
             }
             let seat = Seat(i as u8);
-            // A seat a stand-in plays (it missed a time limit) stays so until its pilot acts
-            // (`comes_back`): reconnecting alone does not make the table wait for it again.
+            // Back in person: the pilot's own time limits again (a stand-in that played
+            // meanwhile stops). The comeback limit above keeps this from holding the table.
+            self.seats[i].zombie = false;
             self.members.insert(conn, Some(seat));
             out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token)) });
             self.send_lobby(out);
