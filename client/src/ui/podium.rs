@@ -15,10 +15,11 @@ pub fn show(ui: &mut egui::Ui, t: &Table, standings: &[StandingLine]) {
             let size = if line.rank <= 3 { 28.0 - 3.0 * f32::from(line.rank) } else { 18.0 };
             ui.label(
                 RichText::new(format!(
-                    "{}. {} — {} points, {} race {}",
+                    "{}. {} — {} point{}, {} race {}",
                     line.rank,
                     line.name,
                     line.points,
+                    if line.points == 1 { "" } else { "s" },
                     line.wins,
                     if line.wins == 1 { "win" } else { "wins" }
                 ))
