@@ -5,7 +5,7 @@
 //! window measured, and comes back to the seat with its token when the connection drops.
 
 use crate::beat::Heartbeats;
-use crate::net::{ClientError, Clock, ConnectOptions, MonotonicClock, Session};
+use crate::net::{ClientError, Clock, ConnectOptions, MonotonicClock, Session, Unsent};
 use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, close};
@@ -146,6 +146,7 @@ pub struct Live {
     table: Arc<Mutex<Table>>,
     commands: mpsc::UnboundedSender<Command>,
     pub clock: Arc<MonotonicClock>,
+    unsent: Unsent,
 }
 
 impl Live {
@@ -160,7 +161,9 @@ impl Live {
     ) -> Live {
         let (live, commands) = Live::detached(code);
         let link = Target { addr, code: code.to_string(), name: name.to_string(), colour };
-        runtime.spawn(drive(link, live.table.clone(), commands, live.clock.clone(), repaint));
+        let options =
+            ConnectOptions { clock: live.clock.clone(), unsent: live.unsent.clone(), ..ConnectOptions::default() };
+        runtime.spawn(drive(link, live.table.clone(), commands, options, repaint));
         live
     }
 
@@ -168,10 +171,16 @@ impl Live {
     /// read the commands the window sent.
     pub fn detached(code: &str) -> (Live, mpsc::UnboundedReceiver<Command>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (Live { table: Arc::new(Mutex::new(Table::new(code))), commands: tx, clock: Arc::default() }, rx)
+        let table = Arc::new(Mutex::new(Table::new(code)));
+        (Live { table, commands: tx, clock: Arc::default(), unsent: Unsent::default() }, rx)
     }
 
     pub fn send(&self, command: Command) {
+        // Stamped here, on the window's thread: no beat may tell a time past it until the
+        // link's task has sent it.
+        if let Command::Act { at_us, .. } | Command::Grab { input_us: at_us, .. } = command {
+            self.unsent.stamp(at_us);
+        }
         let _ = self.commands.send(command);
     }
 
@@ -200,7 +209,7 @@ async fn drive(
     link: Target,
     table: Arc<Mutex<Table>>,
     mut commands: mpsc::UnboundedReceiver<Command>,
-    clock: Arc<MonotonicClock>,
+    options: ConnectOptions,
     repaint: Arc<dyn Fn() + Send + Sync>,
 ) {
     let set = |f: &dyn Fn(&mut Table)| {
@@ -212,8 +221,7 @@ async fn drive(
     let mut token = None;
     let mut attempt = 0;
     loop {
-        let options = ConnectOptions { clock: clock.clone(), ..ConnectOptions::default() };
-        let result = match Session::connect_with(link.addr, &link.code, &link.name, token, options).await {
+        let result = match Session::connect_with(link.addr, &link.code, &link.name, token, options.clone()).await {
             Ok(mut session) => {
                 attempt = 0;
                 let first = token.is_none();
@@ -226,7 +234,7 @@ async fn drive(
                 if first && let Some(colour) = link.colour {
                     let _ = session.send(&ClientMsg::PickColour(colour)).await;
                 }
-                play(&mut session, &table, &mut commands, &clock, &repaint).await
+                play(&mut session, &table, &mut commands, &options.clock, &repaint).await
             }
             Err(e) => Err(e),
         };
@@ -276,7 +284,7 @@ async fn play(
     session: &mut Session,
     table: &Arc<Mutex<Table>>,
     commands: &mut mpsc::UnboundedReceiver<Command>,
-    clock: &Arc<MonotonicClock>,
+    clock: &Arc<dyn Clock>,
     repaint: &Arc<dyn Fn() + Send + Sync>,
 ) -> Result<(), ClientError> {
     let mut beats = Heartbeats::default();

@@ -42,6 +42,48 @@ impl Clock for MonotonicClock {
     }
 }
 
+/// Inputs a face has stamped but the client core has not sent yet (fairness.md §7). A beat
+/// says "nothing more was sent before my time": one that left between a click and its send
+/// would prove the click later than it was, and the host bounds a claim by its own last beat.
+/// So a beat never tells a time past the earliest input still waiting here. The window stamps
+/// on its thread and the link's task sends: both hold this handle.
+#[derive(Debug, Clone, Default)]
+pub struct Unsent(Arc<std::sync::Mutex<Vec<u64>>>);
+
+impl Unsent {
+    /// A pilot's input stamped `at_us`, to be sent.
+    pub fn stamp(&self, at_us: u64) {
+        let mut v = self.lock();
+        // A handful at most wait at once; past that a face is stuck, and the earliest is what
+        // bounds a beat.
+        if v.len() >= UNSENT {
+            v.sort_unstable();
+            v.pop();
+        }
+        v.push(at_us);
+    }
+
+    /// The input stamped `at_us` has left.
+    pub fn sent(&self, at_us: u64) {
+        let mut v = self.lock();
+        if let Some(i) = v.iter().position(|t| *t == at_us) {
+            v.swap_remove(i);
+        }
+    }
+
+    /// The time a beat may tell at `now_us`.
+    pub fn vouchable(&self, now_us: u64) -> u64 {
+        self.lock().iter().copied().fold(now_us, u64::min)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<u64>> {
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Stamped inputs an [`Unsent`] keeps at most.
+const UNSENT: usize = 16;
+
 /// How to connect, beyond the address and the code.
 #[derive(Clone)]
 pub struct ConnectOptions {
@@ -49,11 +91,18 @@ pub struct ConnectOptions {
     pub clock: Arc<dyn Clock>,
     /// A UDP socket of one's own (the lab's delaying socket); `None` binds a real one.
     pub socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
+    /// Inputs stamped by a face and not yet sent: shared with the face, kept across comebacks.
+    pub unsent: Unsent,
 }
 
 impl Default for ConnectOptions {
     fn default() -> Self {
-        ConnectOptions { version: PROTOCOL_VERSION, clock: Arc::new(MonotonicClock::new()), socket: None }
+        ConnectOptions {
+            version: PROTOCOL_VERSION,
+            clock: Arc::new(MonotonicClock::new()),
+            socket: None,
+            unsent: Unsent::default(),
+        }
     }
 }
 
@@ -140,6 +189,8 @@ pub struct Session {
     pub mirror: Mirror,
     seq: u32,
     clock: Arc<dyn Clock>,
+    /// Inputs stamped and not yet sent: no beat vouches past them.
+    pub unsent: Unsent,
     pongs: mpsc::Receiver<u64>,
     /// Reveal datagrams (the stream's reveal may be held behind a lost packet).
     reveals: mpsc::Receiver<Datagram>,
@@ -222,6 +273,7 @@ impl Session {
             mirror: Mirror::default(),
             seq: 0,
             clock: options.clock,
+            unsent: options.unsent,
             pongs,
             reveals,
             answered,
@@ -268,6 +320,7 @@ impl Session {
         self.seq += 1;
         let seq = self.seq;
         self.send(&ClientMsg::Act { seq, action, at_us: Some(at_us) }).await?;
+        self.unsent.sent(at_us);
         Ok(seq)
     }
 
@@ -281,6 +334,7 @@ impl Session {
         let copy = wire::encode_datagram(&Datagram::Grab { seq, pawn, shown_us, input_us });
         let _ = self.connection.send_datagram(copy.clone().into());
         self.send(&ClientMsg::Grab { seq, pawn, shown_us, input_us }).await?;
+        self.unsent.sent(input_us);
         let connection = self.connection.clone();
         tokio::spawn(async move {
             for gap in wire::COPY_GAPS {
@@ -294,7 +348,7 @@ impl Session {
     /// A heartbeat: this client's clock now, and when it showed the reservoirs. A datagram:
     /// a lost one is simply superseded by the next.
     pub fn heartbeat(&mut self, shown_us: Option<u64>) -> Result<(), ClientError> {
-        let now_us = self.clock.now_us();
+        let now_us = self.unsent.vouchable(self.clock.now_us());
         let beat = wire::encode_datagram(&Datagram::Beat { now_us, shown_us, acts: self.seq });
         self.connection.send_datagram(beat.into()).map_err(|e| ClientError::Lost(e.to_string()))
     }
@@ -450,5 +504,30 @@ async fn answer_probes(connection: quinn::Connection, to: Probes) {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fairness_7_a_beat_never_vouches_past_an_input_waiting_to_be_sent() {
+        let unsent = Unsent::default();
+        assert_eq!(unsent.vouchable(1_000), 1_000);
+        // The window stamps a click at 900; the link's task beats at 1 000 before sending it.
+        unsent.stamp(900);
+        unsent.stamp(950);
+        assert_eq!(unsent.vouchable(1_000), 900);
+        unsent.sent(900);
+        assert_eq!(unsent.vouchable(1_000), 950);
+        unsent.sent(950);
+        assert_eq!(unsent.vouchable(1_000), 1_000);
+        // A stuck face cannot grow it: the earliest stamps are kept.
+        for t in 0..100 {
+            unsent.stamp(2_000 + t);
+        }
+        assert_eq!(unsent.lock().len(), UNSENT);
+        assert_eq!(unsent.vouchable(5_000), 2_000);
     }
 }

@@ -152,6 +152,8 @@ pub struct SimReport {
     /// Tokens played per race, on average, by kind.
     pub tokens_per_race: std::collections::BTreeMap<&'static str, f64>,
     pub levels: Vec<LevelReport>,
+    /// How fast each level's hands grab on a host, by the number of pawns still free.
+    pub hands: Vec<crate::bots::hands::HandsReport>,
     pub races_per_second: f64,
     pub elapsed_s: f64,
 }
@@ -233,6 +235,8 @@ pub fn simulate(races: u32, players: u8, seed: u64, levels: &[BotLevel]) -> Resu
     for l in &mut level_reports {
         l.win_rate = f64::from(l.wins) / f64::from(l.seat_races.max(1));
     }
+    // The hands of each level on the host (`bots::hands`): what a table plays against.
+    let hands = level_reports.iter().map(|l| crate::bots::hands::report(l.level, &mut rng)).collect();
     Ok(SimReport {
         races,
         players,
@@ -243,6 +247,7 @@ pub fn simulate(races: u32, players: u8, seed: u64, levels: &[BotLevel]) -> Resu
             max: rounds.iter().copied().max().unwrap_or(0),
         },
         tokens_per_race,
+        hands,
         levels: level_reports,
         races_per_second: n / elapsed.max(1e-9),
         elapsed_s: elapsed,

@@ -1,34 +1,30 @@
 //! A short fairness lab over real QUIC: the host orders contested grabs by reaction, not by
 //! arrival (fairness.md). The full figures come from `bolide-lab` (README).
 
-use bolide_tests::lab::{self, LabConfig, socket::JitterDist};
+use bolide_tests::lab::{self, LabConfig};
 
+/// Close calls: every reaction within 2 ms of 250 ms, so most contested pairs are decided by
+/// less than a millisecond — the headline "every pair ≥ 0.1 ms ordered right", guarded.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn b_4_3_a_short_lab_orders_by_reaction_and_beats_arrival_order() {
+async fn b_4_3_a_short_lab_orders_close_calls_by_reaction_and_beats_arrival_order() {
     let config = LabConfig {
         players: 3,
         latency_ms: vec![0.1, 8.0, 40.0],
         jitter_ms: 4.0,
-        jitter_dist: JitterDist::Uniform,
-        jitter_dist_name: "uniform".into(),
         offset_s: 60.0,
         drift_ppm: 100.0,
-        loss: 0.0,
         reaction_mean_ms: 250.0,
-        reaction_spread_ms: 60.0,
+        reaction_spread_ms: 2.0,
         rounds: 20,
         seed: 3,
-        liar_ms: 0.0,
+        ..LabConfig::default()
     };
     let report = lab::run(config).await.unwrap();
     eprintln!("{}", lab::table(&report));
     assert!(report.pairs >= 30, "too few contested pairs: {}", report.pairs);
-    let mut n = 0;
-    for b in report.buckets.iter().filter(|b| b.gap_ms.0 >= 5.0 && b.pairs > 0) {
-        assert!(b.accuracy.unwrap() >= 0.99, "gap {:?}: {:?}", b.gap_ms, b.accuracy);
-        n += b.pairs;
-    }
-    assert!(n > 0);
+    let decided: usize = report.buckets.iter().filter(|b| b.gap_ms.0 >= 0.1).map(|b| b.pairs).sum();
+    assert!(decided >= 20, "too few pairs at 0.1 ms or more: {decided}");
+    assert!(report.wrong_examples.is_empty(), "pairs 0.1 ms apart or more ordered wrong: {:#?}", report.wrong_examples);
     let all = |f: fn(&lab::Bucket) -> Option<f64>| {
         let n: usize = report.buckets.iter().map(|b| b.pairs).sum();
         report.buckets.iter().map(|b| f(b).unwrap_or(0.0) * b.pairs as f64).sum::<f64>() / n as f64

@@ -1,9 +1,11 @@
 //! Engine-level bots. A bot sees only what its seat may know ([`Sight`]) and picks one of the
 //! legal actions the engine lists; it never re-derives the rules.
 
+pub mod hands;
 mod sight;
 mod strategic;
 
+pub use hands::Hands;
 pub use sight::{SeatSight, Sight};
 
 use bolide_protocol::Action;

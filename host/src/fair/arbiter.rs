@@ -104,10 +104,12 @@ impl GrabArbiter {
     }
 
     /// `seat` holds a pawn now (its own verdict, the last pawn, a stand-in bot): it no longer
-    /// competes, and its other requests are void.
-    pub fn withdraw(&mut self, seat: Seat) {
+    /// competes, and its other requests are void; they are returned, never judged.
+    pub fn withdraw(&mut self, seat: Seat) -> Vec<Request> {
         self.seats[seat.index()].competing = false;
-        self.pending.retain(|r| r.seat != seat);
+        let (void, pending) = self.pending.iter().partition(|r| r.seat == seat);
+        self.pending = pending;
+        void
     }
 
     pub fn is_waiting_for(&self, seat: Seat) -> bool {

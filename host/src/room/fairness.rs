@@ -4,7 +4,7 @@
 
 use super::us;
 use super::{ConnId, DueKind, Output, Room};
-use crate::fair::{Allowance, GrabArbiter, Request, Sample, bound_claim};
+use crate::fair::{Allowance, GrabArbiter, Request, Sample, Verdict, bound_claim};
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{Datagram, ServerMsg};
@@ -103,6 +103,9 @@ pub struct FairRecord {
     pub tie: bool,
     /// Whether the pawn was still free (the request won it).
     pub granted: bool,
+    /// `false`: never judged — its seat got a pawn otherwise first (the last pawn goes by
+    /// itself), so the request was void; `committed_us` is when.
+    pub judged: bool,
     pub reveal_us: u64,
     /// The host's estimate of this seat's clock offset (client − host, µs) at the commit;
     /// `None` for a seat the host plays.
@@ -149,6 +152,12 @@ impl Room {
 
     pub(super) fn conn_of(&self, seat: Seat) -> Option<ConnId> {
         self.seats[seat.index()].conn
+    }
+
+    /// fairness.md §7: `claimed_us` (action `seq` of `conn`, client clock) raised to the last
+    /// beat that did not count it; and how much that added.
+    fn beat_bound(&self, conn: ConnId, seq: u32, claimed_us: u64) -> (u64, u64) {
+        self.vouched.get(&conn).map_or((claimed_us, 0), |v| v.bound(seq, claimed_us))
     }
 
     /// A client time of `conn` on the host clock; without a model, the arrival minus the floor.
@@ -216,7 +225,8 @@ impl Room {
             return out.push(refuse(e));
         }
         let at = match at_us {
-            Some(t) => self.to_host(conn, t, now),
+            // §7: no earlier than this client's own last beat that did not count the call.
+            Some(t) => self.to_host(conn, self.beat_bound(conn, seq, t).0, now),
             None => now.saturating_sub(self.owd_max(conn)),
         };
         let Some(order) = &mut self.klaxon else { return out.push(refuse(RuleError::KlaxonTooLate)) };
@@ -283,7 +293,13 @@ impl Room {
             return out.push(refuse(RuleError::CupNotLifted));
         };
         let owd_max = self.owd_max(conn);
-        let Some(raw) = input.checked_sub(shown) else { return out.push(refuse(RuleError::BeforeShown)) };
+        if input < shown {
+            return out.push(refuse(RuleError::BeforeShown));
+        }
+        // §7 first: the client's own beats bound its input on its own clock, exactly. The
+        // path bounds below then catch what the beats cannot (a client that stopped beating).
+        let (input, beat_clamp) = self.beat_bound(conn, seq, input);
+        let raw = input - shown;
         let clock = self.clocks.get(&conn);
         let reaction = clock.map_or(raw as f64, |c| c.to_host_duration(raw)) as u64;
         let sent = self.grab.as_ref().and_then(|g| g.sent.get(&conn).copied()).unwrap_or(reveal);
@@ -309,7 +325,11 @@ impl Room {
         if b.clamped_input_us + b.clamped_shown_us > 0 {
             tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, "a grab claimed more than its path allows: clamped");
         }
-        let (reaction, clamped) = (b.reaction_us, b.clamped_input_us + b.clamped_shown_us);
+        let beat_clamp = clock.map_or(beat_clamp as f64, |c| c.to_host_duration(beat_clamp)) as u64;
+        if beat_clamp > 0 {
+            tracing::warn!(%seat, beat_clamp_us = beat_clamp, "a grab claimed an input before its own last beat: bounded");
+        }
+        let (reaction, clamped) = (b.reaction_us, b.clamped_input_us + b.clamped_shown_us + beat_clamp);
         let Some(grab) = &mut self.grab else { return };
         grab.seqs.insert(seat, seq);
         grab.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
@@ -337,6 +357,37 @@ impl Room {
         }
         let holder = |pawn| race.seats().find(|s| race.car(*s).pawn == Some(pawn));
         self.grab.as_ref()?.photo_finish(usize::from(race.pilots()), holder).map(Event::PhotoFinish)
+    }
+
+    /// The record of one request of grab `(race, round, reveal)` for the lab and the log.
+    fn fair_record(
+        &self,
+        (race, round, reveal): (u8, u16, u64),
+        verdict: Verdict,
+        granted: bool,
+        now: u64,
+    ) -> FairRecord {
+        let seat = verdict.request.seat;
+        FairRecord {
+            race,
+            round,
+            seat,
+            pawn: verdict.request.pawn,
+            reaction_us: verdict.request.reaction_us,
+            clamped_us: self.clamped.get(&seat).copied().unwrap_or(0),
+            arrival_us: verdict.request.arrival,
+            committed_us: verdict.committed,
+            tie: verdict.tie,
+            granted,
+            judged: true,
+            reveal_us: reveal,
+            timed: self.timed.get(&seat).copied().unwrap_or(false),
+            offset_est_us: self
+                .conn_of(seat)
+                .and_then(|c| self.clocks.get(&c))
+                .filter(|c| c.samples() > 0)
+                .map(|c| c.offset_at(now) as i64),
+        }
     }
 
     /// Commits whatever can be committed now: the Klaxon order once the lift has passed, the
@@ -388,25 +439,7 @@ impl Room {
                 }
             }
             let result = self.apply(now, seat, Action::TakePawn { pawn }, out);
-            let record = FairRecord {
-                race,
-                round,
-                seat,
-                pawn,
-                reaction_us: verdict.request.reaction_us,
-                clamped_us: self.clamped.get(&seat).copied().unwrap_or(0),
-                arrival_us: verdict.request.arrival,
-                committed_us: verdict.committed,
-                tie: verdict.tie,
-                granted: result.is_ok(),
-                reveal_us: reveal,
-                timed: self.timed.get(&seat).copied().unwrap_or(false),
-                offset_est_us: self
-                    .conn_of(seat)
-                    .and_then(|c| self.clocks.get(&c))
-                    .filter(|c| c.samples() > 0)
-                    .map(|c| c.offset_at(now) as i64),
-            };
+            let record = self.fair_record((race, round, reveal), verdict, result.is_ok(), now);
             out.push(Output::Fair(record));
             match result {
                 Ok(()) => {
@@ -415,10 +448,17 @@ impl Room {
                         .champ()
                         .map(|c| c.race().seats().filter(|s| c.race().car(*s).pawn.is_some()).collect())
                         .unwrap_or_default();
+                    let mut void = Vec::new();
                     if let Some(grab) = &mut self.grab {
                         for s in holders {
-                            grab.arbiter.withdraw(s);
+                            void.extend(grab.arbiter.withdraw(s));
                         }
+                    }
+                    for request in void {
+                        let verdict = Verdict { request, committed: now, tie: false };
+                        let mut record = self.fair_record((race, round, reveal), verdict, false, now);
+                        record.judged = false;
+                        out.push(Output::Fair(record));
                     }
                 }
                 Err(error) => {

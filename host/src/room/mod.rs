@@ -10,16 +10,16 @@ mod journal;
 pub use fairness::FairRecord;
 pub use journal::{JournalEntry, JournalSeat, ResumeError, complete_len};
 
-use crate::bots::{BotLevel, Decide, SeatSight};
+use crate::bots::{BotLevel, Decide, Hands, SeatSight};
 use crate::circuits::{self, CircuitChoice};
-use crate::fair::{ClockModel, KlaxonOrder};
+use crate::fair::{ClockModel, KlaxonOrder, Vouched};
 use crate::game::{Championship, ChampionshipSetup, Phase};
 use bolide_protocol::dice::SeedReveal;
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{
     ClientMsg, Datagram, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine, close,
 };
-use bolide_protocol::{Action, Circuit, Colour, Event, FirstPlayer, RuleError, Seat};
+use bolide_protocol::{Action, Circuit, Colour, Event, FirstPlayer, Pawn, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -59,7 +59,7 @@ impl RoomConfig {
             seed,
             nonce: [0; 32],
             lift_delay_ms: 1500,
-            bot_delay_ms: 700,
+            bot_delay_ms: DEFAULT_BOT_DELAY_MS,
             turn_timeout_ms: 30_000,
             grab_timeout_ms: 8_000,
             plausible_reaction_ms: 100,
@@ -152,6 +152,10 @@ pub const COMEBACK_WINDOW_US: u64 = 10_000_000;
 /// What the timers were set for: a change means new timers.
 type StepKey = (u8, u16, u8, u32);
 
+/// The host bots' thinking time between two sequential decisions (ms); their grab reactions
+/// are human-sized at this setting and scale with it.
+pub const DEFAULT_BOT_DELAY_MS: u64 = 700;
+
 pub struct Room {
     config: RoomConfig,
     seats: Vec<SeatSlot>,
@@ -168,6 +172,8 @@ pub struct Room {
     legal: Vec<Action>,
     /// Each connection's clock, from its probes.
     clocks: BTreeMap<ConnId, ClockModel>,
+    /// What each connection's beats proved about its next action (fairness.md §7).
+    vouched: BTreeMap<ConnId, Vouched>,
     /// The Klaxon calls of this round, while the cup is down.
     klaxon: Option<KlaxonOrder>,
     acts_seen: BTreeMap<ConnId, u32>,
@@ -199,6 +205,7 @@ impl Room {
             applied: 0,
             legal: Vec::new(),
             clocks: BTreeMap::new(),
+            vouched: BTreeMap::new(),
             klaxon: None,
             acts_seen: BTreeMap::new(),
             lift_passed: false,
@@ -402,6 +409,7 @@ impl Room {
                     // A beat that overtook an action still on its way vouches for nothing yet:
                     // it only says the client is there.
                     let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
+                    self.vouched.entry(conn).or_default().beat(acts, now_us);
                     self.heartbeat(now, conn, seat, now_us, shown_us, vouches, out);
                 }
             }
@@ -430,6 +438,7 @@ impl Room {
     /// The connection is gone (dropped or closed).
     pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Output>) {
         self.clocks.remove(&conn);
+        self.vouched.remove(&conn);
         self.acts_seen.remove(&conn);
         let Some(seat) = self.members.remove(&conn) else { return };
         let Some(seat) = seat else { return self.send_lobby(out) };
@@ -758,7 +767,12 @@ impl Room {
                 self.lift_passed = false;
                 for seat in race.seats() {
                     if self.seats[seat.index()].bot_plays() {
-                        let at = now.saturating_add(self.rng.random_range(0..=us(self.config.lift_delay_ms) / 2));
+                        // A slipping hand calls just after the lift: refused, token kept (B-4.6).
+                        let late = self.hands(seat).calls_late(&mut self.rng);
+                        let at = match late {
+                            true => lift.saturating_add(1),
+                            false => now.saturating_add(self.rng.random_range(0..=us(self.config.lift_delay_ms) / 2)),
+                        };
                         due.push(Due { at, kind: DueKind::Klaxon(seat) });
                     }
                 }
@@ -792,11 +806,23 @@ impl Room {
     fn wait_for(&mut self, seat: Seat, grab: bool) -> u64 {
         let base = us(self.config.bot_delay_ms);
         match (self.seats[seat.index()].bot_plays(), grab) {
-            (true, true) => self.rng.random_range(base / 2..=base + base / 2),
+            (true, true) => {
+                // A human hand's reaction to the pawns still free (`bots::hands`), on the
+                // scale of this room's bots (the default 700 ms: as drawn).
+                let choices =
+                    self.champ().map_or(1, |c| c.race().seats().filter(|s| c.race().car(*s).pawn.is_none()).count());
+                let reaction = self.hands(seat).reaction_us(choices, &mut self.rng);
+                (reaction as f64 * base as f64 / us(DEFAULT_BOT_DELAY_MS) as f64) as u64
+            }
             (true, false) => base,
             (false, true) => us(self.config.grab_timeout_ms),
             (false, false) => us(self.config.turn_timeout_ms),
         }
+    }
+
+    /// The hands of the bot that plays `seat` (its own level, or the table's for a stand-in).
+    fn hands(&self, seat: Seat) -> Hands {
+        Hands::of(self.seats.get(seat.index()).and_then(|s| s.bot).unwrap_or(self.config.settings.bot_level))
     }
 
     /// A seat changed hands (a drop, a return, a comeback): its pending decision gets the
@@ -849,6 +875,21 @@ impl Room {
                 let level = slot.bot.unwrap_or(self.config.settings.bot_level);
                 let Some(action) = level.decide(&SeatSight { race, seat }, &self.legal, &mut self.rng) else { return };
                 if let (Action::TakePawn { pawn }, Phase::Grab) = (action, race.phase()) {
+                    // Now and then a hand slips to another free pawn.
+                    let pawn = match Hands::of(level).takes_the_wrong_pawn(&mut self.rng) {
+                        true => {
+                            let others: Vec<Pawn> = self
+                                .legal
+                                .iter()
+                                .filter_map(|a| match a {
+                                    Action::TakePawn { pawn: p } if *p != pawn => Some(*p),
+                                    _ => None,
+                                })
+                                .collect();
+                            others.get(self.rng.random_range(0..others.len().max(1))).copied().unwrap_or(pawn)
+                        }
+                        false => pawn,
+                    };
                     return self.bot_grab(now, seat, pawn, out);
                 }
                 if let Err(e) = self.apply(now, seat, action, out) {

@@ -431,13 +431,13 @@ fn names_are_cleaned_so_no_lobby_frame_can_outgrow_the_limit() {
     assert!(frame.len() < bolide_protocol::wire::MAX_FRAME / 16, "{} bytes", frame.len());
 }
 
-#[test]
-fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
+/// Anne, Bob and Chloé on laptops whose clocks read the host's, 1 ms away (claims are taken
+/// as they are), the first grab open: the room, its outputs, the reveal instant and the pawns.
+fn three_laptops_at_the_grab() -> (Room, Vec<Output>, u64, Vec<Pawn>) {
     let (mut r, mut out) = anne_joins(0, 1);
     r.hello(0, 2, hello("Bob", None), &mut out);
     r.hello(0, 3, hello("Chloé", None), &mut out);
     for conn in 1..=3 {
-        // Laptops whose clocks read the host's, 1 ms away: claims are taken as they are.
         for i in 0..20 {
             let t = i * 10_000;
             r.probe(conn, crate::fair::Sample::from_probe(t, t + 1_000, t + 1_000, t + 2_000));
@@ -457,6 +457,12 @@ fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
             _ => None,
         })
         .collect();
+    (r, out, reveal, pawns)
+}
+
+#[test]
+fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
     // Bob's request arrives first, but Anne's hand was 6 ms faster; Chloé wants another pawn.
     let grab = |pawn, reaction_us| ClientMsg::Grab { seq: 1, pawn, shown_us: reveal, input_us: reveal + reaction_us };
@@ -494,6 +500,54 @@ fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
         [Contest { pawn: pawns[0], winner: Seat(0), runner_up: Seat(1), margin_us: bob - anne, drawn: false }]
     );
     assert_eq!(bob - anne, 6_000);
+}
+
+/// Runs the room from `now` to the end of the grab; the first judged request of `seat`.
+fn judged_once_the_grab_is_over(r: &mut Room, now: u64, out: &mut Vec<Output>, seat: Seat) -> FairRecord {
+    let grab_over = |r: &Room| r.championship().is_some_and(|c| c.race().phase() != Phase::Grab);
+    run(r, now, now + 2_000_000, out, grab_over);
+    out.iter()
+        .find_map(|o| match o {
+            Output::Fair(f) if f.seat == seat && f.judged => Some(*f),
+            _ => None,
+        })
+        .expect("a judged request")
+}
+
+#[test]
+fn fairness_7_a_laptop_cannot_claim_an_input_before_its_own_last_beat() {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    let beat = |elapsed_us, acts| ClientMsg::Heartbeat { now_us: reveal + elapsed_us, shown_us: Some(reveal), acts };
+    let grab = |pawn, reaction_us| ClientMsg::Grab { seq: 1, pawn, shown_us: reveal, input_us: reveal + reaction_us };
+    // Bob's laptop beat at 150 ms with nothing sent, then claims its hand moved at 100 ms; Anne
+    // really moved at 130 ms. Chloé has shown she is slower.
+    r.message(reveal + 152_000, 2, beat(150_000, 0), &mut out);
+    r.message(reveal + 152_000, 3, beat(150_000, 0), &mut out);
+    r.message(reveal + 155_000, 2, grab(pawns[0], 100_000), &mut out);
+    r.message(reveal + 158_000, 1, grab(pawns[0], 130_000), &mut out);
+    let race = r.championship().unwrap().race();
+    assert_eq!(
+        race.car(Seat(0)).pawn,
+        Some(pawns[0]),
+        "Anne's hand was first; Bob's claim is no earlier than his beat"
+    );
+    let bob = judged_once_the_grab_is_over(&mut r, reveal + 158_000, &mut out, Seat(1));
+    assert_eq!(bob.reaction_us, 150_000);
+    assert_eq!(bob.clamped_us, 50_000);
+}
+
+#[test]
+fn fairness_7_a_beat_that_counted_the_grab_does_not_bound_it() {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    // Anne's beat at 140 ms already counts her grab (made at 120 ms), and overtook it.
+    let beat = ClientMsg::Heartbeat { now_us: reveal + 140_000, shown_us: Some(reveal), acts: 1 };
+    r.message(reveal + 141_000, 1, beat, &mut out);
+    let grab = ClientMsg::Grab { seq: 1, pawn: pawns[0], shown_us: reveal, input_us: reveal + 120_000 };
+    r.message(reveal + 150_000, 1, grab, &mut out);
+    let anne = judged_once_the_grab_is_over(&mut r, reveal + 150_000, &mut out, Seat(0));
+    assert_eq!((anne.reaction_us, anne.clamped_us), (120_000, 0));
 }
 
 /// The secret audit: every frame and datagram the host sends during a whole 6-seat

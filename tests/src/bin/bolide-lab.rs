@@ -39,6 +39,28 @@ struct Args {
     /// Bot 0 claims every input this many ms earlier than it happened.
     #[arg(long, default_value_t = 0.0)]
     liar_ms: f64,
+    /// Client → host one-way latency of each bot, ms (a comma list, cycled); default: the
+    /// same as --latency-ms.
+    #[arg(long, value_delimiter = ',')]
+    up_latency_ms: Vec<f64>,
+    /// Long-run loss that comes in runs (Gilbert–Elliott; bursts of 20 ms on average), each way.
+    #[arg(long, default_value_t = 0.0)]
+    burst_loss: f64,
+    /// Each bot's clock jumps by ±this many ms about once a race (every 30 s on average).
+    #[arg(long, default_value_t = 0.0)]
+    clock_step_ms: f64,
+    /// Each bot's drift moves by up to ±this many ppm about once a race (as NTP slews).
+    #[arg(long, default_value_t = 0.0)]
+    slew_ppm: f64,
+    /// A stall of 0 to this many ms between stamping an input and sending it.
+    #[arg(long, default_value_t = 0.0)]
+    send_delay_ms: f64,
+    /// Bots see the reservoirs on the next frame of a screen at this rate (0: at once).
+    #[arg(long, default_value_t = 0.0)]
+    frame_hz: f64,
+    /// Each bot hears and sends nothing for this many ms, every 15 s on average (0: never).
+    #[arg(long, default_value_t = 0.0)]
+    blackout_ms: f64,
     #[arg(long)]
     json: Option<PathBuf>,
     #[arg(long)]
@@ -49,6 +71,23 @@ fn main() -> anyhow::Result<()> {
     let a = Args::parse();
     anyhow::ensure!((2..=6).contains(&a.players), "--players: 2 to 6 bots (3 to 6 pilots need at least 3 for a race)");
     anyhow::ensure!(a.players >= 3, "--players: a race needs at least 3 pilots");
+    for (flag, v, max) in [
+        ("--loss", a.loss, 0.5),
+        ("--burst-loss", a.burst_loss, 0.5),
+        ("--jitter-ms", a.jitter_ms, 10_000.0),
+        ("--clock-step-ms", a.clock_step_ms, 60_000.0),
+        ("--slew-ppm", a.slew_ppm, 10_000.0),
+        ("--send-delay-ms", a.send_delay_ms, 10_000.0),
+        ("--frame-hz", a.frame_hz, 1_000.0),
+        ("--blackout-ms", a.blackout_ms, 10_000.0),
+        ("--liar-ms", a.liar_ms, 10_000.0),
+    ] {
+        anyhow::ensure!((0.0..=max).contains(&v), "{flag}: from 0 to {max}, got {v}");
+    }
+    for (flag, list) in [("--latency-ms", &a.latency_ms), ("--up-latency-ms", &a.up_latency_ms)] {
+        anyhow::ensure!(list.iter().all(|l| (0.0..=10_000.0).contains(l)), "{flag}: each from 0 to 10000 ms");
+    }
+    anyhow::ensure!(!a.latency_ms.is_empty(), "--latency-ms: at least one latency");
     let config = LabConfig {
         players: a.players,
         latency_ms: a.latency_ms,
@@ -63,6 +102,13 @@ fn main() -> anyhow::Result<()> {
         rounds: a.rounds,
         seed: a.seed,
         liar_ms: a.liar_ms,
+        up_latency_ms: a.up_latency_ms,
+        burst_loss: a.burst_loss,
+        clock_step_ms: a.clock_step_ms,
+        slew_ppm: a.slew_ppm,
+        send_delay_ms: a.send_delay_ms,
+        frame_hz: a.frame_hz,
+        blackout_ms: a.blackout_ms,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let report = runtime.block_on(lab::run(config))?;

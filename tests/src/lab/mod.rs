@@ -18,7 +18,7 @@ use bolide_protocol::{Action, Atout, Event, Pawn, RuleError, TableOptions};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use socket::{DelaySocket, Delayer, JitterDist, PathSpec};
+use socket::{Blackouts, DelaySocket, Delayer, JitterDist, Path, PathSpec};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -48,6 +48,48 @@ pub struct LabConfig {
     pub seed: u64,
     /// Bot 0 claims every input this much earlier than it happened (0: an honest lab).
     pub liar_ms: f64,
+    /// Client → host one-way latency per bot, ms (cycled); empty: the same as `latency_ms`.
+    pub up_latency_ms: Vec<f64>,
+    /// Long-run loss that comes in runs (Gilbert–Elliott), each way; 0: none.
+    pub burst_loss: f64,
+    /// Each bot's clock jumps by ±this about once a race, ms.
+    pub clock_step_ms: f64,
+    /// Each bot's drift moves by up to ±this about once a race, ppm.
+    pub slew_ppm: f64,
+    /// A stall of 0 to this between stamping an input and sending it, ms.
+    pub send_delay_ms: f64,
+    /// `shown` happens on the next frame of a screen at this rate, Hz (0: at once).
+    pub frame_hz: f64,
+    /// Each bot hears and sends nothing for this long, every 15 s on average, ms (0: never).
+    pub blackout_ms: f64,
+}
+
+impl Default for LabConfig {
+    /// The lab's default conditions (`bolide-lab` with no flags).
+    fn default() -> LabConfig {
+        LabConfig {
+            players: 6,
+            latency_ms: vec![0.1, 2.0, 10.0, 40.0, 80.0, 150.0],
+            jitter_ms: 20.0,
+            jitter_dist: JitterDist::Uniform,
+            jitter_dist_name: "uniform".into(),
+            offset_s: 3600.0,
+            drift_ppm: 200.0,
+            loss: 0.0,
+            reaction_mean_ms: 250.0,
+            reaction_spread_ms: 100.0,
+            rounds: 100,
+            seed: 1,
+            liar_ms: 0.0,
+            up_latency_ms: Vec::new(),
+            burst_loss: 0.0,
+            clock_step_ms: 0.0,
+            slew_ppm: 0.0,
+            send_delay_ms: 0.0,
+            frame_hz: 0.0,
+            blackout_ms: 0.0,
+        }
+    }
 }
 
 /// What one bot really did in one round (real time of this process).
@@ -67,21 +109,62 @@ struct Truth {
     rounds_seen: usize,
     /// Plain picks the host refused during the grab (`UntimedGrab`).
     untimed_refused: usize,
+    /// (race, round, pawn) → who got it, as bot 0 saw it (the last pawn's automatic one too).
+    holders: BTreeMap<(u8, u16, Pawn), u8>,
     /// (race, round) → the reactions the host published in its photo finish, as bot 0 got it.
     photos: BTreeMap<(u8, u16), Vec<Option<u32>>>,
 }
 
-/// A bot's clock: its own start, an offset and a drift.
+/// A bot's clock: its own start, an offset and a drift — and, if the lab asks, the faults of
+/// real laptop clocks: steps (`--clock-step-ms`) and a drift that changes as NTP slews it
+/// (`--slew-ppm`). Precomputed as a piecewise-linear function of real time, so the truth of
+/// any instant is known.
 pub struct LabClock {
     start: Instant,
-    base_us: f64,
-    drift: f64,
+    /// (real µs since start, clock value there, rate) — sorted, the first at 0.
+    segments: Vec<(f64, f64, f64)>,
 }
 
+/// Mean real time between two faults of a lab clock (a step, a new slew rate): about a race.
+pub const CLOCK_FAULT_EVERY_US: f64 = 30_000_000.0;
+
 impl LabClock {
-    fn at(&self, t: Instant) -> f64 {
+    /// A clock reading `base_us` now, running at `1 + drift`; every [`CLOCK_FAULT_EVERY_US`]
+    /// on average, it jumps by ±`step_us` and its rate moves to `1 + drift ± up to slew`.
+    pub fn new(base_us: f64, drift: f64, step_us: f64, slew: f64, rng: &mut ChaCha8Rng) -> LabClock {
+        let mut segments = vec![(0.0, base_us, 1.0 + drift)];
+        if step_us > 0.0 || slew > 0.0 {
+            let mut t = 0.0;
+            // Four hours of faults: longer than any lab run.
+            while t < 4.0 * 3600e6 {
+                let u: f64 = rng.random_range(1e-12..1.0);
+                let next = t - CLOCK_FAULT_EVERY_US * u.ln();
+                let &(from, value, rate) = segments.last().expect("a first segment");
+                let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+                let value = value + (next - from) * rate + sign * step_us;
+                let rate = if slew > 0.0 { 1.0 + drift + rng.random_range(-slew..=slew) } else { rate };
+                segments.push((next, value, rate));
+                t = next;
+            }
+        }
+        LabClock { start: Instant::now(), segments }
+    }
+
+    fn segment(&self, t: Instant) -> (f64, (f64, f64, f64)) {
         let elapsed = t.saturating_duration_since(self.start).as_micros() as f64;
-        self.base_us + elapsed * (1.0 + self.drift)
+        let i = self.segments.partition_point(|s| s.0 <= elapsed).saturating_sub(1);
+        (elapsed, self.segments[i])
+    }
+
+    /// The clock's reading at real instant `t`, µs.
+    pub fn at(&self, t: Instant) -> f64 {
+        let (elapsed, (from, value, rate)) = self.segment(t);
+        value + (elapsed - from) * rate
+    }
+
+    /// How fast the clock runs at `t` (1 + its drift then).
+    pub fn rate(&self, t: Instant) -> f64 {
+        self.segment(t).1.2
     }
 }
 
@@ -97,6 +180,8 @@ pub struct Bucket {
     pub gap_ms: (f64, Option<f64>),
     pub pairs: usize,
     pub accuracy: Option<f64>,
+    /// The 95 % confidence interval of `accuracy` (Wilson score).
+    pub ci95: Option<(f64, f64)>,
     pub arrival_accuracy: Option<f64>,
 }
 
@@ -122,6 +207,9 @@ pub struct LiarReport {
     pub honest_clamped: usize,
     /// How much the bounds took back from the liar, ms (median).
     pub liar_clamped_ms_p50: f64,
+    /// What the liar kept: its true reaction minus the reaction the host judged, ms, over its
+    /// first grab of each round (fairness.md §7: about one beat at most).
+    pub kept_ms: Percentiles,
 }
 
 /// One side of a pair the host ordered wrong; times in ms after the reveal instant.
@@ -136,6 +224,8 @@ pub struct WrongSide {
     pub tie: bool,
     /// `false`: a plain `TakePawn`, its reaction estimated from its arrival.
     pub timed: bool,
+    /// `false`: void, never judged (its seat got the last pawn by itself).
+    pub judged: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -195,6 +285,15 @@ pub struct LabReport {
     pub elapsed_s: f64,
 }
 
+/// The Wilson score interval at 95 % for `ok` successes in `n` trials: honest at 100 % too
+/// (0 wrong in 300 pairs is "≥ 98.7 %", not "100 %").
+pub fn wilson(ok: usize, n: usize) -> (f64, f64) {
+    let (n, p, z) = (n as f64, ok as f64 / n as f64, 1.96f64);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 fn percentiles(mut v: Vec<f64>) -> Percentiles {
     if v.is_empty() {
         return Percentiles { p50: 0.0, p99: 0.0, p999: 0.0 };
@@ -228,18 +327,30 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     let mut sessions = Vec::new();
     let mut tasks = Vec::new();
     for i in 0..config.players {
-        let latency = config.latency_ms[i % config.latency_ms.len()];
-        let path = PathSpec {
-            latency_us: (latency * 1000.0) as u64,
+        let cycled = |v: &[f64]| v.get(i % v.len().max(1)).copied();
+        let spec = |latency_ms: f64| PathSpec {
+            latency_us: (latency_ms * 1000.0) as u64,
             jitter_us: (config.jitter_ms * 1000.0) as u64,
             dist: config.jitter_dist,
             loss: config.loss,
+            burst_loss: config.burst_loss,
         };
+        let down = cycled(&config.latency_ms).unwrap_or(0.0);
+        let up = cycled(&config.up_latency_ms).unwrap_or(down);
+        let horizon_us = (3_600 + config.rounds as u64 * 8) * 1_000_000;
+        let blackouts = Blackouts::draw((config.blackout_ms * 1000.0) as u64, horizon_us, config.seed ^ (i as u64 + 7));
+        let path = Path { up: spec(up), down: spec(down), blackouts };
         let spread = |rng: &mut ChaCha8Rng, x: f64| if x == 0.0 { 0.0 } else { rng.random_range(-x..=x) };
         let offset_us = spread(&mut rng, config.offset_s) * 1e6;
         let drift = spread(&mut rng, config.drift_ppm) * 1e-6;
         // Base far from zero so that a negative offset keeps the clock positive.
-        let clock = Arc::new(LabClock { start: Instant::now(), base_us: 4.0 * 3600e6 + offset_us, drift });
+        let clock = Arc::new(LabClock::new(
+            4.0 * 3600e6 + offset_us,
+            drift,
+            config.clock_step_ms * 1000.0,
+            config.slew_ppm * 1e-6,
+            &mut rng,
+        ));
         clocks.push(clock.clone());
         let socket = DelaySocket::bind(path, config.seed ^ (i as u64 + 1))?;
         let options = ConnectOptions { clock: clock.clone(), socket: Some(socket), ..ConnectOptions::default() };
@@ -298,6 +409,7 @@ fn analyse(
     let mut pairs = 0;
     let (mut wrong, mut wrong_clamped, mut wrong_examples) = (0, 0, Vec::new());
     let liar = (config.liar_ms > 0.0).then_some(0u8);
+    let liar_seat = liar.unwrap_or(u8::MAX);
     let (mut contested, mut wrongful) = (0, 0);
     for (&(race, round), reqs) in &rounds {
         let with_truth: Vec<(usize, &FairRecord, f64)> = reqs
@@ -308,12 +420,24 @@ fn analyse(
             for b in a + 1..with_truth.len() {
                 let (ia, ra, ta) = with_truth[a];
                 let (ib, rb, tb) = with_truth[b];
-                if ra.pawn != rb.pawn || ta == tb {
+                // The liar's pairs are the liar's report, not the table's accuracy.
+                if ra.pawn != rb.pawn || ta == tb || ra.seat.0 == liar_seat || rb.seat.0 == liar_seat {
                     continue;
                 }
                 let gap_ms = (ta - tb).abs() / 1000.0;
                 let a_first = ta < tb;
-                let host_right = (ia < ib) == a_first;
+                // Scored by what each request got: the commit order when both were judged;
+                // when one was void (its seat got the last pawn by itself first), by who holds
+                // the pawn — and not at all when a third seat does.
+                let host_right = if ra.judged && rb.judged {
+                    (ia < ib) == a_first
+                } else {
+                    match truth.holders.get(&(race, round, ra.pawn)) {
+                        Some(&s) if s == ra.seat.0 => a_first,
+                        Some(&s) if s == rb.seat.0 => !a_first,
+                        _ => continue,
+                    }
+                };
                 let arrival_right = (ra.arrival_us < rb.arrival_us) == a_first;
                 let k = BUCKETS.iter().position(|(lo, hi)| gap_ms >= *lo && gap_ms < *hi).expect("buckets cover");
                 hits[k].0 += 1;
@@ -331,6 +455,7 @@ fn analyse(
                             clamped_ms: r.clamped_us as f64 / 1000.0,
                             tie: r.tie,
                             timed: r.timed,
+                            judged: r.judged,
                         };
                         wrong_examples.push(WrongPair { race, round, a: side(ra, ta), b: side(rb, tb) });
                     }
@@ -358,6 +483,7 @@ fn analyse(
             gap_ms: (lo, hi.is_finite().then_some(hi)),
             pairs: n,
             accuracy: (n > 0).then(|| ok as f64 / n as f64),
+            ci95: (n > 0).then(|| wilson(ok, n)),
             arrival_accuracy: (n > 0).then(|| arr as f64 / n as f64),
         })
         .collect();
@@ -370,7 +496,11 @@ fn analyse(
             None => {}
         }
     }
-    let commit = log.iter().map(|r| (r.committed_us.saturating_sub(r.arrival_us)) as f64 / 1000.0).collect();
+    let commit = log
+        .iter()
+        .filter(|r| r.judged)
+        .map(|r| (r.committed_us.saturating_sub(r.arrival_us)) as f64 / 1000.0)
+        .collect();
     let clock_error = log
         .iter()
         .filter_map(|r| {
@@ -395,7 +525,6 @@ fn analyse(
             }
         }
     }
-    let liar_seat = liar.unwrap_or(u8::MAX);
     let honest_clamps = log
         .iter()
         .filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0)
@@ -420,6 +549,14 @@ fn analyse(
         })
         .collect();
     let liar_clamps = log.iter().filter(|r| r.seat.0 == liar_seat).map(|r| r.clamped_us as f64 / 1000.0).collect();
+    let kept = rounds
+        .iter()
+        .filter_map(|(&(race, round), reqs)| {
+            let (_, first) = reqs.iter().find(|(_, r)| r.seat.0 == liar_seat)?;
+            let truth = truth.grabs.get(&(race, round, liar_seat))?;
+            Some((truth.reaction_us - first.reaction_us as f64) / 1000.0)
+        })
+        .collect();
     LabReport {
         seed: config.seed,
         rounds: rounds.len(),
@@ -427,7 +564,9 @@ fn analyse(
         buckets,
         resolution_ms: resolution,
         commit_delay_ms: percentiles(commit),
-        owd_max_ms: config.latency_ms.iter().cloned().fold(0.0, f64::max) + config.jitter_ms,
+        owd_max_ms: config.latency_ms.iter().chain(&config.up_latency_ms).cloned().fold(0.0, f64::max)
+            + config.jitter_ms
+            + if config.jitter_dist == JitterDist::Wifi { socket::BEACON_US as f64 / 1000.0 } else { 0.0 },
         clock_error_ms: percentiles(clock_error),
         photo_finish_reactions: photo_error.len(),
         photo_finish_error_ms: percentiles(photo_error),
@@ -438,6 +577,7 @@ fn analyse(
             contested,
             honest_clamped,
             liar_clamped_ms_p50: percentiles(liar_clamps).p50,
+            kept_ms: percentiles(kept),
         },
         ties: log.iter().filter(|r| r.tie).count(),
         wrong_pairs: wrong,
@@ -478,6 +618,13 @@ async fn lab_bot(
     let mut target: Option<Pawn> = None;
     let far_future = Instant::now() + Duration::from_secs(86_400);
     let liar_us = if me == 0 { config.liar_ms * 1000.0 } else { 0.0 };
+    // Inputs stamped and waiting for their send (`--send-delay-ms`): (when, what).
+    let mut stalled: Vec<(Instant, Stalled)> = Vec::new();
+    // This laptop's screen refreshes at `--frame-hz`, from a phase of its own.
+    let frame = (config.frame_hz > 0.0).then(|| {
+        let period = Duration::from_secs_f64(1.0 / config.frame_hz);
+        (Instant::now() + period.mul_f64(rng.random_range(0.0..1.0)), period)
+    });
     loop {
         let view = session.mirror.view.clone();
         let phase = view.as_ref().map(|v| v.phase);
@@ -487,7 +634,7 @@ async fn lab_bot(
             .due(phase, holds == Some(false))
             .map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)))
             .unwrap_or(far_future);
-        let wake = grab_at.into_iter().chain(klaxon_at).min().unwrap_or(far_future);
+        let wake = grab_at.into_iter().chain(klaxon_at).chain(stalled.iter().map(|s| s.0)).min().unwrap_or(far_future);
         let msg = tokio::select! {
             msg = session.next() => Some(msg?),
             _ = tokio::time::sleep_until(beat_at.into()) => {
@@ -510,7 +657,8 @@ async fn lab_bot(
             if let Some(v) = &view {
                 truth.lock().expect("truth").klaxon_calls.entry((v.race, v.round)).or_default().push((me as u8, call));
             }
-            session.act_at(Action::Klaxon, now_us).await?;
+            session.unsent.stamp(now_us);
+            stalled.push((call + stall(&config, &mut rng), Stalled::Klaxon { at_us: now_us }));
         }
         if let (Some(at), Some((shown_us, shown_t)), Some(v)) = (grab_at, shown, &view)
             && Instant::now() + Duration::from_millis(2) >= at
@@ -527,14 +675,31 @@ async fn lab_bot(
                     let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
                     truth.lock().expect("truth").grabs.insert((v.race, v.round, me as u8), TrueGrab { reaction_us });
                 }
-                let claimed = (input_us as f64 - liar_us * (1.0 + clock.drift)).max(shown_us as f64) as u64;
-                grab_seq = Some(session.grab(pawn, shown_us, claimed).await?);
+                let claimed = (input_us as f64 - liar_us * clock.rate(input_t)).max(shown_us as f64) as u64;
+                // The client core knows when its pilot's hand moved (a liar lies only on the wire).
+                session.unsent.stamp(input_us);
+                let grab = Stalled::Grab { pawn, shown_us, input_us, claimed_us: claimed };
+                stalled.push((input_t + stall(&config, &mut rng), grab));
+            }
+        }
+        // Stamped inputs whose stall is over leave, in order.
+        while let Some(i) = stalled.iter().position(|(at, _)| *at <= Instant::now()) {
+            match stalled.remove(i).1 {
+                Stalled::Klaxon { at_us } => drop(session.act_at(Action::Klaxon, at_us).await?),
+                Stalled::Grab { pawn, shown_us, input_us, claimed_us } => {
+                    grab_seq = Some(session.grab(pawn, shown_us, claimed_us).await?);
+                    session.unsent.sent(input_us);
+                }
             }
         }
         let Some(msg) = msg else { continue };
         beats.on_message(&msg);
         match &msg {
-            ServerMsg::Lobby(l) if !l.started => session.send(&ClientMsg::Ready(true)).await?,
+            // Ready once: every lobby update is not a reason to say it again (the host closes a
+            // connection past 50 messages a second).
+            ServerMsg::Lobby(l) if !l.started && l.seats.iter().any(|s| Some(s.seat) == session.seat && !s.ready) => {
+                session.send(&ClientMsg::Ready(true)).await?
+            }
             ServerMsg::Finished { .. } => return Ok(()),
             ServerMsg::ActRefused { error: RuleError::UntimedGrab, .. } => {
                 truth.lock().expect("truth").untimed_refused += 1;
@@ -570,6 +735,9 @@ async fn lab_bot(
                             let key = (view.race, view.round);
                             truth.lock().expect("truth").photos.insert(key, photo.reactions.clone());
                         }
+                        Event::PawnTaken { seat, pawn, .. } if me == 0 => {
+                            truth.lock().expect("truth").holders.insert((view.race, view.round, *pawn), seat.0);
+                        }
                         Event::KlaxonCalled { seat, .. } if me == 0 => {
                             truth
                                 .lock()
@@ -583,8 +751,19 @@ async fn lab_bot(
                             if let Some(at) = *show_at_us {
                                 let now = clock.now_us();
                                 if at > now {
-                                    let wait = Duration::from_micros(((at - now) as f64 / (1.0 + clock.drift)) as u64);
+                                    let wait =
+                                        Duration::from_micros(((at - now) as f64 / clock.rate(Instant::now())) as u64);
                                     tokio::time::sleep(wait).await;
+                                }
+                            }
+                            // On a screen, the reservoirs appear with the next frame.
+                            if let Some((first, period)) = frame {
+                                let since = Instant::now().saturating_duration_since(first).as_secs_f64();
+                                let next = first + period.mul_f64((since / period.as_secs_f64()).ceil());
+                                let coarse = next.saturating_duration_since(Instant::now());
+                                tokio::time::sleep(coarse.saturating_sub(Duration::from_millis(2))).await;
+                                while Instant::now() < next {
+                                    std::hint::spin_loop();
                                 }
                             }
                             let t = Instant::now();
@@ -612,6 +791,20 @@ async fn lab_bot(
             session.act(action).await?;
         }
     }
+}
+
+/// An input stamped and not sent yet (`--send-delay-ms`).
+enum Stalled {
+    Klaxon { at_us: u64 },
+    Grab { pawn: Pawn, shown_us: u64, input_us: u64, claimed_us: u64 },
+}
+
+/// The stall between stamping an input and sending it: uniform in `0..--send-delay-ms`.
+fn stall(config: &LabConfig, rng: &mut ChaCha8Rng) -> Duration {
+    if config.send_delay_ms <= 0.0 {
+        return Duration::ZERO;
+    }
+    Duration::from_secs_f64(rng.random_range(0.0..config.send_delay_ms) / 1000.0)
 }
 
 /// Every bot wants the largest reservoir still free (ties: the lowest pawn): contests.
@@ -644,12 +837,18 @@ pub fn table(report: &LabReport) -> String {
     let mut out = String::new();
     let pct = |x: Option<f64>| x.map_or("   —   ".to_string(), |a| format!("{:6.2} %", a * 100.0));
     out.push_str(&format!(
-        "{} rounds, {} contested pairs, seed {}\n{:>14}  {:>6}  {:>9}  {:>9}\n",
-        report.rounds, report.pairs, report.seed, "gap (ms)", "pairs", "fair host", "arrival"
+        "{} rounds, {} contested pairs, seed {}\n{:>14}  {:>6}  {:>9}  {:>17}  {:>9}\n",
+        report.rounds, report.pairs, report.seed, "gap (ms)", "pairs", "fair host", "95 % interval", "arrival"
     ));
     for b in &report.buckets {
         let range = bucket_label(b);
-        out.push_str(&format!("{range:>14}  {:>6}  {:>9}  {:>9}\n", b.pairs, pct(b.accuracy), pct(b.arrival_accuracy)));
+        let ci = b.ci95.map_or("—".to_string(), |(lo, hi)| format!("{:.2}–{:.2} %", lo * 100.0, hi * 100.0));
+        out.push_str(&format!(
+            "{range:>14}  {:>6}  {:>9}  {ci:>17}  {:>9}\n",
+            b.pairs,
+            pct(b.accuracy),
+            pct(b.arrival_accuracy)
+        ));
     }
     out.push_str(&format!(
         "resolution {} ms; commit delay p50 {:.1} ms, p99 {:.1} ms, p99.9 {:.1} ms (owd_max {:.1} ms)\n\
@@ -682,8 +881,14 @@ pub fn table(report: &LabReport) -> String {
     }
     if report.liar.claimed_ms > 0.0 {
         out.push_str(&format!(
-            "liar claims {} ms: {} wrongful wins in {} contests (bounds took back {:.1} ms at the median)\n",
-            report.liar.claimed_ms, report.liar.wrongful_wins, report.liar.contested, report.liar.liar_clamped_ms_p50
+            "liar claims {} ms: {} wrongful wins in {} contests; bounds took back {:.1} ms at the median, \
+             it kept p50 {:.1} ms, p99 {:.1} ms\n",
+            report.liar.claimed_ms,
+            report.liar.wrongful_wins,
+            report.liar.contested,
+            report.liar.liar_clamped_ms_p50,
+            report.liar.kept_ms.p50,
+            report.liar.kept_ms.p99,
         ));
     }
     out
@@ -755,4 +960,33 @@ pub fn svg(report: &LabReport) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals_match_the_textbook() {
+        // 0 wrong of 300: the interval still admits about 1.3 % of errors.
+        let (lo, hi) = wilson(300, 300);
+        assert!((lo - 0.9874).abs() < 1e-3 && hi > 0.9999, "{lo} {hi}");
+        let (lo, hi) = wilson(50, 100);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
+    }
+
+    #[test]
+    fn a_lab_clock_steps_and_slews_but_stays_one_function_of_real_time() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let clock = LabClock::new(1e9, 1e-4, 5_000.0, 3e-4, &mut rng);
+        assert!(clock.segments.len() > 100, "faults about every 30 s over four hours");
+        for w in clock.segments.windows(2) {
+            let ((from, value, rate), (next, after, _)) = (w[0], w[1]);
+            let jump = after - (value + (next - from) * rate);
+            assert!((jump.abs() - 5_000.0).abs() < 1e-3, "a step of ±5 ms: {jump}");
+            assert!((rate - 1.0 - 1e-4).abs() <= 3e-4 + 1e-12, "a slew within ±300 ppm: {rate}");
+        }
+        let plain = LabClock::new(1e9, 1e-4, 0.0, 0.0, &mut rng);
+        assert_eq!(plain.segments.len(), 1);
+    }
 }

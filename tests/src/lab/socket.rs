@@ -1,5 +1,6 @@
 //! A UDP socket under quinn that delays and drops packets, both ways: how the lab injects a
-//! bot's one-way latency, jitter and loss without netem. Delays are kept by one thread on the
+//! bot's one-way latency (each way its own), jitter (uniform, heavy-tailed, or Wi-Fi's beacon
+//! bursts and retries), loss (independent, or in runs) and blackouts without netem. Delays are kept by one thread on the
 //! kernel's high-resolution timers ([`Delayer`]), not by tokio's 1 ms timer wheel, so that a
 //! 0.1 ms path is 0.1 ms; the thread measures how late it fires and the lab reports it.
 
@@ -26,7 +27,21 @@ pub enum JitterDist {
     /// Pareto with shape 1.5 scaled so that its median is `jitter / 4`: mostly small, with a
     /// heavy tail (capped at 10 × `jitter`).
     Pareto,
+    /// A laptop on Wi-Fi with power saving: what the access point sends it waits for the next
+    /// beacon ([`BEACON_US`], at a phase of its own per laptop) and leaves in a burst; both
+    /// ways, link-layer retries add a heavy tail ([`RETRY_SHARE`] of packets, Pareto from
+    /// 0.3 ms, capped at `jitter`).
+    Wifi,
 }
+
+/// A Wi-Fi beacon interval: 100 time units of 1.024 ms.
+pub const BEACON_US: u64 = 102_400;
+/// The share of Wi-Fi packets that needed link-layer retries.
+pub const RETRY_SHARE: f64 = 0.2;
+/// Mean length of a burst of loss (`--burst-loss`): all packets of that stretch are lost.
+pub const BURST_US: f64 = 20_000.0;
+/// Mean time between two blackouts of a laptop (`--blackout-ms`).
+pub const BLACKOUT_EVERY_US: f64 = 15_000_000.0;
 
 /// One direction's conditions.
 #[derive(Debug, Clone, Copy)]
@@ -34,26 +49,126 @@ pub struct PathSpec {
     pub latency_us: u64,
     pub jitter_us: u64,
     pub dist: JitterDist,
-    /// Probability that a packet is lost.
+    /// Probability that a packet is lost, each on its own.
     pub loss: f64,
+    /// Long-run share of packets lost in runs (Gilbert–Elliott over time: stretches of
+    /// [`BURST_US`] on average where every packet is lost); 0: none.
+    pub burst_loss: f64,
 }
 
-impl PathSpec {
-    fn delay(&self, rng: &mut ChaCha8Rng) -> Option<Duration> {
-        if self.loss > 0.0 && rng.random_bool(self.loss) {
+/// Where a direction stands in its runs of loss.
+#[derive(Debug, Clone, Copy, Default)]
+struct Runs {
+    bad: bool,
+    /// When the current stretch (good or bad) ends, µs since the socket was bound.
+    until_us: f64,
+}
+
+/// One direction's state: its conditions, its random draws, its runs of loss.
+struct Direction {
+    spec: PathSpec,
+    rng: ChaCha8Rng,
+    runs: Runs,
+    /// The beacon phase of this laptop, µs (Wi-Fi).
+    phase_us: u64,
+    /// The direction the access point buffers for a dozing laptop (Wi-Fi).
+    downlink: bool,
+}
+
+impl Direction {
+    fn new(spec: PathSpec, seed: u64, phase_us: u64, downlink: bool) -> Direction {
+        // Starts at the end of a bad stretch: the first packet opens a good one.
+        let runs = Runs { bad: true, until_us: 0.0 };
+        Direction { spec, rng: ChaCha8Rng::seed_from_u64(seed), runs, phase_us, downlink }
+    }
+
+    /// A packet `at_us` after the socket was bound: lost (`None`) or its delay.
+    fn delay(&mut self, at_us: u64) -> Option<Duration> {
+        let spec = self.spec;
+        if spec.loss > 0.0 && self.rng.random_bool(spec.loss) {
             return None;
         }
-        let jitter = match self.dist {
-            _ if self.jitter_us == 0 => 0,
-            JitterDist::Uniform => rng.random_range(0..self.jitter_us),
-            JitterDist::Pareto => {
-                let u: f64 = rng.random_range(1e-9..1.0);
-                let scale = self.jitter_us as f64 / 4.0 / 2f64.powf(1.0 / 1.5);
-                ((scale * u.powf(-1.0 / 1.5)) as u64).min(10 * self.jitter_us)
+        if spec.burst_loss > 0.0 && self.in_burst(at_us as f64) {
+            return None;
+        }
+        let rng = &mut self.rng;
+        let pareto = |rng: &mut ChaCha8Rng, median: f64, shape: f64| {
+            let u: f64 = rng.random_range(1e-9..1.0);
+            median / 2f64.powf(1.0 / shape) * u.powf(-1.0 / shape)
+        };
+        let jitter = match spec.dist {
+            _ if spec.jitter_us == 0 && spec.dist != JitterDist::Wifi => 0,
+            JitterDist::Uniform => rng.random_range(0..spec.jitter_us),
+            JitterDist::Pareto => (pareto(rng, spec.jitter_us as f64 / 4.0, 1.5) as u64).min(10 * spec.jitter_us),
+            JitterDist::Wifi => {
+                let retry = if rng.random_bool(RETRY_SHARE) {
+                    (pareto(rng, 600.0, 1.2) as u64).min(spec.jitter_us.max(300))
+                } else {
+                    0
+                };
+                let hold = if self.downlink {
+                    // Buffered at the access point until the next beacon after it got there.
+                    let at_ap = at_us + spec.latency_us;
+                    let since = (at_ap + BEACON_US - self.phase_us % BEACON_US) % BEACON_US;
+                    (BEACON_US - since) % BEACON_US
+                } else {
+                    0
+                };
+                hold + retry
             }
         };
-        Some(Duration::from_micros(self.latency_us + jitter))
+        Some(Duration::from_micros(spec.latency_us + jitter))
     }
+
+    /// Gilbert–Elliott over time: good and bad stretches, exponential lengths, the bad ones
+    /// [`BURST_US`] long on average and as frequent as the long-run share asks.
+    fn in_burst(&mut self, at_us: f64) -> bool {
+        let share = self.spec.burst_loss.clamp(1e-6, 0.5);
+        let good_us = BURST_US * (1.0 - share) / share;
+        while at_us >= self.runs.until_us {
+            self.runs.bad = !self.runs.bad;
+            let mean = if self.runs.bad { BURST_US } else { good_us };
+            let u: f64 = self.rng.random_range(1e-12..1.0);
+            self.runs.until_us += -mean * u.ln();
+        }
+        self.runs.bad
+    }
+}
+
+/// When a laptop hears nothing and sends nothing (Wi-Fi roaming, a background scan): windows
+/// of `length_us`, [`BLACKOUT_EVERY_US`] apart on average, drawn once.
+#[derive(Debug, Clone, Default)]
+pub struct Blackouts {
+    /// (start, end) µs since the socket was bound, sorted.
+    windows: Vec<(u64, u64)>,
+}
+
+impl Blackouts {
+    /// Windows over the first `horizon_us` (none if `length_us` is 0).
+    pub fn draw(length_us: u64, horizon_us: u64, seed: u64) -> Blackouts {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut windows = Vec::new();
+        let mut t = 0.0;
+        while length_us > 0 && (t as u64) < horizon_us {
+            let u: f64 = rng.random_range(1e-12..1.0);
+            t += -BLACKOUT_EVERY_US * u.ln();
+            windows.push((t as u64, t as u64 + length_us));
+            t += length_us as f64;
+        }
+        Blackouts { windows }
+    }
+
+    fn dark(&self, at_us: u64) -> bool {
+        let i = self.windows.partition_point(|w| w.1 <= at_us);
+        self.windows.get(i).is_some_and(|w| w.0 <= at_us)
+    }
+}
+
+/// A laptop's path: each direction, and its blackouts (both ways at once).
+pub struct Path {
+    pub up: PathSpec,
+    pub down: PathSpec,
+    pub blackouts: Blackouts,
 }
 
 /// What to do with a packet once its delay is over.
@@ -174,8 +289,22 @@ impl Delayer {
 }
 
 struct Shared {
-    rng: Mutex<ChaCha8Rng>,
-    path: PathSpec,
+    bound: Instant,
+    /// Client → host.
+    up: Mutex<Direction>,
+    /// Host → client.
+    down: Mutex<Direction>,
+    blackouts: Blackouts,
+}
+
+impl Shared {
+    fn delay(&self, direction: &Mutex<Direction>, now: Instant) -> Option<Duration> {
+        let at_us = now.saturating_duration_since(self.bound).as_micros() as u64;
+        if self.blackouts.dark(at_us) {
+            return None;
+        }
+        direction.lock().expect("direction").delay(at_us)
+    }
 }
 
 pub struct DelaySocket {
@@ -194,13 +323,19 @@ impl fmt::Debug for DelaySocket {
 
 impl DelaySocket {
     /// Binds 127.0.0.1:0 with `path` applied to every packet in and out. Needs a tokio runtime.
-    pub fn bind(path: PathSpec, seed: u64) -> io::Result<Arc<DelaySocket>> {
+    pub fn bind(path: Path, seed: u64) -> io::Result<Arc<DelaySocket>> {
         let std_socket = std::net::UdpSocket::bind("127.0.0.1:0")?;
         std_socket.set_nonblocking(true)?;
         let sender = Arc::new(std_socket.try_clone()?);
         let socket = Arc::new(tokio::net::UdpSocket::from_std(std_socket)?);
         let local = socket.local_addr()?;
-        let shared = Arc::new(Shared { rng: Mutex::new(ChaCha8Rng::seed_from_u64(seed)), path });
+        let phase = ChaCha8Rng::seed_from_u64(seed ^ 0xBEAC0).random_range(0..BEACON_US);
+        let shared = Arc::new(Shared {
+            bound: Instant::now(),
+            up: Mutex::new(Direction::new(path.up, seed, phase, false)),
+            down: Mutex::new(Direction::new(path.down, seed.rotate_left(17) ^ 0xD0, phase, true)),
+            blackouts: path.blackouts,
+        });
         let (tx, rx) = mpsc::unbounded_channel();
         // Receiving: every packet is held for its delay (or dropped) before quinn sees it.
         let (recv_socket, recv_shared) = (socket.clone(), shared.clone());
@@ -208,8 +343,7 @@ impl DelaySocket {
             let mut buf = vec![0u8; 65_536];
             while let Ok((n, from)) = recv_socket.recv_from(&mut buf).await {
                 let arrived = Instant::now();
-                let delay = recv_shared.path.delay(&mut recv_shared.rng.lock().expect("rng"));
-                let Some(delay) = delay else { continue };
+                let Some(delay) = recv_shared.delay(&recv_shared.down, arrived) else { continue };
                 let deed = Deed::Deliver { tx: tx.clone(), packet: buf[..n].to_vec(), from };
                 Delayer::get().schedule(arrived + delay, deed);
             }
@@ -234,8 +368,7 @@ impl AsyncUdpSocket for DelaySocket {
 
     fn try_send(&self, transmit: &Transmit) -> io::Result<()> {
         let now = Instant::now();
-        let delay = self.shared.path.delay(&mut self.shared.rng.lock().expect("rng"));
-        let Some(delay) = delay else { return Ok(()) };
+        let Some(delay) = self.shared.delay(&self.shared.up, now) else { return Ok(()) };
         let deed =
             Deed::Send { socket: self.sender.clone(), packet: transmit.contents.to_vec(), to: transmit.destination };
         Delayer::get().schedule(now + delay, deed);
@@ -267,5 +400,58 @@ impl AsyncUdpSocket for DelaySocket {
 
     fn may_fragment(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(dist: JitterDist, burst_loss: f64) -> PathSpec {
+        PathSpec { latency_us: 1_000, jitter_us: 20_000, dist, loss: 0.0, burst_loss }
+    }
+
+    #[test]
+    fn wifi_holds_what_the_access_point_sends_until_the_beacon() {
+        let mut down = Direction::new(spec(JitterDist::Wifi, 0.0), 1, 30_000, true);
+        let mut up = Direction::new(spec(JitterDist::Wifi, 0.0), 2, 30_000, false);
+        let (mut held, mut n) = (0, 0);
+        for at in (0..10_000_000).step_by(7_919) {
+            let d = down.delay(at).unwrap().as_micros() as u64;
+            // Delivered at a beacon (30 ms + k·102.4 ms), plus any retry.
+            let delivered = at + d;
+            let since_beacon = (delivered + BEACON_US - 30_000) % BEACON_US;
+            held += u64::from(since_beacon <= 20_000);
+            n += 1;
+            assert!(d <= 1_000 + BEACON_US + 20_000, "{d}");
+            assert!(up.delay(at).unwrap().as_micros() as u64 <= 21_000);
+        }
+        assert_eq!(held, n, "every downlink packet leaves at a beacon");
+    }
+
+    #[test]
+    fn burst_loss_keeps_its_long_run_rate_and_comes_in_runs() {
+        let mut d = Direction::new(spec(JitterDist::Uniform, 0.05), 3, 0, false);
+        let (mut lost, mut runs, mut was_lost) = (0, 0, false);
+        let n = 2_000_000;
+        for i in 0..n {
+            let gone = d.delay(i * 1_000).is_none(); // a packet every ms for 2 000 s
+            lost += usize::from(gone);
+            runs += usize::from(gone && !was_lost);
+            was_lost = gone;
+        }
+        let rate = lost as f64 / n as f64;
+        assert!((0.04..0.06).contains(&rate), "long-run loss {rate}");
+        let mean_run = lost as f64 / runs as f64;
+        assert!((15.0..25.0).contains(&mean_run), "mean run {mean_run} packets of 1 ms");
+    }
+
+    #[test]
+    fn blackouts_silence_both_ways_for_their_length() {
+        let b = Blackouts::draw(300_000, 600_000_000, 4);
+        assert!(b.windows.len() > 20, "{} windows in 10 min", b.windows.len());
+        let (start, end) = b.windows[3];
+        assert_eq!(end - start, 300_000);
+        assert!(b.dark(start) && b.dark(end - 1) && !b.dark(end) && !b.dark(start - 1));
     }
 }
