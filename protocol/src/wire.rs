@@ -195,10 +195,19 @@ pub enum Datagram {
     Reveal { race: u8, round: u16, show_at_us: Option<u64>, values: [u8; MAX_PILOTS] },
 }
 
-/// A time-critical datagram leaves once, then again after each of these gaps: a copy in
-/// another packet gets through when one packet is lost, without a retransmission's wait.
-pub const COPY_GAPS: [std::time::Duration; 2] =
-    [std::time::Duration::from_millis(2), std::time::Duration::from_millis(3)];
+/// A time-critical datagram leaves once, then again after each of these gaps (at 0, 2, 5,
+/// 15, 40, 80 and 160 ms): a copy in another packet gets through when one packet is lost,
+/// without a retransmission's wait — and, spread out, when Wi-Fi loses a whole stretch of
+/// packets (the stream's own retransmission backs off through a burst; the host's bound on a
+/// claim allows for one retransmission, not for a burst of them).
+pub const COPY_GAPS: [std::time::Duration; 6] = [
+    std::time::Duration::from_millis(2),
+    std::time::Duration::from_millis(3),
+    std::time::Duration::from_millis(10),
+    std::time::Duration::from_millis(25),
+    std::time::Duration::from_millis(40),
+    std::time::Duration::from_millis(80),
+];
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum FrameError {

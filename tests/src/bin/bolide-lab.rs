@@ -39,6 +39,9 @@ struct Args {
     /// Bot 0 claims every input this many ms earlier than it happened.
     #[arg(long, default_value_t = 0.0)]
     liar_ms: f64,
+    /// The liar also stops beating during each grab until its request has left.
+    #[arg(long)]
+    liar_silent: bool,
     /// Client → host one-way latency of each bot, ms (a comma list, cycled); default: the
     /// same as --latency-ms.
     #[arg(long, value_delimiter = ',')]
@@ -102,6 +105,7 @@ fn main() -> anyhow::Result<()> {
         rounds: a.rounds,
         seed: a.seed,
         liar_ms: a.liar_ms,
+        liar_silent: a.liar_silent,
         up_latency_ms: a.up_latency_ms,
         burst_loss: a.burst_loss,
         clock_step_ms: a.clock_step_ms,

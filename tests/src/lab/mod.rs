@@ -48,6 +48,8 @@ pub struct LabConfig {
     pub seed: u64,
     /// Bot 0 claims every input this much earlier than it happened (0: an honest lab).
     pub liar_ms: f64,
+    /// The liar (bot 0) also stops beating during each grab until its request has left.
+    pub liar_silent: bool,
     /// Client → host one-way latency per bot, ms (cycled); empty: the same as `latency_ms`.
     pub up_latency_ms: Vec<f64>,
     /// Long-run loss that comes in runs (Gilbert–Elliott), each way; 0: none.
@@ -81,6 +83,7 @@ impl Default for LabConfig {
             rounds: 100,
             seed: 1,
             liar_ms: 0.0,
+            liar_silent: false,
             up_latency_ms: Vec::new(),
             burst_loss: 0.0,
             clock_step_ms: 0.0,
@@ -630,8 +633,13 @@ async fn lab_bot(
         let phase = view.as_ref().map(|v| v.phase);
         let holds = view.as_ref().zip(session.seat).map(|(v, s)| v.car(s).pawn.is_some());
         let now_us = clock.now_us();
+        // A silent liar says nothing during the grab until its (lying) request has left: no
+        // beat of its own can then contradict the claim.
+        let unsent = !grabbed_first || stalled.iter().any(|s| matches!(s.1, Stalled::Grab { .. }));
+        let hushed = liar_us > 0.0 && config.liar_silent && phase == Some(PhaseView::Grab) && unsent;
         let beat_at = beats
             .due(phase, holds == Some(false))
+            .filter(|_| !hushed)
             .map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)))
             .unwrap_or(far_future);
         let wake = grab_at.into_iter().chain(klaxon_at).chain(stalled.iter().map(|s| s.0)).min().unwrap_or(far_future);
