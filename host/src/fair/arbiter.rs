@@ -112,6 +112,11 @@ impl GrabArbiter {
         void
     }
 
+    /// The grab is over: every request still pending is void (its seat got a pawn otherwise).
+    pub fn close(&mut self) -> Vec<Request> {
+        std::mem::take(&mut self.pending)
+    }
+
     pub fn is_waiting_for(&self, seat: Seat) -> bool {
         self.seats[seat.index()].competing
     }

@@ -348,15 +348,26 @@ impl Room {
         self.settle(now, out);
     }
 
-    /// The photo finish, once the grab is over (the race has left `Phase::Grab` and every
-    /// pawn has its holder); `None` while it goes on, or when nobody grabbed.
-    pub(super) fn photo_finish(&self) -> Option<Event> {
+    /// Ends the grab once the race has left `Phase::Grab` (every pawn has its holder): the
+    /// requests still pending are recorded as void (their seat was handed the last pawn), and
+    /// its photo finish is returned — `None` while the grab goes on, or when nobody grabbed.
+    /// The grab's state ends here and nowhere else.
+    pub(super) fn end_grab(&mut self, now: u64, out: &mut Vec<Output>) -> Option<Event> {
         let race = self.champ()?.race();
         if race.phase() == crate::game::Phase::Grab {
             return None;
         }
         let holder = |pawn| race.seats().find(|s| race.car(*s).pawn == Some(pawn));
-        self.grab.as_ref()?.photo_finish(usize::from(race.pilots()), holder).map(Event::PhotoFinish)
+        let photo = self.grab.as_ref()?.photo_finish(usize::from(race.pilots()), holder).map(Event::PhotoFinish);
+        let (race_no, round) = (race.race_no(), race.round());
+        let mut grab = self.grab.take()?;
+        for request in grab.arbiter.close() {
+            let verdict = Verdict { request, committed: now, tie: false };
+            let mut record = self.fair_record((race_no, round, grab.reveal), verdict, false, now);
+            record.judged = false;
+            out.push(Output::Fair(record));
+        }
+        photo
     }
 
     /// The record of one request of grab `(race, round, reveal)` for the lab and the log.

@@ -621,7 +621,7 @@ impl Room {
             self.open_grab(now);
         }
         // The grab just ended: every verdict is final, so its figures may be public.
-        events.extend(self.photo_finish());
+        events.extend(self.end_grab(now, out));
         // Timers first: the update says how long each wait is and when the cup lifts.
         self.retime(now);
         self.broadcast(&events, now, out);
@@ -728,14 +728,10 @@ impl Room {
         self.retime(now);
     }
 
-    /// Fresh timers when the race reached a new step (and the grab's state ends with it).
+    /// Fresh timers when the race reached a new step.
     fn retime(&mut self, now: u64) {
         let Some(champ) = self.champ() else { return };
         let phase = champ.race().phase();
-        if phase != Phase::Grab {
-            self.grab = None;
-        }
-        let Some(champ) = self.champ() else { return };
         let race = champ.race();
         // Sequential decisions get a fresh timer with every action; the grab keeps its timers
         // (each hand's reaction was drawn once).

@@ -460,12 +460,17 @@ fn three_laptops_at_the_grab() -> (Room, Vec<Output>, u64, Vec<Pawn>) {
     (r, out, reveal, pawns)
 }
 
+/// A laptop's first grab, shown at the reveal instant, `reaction_us` later.
+fn first_grab(reveal: u64, pawn: Pawn, reaction_us: u64) -> ClientMsg {
+    ClientMsg::Grab { seq: 1, pawn, shown_us: reveal, input_us: reveal + reaction_us }
+}
+
 #[test]
 fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
     // Bob's request arrives first, but Anne's hand was 6 ms faster; Chloé wants another pawn.
-    let grab = |pawn, reaction_us| ClientMsg::Grab { seq: 1, pawn, shown_us: reveal, input_us: reveal + reaction_us };
+    let grab = |pawn, reaction_us| first_grab(reveal, pawn, reaction_us);
     r.message(reveal + 170_000, 2, grab(pawns[0], 156_000), &mut out);
     r.message(reveal + 175_000, 1, grab(pawns[0], 150_000), &mut out);
     r.message(reveal + 210_000, 3, grab(pawns[1], 200_000), &mut out);
@@ -519,7 +524,7 @@ fn fairness_7_a_laptop_cannot_claim_an_input_before_its_own_last_beat() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
     let beat = |elapsed_us, acts| ClientMsg::Heartbeat { now_us: reveal + elapsed_us, shown_us: Some(reveal), acts };
-    let grab = |pawn, reaction_us| ClientMsg::Grab { seq: 1, pawn, shown_us: reveal, input_us: reveal + reaction_us };
+    let grab = |pawn, reaction_us| first_grab(reveal, pawn, reaction_us);
     // Bob's laptop beat at 150 ms with nothing sent, then claims its hand moved at 100 ms; Anne
     // really moved at 130 ms. Chloé has shown she is slower.
     r.message(reveal + 152_000, 2, beat(150_000, 0), &mut out);
@@ -548,6 +553,31 @@ fn fairness_7_a_beat_that_counted_the_grab_does_not_bound_it() {
     r.message(reveal + 150_000, 1, grab, &mut out);
     let anne = judged_once_the_grab_is_over(&mut r, reveal + 150_000, &mut out, Seat(0));
     assert_eq!((anne.reaction_us, anne.clamped_us), (120_000, 0));
+}
+
+#[test]
+fn b_4_3_a_request_the_last_pawn_made_void_is_recorded_as_never_judged() {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    // Chloé goes for Anne's pawn, slower; once Bob has his, the last pawn is hers by itself.
+    r.message(reveal + 160_000, 3, first_grab(reveal, pawns[0], 150_000), &mut out);
+    r.message(reveal + 161_000, 2, first_grab(reveal, pawns[1], 140_000), &mut out);
+    r.message(reveal + 162_000, 1, first_grab(reveal, pawns[0], 130_000), &mut out);
+    let grab_over = |r: &Room| r.championship().is_some_and(|c| c.race().phase() != Phase::Grab);
+    run(&mut r, reveal + 162_000, reveal + 2_000_000, &mut out, grab_over);
+    let records: Vec<FairRecord> = out
+        .iter()
+        .filter_map(|o| match o {
+            Output::Fair(f) => Some(*f),
+            _ => None,
+        })
+        .collect();
+    let of = |seat| records.iter().find(|f| f.seat == seat).copied().expect("a record per request");
+    assert!(of(Seat(0)).judged && of(Seat(0)).granted);
+    assert!(of(Seat(1)).judged && of(Seat(1)).granted);
+    let chloe = of(Seat(2));
+    assert_eq!((chloe.pawn, chloe.judged, chloe.granted), (pawns[0], false, false), "{chloe:?}");
+    assert_eq!(r.championship().unwrap().race().car(Seat(2)).pawn, Some(pawns[2]));
 }
 
 /// The secret audit: every frame and datagram the host sends during a whole 6-seat
