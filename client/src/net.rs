@@ -71,9 +71,13 @@ impl Unsent {
         }
     }
 
-    /// The time a beat may tell at `now_us`.
+    /// The time a beat may tell at `now_us`. A stamp older than [`UNSENT_STALE_US`] was never
+    /// going to leave (its send failed with a lost link): it no longer holds the beats back, or
+    /// one lost click would keep this seat from vouching for anything for the rest of the night.
     pub fn vouchable(&self, now_us: u64) -> u64 {
-        self.lock().iter().copied().fold(now_us, u64::min)
+        let mut v = self.lock();
+        v.retain(|t| now_us.saturating_sub(*t) < UNSENT_STALE_US);
+        v.iter().copied().fold(now_us, u64::min)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<u64>> {
@@ -83,6 +87,8 @@ impl Unsent {
 
 /// Stamped inputs an [`Unsent`] keeps at most.
 const UNSENT: usize = 16;
+/// How long a stamped input may wait to be sent before it is taken as lost, µs.
+pub const UNSENT_STALE_US: u64 = 2_000_000;
 
 /// How to connect, beyond the address and the code.
 #[derive(Clone)]
@@ -529,5 +535,8 @@ mod tests {
         }
         assert_eq!(unsent.lock().len(), UNSENT);
         assert_eq!(unsent.vouchable(5_000), 2_000);
+        // Never sent (the link was lost): after a while it no longer holds the beats back.
+        assert_eq!(unsent.vouchable(2_000 + UNSENT_STALE_US + 100), 2_000 + UNSENT_STALE_US + 100);
+        assert!(unsent.lock().is_empty());
     }
 }
