@@ -379,21 +379,24 @@ fn dice_end(live: &Live, seed: u64, revealed: u64) {
     t.apply(&ServerMsg::Finished { standings: vec![] }, 0);
 }
 
-#[test]
-fn the_lobby_shows_the_sealed_dice_and_the_podium_says_they_match() {
+/// The podium of a table whose dice were drawn from `seed` and whose host revealed `revealed`.
+fn podium_after_dice(seed: u64, revealed: u64) -> Harness<'static, BolideApp> {
     let (app, live, _commands) = seated(true);
-    dice_end(&live, 77, 77);
+    dice_end(&live, seed, revealed);
     let mut h = harness(app);
     h.run();
+    h
+}
+
+#[test]
+fn the_podium_says_the_dice_match_the_sealed_seed() {
+    let h = podium_after_dice(77, 77);
     assert!(h.query_by_label_contains("Dice checked: 1 round of reservoirs and pawn order, 1 accelerator roll, 0 bonus tokens and 1 drawn first player").is_some());
 }
 
 #[test]
 fn the_podium_says_so_when_the_dice_do_not_match_the_seed() {
-    let (app, live, _commands) = seated(true);
-    dice_end(&live, 77, 78);
-    let mut h = harness(app);
-    h.run();
+    let h = podium_after_dice(77, 78);
     assert!(h.query_by_label_contains("The dice do NOT match the sealed seed").is_some());
     assert!(h.query_by_label_contains("Dice checked").is_none());
 }

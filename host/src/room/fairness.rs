@@ -361,13 +361,17 @@ impl Room {
         let photo = self.grab.as_ref()?.photo_finish(usize::from(race.pilots()), holder).map(Event::PhotoFinish);
         let (race_no, round) = (race.race_no(), race.round());
         let mut grab = self.grab.take()?;
-        for request in grab.arbiter.close() {
+        self.record_void((race_no, round, grab.reveal), grab.arbiter.close(), now, out);
+        photo
+    }
+
+    /// Records requests that were never judged (their seat got a pawn otherwise first).
+    fn record_void(&self, grab: (u8, u16, u64), void: Vec<Request>, now: u64, out: &mut Vec<Output>) {
+        for request in void {
             let verdict = Verdict { request, committed: now, tie: false };
-            let mut record = self.fair_record((race_no, round, grab.reveal), verdict, false, now);
-            record.judged = false;
+            let record = FairRecord { judged: false, ..self.fair_record(grab, verdict, false, now) };
             out.push(Output::Fair(record));
         }
-        photo
     }
 
     /// The record of one request of grab `(race, round, reveal)` for the lab and the log.
@@ -465,12 +469,7 @@ impl Room {
                             void.extend(grab.arbiter.withdraw(s));
                         }
                     }
-                    for request in void {
-                        let verdict = Verdict { request, committed: now, tie: false };
-                        let mut record = self.fair_record((race, round, reveal), verdict, false, now);
-                        record.judged = false;
-                        out.push(Output::Fair(record));
-                    }
+                    self.record_void((race, round, reveal), void, now, out);
                 }
                 Err(error) => {
                     if let Some(conn) = self.conn_of(seat).filter(|_| !self.seats[seat.index()].bot_plays()) {

@@ -40,7 +40,8 @@ pub struct RoomConfig {
     pub nonce: [u8; 32],
     /// From the start of a round to the lift of the cup (Klaxon calls are open meanwhile).
     pub lift_delay_ms: u64,
-    /// A host bot's thinking time; its reaction in the grab is drawn in 0.5–1.5 times this.
+    /// A host bot's thinking time; its reaction in the grab is its level's human hands
+    /// (`bots::hands`), scaled by this over [`DEFAULT_BOT_DELAY_MS`].
     pub bot_delay_ms: u64,
     /// How long a pilot may take over a decision before a bot plays it (B-4, B-5).
     pub turn_timeout_ms: u64,

@@ -693,7 +693,9 @@ async fn lab_bot(
         // Stamped inputs whose stall is over leave, in order.
         while let Some(i) = stalled.iter().position(|(at, _)| *at <= Instant::now()) {
             match stalled.remove(i).1 {
-                Stalled::Klaxon { at_us } => drop(session.act_at(Action::Klaxon, at_us).await?),
+                Stalled::Klaxon { at_us } => {
+                    session.act_at(Action::Klaxon, at_us).await?;
+                }
                 Stalled::Grab { pawn, shown_us, input_us, claimed_us } => {
                     grab_seq = Some(session.grab(pawn, shown_us, claimed_us).await?);
                     session.unsent.sent(input_us);
