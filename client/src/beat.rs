@@ -1,8 +1,10 @@
-//! When a client tells the host its clock (fairness.md §4 and §6). The host commits a grab
-//! verdict, or the Klaxon order, only once every competing seat has shown a time past it, so
-//! a client speaks up exactly when that can matter:
-//! - while this seat still grabs: every [`GRAB_BEAT_US`] (its elapsed time since it showed the
-//!   reservoirs), since a faster hand's verdict waits for the slowest competitor's next beat;
+//! When a client tells the host its clock (fairness.md §4 and §6), and what it tells: the
+//! timed moment it showed and when. The host commits a verdict of the grab or the Échange
+//! window, or the Klaxon order, only once every competing seat has shown a time past it, so a
+//! client speaks up exactly when that can matter:
+//! - while this seat still acts in a timed moment (grabs, or has an Échange to declare):
+//!   every [`GRAB_BEAT_US`] (its elapsed time since it showed the moment), since a faster
+//!   hand's verdict waits for the slowest competitor's next beat;
 //! - under the cup: once, just after the lift instant the host announced (on this client's
 //!   clock), then every [`CUP_BEAT_US`] until the host lifts — or every [`CUP_BEAT_US`] when no
 //!   instant was announced (the host has no clock model of this client yet).
@@ -10,7 +12,8 @@
 //! Nothing otherwise: a quiet client costs the host nothing. Times are µs on the client's clock.
 
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::ServerMsg;
+use bolide_protocol::wire::{ServerMsg, Shown};
+use bolide_protocol::{Action, Event, PlayerView, Seat};
 
 /// While this seat still grabs: a verdict waits up to one interval for the slowest competitor.
 pub const GRAB_BEAT_US: u64 = 10_000;
@@ -20,11 +23,32 @@ pub const CUP_BEAT_US: u64 = 25_000;
 /// the lift even through the host's clock-model error.
 pub const LIFT_SLACK_US: u64 = 1_000;
 
-/// A client's heartbeat schedule.
+/// A client's heartbeat schedule, and the timed moment it showed.
 #[derive(Debug, Default, Clone)]
 pub struct Heartbeats {
     last_us: Option<u64>,
     lift_at_us: Option<u64>,
+    /// The latest timed moment this client showed, and when (its own clock).
+    shown: Option<Shown>,
+}
+
+/// The moment an update opens and the instant the host scheduled for showing it (this
+/// client's clock; `now_us` when the host gave none): a face shows it then and calls
+/// [`Heartbeats::show`] with the instant it really did.
+pub fn opened(msg: &ServerMsg, now_us: u64) -> Option<Shown> {
+    let ServerMsg::Update { events, view, show_at_us, .. } = msg else { return None };
+    let moment = events.iter().find_map(Event::opens)?;
+    Some(Shown { race: view.race, round: view.round, moment, at_us: show_at_us.unwrap_or(now_us) })
+}
+
+/// Whether `seat` still acts in the timed moment `view` is in: it grabs (no pawn yet), or has
+/// its Échange to declare.
+pub fn competing(view: &PlayerView, seat: Option<Seat>, legal: &[Action]) -> bool {
+    match view.phase {
+        PhaseView::Grab => seat.is_some_and(|s| view.car(s).pawn.is_none()),
+        PhaseView::Echange => legal.contains(&Action::KeepPawn),
+        _ => false,
+    }
 }
 
 impl Heartbeats {
@@ -35,17 +59,43 @@ impl Heartbeats {
         }
     }
 
+    /// This client showed `moment` at `moment.at_us`; the first showing of a moment counts.
+    pub fn show(&mut self, moment: Shown) {
+        let same = |s: &Shown| (s.race, s.round, s.moment) == (moment.race, moment.round, moment.moment);
+        if !self.shown.as_ref().is_some_and(same) {
+            self.shown = Some(moment);
+        }
+    }
+
+    /// When this client showed the timed moment `view` is in, if it has. Back on a seat in
+    /// the middle of one (a reconnect) without having shown it, it shows now (`now_us`).
+    pub fn shown(&mut self, view: &PlayerView, now_us: u64) -> Option<Shown> {
+        let moment = view.phase.timed()?;
+        let here = |s: &Shown| (s.race, s.round, s.moment) == (view.race, view.round, moment);
+        if !self.shown.as_ref().is_some_and(here) {
+            self.shown = Some(Shown { race: view.race, round: view.round, moment, at_us: now_us });
+        }
+        self.shown
+    }
+
+    /// What a beat tells of the moment `view` is in: the showing, once it happened.
+    pub fn beat_shown(&self, view: Option<&PlayerView>, now_us: u64) -> Option<Shown> {
+        let view = view?;
+        let moment = view.phase.timed()?;
+        self.shown.filter(|s| (s.race, s.round, s.moment) == (view.race, view.round, moment) && s.at_us <= now_us)
+    }
+
     /// An update in `phase`, with the lift instant it announced.
     pub fn on_update(&mut self, phase: PhaseView, lift_at_us: Option<u64>) {
         self.lift_at_us = if phase == PhaseView::CupDown { lift_at_us } else { None };
     }
 
     /// When the next beat is due on this client's clock, or `None` when none is needed.
-    /// `grabbing`: this seat is at the table and holds no pawn yet.
-    pub fn due(&self, phase: Option<PhaseView>, grabbing: bool) -> Option<u64> {
+    /// `competing`: this seat still acts in the timed moment now open ([`competing`]).
+    pub fn due(&self, phase: Option<PhaseView>, competing: bool) -> Option<u64> {
         let after = |every: u64| self.last_us.map_or(0, |last| last + every);
         match phase? {
-            PhaseView::Grab if grabbing => Some(after(GRAB_BEAT_US)),
+            PhaseView::Grab | PhaseView::Echange if competing => Some(after(GRAB_BEAT_US)),
             PhaseView::CupDown => match self.lift_at_us {
                 Some(lift) if self.last_us.is_none_or(|last| last < lift + LIFT_SLACK_US) => Some(lift + LIFT_SLACK_US),
                 _ => Some(after(CUP_BEAT_US)),
@@ -84,12 +134,30 @@ mod tests {
     }
 
     #[test]
-    fn in_the_grab_beats_until_this_seat_holds_a_pawn() {
+    fn b_4_7_in_the_grab_and_the_echange_window_beats_until_this_seat_is_done() {
+        for phase in [PhaseView::Grab, PhaseView::Echange] {
+            let mut h = Heartbeats::default();
+            h.on_update(phase, None);
+            h.beaten(10_000);
+            assert_eq!(h.due(Some(phase), true), Some(20_000), "{phase:?}");
+            assert_eq!(h.due(Some(phase), false), None, "{phase:?}: holds a pawn, or has declared");
+            assert_eq!(h.due(Some(PhaseView::Movement), true), None);
+        }
+    }
+
+    #[test]
+    fn a_beat_names_the_moment_it_showed_and_never_an_earlier_one() {
+        let view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
+        let at = |phase| PlayerView { phase, race: 1, round: 2, ..view.clone() };
         let mut h = Heartbeats::default();
-        h.on_update(PhaseView::Grab, None);
-        h.beaten(10_000);
-        assert_eq!(h.due(Some(PhaseView::Grab), true), Some(20_000));
-        assert_eq!(h.due(Some(PhaseView::Grab), false), None);
-        assert_eq!(h.due(Some(PhaseView::Movement), true), None);
+        let grab = Shown { race: 1, round: 2, moment: bolide_protocol::Timed::Grab, at_us: 5_000 };
+        h.show(grab);
+        h.show(Shown { at_us: 9_000, ..grab });
+        assert_eq!(h.beat_shown(Some(&at(PhaseView::Grab)), 6_000), Some(grab), "the first showing counts");
+        assert_eq!(h.beat_shown(Some(&at(PhaseView::Grab)), 4_000), None, "not shown yet");
+        // The Échange window is open and not shown yet: the grab's showing says nothing of it.
+        assert_eq!(h.beat_shown(Some(&at(PhaseView::Echange)), 20_000), None);
+        let shown = h.shown(&at(PhaseView::Echange), 21_000).expect("shown now, on a comeback");
+        assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange, 21_000));
     }
 }

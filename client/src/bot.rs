@@ -1,13 +1,13 @@
 //! A bot over the wire: joins a host with the client core, readies up, and plays what the
 //! host says is legal with an engine-level bot reading its own `PlayerView`.
 
-use crate::beat::Heartbeats;
+use crate::beat::{self, Heartbeats};
 use crate::net::{ClientError, Session};
 use bolide_host::bots::{BotLevel, Decide};
 use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::event::PhotoFinish;
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, ServerMsg, StandingLine};
+use bolide_protocol::wire::{ClientMsg, ServerMsg, Shown, StandingLine};
 use bolide_protocol::{Action, Event, PlayerView};
 use rand::SeedableRng;
 use std::net::SocketAddr;
@@ -111,32 +111,39 @@ pub async fn play_session(
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut ready_sent = false;
     let mut answered = None;
-    // When this client showed the current round's reservoirs (its own clock).
-    let mut shown: Option<u64> = None;
+    // The beat schedule, and when this client showed the timed moment now open.
     let mut beats = Heartbeats::default();
     // A decision taken, sent once its thinking time is over (heartbeats go on meanwhile).
     let mut pending: Option<(Instant, Action)> = None;
     // After a refusal, the next decision waits until then.
     let mut calm_until = Instant::now();
     loop {
-        let phase = session.mirror.view.as_ref().map(|v| v.phase);
-        let grabbing = session.mirror.view.as_ref().zip(session.seat).is_some_and(|(v, s)| v.car(s).pawn.is_none());
+        let view = session.mirror.view.as_ref();
+        let phase = view.map(|v| v.phase);
+        let competing = view.is_some_and(|v| beat::competing(v, session.seat, &session.mirror.legal));
         let now_us = session.now_us();
         let beat_at =
-            beats.due(phase, grabbing).map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)));
+            beats.due(phase, competing).map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)));
         let msg = tokio::select! {
             msg = session.next() => msg?,
             _ = sleep_until(beat_at) => {
-                beats.beaten(session.now_us());
-                session.heartbeat(shown.filter(|_| phase == Some(PhaseView::Grab)))?;
+                let now_us = session.now_us();
+                beats.beaten(now_us);
+                session.heartbeat(beats.beat_shown(session.mirror.view.as_ref(), now_us))?;
                 continue;
             }
             _ = sleep_until(pending.map(|p| p.0)) => {
                 let Some((_, action)) = pending.take() else { continue };
-                match (action, phase, shown) {
-                    (Action::TakePawn { pawn }, Some(PhaseView::Grab), Some(shown)) => {
-                        let input = session.now_us();
-                        session.grab(pawn, shown, input).await?;
+                let now_us = session.now_us();
+                let shown = session.mirror.view.as_ref().and_then(|v| beats.shown(v, now_us));
+                let timed = matches!(
+                    (action, phase),
+                    (Action::TakePawn { .. }, Some(PhaseView::Grab))
+                        | (Action::Echange { .. } | Action::KeepPawn, Some(PhaseView::Echange))
+                );
+                match shown.filter(|_| timed) {
+                    Some(shown) if session.mirror.legal.contains(&action) || phase == Some(PhaseView::Grab) => {
+                        session.timed(action, shown.at_us.min(now_us), now_us).await?;
                     }
                     _ if session.mirror.legal.contains(&action) => {
                         session.act(action).await?;
@@ -166,30 +173,21 @@ pub async fn play_session(
                 // link goes (and the host closes a client over 50 messages a second).
                 calm_until = Instant::now() + REFUSAL_PAUSE;
             }
-            ServerMsg::Update { events, show_at_us, .. } => {
+            ServerMsg::Update { events, .. } => {
                 seen.photo_finishes.extend(events.iter().filter_map(|e| match e {
                     Event::PhotoFinish(photo) => Some(photo.clone()),
                     _ => None,
                 }));
-                if events.iter().any(|e| matches!(e, Event::RoundStarted { .. })) {
-                    shown = None;
-                }
-                if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
-                    // Show at the scheduled instant (fairness.md §2), or at once if late.
-                    if let Some(at) = *show_at_us {
-                        let now = session.now_us();
-                        if at > now {
-                            tokio::time::sleep(Duration::from_micros(at - now)).await;
-                        }
+                if let Some(moment) = beat::opened(&msg, session.now_us()) {
+                    // Show at the scheduled instant (fairness.md §2, §6), or at once if late.
+                    let now = session.now_us();
+                    if moment.at_us > now {
+                        tokio::time::sleep(Duration::from_micros(moment.at_us - now)).await;
                     }
-                    shown = Some(session.now_us());
+                    beats.show(Shown { at_us: session.now_us(), ..moment });
                 }
             }
             _ => {}
-        }
-        // Back on a seat in the middle of a grab (a reconnect): the reservoirs show now.
-        if shown.is_none() && session.mirror.view.as_ref().is_some_and(|v| v.phase == PhaseView::Grab) {
-            shown = Some(session.now_us());
         }
         let (Some(view), legal) = (&session.mirror.view, &session.mirror.legal) else { continue };
         if legal.is_empty() {

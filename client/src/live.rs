@@ -7,9 +7,8 @@
 use crate::beat::Heartbeats;
 use crate::net::{ClientError, Clock, ConnectOptions, MonotonicClock, Session, Unsent};
 use bolide_protocol::dice::DiceWatch;
-use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, close};
-use bolide_protocol::{Action, Colour, Event, Pawn, Seat};
+use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, Shown, close};
+use bolide_protocol::{Action, Colour, Event, Seat};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -29,17 +28,15 @@ pub enum Command {
         action: Action,
         at_us: u64,
     },
-    /// B-4.3: a grab; the input event arrived at `input_us`.
-    Grab {
-        pawn: Pawn,
+    /// An action of a timed moment: a grab (B-4.3) or an Échange declaration (B-4.7); the
+    /// input event arrived at `input_us`.
+    Timed {
+        action: Action,
         input_us: u64,
     },
-    /// The frame that first drew this round's reservoirs went to the screen at `at_us`.
-    Shown {
-        race: u8,
-        round: u16,
-        at_us: u64,
-    },
+    /// The frame that first drew a timed moment (the reservoirs, the Échange window) went to
+    /// the screen at `at_us`.
+    Shown(Shown),
     /// Leave for good: the seat goes to a bot.
     Leave,
 }
@@ -73,8 +70,9 @@ pub struct Table {
     pub deadline_us: Option<u64>,
     /// Every event received, in order.
     pub events: Vec<Event>,
-    /// This round's reservoirs appear at this instant (race, round, µs on this clock).
-    pub show_at: Option<(u8, u16, u64)>,
+    /// The timed moment last opened, and the instant the host scheduled for showing it (µs on
+    /// this clock).
+    pub show_at: Option<Shown>,
     /// The last refusal, in words.
     pub refusal: Option<String>,
     pub finished: Option<Vec<bolide_protocol::wire::StandingLine>>,
@@ -121,10 +119,10 @@ impl Table {
         self.dice.observe(msg);
         match msg {
             ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
-            ServerMsg::Update { events, view, legal, deadline_ms, show_at_us, .. } => {
+            ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
                 crate::net::keep_events(&mut self.events, events);
-                if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
-                    self.show_at = Some((view.race, view.round, show_at_us.unwrap_or(now_us)));
+                if let Some(moment) = crate::beat::opened(msg, now_us) {
+                    self.show_at = Some(moment);
                 }
                 self.view = Some((**view).clone());
                 self.legal = legal.clone();
@@ -178,7 +176,7 @@ impl Live {
     pub fn send(&self, command: Command) {
         // Stamped here, on the window's thread: no beat may tell a time past it until the
         // link's task has sent it.
-        if let Command::Act { at_us, .. } | Command::Grab { input_us: at_us, .. } = command {
+        if let Command::Act { at_us, .. } | Command::Timed { input_us: at_us, .. } = command {
             self.unsent.stamp(at_us);
         }
         let _ = self.commands.send(command);
@@ -287,20 +285,18 @@ async fn play(
     clock: &Arc<dyn Clock>,
     repaint: &Arc<dyn Fn() + Send + Sync>,
 ) -> Result<(), ClientError> {
+    // The beat schedule, and when this laptop's screen showed the timed moment now open.
     let mut beats = Heartbeats::default();
-    // When this laptop showed the current round's reservoirs (its own clock).
-    let mut shown: Option<((u8, u16), u64)> = None;
     loop {
-        let (phase, grabbing, round) = {
+        let (view, competing, scheduled) = {
             let t = table.lock().map_err(|_| ClientError::Lost("poisoned".into()))?;
-            let view = t.view.as_ref();
-            let grabbing = view.zip(t.seat).is_some_and(|(v, s)| v.car(s).pawn.is_none());
-            (view.map(|v| v.phase), grabbing, view.map(|v| (v.race, v.round)))
+            let competing = t.view.as_ref().is_some_and(|v| crate::beat::competing(v, t.seat, &t.legal));
+            (t.view.clone(), competing, t.show_at)
         };
-        let shown_now = shown.filter(|(r, _)| Some(*r) == round).map(|(_, at)| at);
+        let phase = view.as_ref().map(|v| v.phase);
         let now = clock.now_us();
         let beat_at =
-            beats.due(phase, grabbing).map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now)));
+            beats.due(phase, competing).map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now)));
         tokio::select! {
             msg = session.next() => {
                 let msg = msg?;
@@ -320,17 +316,13 @@ async fn play(
                     Command::Act { action, at_us } => {
                         session.act_at(action, at_us).await?;
                     }
-                    Command::Grab { pawn, input_us } => {
-                        // The frame that drew the reservoirs, or the scheduled instant.
-                        let scheduled = table.lock().ok().and_then(|t| t.show_at).map(|(_, _, at)| at);
-                        let shown_us = shown_now.or(scheduled).unwrap_or(input_us).min(input_us);
-                        session.grab(pawn, shown_us, input_us).await?;
+                    Command::Timed { action, input_us } => {
+                        // The frame that drew the moment, or else its scheduled instant.
+                        let drawn = beats.beat_shown(view.as_ref(), input_us);
+                        let shown_us = drawn.or(scheduled).map_or(input_us, |s| s.at_us).min(input_us);
+                        session.timed(action, shown_us, input_us).await?;
                     }
-                    Command::Shown { race, round, at_us } => {
-                        if shown.is_none_or(|(r, _)| r != (race, round)) {
-                            shown = Some(((race, round), at_us));
-                        }
-                    }
+                    Command::Shown(moment) => beats.show(moment),
                     Command::Leave => {
                         session.send(&ClientMsg::Leave).await?;
                         return Ok(());
@@ -338,8 +330,9 @@ async fn play(
                 }
             }
             _ = sleep_until(beat_at) => {
-                beats.beaten(clock.now_us());
-                session.heartbeat(shown_now.filter(|_| phase == Some(PhaseView::Grab)))?;
+                let now = clock.now_us();
+                beats.beaten(now);
+                session.heartbeat(beats.beat_shown(view.as_ref(), now))?;
             }
         }
     }

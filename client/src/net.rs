@@ -5,7 +5,7 @@ use bolide_host::net::{split_code, tls};
 use bolide_protocol::view::{PhaseView, ViewError};
 use bolide_protocol::wire::{
     self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, SeatToken, ServerMsg,
-    StandingLine,
+    Shown, StandingLine,
 };
 use bolide_protocol::{Action, Event, Pawn, PlayerView, Seat};
 use std::net::SocketAddr;
@@ -331,15 +331,39 @@ impl Session {
     }
 
     /// B-4.3: grabs `pawn`; the reservoirs were shown at `shown_us` and the pilot acted at
-    /// `input_us`, both on this client's clock. The request goes on the stream (it always
-    /// arrives) and as datagram copies a few milliseconds apart, in other packets (one of
-    /// them arrives without waiting for a retransmission when a packet is lost).
+    /// `input_us`, both on this client's clock.
     pub async fn grab(&mut self, pawn: Pawn, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
+        self.timed(Action::TakePawn { pawn }, shown_us, input_us).await
+    }
+
+    /// An action of a timed moment — a grab (`TakePawn`), an Échange declaration (`Echange`,
+    /// `KeepPawn`) — with when the moment was shown and when the pilot acted, both on this
+    /// client's clock; any other action goes as [`Session::act_at`]. The request goes on the
+    /// stream (it always arrives) and as datagram copies a few milliseconds apart, in other
+    /// packets (one of them arrives without waiting for a retransmission when a packet is lost).
+    pub async fn timed(&mut self, action: Action, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
+        let (msg, datagram) = match action {
+            Action::TakePawn { pawn } => (
+                ClientMsg::Grab { seq: self.seq + 1, pawn, shown_us, input_us },
+                Datagram::Grab { seq: self.seq + 1, pawn, shown_us, input_us },
+            ),
+            Action::Echange { .. } | Action::KeepPawn => {
+                let with = match action {
+                    Action::Echange { with } => Some(with),
+                    _ => None,
+                };
+                (
+                    ClientMsg::Echange { seq: self.seq + 1, with, shown_us, input_us },
+                    Datagram::Echange { seq: self.seq + 1, with, shown_us, input_us },
+                )
+            }
+            other => return self.act_at(other, input_us).await,
+        };
         self.seq += 1;
         let seq = self.seq;
-        let copy = wire::encode_datagram(&Datagram::Grab { seq, pawn, shown_us, input_us });
+        let copy = wire::encode_datagram(&datagram);
         let _ = self.connection.send_datagram(copy.clone().into());
-        self.send(&ClientMsg::Grab { seq, pawn, shown_us, input_us }).await?;
+        self.send(&msg).await?;
         self.unsent.sent(input_us);
         let connection = self.connection.clone();
         tokio::spawn(async move {
@@ -351,11 +375,11 @@ impl Session {
         Ok(seq)
     }
 
-    /// A heartbeat: this client's clock now, and when it showed the reservoirs. A datagram:
-    /// a lost one is simply superseded by the next.
-    pub fn heartbeat(&mut self, shown_us: Option<u64>) -> Result<(), ClientError> {
+    /// A heartbeat: this client's clock now, and when it showed the timed moment now open. A
+    /// datagram: a lost one is simply superseded by the next.
+    pub fn heartbeat(&mut self, shown: Option<Shown>) -> Result<(), ClientError> {
         let now_us = self.unsent.vouchable(self.clock.now_us());
-        let beat = wire::encode_datagram(&Datagram::Beat { now_us, shown_us, acts: self.seq });
+        let beat = wire::encode_datagram(&Datagram::Beat { now_us, shown, acts: self.seq });
         self.connection.send_datagram(beat.into()).map_err(|e| ClientError::Lost(e.to_string()))
     }
 

@@ -3,7 +3,7 @@
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::model::FINISH;
 use bolide_protocol::movement::Road;
-use bolide_protocol::{Event, PlayerView, Seat};
+use bolide_protocol::{Event, PlayerView, Seat, Timed};
 use std::fmt::Write;
 
 /// One character per tile: `·` straight, `6` `7` `8` `9` `X` for a 60 … 100 limit, `o` oil.
@@ -117,9 +117,16 @@ pub fn describe(event: &Event, names: &[String]) -> Option<String> {
             format!("Championship: {}", lines.join(", "))
         }
         Event::PhotoFinish(photo) => {
-            let mut line = format!("Photo finish: {}", reaction_order(photo, names).join(", "));
+            let title = match photo.moment {
+                Timed::Grab => "Photo finish",
+                Timed::Echange => "Échange photo finish",
+            };
+            let mut line = format!("{title}: {}", reaction_order(photo, names).join(", "));
             for c in &photo.contested {
                 let _ = write!(line, " · {}", contest(c, names));
+            }
+            for m in echange_margins(photo, names) {
+                let _ = write!(line, " · {m}");
             }
             line
         }
@@ -144,6 +151,22 @@ pub fn ms(us: u32) -> String {
 /// "Anne 312 ms" for every seat that grabbed, fastest first.
 pub fn reaction_order(photo: &PhotoFinish, names: &[String]) -> Vec<String> {
     photo.fastest_first().into_iter().map(|(seat, r)| format!("{} {}", name(names, seat), ms(r))).collect()
+}
+
+/// In an Échange window the order is the verdict: "Anne chose 10 ms before Bob" for each
+/// declaration and the next one (none for a grab).
+pub fn echange_margins(photo: &PhotoFinish, names: &[String]) -> Vec<String> {
+    if photo.moment != Timed::Echange {
+        return Vec::new();
+    }
+    let order = photo.fastest_first();
+    order
+        .windows(2)
+        .map(|w| {
+            let ((a, ra), (b, rb)) = (w[0], w[1]);
+            format!("{} chose {} before {}", name(names, a), ms(rb.saturating_sub(ra)), name(names, b))
+        })
+        .collect()
 }
 
 /// "pawn 3 to Anne, 4.2 ms ahead of Bob" (or "tied with Bob, drawn").
@@ -188,6 +211,7 @@ mod tests {
     fn b_4_3_the_photo_finish_reads_fastest_first_with_each_margin() {
         let names: Vec<String> = ["Anne", "Bob", "Chloé"].map(String::from).to_vec();
         let photo = PhotoFinish {
+            moment: Timed::Grab,
             reactions: vec![Some(318_400), Some(312_050), None],
             contested: vec![
                 Contest { pawn: Pawn(2), winner: Seat(1), runner_up: Seat(0), margin_us: 6_350, drawn: false },
@@ -199,5 +223,19 @@ mod tests {
             "Photo finish: Bob 312 ms, Anne 318 ms · pawn 3 to Bob, 6.3 ms ahead of Anne · pawn 1 to Anne, tied with Chloé (drawn)"
         );
         assert_eq!(ms(350), "0.35 ms");
+    }
+
+    #[test]
+    fn b_4_7_the_echange_photo_finish_reads_in_the_order_applied() {
+        let names: Vec<String> = ["Anne", "Bob", "Chloé"].map(String::from).to_vec();
+        let photo = PhotoFinish {
+            moment: Timed::Echange,
+            reactions: vec![Some(410_000), None, Some(402_500)],
+            contested: vec![],
+        };
+        assert_eq!(
+            describe(&Event::PhotoFinish(photo), &names).unwrap(),
+            "Échange photo finish: Chloé 402 ms, Anne 410 ms · Chloé chose 7.5 ms before Anne"
+        );
     }
 }

@@ -9,8 +9,8 @@ use bolide_client::ui::start::Intent;
 use bolide_host::sim;
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
-use bolide_protocol::wire::{LobbySeat, LobbyState, ServerMsg, Settings, StandingLine};
-use bolide_protocol::{Action, Atout, BotLevel, Colour, Event, Pawn, PlayerView, Seat, TableOptions};
+use bolide_protocol::wire::{LobbySeat, LobbyState, ServerMsg, Settings, Shown, StandingLine};
+use bolide_protocol::{Action, Atout, BotLevel, Colour, Event, Pawn, PlayerView, Seat, TableOptions, Timed};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -199,7 +199,7 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
         c.pawn = None;
     }
     let pawns: Vec<Pawn> = v.pawns.iter().map(|p| p.pawn).collect();
-    live.table().show_at = Some((v.race, v.round, 0));
+    live.table().show_at = Some(Shown { race: v.race, round: v.round, moment: Timed::Grab, at_us: 0 });
     set_view(&live, v.clone(), pawns.iter().map(|p| Action::TakePawn { pawn: *p }).collect());
     let mut h = harness(app);
     h.run_steps(2);
@@ -208,7 +208,10 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
     h.run_steps(2);
     let sent = drain(&mut commands);
     assert!(sent.iter().any(|c| matches!(c, Command::Shown { .. })), "the drawn frame is reported: {sent:?}");
-    assert!(sent.iter().any(|c| matches!(c, Command::Grab { pawn, .. } if *pawn == first)), "{sent:?}");
+    assert!(
+        sent.iter().any(|c| matches!(c, Command::Timed { action: Action::TakePawn { pawn }, .. } if *pawn == first)),
+        "{sent:?}"
+    );
     // Bob was faster: the pawn greys out in his name and the verdict says so.
     v.pawns[0].owner = Some(Seat(1));
     v.cars[1].pawn = Some(first);
@@ -218,7 +221,11 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
     // Key 2 takes the second pawn of the round's order.
     h.key_press(egui::Key::Num2);
     h.run_steps(2);
-    assert!(drain(&mut commands).iter().any(|c| matches!(c, Command::Grab { pawn, .. } if *pawn == pawns[1])));
+    assert!(
+        drain(&mut commands)
+            .iter()
+            .any(|c| matches!(c, Command::Timed { action: Action::TakePawn { pawn }, .. } if *pawn == pawns[1]))
+    );
     v.pawns[1].owner = Some(Seat(0));
     v.cars[0].pawn = Some(pawns[1]);
     set_view(&live, v, vec![]);
@@ -226,6 +233,7 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
     assert!(h.query_by_label_contains("Yours: pawn").is_some());
     // The grab is over: the host's photo finish settles who was first, and by how much.
     let photo = PhotoFinish {
+        moment: Timed::Grab,
         reactions: vec![Some(341_200), Some(334_900), Some(702_000)],
         contested: vec![Contest { pawn: first, winner: Seat(1), runner_up: Seat(0), margin_us: 6_300, drawn: false }],
     };
@@ -236,22 +244,38 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
 }
 
 #[test]
-fn b_4_7_echange_offers_each_swap_and_keeps_the_pawn_on_escape() {
+fn b_4_7_echange_offers_each_swap_timed_once_and_keeps_the_pawn_on_escape() {
     let (app, live, mut commands) = seated(true);
     let mut v = view();
     v.phase = PhaseView::Echange;
+    live.table().show_at = Some(Shown { race: v.race, round: v.round, moment: Timed::Echange, at_us: 0 });
     set_view(&live, v, vec![Action::Echange { with: Seat(1) }, Action::KeepPawn]);
     let mut h = harness(app);
     h.run_steps(2);
     h.get_by_label_contains("Échange with Bob").click();
     h.run_steps(2);
+    // One declaration: the host's verdict follows (the quickest is applied first).
+    assert!(h.query_by_label("Declared… waiting for the host's verdict").is_some());
+    fn timed(commands: &mut UnboundedReceiver<Command>) -> Vec<Action> {
+        let sent = drain(commands).into_iter();
+        sent.filter_map(|c| if let Command::Timed { action, .. } = c { Some(action) } else { None }).collect()
+    }
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, Command::Shown(s) if s.moment == Timed::Echange)), "{sent:?}");
+    let declared: Vec<Action> = sent
+        .into_iter()
+        .filter_map(|c| if let Command::Timed { action, .. } = c { Some(action) } else { None })
+        .collect();
+    assert_eq!(declared, [Action::Echange { with: Seat(1) }]);
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
-    let acts: Vec<Action> = drain(&mut commands)
-        .into_iter()
-        .filter_map(|c| if let Command::Act { action, .. } = c { Some(action) } else { None })
-        .collect();
-    assert_eq!(acts, [Action::Echange { with: Seat(1) }, Action::KeepPawn]);
+    assert!(timed(&mut commands).is_empty(), "a second declaration while the first is judged");
+    // Refused (say Bob's seat left): the choice is back, and Escape keeps the pawn.
+    live.table().refusal = Some("refused".into());
+    h.run_steps(2);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert_eq!(timed(&mut commands), [Action::KeepPawn]);
 }
 
 fn my_turn(step: TurnStep) -> PlayerView {

@@ -165,7 +165,7 @@ pub fn run(scenario: &Scenario) -> Result<RunReport, ScenarioError> {
     };
     let setup = ChampionshipSetup {
         pilots,
-        options: TableOptions { first_player, races: scenario.races },
+        options: TableOptions { first_player, races: scenario.races, ..TableOptions::default() },
         circuits: vec![scenario.circuit.load()?],
         seed: scenario.seed,
         first_race_bonuses: scenario.bonuses,

@@ -45,6 +45,9 @@ pub struct ServeArgs {
     /// Seats the host's bots fill, on top of the people who join (3 to 6 pilots in all).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=5))]
     pub bots: u8,
+    /// Practice Échanges: every pilot starts each round holding an Échange bonus (B-4.7).
+    #[arg(long)]
+    pub echange_drill: bool,
     /// Circuit: cannes, corniche, monaco, random:SEED (a new layout each race), or a file.
     #[arg(long, default_value = "random:1")]
     pub circuit: String,
@@ -233,7 +236,7 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         _ => args.circuit.clone(),
     };
     let settings = Settings {
-        options: TableOptions { first_player, races: args.races },
+        options: TableOptions { first_player, races: args.races, echange_drill: args.echange_drill },
         circuit,
         bots: args.bots,
         bot_level: Default::default(),

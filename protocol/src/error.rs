@@ -19,6 +19,8 @@ pub enum RuleError {
     BeforeShown,
     #[error("B-4.3: grab with the reveal's timestamps (a `Grab` message) while the grab is on")]
     UntimedGrab,
+    #[error("B-4.7: declare in the Échange window with its timestamps (an `Echange` message)")]
+    UntimedEchange,
     #[error("B-6.3: the race is over")]
     RaceOver,
     #[error("B-3: {action:?} is not possible now ({phase}); ask for the legal actions")]

@@ -151,20 +151,33 @@ pub enum Event {
     ChampionshipEnded {
         standings: Vec<(Seat, u32, u8, u8)>,
     },
-    /// B-4.3, after the grab: the photo finish. Published by the host once every verdict of
-    /// the grab is final, so it reveals nothing that could still change one.
+    /// B-4.3 / B-4.7, after the grab or the Échange window: the photo finish. Published by the
+    /// host once every verdict of it is final, so it reveals nothing that could still change one.
     PhotoFinish(PhotoFinish),
 }
 
-/// Who was how fast in one grab, as the host measured it: the argument every table has about
-/// who was first, settled with the host's own figures.
+/// The two moments of a round decided by reaction (fairness.md §2, §6): each opens at one
+/// instant shown everywhere, and what pilots do in it is ordered by how fast they did it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Timed {
+    /// B-4.3: from the reveal to the last pawn.
+    Grab,
+    /// B-4.7: the Échange window, from its opening to the last declaration.
+    Echange,
+}
+
+/// Who was how fast in one grab or Échange window, as the host measured it: the argument every
+/// table has about who was first, settled with the host's own figures.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PhotoFinish {
-    /// Each seat's reaction to the reveal in µs (its first request: shown → input on its own
-    /// clock, drift-corrected and bounded as the arbiter judged it); `None` for a seat that
-    /// did not grab (a Klaxon pick, or the last pawn given by itself).
+    pub moment: Timed,
+    /// Each seat's reaction in µs (to the reveal, or to the Échange window's opening: its first
+    /// request, shown → input on its own clock, drift-corrected and bounded as the arbiter
+    /// judged it); `None` for a seat that did not take part (a Klaxon pick, the last pawn
+    /// given by itself, no Échange to play).
     pub reactions: Vec<Option<u32>>,
-    /// Every pawn that more than one pilot asked for, with what it was won by.
+    /// Every pawn that more than one pilot asked for, with what it was won by (grabs only: in
+    /// the Échange window the order itself is the verdict).
     pub contested: Vec<Contest>,
 }
 
@@ -192,6 +205,16 @@ pub struct Contest {
 }
 
 impl Event {
+    /// The timed moment this event opens: the reveal opens the grab (B-4.3), the Échange
+    /// window its own (B-4.7).
+    pub fn opens(&self) -> Option<Timed> {
+        match self {
+            Event::ReservoirsRevealed { .. } => Some(Timed::Grab),
+            Event::EchangeWindow { .. } => Some(Timed::Echange),
+            _ => None,
+        }
+    }
+
     /// The rule this event applies, for the log.
     pub fn rule(&self) -> &'static str {
         use Event::*;

@@ -20,7 +20,7 @@ pub mod wire;
 pub use action::Action;
 pub use circuit::{Circuit, CircuitError, Tile};
 pub use error::RuleError;
-pub use event::Event;
+pub use event::{Event, Timed};
 pub use model::{Atout, Atouts, BonusKind, Bonuses, Colour, Pawn, Seat};
 pub use options::{BotLevel, FirstPlayer, TableOptions};
 pub use view::PlayerView;

@@ -21,11 +21,15 @@ pub struct TableOptions {
     pub first_player: FirstPlayer,
     /// B-7.1: races in a championship. Default: 3.
     pub races: u8,
+    /// A practice table for B-4.7, not a ruling: every pilot starts each round holding an
+    /// Échange bonus, so every round has an Échange window (the fairness lab measures it this
+    /// way). Default: off.
+    pub echange_drill: bool,
 }
 
 impl Default for TableOptions {
     fn default() -> Self {
-        TableOptions { first_player: FirstPlayer::Random, races: 3 }
+        TableOptions { first_player: FirstPlayer::Random, races: 3, echange_drill: false }
     }
 }
 

@@ -46,6 +46,17 @@ pub enum PhaseView {
     Over,
 }
 
+impl PhaseView {
+    /// The timed moment this phase is, if it is one.
+    pub fn timed(self) -> Option<crate::Timed> {
+        match self {
+            PhaseView::Grab => Some(crate::Timed::Grab),
+            PhaseView::Echange => Some(crate::Timed::Echange),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StarView {
     pub tile: u8,

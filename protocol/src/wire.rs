@@ -9,13 +9,14 @@
 //! which would spoil a timing or hold up every verdict.
 
 use crate::dice::{Commitment, SeedReveal};
+use crate::event::Timed;
 use crate::model::{Colour, MAX_PILOTS, Pawn, Seat};
 use crate::{Action, BotLevel, Event, PlayerView, RuleError, TableOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -50,6 +51,16 @@ pub struct Hello {
     pub seat_token: Option<SeatToken>,
 }
 
+/// When a client showed a timed moment, on its own clock. The moment is named, so that a beat
+/// from the grab that arrives once the Échange window is open is not read as the window's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shown {
+    pub race: u8,
+    pub round: u16,
+    pub moment: Timed,
+    pub at_us: u64,
+}
+
 /// Proof of a seat: given at join, presented again to reconnect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SeatToken(pub u128);
@@ -69,11 +80,14 @@ pub enum ClientMsg {
     /// B-4.3: a grab, with the two readings of the client's monotonic clock that make its
     /// reaction: when the reservoirs were shown and when the pilot acted.
     Grab { seq: u32, pawn: Pawn, shown_us: u64, input_us: u64 },
-    /// While a grab or Klaxon calls are open (usually as [`Datagram::Beat`]): the client's
-    /// clock now, when it showed the reservoirs (if it has), and the `seq` of the last action
-    /// it sent. Once the host holds that action and this, nothing the client sends later can
-    /// claim an earlier instant.
-    Heartbeat { now_us: u64, shown_us: Option<u64>, acts: u32 },
+    /// B-4.7, in the Échange window: swap with `with`, or keep one's pawn (`None`), with the
+    /// readings of the client's clock when the window was shown and when the pilot chose.
+    Echange { seq: u32, with: Option<Seat>, shown_us: u64, input_us: u64 },
+    /// While a grab, an Échange window or Klaxon calls are open (usually as
+    /// [`Datagram::Beat`]): the client's clock now, when it showed the moment now open (if it
+    /// has), and the `seq` of the last action it sent. Once the host holds that action and
+    /// this, nothing the client sends later can claim an earlier instant.
+    Heartbeat { now_us: u64, shown: Option<Shown>, acts: u32 },
     /// Leaving for good (the seat goes to a bot).
     Leave,
 }
@@ -100,8 +114,10 @@ pub enum ServerMsg {
         view: Box<PlayerView>,
         legal: Vec<Action>,
         deadline_ms: Option<u32>,
-        /// When this update reveals the reservoirs (B-4.2): the instant to show them, on the
-        /// client's own clock. The host sends it so that it arrives just before.
+        /// When this update opens a timed moment — it reveals the reservoirs (B-4.2) or opens
+        /// the Échange window (B-4.7) —, the instant to show it, on the client's own clock. A
+        /// reveal is sent so that it arrives just before; an Échange window early enough for a
+        /// retransmission (its news were public already), and held until then.
         show_at_us: Option<u64>,
         /// Under the cup: when it lifts (the end of Klaxon calls), on the client's own clock.
         /// The client sends one heartbeat just after, which lets the host settle the calls.
@@ -190,8 +206,9 @@ pub enum Datagram {
     Pong { t0: u64, t1: u64, t2: u64 },
     HostPing { t0: u64 },
     ClientPong { t0: u64, t1: u64, t2: u64 },
-    Beat { now_us: u64, shown_us: Option<u64>, acts: u32 },
+    Beat { now_us: u64, shown: Option<Shown>, acts: u32 },
     Grab { seq: u32, pawn: Pawn, shown_us: u64, input_us: u64 },
+    Echange { seq: u32, with: Option<Seat>, shown_us: u64, input_us: u64 },
     Reveal { race: u8, round: u16, show_at_us: Option<u64>, values: [u8; MAX_PILOTS] },
 }
 
@@ -324,6 +341,7 @@ mod tests {
             ClientMsg::Ready(true),
             ClientMsg::Act { seq: 7, action: Action::Move { tiles: 3 }, at_us: None },
             ClientMsg::Grab { seq: 8, pawn: Pawn(2), shown_us: 1_000, input_us: 251_000 },
+            ClientMsg::Echange { seq: 9, with: None, shown_us: 1_000, input_us: 401_000 },
             ClientMsg::PickColour(Colour::Vert),
         ];
         let bytes: Vec<u8> = msgs.iter().flat_map(encode).collect();
@@ -369,8 +387,13 @@ mod tests {
             Datagram::Pong { t0: 1, t1: 2, t2: 3 },
             Datagram::HostPing { t0: u64::MAX },
             Datagram::ClientPong { t0: 1, t1: u64::MAX, t2: u64::MAX },
-            Datagram::Beat { now_us: u64::MAX, shown_us: Some(u64::MAX), acts: u32::MAX },
+            Datagram::Beat {
+                now_us: u64::MAX,
+                shown: Some(Shown { race: 9, round: u16::MAX, moment: Timed::Echange, at_us: u64::MAX }),
+                acts: u32::MAX,
+            },
             Datagram::Grab { seq: u32::MAX, pawn: Pawn(5), shown_us: u64::MAX, input_us: u64::MAX },
+            Datagram::Echange { seq: u32::MAX, with: Some(Seat(5)), shown_us: u64::MAX, input_us: u64::MAX },
             Datagram::Reveal { race: 9, round: u16::MAX, show_at_us: Some(u64::MAX), values: [6; MAX_PILOTS] },
         ];
         for d in all {

@@ -39,4 +39,13 @@ async fn b_4_3_a_short_lab_orders_close_calls_by_reaction_and_beats_arrival_orde
     // The photo finish every table sees reports the reactions the lab's truth knows.
     assert!(report.photo_finish_reactions >= 40, "photo finish reactions: {}", report.photo_finish_reactions);
     assert!(report.photo_finish_error_ms.p99 <= 1.0, "photo finish error {:?}", report.photo_finish_error_ms);
+    // B-4.7: the Échange windows, judged the same way — every declaration pair 0.1 ms apart or
+    // more applied in reaction order, and better than arrival order.
+    let e = &report.echange;
+    assert!(e.windows >= 10 && e.pairs >= 30, "too few Échange contests: {e:?}");
+    for b in e.buckets.iter().filter(|b| b.gap_ms.0 >= 0.1 && b.pairs > 0) {
+        assert_eq!(b.accuracy, Some(1.0), "Échange pairs {:?} ms apart ordered wrong: {e:?}", b.gap_ms);
+    }
+    assert!(e.accuracy >= Some(e.arrival_accuracy.unwrap_or(0.0) + 0.1), "Échange fair vs arrival: {e:?}");
+    assert!(e.photo_finish_reactions >= 30 && e.photo_finish_error_ms.p99 <= 1.0, "Échange photo finish: {e:?}");
 }

@@ -6,7 +6,8 @@
 use super::{board, look};
 use crate::live::{Command, Live, Table};
 use bolide_protocol::view::{PhaseView, TurnStep};
-use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat};
+use bolide_protocol::wire::Shown;
+use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, Timed};
 use egui::{Color32, RichText, Vec2};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,10 +18,12 @@ pub struct RaceUi {
     /// Where each car is drawn: it moves towards its real position tile by tile.
     shown_at: Vec<f32>,
     last_frame: Option<f64>,
-    /// The round whose reservoirs this window has drawn (reported once, as `Shown`).
-    drawn: Option<(u8, u16)>,
+    /// The timed moment this window has drawn (reported once, as `Shown`).
+    drawn: Option<(u8, u16, Timed)>,
     /// The pawn this pilot last asked for in the grab.
     asked: Option<(u8, u16, Pawn)>,
+    /// The round whose Échange this pilot declared (one declaration; the verdict follows).
+    declared: Option<(u8, u16)>,
     /// Picking a tile for the oil (Huile, B-5.14).
     picking_oil: bool,
 }
@@ -153,18 +156,19 @@ impl RaceUi {
                     ui.heading(format!("{} peeks under the cup and chooses…", s.name(next)));
                 }
             }
-            PhaseView::Grab => {
-                let show_at = t.show_at.filter(|(r, n, _)| (*r, *n) == (view.race, view.round)).map(|(_, _, at)| at);
+            PhaseView::Grab | PhaseView::Echange => {
+                let moment = view.phase.timed().map(|m| (view.race, view.round, m));
+                let show_at = t.show_at.filter(|m| Some((m.race, m.round, m.moment)) == moment).map(|m| m.at_us);
                 match show_at {
                     Some(at) if s.now_us < at => {
-                        ui.heading("Hands ready…");
-                        // Wake exactly when the reservoirs show.
+                        ui.heading(if view.phase == PhaseView::Grab { "Hands ready…" } else { "Échange window…" });
+                        // Wake exactly when the moment shows.
                         ui.ctx().request_repaint_after(std::time::Duration::from_micros(at - s.now_us));
                     }
-                    _ => self.grab(ui, s),
+                    _ if view.phase == PhaseView::Grab => self.grab(ui, s),
+                    _ => self.echange(ui, s),
                 }
             }
-            PhaseView::Echange => echange(ui, s),
             PhaseView::Movement => self.movement(ui, s),
             PhaseView::Over => {
                 ui.heading("Race over");
@@ -204,12 +208,7 @@ impl RaceUi {
         }
         let still_grabbing = me.is_some() && mine.is_none();
         self.pawns(ui, s, still_grabbing);
-        // The frame that first drew the reservoirs: tell the link when it went out.
-        let round = (view.race, view.round);
-        if self.drawn != Some(round) {
-            self.drawn = Some(round);
-            stamp_shown(ui, live, round);
-        }
+        self.drawn(ui, live, view);
         if still_grabbing {
             // While this pilot may still grab, every frame counts: no waiting for input.
             ui.ctx().request_repaint();
@@ -251,7 +250,7 @@ impl RaceUi {
                     let input_us = live.now_us();
                     self.asked = Some((view.race, view.round, p.pawn));
                     live.send(if timed {
-                        Command::Grab { pawn: p.pawn, input_us }
+                        Command::Timed { action: take, input_us }
                     } else {
                         Command::Act { action: take, at_us: input_us }
                     });
@@ -345,14 +344,14 @@ impl RaceUi {
     }
 }
 
-/// Reports when the frame that first drew the reservoirs reached the screen (fairness.md §2).
+/// Reports when the frame that first drew a timed moment reached the screen (fairness.md §2).
 /// In the window, a paint callback stamps it as the frame's draw calls are submitted, right
 /// before the buffer swap (no vsync holds it): not when the frame was merely built, which can
 /// be a tessellation and a paint earlier. Without a GL painter (the headless tests) callbacks
 /// never run, so it is stamped at the end of this pass.
-fn stamp_shown(ui: &egui::Ui, live: &Live, (race, round): (u8, u16)) {
+fn stamp_shown(ui: &egui::Ui, live: &Live, (race, round, moment): (u8, u16, Timed)) {
     if !super::GL_PAINTER.load(Ordering::Relaxed) {
-        live.send(Command::Shown { race, round, at_us: live.now_us() });
+        live.send(Command::Shown(Shown { race, round, moment, at_us: live.now_us() }));
         return;
     }
     let live = live.clone();
@@ -360,8 +359,8 @@ fn stamp_shown(ui: &egui::Ui, live: &Live, (race, round): (u8, u16)) {
     let stamp = eframe::egui_glow::CallbackFn::new(move |_, _| {
         if !once.swap(true, Ordering::Relaxed) {
             let at_us = live.now_us();
-            live.send(Command::Shown { race, round, at_us });
-            tracing::debug!(race, round, at_us, "the reservoirs reached the screen");
+            live.send(Command::Shown(Shown { race, round, moment, at_us }));
+            tracing::debug!(race, round, ?moment, at_us, "a timed moment reached the screen");
         }
     });
     // One pixel in the corner: a callback with an empty rect is skipped.
@@ -396,31 +395,57 @@ fn cup_down(ui: &mut egui::Ui, s: &Scene) {
     }
 }
 
-fn echange(ui: &mut egui::Ui, s: &Scene) {
-    let (t, view) = (s.t, s.view);
-    let offers: Vec<Seat> =
-        t.legal.iter().filter_map(|a| if let Action::Echange { with } = a { Some(*with) } else { None }).collect();
-    if offers.is_empty() {
-        ui.heading("Échange: the bonus holders decide…");
-        return;
+impl RaceUi {
+    /// The frame that first drew a timed moment: tell the link when it went out.
+    fn drawn(&mut self, ui: &egui::Ui, live: &Live, view: &PlayerView) {
+        let Some(moment) = view.phase.timed().map(|m| (view.race, view.round, m)) else { return };
+        if self.drawn != Some(moment) {
+            self.drawn = Some(moment);
+            stamp_shown(ui, live, moment);
+        }
     }
-    ui.heading("You hold Échange: swap pawns with someone? (B-4.7)");
-    ui.horizontal_wrapped(|ui| {
-        for with in offers {
-            let theirs =
-                view.car(with).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)).and_then(|p| p.reservoir);
-            let label = format!("Échange with {} (reservoir {})", s.name(with), theirs.unwrap_or(0));
-            if ui.button(RichText::new(label).size(17.0)).clicked() {
-                s.act(Action::Echange { with });
+
+    /// B-4.7: the Échange window, timed like the grab — the first to choose is applied first.
+    fn echange(&mut self, ui: &mut egui::Ui, s: &Scene) {
+        let (live, t, view) = (s.live, s.t, s.view);
+        self.drawn(ui, live, view);
+        let offers: Vec<Seat> =
+            t.legal.iter().filter_map(|a| if let Action::Echange { with } = a { Some(*with) } else { None }).collect();
+        if offers.is_empty() {
+            ui.heading("Échange: the bonus holders decide…");
+            return;
+        }
+        let round = (view.race, view.round);
+        if self.declared == Some(round) && t.refusal.is_none() {
+            ui.heading("Declared… waiting for the host's verdict");
+            return;
+        }
+        ui.heading("ÉCHANGE! Swap pawns with someone? The quickest choice goes first (B-4.7)");
+        let mut declared = None;
+        let mut declare = |action| {
+            live.send(Command::Timed { action, input_us: live.now_us() });
+            declared = Some(round);
+        };
+        ui.horizontal_wrapped(|ui| {
+            for with in offers {
+                let theirs =
+                    view.car(with).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)).and_then(|p| p.reservoir);
+                let label = format!("Échange with {} (reservoir {})", s.name(with), theirs.unwrap_or(0));
+                if ui.button(RichText::new(label).size(17.0)).clicked() {
+                    declare(Action::Echange { with });
+                }
             }
-        }
-        let keep = t.legal.contains(&Action::KeepPawn)
-            && (ui.button(RichText::new("Keep my pawn (Esc)").size(17.0)).clicked()
-                || ui.input(|i| i.key_pressed(egui::Key::Escape)));
-        if keep {
-            s.act(Action::KeepPawn);
-        }
-    });
+            let keep = t.legal.contains(&Action::KeepPawn)
+                && (ui.button(RichText::new("Keep my pawn (Esc)").size(17.0)).clicked()
+                    || ui.input(|i| i.key_pressed(egui::Key::Escape)));
+            if keep {
+                declare(Action::KeepPawn);
+            }
+        });
+        self.declared = declared.or(self.declared);
+        // While this pilot may still declare, every frame counts, as in the grab.
+        ui.ctx().request_repaint();
+    }
 }
 
 fn status_line(ui: &mut egui::Ui, s: &Scene) {
@@ -494,11 +519,16 @@ fn side_panel(ui: &mut egui::Ui, s: &Scene) {
     });
 }
 
-/// The last grab's photo finish (B-4.3), as the host measured it: reactions fastest first,
-/// then what each contested pawn was won by.
+/// The last photo finish (B-4.3, B-4.7), as the host measured it: reactions fastest first,
+/// then what each contested pawn was won by — or, after an Échange window, by how much each
+/// declaration went before the next.
 fn photo_finish(ui: &mut egui::Ui, s: &Scene) {
-    ui.label(RichText::new("Photo finish").strong());
     let last = s.t.events.iter().rev().find_map(|e| if let Event::PhotoFinish(p) = e { Some(p) } else { None });
+    let title = match last.map(|p| p.moment) {
+        Some(Timed::Echange) => "Photo finish — Échange",
+        _ => "Photo finish",
+    };
+    ui.label(RichText::new(title).strong());
     let Some(photo) = last else {
         ui.label("After each grab: every pilot's reaction, and what each contested pawn was won by.");
         return;
@@ -515,6 +545,9 @@ fn photo_finish(ui: &mut egui::Ui, s: &Scene) {
     });
     for contest in &photo.contested {
         ui.label(crate::text::contest(contest, &s.names));
+    }
+    for margin in crate::text::echange_margins(photo, &s.names) {
+        ui.label(margin);
     }
 }
 

@@ -1,5 +1,7 @@
 //! The grab arbiter (B-4.3), sans-I/O: timestamped requests and heartbeats in, verdicts out,
-//! the host's time passed in as a value. See `shared/design/fairness.md`.
+//! the host's time passed in as a value. See `shared/design/fairness.md`. It orders requests
+//! by reaction and never looks at what they ask for, so the Échange window (B-4.7, §6) is
+//! judged by the same code: one declaration per Échange holder.
 //!
 //! Each competing client measures its reaction on its own monotonic clock (shown → input) and
 //! sends it with its request; during the grab it also sends heartbeats — its elapsed time since
@@ -13,15 +15,16 @@
 //! it costs each seat its own latency plus one heartbeat. Reactions closer than the tie margin
 //! are a tie, decided by a seeded draw that is logged.
 
-use bolide_protocol::{Pawn, Seat};
+use bolide_protocol::{Action, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// A grab request as the arbiter sees it: reaction already drift-corrected and bounded.
+/// A request as the arbiter sees it: reaction already drift-corrected and bounded. `action`
+/// is a `TakePawn` in the grab, an `Echange` or a `KeepPawn` in the Échange window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
     pub seat: Seat,
-    pub pawn: Pawn,
+    pub action: Action,
     pub reaction_us: u64,
     /// Host time it arrived.
     pub arrival: u64,
@@ -232,12 +235,13 @@ pub fn bound_claim(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bolide_protocol::Pawn;
 
     const TIE: u64 = 50;
     const SILENCE: u64 = 1_000_000;
 
     fn req(seat: u8, pawn: u8, reaction_us: u64, arrival: u64) -> Request {
-        Request { seat: Seat(seat), pawn: Pawn(pawn), reaction_us, arrival }
+        Request { seat: Seat(seat), action: Action::TakePawn { pawn: Pawn(pawn) }, reaction_us, arrival }
     }
 
     #[test]

@@ -157,5 +157,13 @@ pub fn standings_from(points: &[u32], wins: &[u8]) -> Vec<Standing> {
 fn race_setup(setup: &ChampionshipSetup, race: u8, first_player: FirstPlayer) -> RaceSetup {
     let circuit = setup.circuits[(race as usize - 1) % setup.circuits.len()];
     let seed = bolide_protocol::dice::race_seed(setup.seed, race);
-    RaceSetup { pilots: setup.pilots, circuit, seed, race, first_player, bonuses: None }
+    RaceSetup {
+        pilots: setup.pilots,
+        circuit,
+        seed,
+        race,
+        first_player,
+        bonuses: None,
+        echange_drill: setup.options.echange_drill,
+    }
 }

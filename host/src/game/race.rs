@@ -141,6 +141,7 @@ pub struct Race {
     klaxon_next: u8,
     /// Seats still to decide in the Échange window, as a bit set (B-4.7).
     echange_pending: u8,
+    echange_drill: bool,
     /// Turns begun this round, counted from the first player (B-5).
     turns_begun: u8,
     turn: Turn,
@@ -197,6 +198,7 @@ impl Race {
             klaxon_len: 0,
             klaxon_next: 0,
             echange_pending: 0,
+            echange_drill: setup.echange_drill,
             turns_begun: 0,
             turn: Turn {
                 seat: first_player,
@@ -905,6 +907,9 @@ impl Race {
         for car in &mut self.cars {
             car.pawn = None;
             car.token_used = false;
+            if self.echange_drill {
+                car.bonuses.insert(BonusKind::Echange);
+            }
             car.panne_seche = false;
             if car.panne_seche_pending {
                 // B-4.8, B-5.7: forced, and it is this round's special token.

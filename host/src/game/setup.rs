@@ -18,11 +18,21 @@ pub struct RaceSetup {
     pub first_player: FirstPlayer,
     /// Bonus kinds on the stars in circuit order; `None` draws them (B-1.5).
     pub bonuses: Option<[BonusKind; 6]>,
+    /// Every pilot starts each round holding an Échange (`TableOptions::echange_drill`).
+    pub echange_drill: bool,
 }
 
 impl RaceSetup {
     pub fn new(pilots: u8, circuit: Circuit, seed: u64) -> RaceSetup {
-        RaceSetup { pilots, circuit, seed, race: 1, first_player: FirstPlayer::Random, bonuses: None }
+        RaceSetup {
+            pilots,
+            circuit,
+            seed,
+            race: 1,
+            first_player: FirstPlayer::Random,
+            bonuses: None,
+            echange_drill: false,
+        }
     }
 }
 

@@ -28,6 +28,7 @@ fn race(pilots: u8) -> Race {
         race: 1,
         first_player: FirstPlayer::Seat(S0),
         bonuses: Some(BONUSES),
+        echange_drill: false,
     };
     Race::new(&setup).unwrap()
 }
@@ -323,6 +324,19 @@ fn b_4_7_echange_window_in_declared_order() {
     r.apply(S0, Action::Echange { with: Seat(3) }).unwrap();
     assert_eq!((r.reservoir_of(S0), r.reservoir_of(Seat(3))), (Some(4), Some(1)));
     assert_eq!(r.pawn_owner(Pawn(3)), Some(S0));
+    assert_eq!(r.phase(), Phase::Movement);
+}
+
+#[test]
+fn b_4_7_the_echange_drill_opens_a_window_for_everyone_every_round() {
+    let setup = RaceSetup { echange_drill: true, ..RaceSetup::new(3, circuits::preset("cannes").unwrap(), 7) };
+    let mut r = Race::new(&setup).unwrap();
+    let events = grab(&mut r, &[1, 2, 3]);
+    assert!(events.contains(&Event::EchangeWindow { seats: vec![S0, S1, S2] }));
+    r.apply(S2, Action::Echange { with: S0 }).unwrap();
+    assert!(!r.car(S2).bonuses.contains(BonusKind::Echange), "spent (B-4.7)");
+    r.apply(S0, Action::KeepPawn).unwrap();
+    r.apply(S1, Action::KeepPawn).unwrap();
     assert_eq!(r.phase(), Phase::Movement);
 }
 
@@ -681,7 +695,7 @@ fn finish_race(champ: &mut Championship) -> Vec<Event> {
 fn b_7_1_races_chain_with_a_fresh_setup_and_the_next_first_player() {
     let setup = ChampionshipSetup {
         pilots: 4,
-        options: bolide_protocol::TableOptions { races: 3, first_player: FirstPlayer::Seat(S2) },
+        options: bolide_protocol::TableOptions { races: 3, first_player: FirstPlayer::Seat(S2), echange_drill: false },
         circuits: vec![circuits::preset("cannes").unwrap()],
         seed: 11,
         first_race_bonuses: None,
@@ -723,7 +737,7 @@ fn b_7_3_ties_broken_by_wins_then_shared() {
 fn b_7_3_championship_reports_standings_at_the_end() {
     let setup = ChampionshipSetup {
         pilots: 3,
-        options: bolide_protocol::TableOptions { races: 1, first_player: FirstPlayer::Seat(S0) },
+        options: bolide_protocol::TableOptions { races: 1, first_player: FirstPlayer::Seat(S0), echange_drill: false },
         circuits: vec![circuits::preset("cannes").unwrap()],
         seed: 5,
         first_race_bonuses: None,

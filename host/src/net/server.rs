@@ -645,8 +645,11 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
                     Ok(Datagram::ClientPong { t0, t1, t2 }) if outstanding.answered(t0) => {
                         Some(RoomInput::Probe { conn, sample: Sample::from_probe(t0, t1, t2, t) })
                     }
-                    Ok(Datagram::Beat { now_us, shown_us, acts }) => {
-                        Some(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown_us, acts } })
+                    Ok(Datagram::Beat { now_us, shown, acts }) => {
+                        Some(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown, acts } })
+                    }
+                    Ok(Datagram::Echange { seq, with, shown_us, input_us }) => {
+                        Some(RoomInput::Msg { conn, msg: ClientMsg::Echange { seq, with, shown_us, input_us } })
                     }
                     Ok(Datagram::Grab { seq, pawn, shown_us, input_us }) => {
                         Some(RoomInput::Msg { conn, msg: ClientMsg::Grab { seq, pawn, shown_us, input_us } })

@@ -1,14 +1,16 @@
-//! The room's side of fair grabs (fairness.md): clock models fed by probes, the scheduled
-//! reveal, timed Klaxon calls and the grab arbiter. The decisions themselves are in
-//! `crate::fair`; this file wires them to seats, connections and the engine.
+//! The room's fairness state, with one owner (fairness.md): each connection's clock model,
+//! what its beats vouched for (§7), the Klaxon calls under the cup (§6) and the timed moment
+//! now open — the grab (§2–§5) or the Échange window (§6) — with its arbiter. It knows seats
+//! and connections, never the engine: the room asks it for decisions ([`Fairness::decide`])
+//! and applies them (`room::timed`). The arithmetic itself is in `crate::fair`.
 
-use super::us;
-use super::{ConnId, DueKind, Output, Room};
-use crate::fair::{Allowance, GrabArbiter, Request, Sample, Verdict, bound_claim};
+use super::ConnId;
+use crate::fair::{
+    Allowance, ClockModel, GrabArbiter, KlaxonCall, KlaxonOrder, Request, Sample, Verdict, Vouched, bound_claim,
+};
 use bolide_protocol::event::{Contest, PhotoFinish};
-use bolide_protocol::model::MAX_PILOTS;
-use bolide_protocol::wire::{Datagram, ServerMsg};
-use bolide_protocol::{Action, Event, Pawn, RuleError, Seat};
+use bolide_protocol::wire::Shown;
+use bolide_protocol::{Action, Pawn, RuleError, Seat, Timed};
 use std::collections::BTreeMap;
 
 /// Ties closer than this are decided by a seeded draw (µs): the residual of drift correction
@@ -17,7 +19,12 @@ pub const TIE_US: u64 = 20;
 /// How long before the reveal instant the reservoirs leave for a client, on top of its
 /// one-way delay bound (µs): peeking early is worth at most this.
 pub const REVEAL_MARGIN_US: u64 = 2_000;
-/// A client that sends nothing for this long (plus its delay bound) no longer holds the grab.
+/// The least time between sending the Échange window and its opening (µs): the update leaves
+/// at once and is held by each client until the opening, so a packet lost on the way is
+/// retransmitted in time (a QUIC probe timeout on a LAN is well under this). Seeing the
+/// window early gains nothing: what it shows — who holds which pawn — was public already.
+pub const ECHANGE_LEAD_US: u64 = 150_000;
+/// A client that sends nothing for this long (plus its delay bound) no longer holds a moment.
 pub const SILENCE_US: u64 = 250_000;
 /// A clock model with fewer probes than this is cold: the next lift waits [`WARM_UP_US`]
 /// longer (the host's first-second burst brings 20).
@@ -28,30 +35,446 @@ pub const WARM_UPS: u8 = 3;
 /// Assumed path bound for a client the host has no probe from yet (µs).
 pub const UNKNOWN_OWD_US: u64 = 20_000;
 
-/// One grab, from the reveal to the last pawn.
-pub(super) struct GrabState {
-    /// Host instant the reservoirs are shown everywhere.
-    pub reveal: u64,
-    pub arbiter: GrabArbiter,
-    /// The sequence number of each seat's pending request, for a refusal.
-    seqs: BTreeMap<Seat, u32>,
-    /// When each connection's reveal left the host.
-    sent: BTreeMap<ConnId, u64>,
-    /// Every request the arbiter was given, in arrival order: (seat, pawn, reaction µs).
-    asked: Vec<(Seat, Pawn, u64)>,
+/// Which moment of which round: a beat or a record names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MomentId {
+    pub race: u8,
+    pub round: u16,
+    pub moment: Timed,
 }
 
-impl GrabState {
-    /// Hands a request to the arbiter and keeps it for the photo finish.
-    fn request(&mut self, request: Request, now: u64) {
-        self.asked.push((request.seat, request.pawn, request.reaction_us));
-        self.arbiter.request(request, now);
+/// One timed moment, from its opening to its last decision.
+struct Moment {
+    id: MomentId,
+    /// Host instant it is shown everywhere (the reveal, or the Échange window's opening).
+    opens: u64,
+    arbiter: GrabArbiter,
+    /// The sequence number of each seat's pending request, for a refusal.
+    seqs: BTreeMap<Seat, u32>,
+    /// When each connection's update left the host.
+    sent: BTreeMap<ConnId, u64>,
+    /// Every request the arbiter was given, in arrival order: (seat, action, reaction µs).
+    asked: Vec<(Seat, Action, u64)>,
+    /// What the bounds added to each seat's last request (µs).
+    clamped: BTreeMap<Seat, u64>,
+    /// Whether each seat's last request carried its own timing.
+    timed: BTreeMap<Seat, bool>,
+}
+
+/// A decision the room applies.
+pub(super) enum Decision {
+    /// The lift instant has passed and every call before it is in: apply these calls in
+    /// this order (B-4.6), then lift.
+    Klaxon(Vec<KlaxonCall>),
+    /// A request of the open moment, final: apply it. `seq` is the client's, for a refusal.
+    Verdict { verdict: Verdict, seq: u32 },
+}
+
+/// A timed request as the client sent it: `(shown, input)` on its own clock.
+pub(super) struct Claim {
+    pub conn: ConnId,
+    pub seat: Seat,
+    pub seq: u32,
+    pub action: Action,
+    pub shown_us: u64,
+    pub input_us: u64,
+}
+
+/// One arbitrated request, for the fairness lab and the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FairRecord {
+    pub race: u8,
+    pub round: u16,
+    /// The grab or the Échange window.
+    pub moment: Timed,
+    pub seat: Seat,
+    /// A `TakePawn` in the grab; an `Echange` or a `KeepPawn` in the Échange window.
+    pub action: Action,
+    /// Reaction after drift correction and bounds (µs, host time base).
+    pub reaction_us: u64,
+    /// How much the bounds added (µs).
+    pub clamped_us: u64,
+    pub arrival_us: u64,
+    pub committed_us: u64,
+    pub tie: bool,
+    /// Whether the engine took it (a grab: the pawn was still free).
+    pub granted: bool,
+    /// `false`: never judged — its seat was done otherwise first (the last pawn goes by
+    /// itself, a stand-in declared), so the request was void; `committed_us` is when.
+    pub judged: bool,
+    /// Host instant the moment opened.
+    pub reveal_us: u64,
+    /// The host's estimate of this seat's clock offset (client − host, µs) at the commit;
+    /// `None` for a seat the host plays.
+    pub offset_est_us: Option<i64>,
+    /// The request carried the client's own timing (`Grab`, `Echange`); `false`: a seat the
+    /// host plays (a bot or a stand-in), timed on the host's clock. (An untimed request while
+    /// a moment is open is refused: `RuleError::UntimedGrab`, `UntimedEchange`.)
+    pub timed: bool,
+}
+
+impl FairRecord {
+    /// The pawn a grab asked for.
+    pub fn pawn(&self) -> Option<Pawn> {
+        match self.action {
+            Action::TakePawn { pawn } => Some(pawn),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Default)]
+pub(super) struct Fairness {
+    /// Each connection's clock, from its probes.
+    clocks: BTreeMap<ConnId, ClockModel>,
+    /// What each connection's beats proved about its next action (§7).
+    vouched: BTreeMap<ConnId, Vouched>,
+    /// The highest action `seq` held from each connection.
+    acts_seen: BTreeMap<ConnId, u32>,
+    /// The Klaxon calls of this round, while the cup is down.
+    klaxon: Option<KlaxonOrder>,
+    /// The lift instant has passed; the Klaxon order is being settled.
+    lift_passed: bool,
+    moment: Option<Moment>,
+    /// Lifts each seat made wait for its clock model to warm up.
+    warm_ups: BTreeMap<Seat, u8>,
+}
+
+impl Fairness {
+    // ----- clocks and connections -----
+
+    /// A timing probe came back from `conn` (§1).
+    pub fn probe(&mut self, conn: ConnId, sample: Sample) {
+        self.clocks.entry(conn).or_default().add(sample);
     }
 
-    /// The photo finish of this grab, given who holds which pawn once it is over (B-4.3):
-    /// each seat's first reaction, and for every pawn that someone else also asked for, the
-    /// margin between its holder's request and the fastest losing one. `None` when nobody
-    /// asked for anything (every pawn went by Klaxon picks or by itself).
+    /// The connection is gone: what was known of its clock goes with it.
+    pub fn forget(&mut self, conn: ConnId) {
+        self.clocks.remove(&conn);
+        self.vouched.remove(&conn);
+        self.acts_seen.remove(&conn);
+    }
+
+    /// A model of `conn`'s clock, once it has a probe.
+    fn clock(&self, conn: ConnId) -> Option<&ClockModel> {
+        self.clocks.get(&conn).filter(|c| c.samples() > 0)
+    }
+
+    /// The host's one-way delay bound to `conn`, µs.
+    pub fn owd_max(&self, conn: ConnId) -> u64 {
+        self.clock(conn).map_or(UNKNOWN_OWD_US, |c| c.owd_max())
+    }
+
+    /// The longest one-way path bound among the seated pilots' connections `pilots`: what a
+    /// moment's lead and the silence cut-off wait for. Spectators never grab or call, so a
+    /// slow (or lying) watcher cannot stretch every round.
+    pub fn slowest_path(&self, pilots: impl Iterator<Item = ConnId>) -> u64 {
+        pilots.map(|c| self.owd_max(c)).max().unwrap_or(0)
+    }
+
+    /// A host instant on `conn`'s clock, once the host has a model of it.
+    pub fn to_client(&self, conn: ConnId, host_us: u64) -> Option<u64> {
+        self.clock(conn).map(|c| c.to_client(host_us))
+    }
+
+    /// A client time of `conn` on the host clock; without a model, the arrival minus the floor.
+    fn to_host(&self, conn: ConnId, client_us: u64, now: u64) -> u64 {
+        match self.clock(conn) {
+            Some(c) => c.to_host(client_us),
+            None => now.saturating_sub(UNKNOWN_OWD_US),
+        }
+    }
+
+    /// A duration on `conn`'s clock, on the host's.
+    fn to_host_duration(&self, conn: ConnId, client_us: u64) -> u64 {
+        self.clocks.get(&conn).map_or(client_us as f64, |c| c.to_host_duration(client_us)) as u64
+    }
+
+    /// Whether the next lift must wait for a pilot's clock model to warm up: one of the seated
+    /// `pilots` (connection, seat) has too few probes, and at most [`WARM_UPS`] such waits for
+    /// one seat in a championship (a pilot who reconnects over and over must not slow every
+    /// round).
+    pub fn needs_warm_up(&mut self, pilots: impl Iterator<Item = (ConnId, Seat)>) -> bool {
+        let cold: Vec<Seat> = pilots
+            .filter(|(c, _)| self.clocks.get(c).is_none_or(|m| m.samples() < WARM_SAMPLES))
+            .map(|(_, seat)| seat)
+            .filter(|seat| self.warm_ups.get(seat).copied().unwrap_or(0) < WARM_UPS)
+            .collect();
+        for seat in &cold {
+            *self.warm_ups.entry(*seat).or_default() += 1;
+        }
+        !cold.is_empty()
+    }
+
+    /// Action `seq` of `conn` is here. `false`: a copy of one already here (timed requests
+    /// come on the stream and as datagram copies: the first one counts).
+    pub fn saw_act(&mut self, conn: ConnId, seq: u32) -> bool {
+        let seen = self.acts_seen.entry(conn).or_default();
+        let new = *seen < seq;
+        *seen = (*seen).max(seq);
+        new
+    }
+
+    /// §7: `claimed_us` (action `seq` of `conn`, client clock) raised to the last beat that
+    /// did not count it; and how much that added.
+    fn beat_bound(&self, conn: ConnId, seq: u32, claimed_us: u64) -> (u64, u64) {
+        self.vouched.get(&conn).map_or((claimed_us, 0), |v| v.bound(seq, claimed_us))
+    }
+
+    // ----- Klaxon calls (B-4.6, §6) -----
+
+    /// The cup is down until `lift`: calls are open.
+    pub fn open_klaxon(&mut self, pilots: u8, lift: u64, now: u64, slowest_path: u64) {
+        self.klaxon = Some(KlaxonOrder::new(pilots, lift, now, SILENCE_US + slowest_path));
+        self.lift_passed = false;
+    }
+
+    /// The lift instant of the cup now down.
+    pub fn lift(&self) -> Option<u64> {
+        self.klaxon.as_ref().map(|k| k.lift())
+    }
+
+    /// The lift instant has passed: calls made before it may still be travelling.
+    pub fn lift_passed(&mut self) {
+        self.lift_passed = true;
+    }
+
+    /// A call of `seat` made at `at_us` on `conn`'s clock (`None`: untimed, taken as sent
+    /// one path ago), or by the host (`conn` `None`: a seat it plays, at `now`).
+    pub fn klaxon_call(
+        &mut self,
+        caller: Option<(ConnId, u32, Option<u64>)>,
+        seat: Seat,
+        now: u64,
+    ) -> Result<(), RuleError> {
+        let at = match caller {
+            // §7: no earlier than this client's own last beat that did not count the call.
+            Some((conn, seq, Some(t))) => self.to_host(conn, self.beat_bound(conn, seq, t).0, now),
+            Some((conn, _, None)) => now.saturating_sub(self.owd_max(conn)),
+            None => now,
+        };
+        let Some(order) = &mut self.klaxon else { return Err(RuleError::KlaxonTooLate) };
+        if order.calls().iter().any(|c| c.seat == seat) {
+            return Err(RuleError::KlaxonAlreadyCalled);
+        }
+        // B-4.6 ruling: too late, and the token is not spent.
+        if order.call(seat, at, now) { Ok(()) } else { Err(RuleError::KlaxonTooLate) }
+    }
+
+    // ----- the timed moments: the grab (B-4.3) and the Échange window (B-4.7) -----
+
+    /// A moment opens, shown everywhere at `opens`, among `competitors` at a table of
+    /// `pilots`; ties are drawn from `seed`.
+    pub fn open(&mut self, id: MomentId, opens: u64, pilots: u8, competitors: &[Seat], seed: u64, slowest: u64) {
+        let arbiter = GrabArbiter::new(pilots, competitors, opens, seed, TIE_US, SILENCE_US + slowest);
+        self.moment = Some(Moment {
+            id,
+            opens,
+            arbiter,
+            seqs: BTreeMap::new(),
+            sent: BTreeMap::new(),
+            asked: Vec::new(),
+            clamped: BTreeMap::new(),
+            timed: BTreeMap::new(),
+        });
+    }
+
+    /// The moment now open, and when it opens.
+    pub fn open_moment(&self) -> Option<(MomentId, u64)> {
+        self.moment.as_ref().map(|m| (m.id, m.opens))
+    }
+
+    /// The open moment's update leaves for `conn` at `at` (host clock): the latest instant
+    /// `conn` can have shown it is bounded from there.
+    pub fn sent(&mut self, conn: ConnId, at: u64) {
+        if let Some(m) = &mut self.moment {
+            m.sent.insert(conn, at);
+        }
+    }
+
+    /// A client's timed request in the open moment, bounded (§3, §7) and handed to the arbiter.
+    /// `plausible_us`: reactions under it are logged as anticipation (§5).
+    pub fn claim(&mut self, claim: Claim, now: u64, plausible_us: u64) -> Result<(), RuleError> {
+        let Claim { conn, seat, seq, action, shown_us: shown, input_us: input } = claim;
+        let Some(opens) = self.moment.as_ref().map(|m| m.opens) else { return Err(RuleError::CupNotLifted) };
+        if input < shown {
+            return Err(RuleError::BeforeShown);
+        }
+        let owd_max = self.owd_max(conn);
+        // §7 first: the client's own beats bound its input on its own clock, exactly. The
+        // path bounds below then catch what the beats cannot (a client that stopped beating).
+        let (input, beat_clamp) = self.beat_bound(conn, seq, input);
+        let reaction = self.to_host_duration(conn, input - shown);
+        let sent = self.moment.as_ref().and_then(|m| m.sent.get(&conn).copied()).unwrap_or(opens);
+        let latest_show = opens.max(sent + owd_max);
+        // Input: slack for a QUIC retransmission when every copy of the request was lost (about
+        // a round trip plus the peer's ack delay). Shown: the moment came in time (the reveal
+        // as copies, the Échange window early), so only the clock model's error and the jitter
+        // tail.
+        let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
+        let allowance = Allowance { input_us: 2 * owd_max + 30_000, shown_us: 2 * jitter + 15_000 };
+        let b = bound_claim(
+            reaction,
+            self.to_host(conn, input, now),
+            self.to_host(conn, shown, now),
+            now,
+            owd_max,
+            latest_show,
+            allowance,
+            plausible_us,
+        );
+        if b.flagged {
+            tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
+        }
+        if b.clamped_input_us + b.clamped_shown_us > 0 {
+            tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, "a request claimed more than its path allows: clamped");
+        }
+        let beat_clamp = self.to_host_duration(conn, beat_clamp);
+        if beat_clamp > 0 {
+            tracing::warn!(%seat, beat_clamp_us = beat_clamp, "a request claimed an input before its own last beat: bounded");
+        }
+        let clamped = b.clamped_input_us + b.clamped_shown_us + beat_clamp;
+        self.request(Request { seat, action, reaction_us: b.reaction_us, arrival: now }, (seq, clamped, true), now);
+        Ok(())
+    }
+
+    /// A seat the host plays (a bot or a stand-in) acts at `now`: it lives on the host clock,
+    /// so its reaction is exact.
+    pub fn hosted_claim(&mut self, seat: Seat, action: Action, now: u64) {
+        let Some(opens) = self.moment.as_ref().map(|m| m.opens) else { return };
+        let reaction_us = now.saturating_sub(opens);
+        self.request(Request { seat, action, reaction_us, arrival: now }, (0, 0, false), now);
+    }
+
+    fn request(&mut self, request: Request, (seq, clamped, timed): (u32, u64, bool), now: u64) {
+        let Some(m) = &mut self.moment else { return };
+        m.asked.push((request.seat, request.action, request.reaction_us));
+        m.arbiter.request(request, now);
+        m.seqs.insert(request.seat, seq);
+        m.clamped.insert(request.seat, clamped);
+        m.timed.insert(request.seat, timed);
+    }
+
+    /// A heartbeat from `conn` (seat `seat`): its clock now, when it showed the moment it
+    /// names, and the last action it sent. Unless the host holds that action, it only shows
+    /// the seat is alive: its time cannot yet rule out an earlier call or request still on
+    /// its way.
+    pub fn heartbeat(&mut self, conn: ConnId, seat: Seat, now_us: u64, shown: Option<Shown>, acts: u32, now: u64) {
+        let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
+        self.vouched.entry(conn).or_default().beat(acts, now_us);
+        let host_now = if vouches { self.to_host(conn, now_us, now) } else { 0 };
+        if let Some(order) = &mut self.klaxon {
+            order.heartbeat(seat, host_now, now);
+        }
+        let Some(id) = self.moment.as_ref().map(|m| m.id) else { return };
+        // Only a beat that names this moment tells its elapsed time: one from the grab that
+        // arrives once the Échange window is open says nothing about the window.
+        let elapsed = match shown.filter(|s| vouches && (s.race, s.round, s.moment) == (id.race, id.round, id.moment)) {
+            Some(s) => self.to_host_duration(conn, now_us.saturating_sub(s.at_us)),
+            None => 0,
+        };
+        if let Some(m) = &mut self.moment {
+            m.arbiter.heartbeat(seat, elapsed, now);
+        }
+    }
+
+    /// The next decision that can be taken at `now`, if any; call until `None`. `hosted`:
+    /// the seats the host plays, on its own clock — they never hold anything up.
+    pub fn decide(&mut self, now: u64, hosted: &[Seat]) -> Option<Decision> {
+        if self.lift_passed
+            && let Some(order) = &mut self.klaxon
+        {
+            for s in hosted {
+                order.heartbeat(*s, now, now);
+            }
+            if let Some(calls) = order.settled(now) {
+                self.klaxon = None;
+                self.lift_passed = false;
+                return Some(Decision::Klaxon(calls));
+            }
+        }
+        let m = self.moment.as_mut()?;
+        if now < m.opens {
+            return None;
+        }
+        for s in hosted {
+            m.arbiter.heartbeat(*s, now - m.opens, now);
+        }
+        let verdict = m.arbiter.poll(now)?;
+        if verdict.tie {
+            // fairness.md §4: ties go to a seeded draw, and the draw is logged.
+            if let Some(line) = m.arbiter.log.last() {
+                tracing::info!(?line, moment = ?m.id.moment, "a tie decided by the seeded draw");
+            }
+        }
+        let seq = m.seqs.remove(&verdict.request.seat).unwrap_or(0);
+        Some(Decision::Verdict { verdict, seq })
+    }
+
+    /// `seats` are done with the open moment (they hold a pawn, or have declared): they no
+    /// longer compete, and their other requests are void.
+    pub fn withdraw(&mut self, seats: impl Iterator<Item = Seat>) -> Vec<Request> {
+        let Some(m) = &mut self.moment else { return Vec::new() };
+        seats.flat_map(|s| m.arbiter.withdraw(s)).collect()
+    }
+
+    /// The open moment is over: its requests still pending are void. Returns them, and the
+    /// moment's photo finish given who holds which pawn now (B-4.3) — `None` when nobody
+    /// asked for anything.
+    pub fn close(
+        &mut self,
+        pilots: usize,
+        holder: impl Fn(Pawn) -> Option<Seat>,
+    ) -> (Vec<Request>, Option<PhotoFinish>) {
+        let Some(m) = &mut self.moment else { return (Vec::new(), None) };
+        let photo = m.photo_finish(pilots, holder);
+        (m.arbiter.close(), photo)
+    }
+
+    /// Forgets the moment closed by [`Fairness::close`] (after its void requests are recorded).
+    pub fn end(&mut self) {
+        self.moment = None;
+    }
+
+    /// The record of a request of the open moment, for the lab and the log. `conn`: the
+    /// seat's connection, for the clock offset the host estimated.
+    pub fn record(&self, verdict: Verdict, granted: bool, judged: bool, conn: Option<ConnId>, now: u64) -> FairRecord {
+        let seat = verdict.request.seat;
+        let m = self.moment.as_ref();
+        let id = m.map(|m| m.id).unwrap_or(MomentId { race: 0, round: 0, moment: Timed::Grab });
+        FairRecord {
+            race: id.race,
+            round: id.round,
+            moment: id.moment,
+            seat,
+            action: verdict.request.action,
+            reaction_us: verdict.request.reaction_us,
+            clamped_us: m.and_then(|m| m.clamped.get(&seat).copied()).unwrap_or(0),
+            arrival_us: verdict.request.arrival,
+            committed_us: verdict.committed,
+            tie: verdict.tie,
+            granted,
+            judged,
+            reveal_us: m.map_or(0, |m| m.opens),
+            timed: m.and_then(|m| m.timed.get(&seat).copied()).unwrap_or(false),
+            offset_est_us: conn.and_then(|c| self.clock(c)).map(|c| c.offset_at(now) as i64),
+        }
+    }
+
+    /// When the room next needs a tick for a decision: a silence cut-off in the open moment,
+    /// or in the Klaxon calls once the lift has passed.
+    pub fn next_deadline(&self) -> Option<u64> {
+        let moment = self.moment.as_ref().and_then(|m| m.arbiter.next_deadline().map(|t| t.max(m.opens)));
+        let klaxon = self.klaxon.as_ref().filter(|_| self.lift_passed).and_then(|k| k.next_deadline());
+        moment.into_iter().chain(klaxon).min()
+    }
+}
+
+impl Moment {
+    /// The photo finish of this moment: each seat's first reaction, and in a grab, for every
+    /// pawn that someone else also asked for, the margin between its holder's request and the
+    /// fastest losing one. `None` when nobody asked for anything (every pawn went by Klaxon
+    /// picks or by itself).
     fn photo_finish(&self, pilots: usize, holder: impl Fn(Pawn) -> Option<Seat>) -> Option<PhotoFinish> {
         if self.asked.is_empty() {
             return None;
@@ -63,7 +486,11 @@ impl GrabState {
                 *slot = Some(micros(reaction));
             }
         }
-        let mut pawns: Vec<Pawn> = self.asked.iter().map(|a| a.1).collect();
+        let pawn_of = |action: Action| match action {
+            Action::TakePawn { pawn } => Some(pawn),
+            _ => None,
+        };
+        let mut pawns: Vec<Pawn> = self.asked.iter().filter_map(|a| pawn_of(a.1)).collect();
         pawns.sort_unstable();
         pawns.dedup();
         let contested = pawns
@@ -73,7 +500,7 @@ impl GrabState {
                 let asked = |seat_is_winner: bool| {
                     self.asked
                         .iter()
-                        .filter(move |a| a.1 == pawn && (a.0 == winner) == seat_is_winner)
+                        .filter(move |a| pawn_of(a.1) == Some(pawn) && (a.0 == winner) == seat_is_winner)
                         .min_by_key(|a| a.2)
                         .copied()
                 };
@@ -83,404 +510,6 @@ impl GrabState {
                 Some(Contest { pawn, winner, runner_up, margin_us: micros(lost_at.saturating_sub(won_at)), drawn })
             })
             .collect();
-        Some(PhotoFinish { reactions, contested })
-    }
-}
-
-/// One arbitrated request, for the fairness lab and the log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FairRecord {
-    pub race: u8,
-    pub round: u16,
-    pub seat: Seat,
-    pub pawn: Pawn,
-    /// Reaction after drift correction and bounds (µs, host time base).
-    pub reaction_us: u64,
-    /// How much the bounds added (µs).
-    pub clamped_us: u64,
-    pub arrival_us: u64,
-    pub committed_us: u64,
-    pub tie: bool,
-    /// Whether the pawn was still free (the request won it).
-    pub granted: bool,
-    /// `false`: never judged — its seat got a pawn otherwise first (the last pawn goes by
-    /// itself), so the request was void; `committed_us` is when.
-    pub judged: bool,
-    pub reveal_us: u64,
-    /// The host's estimate of this seat's clock offset (client − host, µs) at the commit;
-    /// `None` for a seat the host plays.
-    pub offset_est_us: Option<i64>,
-    /// The request carried the client's own timing (`Grab`); `false`: a seat the host plays
-    /// (a bot or a stand-in), timed on the host's clock. (A plain `TakePawn` during the grab
-    /// is refused: `RuleError::UntimedGrab`.)
-    pub timed: bool,
-}
-
-impl Room {
-    /// A timing probe came back from `conn` (fairness.md §1).
-    pub fn probe(&mut self, conn: ConnId, sample: Sample) {
-        self.clocks.entry(conn).or_default().add(sample);
-    }
-
-    /// The host's one-way delay bound to `conn`, µs.
-    pub(super) fn owd_max(&self, conn: ConnId) -> u64 {
-        self.clocks.get(&conn).filter(|c| c.samples() > 0).map_or(UNKNOWN_OWD_US, |c| c.owd_max())
-    }
-
-    /// The longest one-way path bound among the seated pilots' connections: what the reveal's
-    /// lead and the Klaxon silence wait for. Spectators never grab or call, so a slow (or
-    /// lying) watcher cannot stretch every round.
-    pub(super) fn slowest_pilot_path(&self) -> u64 {
-        self.members.iter().filter(|(_, seat)| seat.is_some()).map(|(c, _)| self.owd_max(*c)).max().unwrap_or(0)
-    }
-
-    /// Whether the next lift must wait for a pilot's clock model to warm up: a seated pilot's
-    /// connection with too few probes, and at most [`WARM_UPS`] such waits for one seat in a
-    /// championship (a pilot who reconnects over and over must not slow every round).
-    pub(super) fn needs_warm_up(&mut self) -> bool {
-        let cold: Vec<Seat> = self
-            .members
-            .iter()
-            .filter_map(|(c, seat)| seat.filter(|_| self.clocks.get(c).is_none_or(|m| m.samples() < WARM_SAMPLES)))
-            .filter(|seat| self.warm_ups.get(seat).copied().unwrap_or(0) < WARM_UPS)
-            .collect();
-        for seat in &cold {
-            *self.warm_ups.entry(*seat).or_default() += 1;
-        }
-        !cold.is_empty()
-    }
-
-    pub(super) fn conn_of(&self, seat: Seat) -> Option<ConnId> {
-        self.seats[seat.index()].conn
-    }
-
-    /// fairness.md §7: `claimed_us` (action `seq` of `conn`, client clock) raised to the last
-    /// beat that did not count it; and how much that added.
-    fn beat_bound(&self, conn: ConnId, seq: u32, claimed_us: u64) -> (u64, u64) {
-        self.vouched.get(&conn).map_or((claimed_us, 0), |v| v.bound(seq, claimed_us))
-    }
-
-    /// A client time of `conn` on the host clock; without a model, the arrival minus the floor.
-    fn to_host(&self, conn: ConnId, client_us: u64, now: u64) -> u64 {
-        match self.clocks.get(&conn).filter(|c| c.samples() > 0) {
-            Some(c) => c.to_host(client_us),
-            None => now.saturating_sub(UNKNOWN_OWD_US),
-        }
-    }
-
-    /// The grab opens: the reveal instant is far enough ahead for every client to get the
-    /// reservoirs just before it.
-    pub(super) fn open_grab(&mut self, now: u64) {
-        let Some(champ) = self.champ() else { return };
-        let race = champ.race();
-        let lead = self.slowest_pilot_path() + REVEAL_MARGIN_US;
-        let reveal = now + lead.clamp(10_000, 500_000);
-        let competitors: Vec<Seat> = race.seats().filter(|s| race.car(*s).pawn.is_none()).collect();
-        let silence = SILENCE_US + self.slowest_pilot_path();
-        let seed = self.config.seed ^ (u64::from(race.race_no()) << 32) ^ u64::from(race.round());
-        let arbiter = GrabArbiter::new(race.pilots(), &competitors, reveal, seed, TIE_US, silence);
-        self.grab =
-            Some(GrabState { reveal, arbiter, seqs: BTreeMap::new(), sent: BTreeMap::new(), asked: Vec::new() });
-    }
-
-    /// When the reveal leaves for `conn`, and the instant to show it on that client's clock.
-    pub(super) fn reveal_timing(&mut self, conn: ConnId) -> Option<(u64, Option<u64>)> {
-        let reveal = self.grab.as_ref()?.reveal;
-        let send_at = reveal.saturating_sub(self.owd_max(conn) + REVEAL_MARGIN_US);
-        let show_at = self.clocks.get(&conn).filter(|c| c.samples() > 0).map(|c| c.to_client(reveal));
-        if let Some(g) = &mut self.grab {
-            g.sent.insert(conn, send_at);
-        }
-        Some((send_at, show_at))
-    }
-
-    /// The datagram twin of a reveal update (fairness.md §2): the values and when to show
-    /// them, so that a lost packet on the stream does not delay what the pilot sees.
-    pub(super) fn reveal_datagram(&self, events: &[Event], show_at_us: Option<u64>) -> Option<Datagram> {
-        let race = self.champ()?.race();
-        let values = events.iter().find_map(|e| match e {
-            Event::ReservoirsRevealed { values } => Some(values),
-            _ => None,
-        })?;
-        let mut by_pawn = [0; MAX_PILOTS];
-        for (slot, v) in by_pawn.iter_mut().zip(values) {
-            *slot = *v;
-        }
-        Some(Datagram::Reveal { race: race.race_no(), round: race.round(), show_at_us, values: by_pawn })
-    }
-
-    /// B-4.6: a Klaxon call, ordered by when it was made on the host clock.
-    pub(super) fn klaxon_call(
-        &mut self,
-        now: u64,
-        conn: ConnId,
-        seat: Seat,
-        seq: u32,
-        at_us: Option<u64>,
-        out: &mut Vec<Output>,
-    ) {
-        let refuse = |error| Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } };
-        let Some(champ) = self.champ() else { return out.push(refuse(RuleError::RaceOver)) };
-        if let Err(e) = champ.race().check(seat, Action::Klaxon) {
-            return out.push(refuse(e));
-        }
-        let at = match at_us {
-            // §7: no earlier than this client's own last beat that did not count the call.
-            Some(t) => self.to_host(conn, self.beat_bound(conn, seq, t).0, now),
-            None => now.saturating_sub(self.owd_max(conn)),
-        };
-        let Some(order) = &mut self.klaxon else { return out.push(refuse(RuleError::KlaxonTooLate)) };
-        if order.calls().iter().any(|c| c.seat == seat) {
-            return out.push(refuse(RuleError::KlaxonAlreadyCalled));
-        }
-        if !order.call(seat, at, now) {
-            // B-4.6 ruling: too late, and the token is not spent.
-            return out.push(refuse(RuleError::KlaxonTooLate));
-        }
-        self.settle(now, out);
-    }
-
-    /// A heartbeat from `conn`: its clock now, and when it showed the reservoirs. Unless it
-    /// `vouches` (the host holds every action sent before it), it only shows the seat is
-    /// alive: its time cannot yet rule out an earlier call or grab still on its way.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn heartbeat(
-        &mut self,
-        now: u64,
-        conn: ConnId,
-        seat: Seat,
-        now_us: u64,
-        shown_us: Option<u64>,
-        vouches: bool,
-        out: &mut Vec<Output>,
-    ) {
-        let host_now = if vouches { self.to_host(conn, now_us, now) } else { 0 };
-        if let Some(order) = &mut self.klaxon {
-            order.heartbeat(seat, host_now, now);
-        }
-        if let Some(grab) = &mut self.grab {
-            let elapsed = match shown_us.filter(|_| vouches) {
-                Some(shown) => {
-                    let elapsed = now_us.saturating_sub(shown);
-                    self.clocks.get(&conn).map_or(elapsed as f64, |c| c.to_host_duration(elapsed)) as u64
-                }
-                None => 0,
-            };
-            grab.arbiter.heartbeat(seat, elapsed, now);
-        }
-        self.settle(now, out);
-    }
-
-    /// B-4.3: a grab request; `(shown, input)` are on the client's clock.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn grab_request(
-        &mut self,
-        now: u64,
-        conn: ConnId,
-        seat: Seat,
-        seq: u32,
-        pawn: Pawn,
-        (shown, input): (u64, u64),
-        out: &mut Vec<Output>,
-    ) {
-        let refuse = |error| Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } };
-        let Some(champ) = self.champ() else { return out.push(refuse(RuleError::RaceOver)) };
-        match champ.race().check(seat, Action::TakePawn { pawn }) {
-            Ok(()) | Err(RuleError::PawnTaken { .. }) => {}
-            Err(e) => return out.push(refuse(e)),
-        }
-        let Some(reveal) = self.grab.as_ref().map(|g| g.reveal) else {
-            return out.push(refuse(RuleError::CupNotLifted));
-        };
-        let owd_max = self.owd_max(conn);
-        if input < shown {
-            return out.push(refuse(RuleError::BeforeShown));
-        }
-        // §7 first: the client's own beats bound its input on its own clock, exactly. The
-        // path bounds below then catch what the beats cannot (a client that stopped beating).
-        let (input, beat_clamp) = self.beat_bound(conn, seq, input);
-        let raw = input - shown;
-        let clock = self.clocks.get(&conn);
-        let reaction = clock.map_or(raw as f64, |c| c.to_host_duration(raw)) as u64;
-        let sent = self.grab.as_ref().and_then(|g| g.sent.get(&conn).copied()).unwrap_or(reveal);
-        let latest_show = reveal.max(sent + owd_max);
-        // Input: slack for a QUIC retransmission when every copy of the request was lost (about
-        // a round trip plus the peer's ack delay). Shown: the reveal came as copies too, so
-        // only the clock model's error and the jitter tail.
-        let jitter = clock.map_or(UNKNOWN_OWD_US, |c| c.jitter());
-        let allowance = Allowance { input_us: 2 * owd_max + 30_000, shown_us: 2 * jitter + 15_000 };
-        let b = bound_claim(
-            reaction,
-            self.to_host(conn, input, now),
-            self.to_host(conn, shown, now),
-            now,
-            owd_max,
-            latest_show,
-            allowance,
-            us(self.config.plausible_reaction_ms),
-        );
-        if b.flagged {
-            tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
-        }
-        if b.clamped_input_us + b.clamped_shown_us > 0 {
-            tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, "a grab claimed more than its path allows: clamped");
-        }
-        let beat_clamp = clock.map_or(beat_clamp as f64, |c| c.to_host_duration(beat_clamp)) as u64;
-        if beat_clamp > 0 {
-            tracing::warn!(%seat, beat_clamp_us = beat_clamp, "a grab claimed an input before its own last beat: bounded");
-        }
-        let (reaction, clamped) = (b.reaction_us, b.clamped_input_us + b.clamped_shown_us + beat_clamp);
-        let Some(grab) = &mut self.grab else { return };
-        grab.seqs.insert(seat, seq);
-        grab.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
-        self.clamped.insert(seat, clamped);
-        self.timed.insert(seat, true);
-        self.settle(now, out);
-    }
-
-    /// A host bot (or a stand-in) grabs: it lives on the host clock, so its reaction is exact.
-    pub(super) fn bot_grab(&mut self, now: u64, seat: Seat, pawn: Pawn, out: &mut Vec<Output>) {
-        let Some(grab) = &mut self.grab else { return };
-        let reaction = now.saturating_sub(grab.reveal);
-        grab.request(Request { seat, pawn, reaction_us: reaction, arrival: now }, now);
-        self.clamped.insert(seat, 0);
-        self.timed.insert(seat, false);
-        self.settle(now, out);
-    }
-
-    /// Ends the grab once the race has left `Phase::Grab` (every pawn has its holder): the
-    /// requests still pending are recorded as void (their seat was handed the last pawn), and
-    /// its photo finish is returned — `None` while the grab goes on, or when nobody grabbed.
-    /// The grab's state ends here and nowhere else.
-    pub(super) fn end_grab(&mut self, now: u64, out: &mut Vec<Output>) -> Option<Event> {
-        let race = self.champ()?.race();
-        if race.phase() == crate::game::Phase::Grab {
-            return None;
-        }
-        let holder = |pawn| race.seats().find(|s| race.car(*s).pawn == Some(pawn));
-        let photo = self.grab.as_ref()?.photo_finish(usize::from(race.pilots()), holder).map(Event::PhotoFinish);
-        let (race_no, round) = (race.race_no(), race.round());
-        let mut grab = self.grab.take()?;
-        self.record_void((race_no, round, grab.reveal), grab.arbiter.close(), now, out);
-        photo
-    }
-
-    /// Records requests that were never judged (their seat got a pawn otherwise first).
-    fn record_void(&self, grab: (u8, u16, u64), void: Vec<Request>, now: u64, out: &mut Vec<Output>) {
-        for request in void {
-            let verdict = Verdict { request, committed: now, tie: false };
-            let record = FairRecord { judged: false, ..self.fair_record(grab, verdict, false, now) };
-            out.push(Output::Fair(record));
-        }
-    }
-
-    /// The record of one request of grab `(race, round, reveal)` for the lab and the log.
-    fn fair_record(
-        &self,
-        (race, round, reveal): (u8, u16, u64),
-        verdict: Verdict,
-        granted: bool,
-        now: u64,
-    ) -> FairRecord {
-        let seat = verdict.request.seat;
-        FairRecord {
-            race,
-            round,
-            seat,
-            pawn: verdict.request.pawn,
-            reaction_us: verdict.request.reaction_us,
-            clamped_us: self.clamped.get(&seat).copied().unwrap_or(0),
-            arrival_us: verdict.request.arrival,
-            committed_us: verdict.committed,
-            tie: verdict.tie,
-            granted,
-            judged: true,
-            reveal_us: reveal,
-            timed: self.timed.get(&seat).copied().unwrap_or(false),
-            offset_est_us: self
-                .conn_of(seat)
-                .and_then(|c| self.clocks.get(&c))
-                .filter(|c| c.samples() > 0)
-                .map(|c| c.offset_at(now) as i64),
-        }
-    }
-
-    /// Commits whatever can be committed now: the Klaxon order once the lift has passed, the
-    /// grab's verdicts as they become final.
-    pub(super) fn settle(&mut self, now: u64, out: &mut Vec<Output>) {
-        // Seats the host plays are on the host clock: they never hold anything up.
-        let hosted: Vec<Seat> =
-            (0..self.seats.len() as u8).map(Seat).filter(|s| self.seats[s.index()].bot_plays()).collect();
-        if self.lift_passed {
-            let settled = self.klaxon.as_mut().and_then(|order| {
-                for s in &hosted {
-                    order.heartbeat(*s, now, now);
-                }
-                order.settled(now)
-            });
-            if let Some(calls) = settled {
-                self.klaxon = None;
-                self.lift_passed = false;
-                for call in calls {
-                    if let Err(e) = self.apply(now, call.seat, Action::Klaxon, out) {
-                        tracing::info!(seat = %call.seat, %e, "a Klaxon call no longer applies");
-                    }
-                }
-                if let Some(first) = self.champ().map(|c| c.race().first_player()) {
-                    let _ = self.apply(now, first, Action::Lift, out);
-                }
-            }
-        }
-        loop {
-            let Some(grab) = &mut self.grab else { return };
-            if now < grab.reveal {
-                return;
-            }
-            for s in &hosted {
-                grab.arbiter.heartbeat(*s, now - grab.reveal, now);
-            }
-            let Some(verdict) = grab.arbiter.poll(now) else { return };
-            let seq = grab.seqs.remove(&verdict.request.seat).unwrap_or(0);
-            let reveal = grab.reveal;
-            let (race, round) = match self.champ() {
-                Some(c) => (c.race().race_no(), c.race().round()),
-                None => return,
-            };
-            let Request { seat, pawn, .. } = verdict.request;
-            if verdict.tie {
-                // fairness.md §4: ties go to a seeded draw, and the draw is logged.
-                if let Some(line) = self.grab.as_ref().and_then(|g| g.arbiter.log.last()) {
-                    tracing::info!(?line, "grab tie decided by the seeded draw");
-                }
-            }
-            let result = self.apply(now, seat, Action::TakePawn { pawn }, out);
-            let record = self.fair_record((race, round, reveal), verdict, result.is_ok(), now);
-            out.push(Output::Fair(record));
-            match result {
-                Ok(()) => {
-                    // Everyone who now holds a pawn (the last one goes by itself) is done.
-                    let holders: Vec<Seat> = self
-                        .champ()
-                        .map(|c| c.race().seats().filter(|s| c.race().car(*s).pawn.is_some()).collect())
-                        .unwrap_or_default();
-                    let mut void = Vec::new();
-                    if let Some(grab) = &mut self.grab {
-                        for s in holders {
-                            void.extend(grab.arbiter.withdraw(s));
-                        }
-                    }
-                    self.record_void((race, round, reveal), void, now, out);
-                }
-                Err(error) => {
-                    if let Some(conn) = self.conn_of(seat).filter(|_| !self.seats[seat.index()].bot_plays()) {
-                        out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
-                    } else {
-                        // A bot whose pawn went to a faster hand picks again.
-                        let at = now.saturating_add(us(self.config.bot_delay_ms) / 4);
-                        self.due.push(super::Due { at, kind: DueKind::Act(seat) });
-                    }
-                }
-            }
-        }
+        Some(PhotoFinish { moment: self.id.moment, reactions, contested })
     }
 }

@@ -1,18 +1,24 @@
 //! One game night's room, sans-I/O: the lobby, the game loop around the engine, the host's
-//! bots, the time limits, the seat tokens and the fair grab (`fairness`). Inputs (a hello, a
-//! message, a probe, a dropped connection, the clock in µs) go in; messages to send (now or
-//! at an instant), connections to close, journal entries and fairness records come out. The network layer (`crate::net`) only moves them; tests drive a room with
-//! synthetic times and no sockets.
+//! bots, the time limits, the seat tokens and the timed moments — Klaxon calls, the grab and
+//! the Échange window — whose state [`fairness::Fairness`] owns and `timed` wires to the
+//! engine. Inputs (a hello, a message, a probe, a dropped connection, the clock in µs) go in;
+//! messages to send (now or at an instant), connections to close, journal entries and
+//! fairness records come out. The network layer (`crate::net`) only moves them; tests drive a
+//! room with synthetic times and no sockets.
 
 mod fairness;
 mod journal;
+mod timed;
 
-pub use fairness::FairRecord;
+pub use fairness::{
+    ECHANGE_LEAD_US, FairRecord, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US, WARM_SAMPLES, WARM_UP_US,
+    WARM_UPS,
+};
 pub use journal::{JournalEntry, JournalSeat, ResumeError, complete_len};
 
 use crate::bots::{BotLevel, Decide, Hands, SeatSight};
 use crate::circuits::{self, CircuitChoice};
-use crate::fair::{ClockModel, KlaxonOrder, Vouched};
+use crate::fair::Sample;
 use crate::game::{Championship, ChampionshipSetup, Phase};
 use bolide_protocol::dice::SeedReveal;
 use bolide_protocol::model::MAX_PILOTS;
@@ -171,22 +177,8 @@ pub struct Room {
     /// Actions applied so far (timers of sequential decisions restart with each).
     applied: u32,
     legal: Vec<Action>,
-    /// Each connection's clock, from its probes.
-    clocks: BTreeMap<ConnId, ClockModel>,
-    /// What each connection's beats proved about its next action (fairness.md §7).
-    vouched: BTreeMap<ConnId, Vouched>,
-    /// The Klaxon calls of this round, while the cup is down.
-    klaxon: Option<KlaxonOrder>,
-    acts_seen: BTreeMap<ConnId, u32>,
-    /// The lift instant has passed; the Klaxon order is being settled.
-    lift_passed: bool,
-    grab: Option<fairness::GrabState>,
-    /// What the bounds added to each seat's last request (µs).
-    clamped: BTreeMap<Seat, u64>,
-    /// Whether each seat's latest request carried its own timing (for the fairness log).
-    timed: BTreeMap<Seat, bool>,
-    /// Lifts each seat made wait for its clock model to warm up.
-    warm_ups: BTreeMap<Seat, u8>,
+    /// Clocks, Klaxon calls and the timed moment now open: their one owner.
+    fair: fairness::Fairness,
     /// When each seat came back with its token, within the last [`COMEBACK_WINDOW_US`].
     comebacks: BTreeMap<Seat, Vec<u64>>,
 }
@@ -205,16 +197,8 @@ impl Room {
             step_start: 0,
             applied: 0,
             legal: Vec::new(),
-            clocks: BTreeMap::new(),
-            vouched: BTreeMap::new(),
-            klaxon: None,
-            acts_seen: BTreeMap::new(),
-            lift_passed: false,
-            grab: None,
-            clamped: BTreeMap::new(),
-            warm_ups: BTreeMap::new(),
+            fair: fairness::Fairness::default(),
             comebacks: BTreeMap::new(),
-            timed: BTreeMap::new(),
         }
     }
 
@@ -237,9 +221,12 @@ impl Room {
     }
     /// When the room next needs [`Room::tick`], on the same clock as `now`.
     pub fn next_deadline(&self) -> Option<u64> {
-        let grab = self.grab.as_ref().and_then(|g| g.arbiter.next_deadline().map(|t| t.max(g.reveal)));
-        let klaxon = self.klaxon.as_ref().filter(|_| self.lift_passed).and_then(|k| k.next_deadline());
-        self.due.iter().map(|d| d.at).chain(grab).chain(klaxon).min()
+        self.due.iter().map(|d| d.at).chain(self.fair.next_deadline()).min()
+    }
+
+    /// A timing probe came back from `conn` (fairness.md §1).
+    pub fn probe(&mut self, conn: ConnId, sample: Sample) {
+        self.fair.probe(conn, sample);
     }
 
     // ----- inputs -----
@@ -360,7 +347,7 @@ impl Room {
                 self.try_start(now, out);
             }
             ClientMsg::Act { seq, action, at_us } => {
-                self.saw_act(conn, seq);
+                self.fair.saw_act(conn, seq);
                 let Some(seat) = seat else {
                     let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
                     return out.push(Output::Send { conn, msg });
@@ -373,11 +360,15 @@ impl Room {
                 let phase = self.champ().map(|c| c.race().phase());
                 match (action, phase) {
                     (Action::Klaxon, Some(Phase::CupDown)) => self.klaxon_call(now, conn, seat, seq, at_us, out),
+                    // Every client of this protocol acts in a timed moment with its timings: a
+                    // plain request there can only be a stale decision, and judging it by its
+                    // arrival would hand the pawn (or the first Échange) to the nearest laptop.
                     (Action::TakePawn { .. }, Some(Phase::Grab)) => {
-                        // Every client of this protocol grabs with its timings: a plain pick
-                        // here can only be a stale decision, and judging it by its arrival
-                        // would hand the pawn to the nearest laptop.
                         let msg = ServerMsg::ActRefused { seq, error: RuleError::UntimedGrab };
+                        out.push(Output::Send { conn, msg })
+                    }
+                    (Action::Echange { .. } | Action::KeepPawn, Some(Phase::Echange)) => {
+                        let msg = ServerMsg::ActRefused { seq, error: RuleError::UntimedEchange };
                         out.push(Output::Send { conn, msg })
                     }
                     _ => {
@@ -388,30 +379,16 @@ impl Room {
                 }
             }
             ClientMsg::Grab { seq, pawn, shown_us, input_us } => {
-                // A grab comes on the stream and as datagram copies: the first one counts.
-                if self.acts_seen.get(&conn).is_some_and(|seen| *seen >= seq) {
-                    return;
-                }
-                self.saw_act(conn, seq);
-                let Some(seat) = seat else {
-                    let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
-                    return out.push(Output::Send { conn, msg });
-                };
-                self.comes_back(now, seat);
-                if self.champ().is_some_and(|c| c.race().phase() == Phase::Grab) {
-                    self.grab_request(now, conn, seat, seq, pawn, (shown_us, input_us), out);
-                } else if let Err(error) = self.apply(now, seat, Action::TakePawn { pawn }, out) {
-                    // A Klaxon pilot's pick (B-4.6) is sequential: applied as it comes.
-                    out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
-                }
+                let action = Action::TakePawn { pawn };
+                self.timed_msg(now, conn, seat, (seq, action, shown_us, input_us), out);
             }
-            ClientMsg::Heartbeat { now_us, shown_us, acts } => {
+            ClientMsg::Echange { seq, with, shown_us, input_us } => {
+                let action = with.map_or(Action::KeepPawn, |with| Action::Echange { with });
+                self.timed_msg(now, conn, seat, (seq, action, shown_us, input_us), out);
+            }
+            ClientMsg::Heartbeat { now_us, shown, acts } => {
                 if let Some(seat) = seat {
-                    // A beat that overtook an action still on its way vouches for nothing yet:
-                    // it only says the client is there.
-                    let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
-                    self.vouched.entry(conn).or_default().beat(acts, now_us);
-                    self.heartbeat(now, conn, seat, now_us, shown_us, vouches, out);
+                    self.heartbeat(now, conn, seat, (now_us, shown, acts), out);
                 }
             }
             ClientMsg::Leave => {
@@ -423,9 +400,25 @@ impl Room {
         }
     }
 
-    fn saw_act(&mut self, conn: ConnId, seq: u32) {
-        let seen = self.acts_seen.entry(conn).or_default();
-        *seen = (*seen).max(seq);
+    /// A timed request (`Grab`, `Echange`): it comes on the stream and as datagram copies,
+    /// and the first one counts.
+    fn timed_msg(
+        &mut self,
+        now: u64,
+        conn: ConnId,
+        seat: Option<Seat>,
+        (seq, action, shown_us, input_us): (u32, Action, u64, u64),
+        out: &mut Vec<Output>,
+    ) {
+        if !self.fair.saw_act(conn, seq) {
+            return;
+        }
+        let Some(seat) = seat else {
+            let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
+            return out.push(Output::Send { conn, msg });
+        };
+        self.comes_back(now, seat);
+        self.timed_request(now, fairness::Claim { conn, seat, seq, action, shown_us, input_us }, out);
     }
 
     /// A pilot acted: if a bot was standing in, the pilot takes the seat back.
@@ -438,9 +431,7 @@ impl Room {
 
     /// The connection is gone (dropped or closed).
     pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Output>) {
-        self.clocks.remove(&conn);
-        self.vouched.remove(&conn);
-        self.acts_seen.remove(&conn);
+        self.fair.forget(conn);
         let Some(seat) = self.members.remove(&conn) else { return };
         let Some(seat) = seat else { return self.send_lobby(out) };
         if self.seats[seat.index()].conn != Some(conn) {
@@ -618,11 +609,11 @@ impl Room {
         let mut events = champ.apply(seat, action)?;
         self.applied += 1;
         out.push(Output::Journal(JournalEntry::Applied { seat, action }));
-        if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
-            self.open_grab(now);
+        // A timed moment just ended: every verdict is final, so its figures may be public.
+        events.extend(self.end_moment(now, out));
+        if let Some(moment) = opened_moment(&events) {
+            self.open_moment(now, moment);
         }
-        // The grab just ended: every verdict is final, so its figures may be public.
-        events.extend(self.end_grab(now, out));
         // Timers first: the update says how long each wait is and when the cup lifts.
         self.retime(now);
         self.broadcast(&events, now, out);
@@ -632,31 +623,26 @@ impl Room {
 
     fn broadcast(&mut self, events: &[Event], now: u64, out: &mut Vec<Output>) {
         let conns: Vec<ConnId> = self.members.keys().copied().collect();
-        let reveal = events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. }));
+        let opened = opened_moment(events);
         for conn in conns {
-            if reveal && let Some((at, show_at)) = self.reveal_timing(conn) {
-                // B-4.2, fairness.md §2: each copy leaves so that it arrives just before the
-                // reveal instant, and says when to show it on that laptop's clock.
-                let mut msgs = Vec::new();
-                self.send_update_to(conn, events, now, &mut msgs);
-                if let Some(datagram) = self.reveal_datagram(events, show_at) {
-                    out.push(Output::DatagramAt { conn, at, datagram });
-                }
-                for m in msgs {
-                    if let Output::Send { conn, msg: ServerMsg::Update { events, view, legal, deadline_ms, .. } } = m {
-                        let msg = ServerMsg::Update {
-                            events,
-                            view,
-                            legal,
-                            deadline_ms,
-                            show_at_us: show_at,
-                            lift_at_us: None,
-                        };
-                        out.push(Output::SendAt { conn, at, msg });
-                    }
-                }
-            } else {
+            let Some((at, show_at)) = opened.and_then(|_| self.moment_timing(conn, now)) else {
                 self.send_update_to(conn, events, now, out);
+                continue;
+            };
+            // B-4.2, B-4.7, fairness.md §2, §6: the update says when to show the moment on
+            // that laptop's clock. A reveal (and its datagram copy) leaves so that it arrives
+            // just before; an Échange window at once.
+            let mut msgs = Vec::new();
+            self.send_update_to(conn, events, now, &mut msgs);
+            if let Some(datagram) = self.reveal_datagram(events, show_at) {
+                out.push(Output::DatagramAt { conn, at, datagram });
+            }
+            for m in msgs {
+                if let Output::Send { conn, msg: ServerMsg::Update { events, view, legal, deadline_ms, .. } } = m {
+                    let msg =
+                        ServerMsg::Update { events, view, legal, deadline_ms, show_at_us: show_at, lift_at_us: None };
+                    out.push(Output::SendAt { conn, at, msg });
+                }
             }
         }
     }
@@ -684,10 +670,10 @@ impl Room {
         // Under the cup: when it lifts, on this client's clock, so it tells its clock once
         // just after (fairness.md §6) instead of beating the whole time.
         let lift_at_us = self
-            .klaxon
-            .as_ref()
+            .fair
+            .lift()
             .filter(|_| champ.race().phase() == Phase::CupDown)
-            .and_then(|k| self.clocks.get(&conn).filter(|c| c.samples() > 0).map(|c| c.to_client(k.lift())));
+            .and_then(|lift| self.fair.to_client(conn, lift));
         out.push(Output::Send {
             conn,
             msg: ServerMsg::Update {
@@ -734,9 +720,9 @@ impl Room {
         let Some(champ) = self.champ() else { return };
         let phase = champ.race().phase();
         let race = champ.race();
-        // Sequential decisions get a fresh timer with every action; the grab keeps its timers
-        // (each hand's reaction was drawn once).
-        let sequential = matches!(phase, Phase::KlaxonPicks | Phase::Echange | Phase::Movement);
+        // Sequential decisions get a fresh timer with every action; the timed moments keep
+        // their timers (each hand's reaction was drawn once).
+        let sequential = matches!(phase, Phase::KlaxonPicks | Phase::Movement);
         let key = (race.race_no(), race.round(), phase as u8, if sequential { self.applied } else { 0 });
         if self.step != Some(key) {
             self.step = Some(key);
@@ -760,8 +746,7 @@ impl Room {
                 let lift = now.saturating_add(us(self.config.lift_delay_ms)).saturating_add(warm_up);
                 due.push(Due { at: lift, kind: DueKind::Lift });
                 let owd = self.slowest_pilot_path();
-                self.klaxon = Some(KlaxonOrder::new(race.pilots(), lift, now, fairness::SILENCE_US + owd));
-                self.lift_passed = false;
+                self.fair.open_klaxon(race.pilots(), lift, now, owd);
                 for seat in race.seats() {
                     if self.seats[seat.index()].bot_plays() {
                         // A slipping hand calls just after the lift: refused, token kept (B-4.6).
@@ -786,28 +771,33 @@ impl Room {
             Phase::Movement => due.extend(race.active_seat().map(|s| Due { at: 0, kind: DueKind::Act(s) })),
             Phase::Over => {}
         }
-        let grab = race.phase() == Phase::Grab;
-        // The grab's clock starts at the reveal instant, not at the lift.
-        let start = if grab { self.grab.as_ref().map_or(now, |g| g.reveal) } else { now };
+        let timed = timed::moment_of(race.phase()).is_some();
+        // A timed moment's clock starts when it is shown (the reveal instant, the Échange
+        // window's opening), not when the host decided it.
+        let start = if timed { self.fair.open_moment().map_or(now, |(_, opens)| opens) } else { now };
         self.step_start = start;
         for d in &mut due {
             if let DueKind::Act(seat) = d.kind {
-                d.at = start.saturating_add(self.wait_for(seat, grab));
+                d.at = start.saturating_add(self.wait_for(seat, timed));
             }
         }
         self.due = due;
     }
 
     /// How long a decision of `seat` may take: a bot's thinking (or reaction) time, or the
-    /// pilot's time limit.
-    fn wait_for(&mut self, seat: Seat, grab: bool) -> u64 {
+    /// pilot's time limit (`timed`: in the grab or the Échange window).
+    fn wait_for(&mut self, seat: Seat, timed: bool) -> u64 {
         let base = us(self.config.bot_delay_ms);
-        match (self.seats[seat.index()].bot_plays(), grab) {
+        match (self.seats[seat.index()].bot_plays(), timed) {
             (true, true) => {
-                // A human hand's reaction to the pawns still free (`bots::hands`), on the
-                // scale of this room's bots (the default 700 ms: as drawn).
-                let choices =
-                    self.champ().map_or(1, |c| c.race().seats().filter(|s| c.race().car(*s).pawn.is_none()).count());
+                // A human hand's reaction to the choices it has (`bots::hands`): the pawns
+                // still free, or whom to swap with; on the scale of this room's bots (the
+                // default 700 ms: as drawn).
+                let choices = self.champ().map_or(1, |c| {
+                    let mut legal = Vec::new();
+                    c.race().legal_actions_into(seat, &mut legal);
+                    legal.iter().filter(|a| !matches!(a, Action::Klaxon | Action::Lift)).count().max(1)
+                });
                 let reaction = self.hands(seat).reaction_us(choices, &mut self.rng);
                 (reaction as f64 * base as f64 / us(DEFAULT_BOT_DELAY_MS) as f64) as u64
             }
@@ -825,11 +815,11 @@ impl Room {
     /// A seat changed hands (a drop, a return, a comeback): its pending decision gets the
     /// timer of whoever plays it now.
     fn retime_seat(&mut self, now: u64, seat: Seat) {
-        let grab = self.champ().is_some_and(|c| c.race().phase() == Phase::Grab);
+        let timed = self.champ().is_some_and(|c| timed::moment_of(c.race().phase()).is_some());
         if self.due.iter().any(|d| d.kind == DueKind::Act(seat)) {
             // From the start of the decision, not from the comeback: a pilot who reconnects
             // over and over must not hold the table past one time limit.
-            let at = self.step_start.saturating_add(self.wait_for(seat, grab)).max(now);
+            let at = self.step_start.saturating_add(self.wait_for(seat, timed)).max(now);
             for d in self.due.iter_mut().filter(|d| d.kind == DueKind::Act(seat)) {
                 d.at = at;
             }
@@ -843,7 +833,7 @@ impl Room {
             DueKind::Lift => {
                 if race.phase() == Phase::CupDown {
                     // Calls made before this instant may still be travelling: settle first.
-                    self.lift_passed = true;
+                    self.fair.lift_passed();
                     self.settle(now, out);
                 }
             }
@@ -852,8 +842,9 @@ impl Room {
                 if race.check(seat, Action::Klaxon).is_ok() && slot.bot_plays() {
                     let level = slot.bot.unwrap_or(self.config.settings.bot_level);
                     let call = level.decide(&SeatSight { race, seat }, &[Action::Klaxon], &mut self.rng);
-                    if let (Some(_), Some(order)) = (call, &mut self.klaxon) {
-                        order.call(seat, now, now);
+                    if call.is_some() {
+                        // Refused only past the lift: a slipping hand's late call (B-4.6).
+                        let _ = self.fair.klaxon_call(None, seat, now);
                     }
                 }
             }
@@ -887,7 +878,10 @@ impl Room {
                         }
                         false => pawn,
                     };
-                    return self.bot_grab(now, seat, pawn, out);
+                    return self.hosted_request(now, seat, Action::TakePawn { pawn }, out);
+                }
+                if race.phase() == Phase::Echange {
+                    return self.hosted_request(now, seat, action, out);
                 }
                 if let Err(e) = self.apply(now, seat, action, out) {
                     tracing::error!(%seat, ?action, %e, "a bot's legal action was refused");
@@ -929,15 +923,21 @@ impl Room {
             room.applied += 1;
         }
         room.stage = Stage::Playing(Box::new(champ));
-        // Killed in the middle of a grab: the grab opens again from now (its timings died with
-        // the process), so that the pawns left are grabbed and the stand-ins can pick.
-        if room.champ().is_some_and(|c| c.race().phase() == Phase::Grab) {
-            room.open_grab(now);
+        // Killed in a timed moment: it opens again from now (its timings died with the
+        // process), so that the pawns left are grabbed, the Échanges declared, and the
+        // stand-ins can act.
+        if let Some(moment) = room.champ().and_then(|c| timed::moment_of(c.race().phase())) {
+            room.open_moment(now, moment);
         }
         // Timers restart from now; a finished championship moves to its final stage.
         room.after_change(now, &mut Vec::new());
         Ok(room)
     }
+}
+
+/// The timed moment that `events` open.
+fn opened_moment(events: &[Event]) -> Option<bolide_protocol::Timed> {
+    events.iter().find_map(Event::opens)
 }
 
 /// Milliseconds from a setting as µs, saturating: a huge delay waits forever, never wraps.

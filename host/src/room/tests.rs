@@ -70,7 +70,7 @@ fn anne_at_the_grab() -> (Room, Vec<Output>, u64, Pawn) {
     let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
-    let reveal = r.grab.as_ref().expect("the grab is open").reveal;
+    let reveal = r.fair.open_moment().expect("the grab is open").1;
     let pawn = r.championship().unwrap().race().legal_actions(Seat(0)).iter().find_map(|a| match a {
         Action::TakePawn { pawn } => Some(*pawn),
         _ => None,
@@ -213,33 +213,34 @@ fn a_pilot_who_acts_in_time_is_never_overridden() {
     // Act for Anne as soon as she may, always well within her time limit.
     let mut now = 0;
     let mut seq = 0;
-    let mut grabbed_in = None;
+    let mut acted_in = None;
     while !r.is_finished() {
         let champ = r.championship().unwrap();
         let race = champ.race();
         let mut legal = race.legal_actions(Seat(0));
         legal.retain(|a| !matches!(a, Action::Lift | Action::Klaxon));
-        // A grab waits for the arbiter's verdict: one request per round, then time passes.
-        let round = (race.race_no(), race.round());
-        let grabbing = race.phase() == Phase::Grab;
-        if grabbing && grabbed_in == Some(round) {
+        // A timed moment waits for the arbiter's verdict: one request in each, then time passes.
+        let moment = timed::moment_of(race.phase()).map(|m| (race.race_no(), race.round(), m));
+        if moment.is_some() && acted_in == moment {
             legal.clear();
         }
         if let Some(&action) = legal.last() {
             seq += 1;
             let before = out.len();
-            if grabbing {
-                // A grab carries its timings (a plain pick would be refused: UntimedGrab).
-                let Action::TakePawn { pawn } = action else { panic!("in the grab, only pawns: {action:?}") };
-                grabbed_in = Some(round);
-                let reveal = r.grab.as_ref().unwrap().reveal;
-                now = now.max(reveal + 150_000);
-                r.message(
-                    now,
-                    1,
-                    ClientMsg::Grab { seq, pawn, shown_us: reveal, input_us: reveal + 140_000 },
-                    &mut out,
-                );
+            if moment.is_some() {
+                // Its timings travel with it (a plain request would be refused: UntimedGrab,
+                // UntimedEchange).
+                acted_in = moment;
+                let opens = r.fair.open_moment().unwrap().1;
+                now = now.max(opens + 150_000);
+                let (shown_us, input_us) = (opens, opens + 140_000);
+                let msg = match action {
+                    Action::TakePawn { pawn } => ClientMsg::Grab { seq, pawn, shown_us, input_us },
+                    Action::Echange { with } => ClientMsg::Echange { seq, with: Some(with), shown_us, input_us },
+                    Action::KeepPawn => ClientMsg::Echange { seq, with: None, shown_us, input_us },
+                    other => panic!("in a timed moment: {other:?}"),
+                };
+                r.message(now, 1, msg, &mut out);
             } else {
                 r.message(now, 1, ClientMsg::Act { seq, action, at_us: None }, &mut out);
             }
@@ -337,11 +338,11 @@ fn b_4_6_a_beat_that_overtook_a_klaxon_call_does_not_close_the_calls() {
         r.probe(1, crate::fair::Sample::from_probe(t, t, t, t));
     }
     r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
-    let lift = r.klaxon.as_ref().expect("the cup is down").lift();
-    let beat = ClientMsg::Heartbeat { now_us: lift + 1_500, shown_us: None, acts: 1 };
+    let lift = r.fair.lift().expect("the cup is down");
+    let beat = ClientMsg::Heartbeat { now_us: lift + 1_500, shown: None, acts: 1 };
     r.message(lift + 2_000, 1, beat, &mut out);
     r.tick(lift + 2_000, &mut out);
-    assert!(r.klaxon.is_some(), "the calls stay open: the beat follows a call not yet here");
+    assert!(r.fair.lift().is_some(), "the calls stay open: the beat follows a call not yet here");
     out.clear();
     r.message(lift + 5_000, 1, ClientMsg::Act { seq: 1, action: Action::Klaxon, at_us: Some(lift - 1_000) }, &mut out);
     assert!(
@@ -359,7 +360,7 @@ fn b_4_2_the_cup_stays_down_until_every_clock_model_is_warm() {
     let (mut r, mut out) = anne_joins(2, 1);
     r.probe(1, crate::fair::Sample::from_probe(1_000, 1_000, 1_000, 1_000));
     r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
-    let lift = r.klaxon.as_ref().expect("the cup is down").lift();
+    let lift = r.fair.lift().expect("the cup is down");
     assert_eq!(lift, 10_000 + 100_000 + fairness::WARM_UP_US, "one probe is not a clock model");
 }
 
@@ -434,7 +435,13 @@ fn names_are_cleaned_so_no_lobby_frame_can_outgrow_the_limit() {
 /// Anne, Bob and Chloé on laptops whose clocks read the host's, 1 ms away (claims are taken
 /// as they are), the first grab open: the room, its outputs, the reveal instant and the pawns.
 fn three_laptops_at_the_grab() -> (Room, Vec<Output>, u64, Vec<Pawn>) {
-    let (mut r, mut out) = anne_joins(0, 1);
+    three_laptops_at_the_grab_of(room(0, 1))
+}
+
+/// As [`three_laptops_at_the_grab`], in room `r`.
+fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Pawn>) {
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), &mut out);
     r.hello(0, 2, hello("Bob", None), &mut out);
     r.hello(0, 3, hello("Chloé", None), &mut out);
     for conn in 1..=3 {
@@ -445,7 +452,7 @@ fn three_laptops_at_the_grab() -> (Room, Vec<Output>, u64, Vec<Pawn>) {
         r.message(0, conn, ClientMsg::Ready(true), &mut out);
     }
     run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
-    let reveal = r.grab.as_ref().expect("the grab is open").reveal;
+    let reveal = r.fair.open_moment().expect("the grab is open").1;
     let pawns: Vec<Pawn> = r
         .championship()
         .unwrap()
@@ -458,6 +465,11 @@ fn three_laptops_at_the_grab() -> (Room, Vec<Output>, u64, Vec<Pawn>) {
         })
         .collect();
     (r, out, reveal, pawns)
+}
+
+/// When a laptop showed the first grab (race 1, round 1), for its beats.
+fn grab_shown(at_us: u64) -> wire::Shown {
+    wire::Shown { race: 1, round: 1, moment: bolide_protocol::Timed::Grab, at_us }
 }
 
 /// A laptop's first grab, shown at the reveal instant, `reaction_us` later.
@@ -523,7 +535,8 @@ fn judged_once_the_grab_is_over(r: &mut Room, now: u64, out: &mut Vec<Output>, s
 fn fairness_7_a_laptop_cannot_claim_an_input_before_its_own_last_beat() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
-    let beat = |elapsed_us, acts| ClientMsg::Heartbeat { now_us: reveal + elapsed_us, shown_us: Some(reveal), acts };
+    let beat =
+        |elapsed_us, acts| ClientMsg::Heartbeat { now_us: reveal + elapsed_us, shown: Some(grab_shown(reveal)), acts };
     let grab = |pawn, reaction_us| first_grab(reveal, pawn, reaction_us);
     // Bob's laptop beat at 150 ms with nothing sent, then claims its hand moved at 100 ms; Anne
     // really moved at 130 ms. Chloé has shown she is slower.
@@ -547,12 +560,61 @@ fn fairness_7_a_beat_that_counted_the_grab_does_not_bound_it() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
     // Anne's beat at 140 ms already counts her grab (made at 120 ms), and overtook it.
-    let beat = ClientMsg::Heartbeat { now_us: reveal + 140_000, shown_us: Some(reveal), acts: 1 };
+    let beat = ClientMsg::Heartbeat { now_us: reveal + 140_000, shown: Some(grab_shown(reveal)), acts: 1 };
     r.message(reveal + 141_000, 1, beat, &mut out);
     let grab = ClientMsg::Grab { seq: 1, pawn: pawns[0], shown_us: reveal, input_us: reveal + 120_000 };
     r.message(reveal + 150_000, 1, grab, &mut out);
     let anne = judged_once_the_grab_is_over(&mut r, reveal + 150_000, &mut out, Seat(0));
     assert_eq!((anne.reaction_us, anne.clamped_us), (120_000, 0));
+}
+
+#[test]
+fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
+    let mut drill = room(0, 1);
+    drill.config.settings.options.echange_drill = true;
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab_of(drill);
+    for (conn, pawn) in (1..=3).zip(&pawns) {
+        r.message(reveal + 200_000 + conn, conn, first_grab(reveal, *pawn, 190_000 + conn), &mut out);
+    }
+    let in_echange = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::Echange);
+    run(&mut r, reveal + 200_000, reveal + 5_000_000, &mut out, in_echange);
+    let (anne, bob, chloe) = (Seat(0), Seat(1), Seat(2));
+    let held = |r: &Room, seat| r.championship().unwrap().race().car(seat).pawn.unwrap();
+    let (pa, pb, pc) = (held(&r, anne), held(&r, bob), held(&r, chloe));
+    let opens = r.fair.open_moment().expect("the window is open").1;
+    // A plain declaration is refused: it would be judged by its arrival.
+    out.clear();
+    r.message(opens + 100_000, 3, ClientMsg::Act { seq: 2, action: Action::KeepPawn, at_us: None }, &mut out);
+    assert!(matches!(sent_to(&out, 3)[..], [ServerMsg::ActRefused { error: RuleError::UntimedEchange, .. }]));
+    // Bob's declaration arrives first, but Anne chose 10 ms sooner (her request lost a packet,
+    // within a retransmission's allowance); both swap with Chloé.
+    let declare =
+        |seq, with, reaction_us| ClientMsg::Echange { seq, with, shown_us: opens, input_us: opens + reaction_us };
+    r.message(opens + 205_000, 2, declare(2, Some(chloe), 200_000), &mut out);
+    r.message(opens + 215_000, 1, declare(2, Some(chloe), 190_000), &mut out);
+    assert!(in_echange(&r), "nothing applied while Chloé may still be faster");
+    r.message(opens + 310_000, 3, declare(3, None, 300_000), &mut out);
+    let swaps: Vec<Seat> = out
+        .iter()
+        .filter_map(|o| match o {
+            Output::Journal(JournalEntry::Applied { seat, action: Action::Echange { .. } }) => Some(*seat),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(swaps, [anne, bob], "in reaction order");
+    // Each on the pawns as they stand (B-4.7): Anne takes Chloé's, then Bob takes Anne's old one.
+    assert_eq!((held(&r, anne), held(&r, bob), held(&r, chloe)), (pc, pa, pb));
+    let photo = sent_to(&out, 2)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMsg::Update { events, .. } => events.iter().find_map(|e| match e {
+                Event::PhotoFinish(p) if p.moment == bolide_protocol::Timed::Echange => Some(p.clone()),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .expect("the Échange window's photo finish");
+    assert_eq!(photo.reactions, [Some(190_000), Some(200_000), Some(300_000)]);
 }
 
 #[test]
@@ -576,7 +638,7 @@ fn b_4_3_a_request_the_last_pawn_made_void_is_recorded_as_never_judged() {
     assert!(of(Seat(0)).judged && of(Seat(0)).granted);
     assert!(of(Seat(1)).judged && of(Seat(1)).granted);
     let chloe = of(Seat(2));
-    assert_eq!((chloe.pawn, chloe.judged, chloe.granted), (pawns[0], false, false), "{chloe:?}");
+    assert_eq!((chloe.pawn(), chloe.judged, chloe.granted), (Some(pawns[0]), false, false), "{chloe:?}");
     assert_eq!(r.championship().unwrap().race().car(Seat(2)).pawn, Some(pawns[2]));
 }
 
@@ -788,7 +850,7 @@ fn b_4_2_only_pilots_clocks_hold_the_cup_and_a_seat_holds_it_three_times_at_most
         r.probe(1, crate::fair::Sample::from_probe(t, t, t, t));
     }
     r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
-    let lift = r.klaxon.as_ref().expect("the cup is down").lift();
+    let lift = r.fair.lift().expect("the cup is down");
     assert_eq!(lift, 10_000 + 100_000, "Anne's clock is warm");
     // A spectator that never answers a probe, or claims a slow path, holds nothing up.
     let path = r.slowest_pilot_path();
@@ -798,7 +860,7 @@ fn b_4_2_only_pilots_clocks_hold_the_cup_and_a_seat_holds_it_three_times_at_most
     assert_eq!(r.slowest_pilot_path(), path, "a spectator's path stretched the reveal");
     // A seat whose connection stays cold (a pilot reconnecting over and over) is waited for
     // three times, then no more.
-    r.clocks.remove(&1);
+    r.fair.forget(1);
     let waits: Vec<bool> = (0..5).map(|_| r.needs_warm_up()).collect();
     assert_eq!(waits, [true, true, true, false, false]);
 }

@@ -64,6 +64,10 @@ struct Args {
     /// Each bot hears and sends nothing for this many ms, every 15 s on average (0: never).
     #[arg(long, default_value_t = 0.0)]
     blackout_ms: f64,
+    /// No Échange windows (by default every bot holds an Échange each round and declares it
+    /// after a drawn reaction, so every round has an Échange contest).
+    #[arg(long)]
+    no_echange: bool,
     #[arg(long)]
     json: Option<PathBuf>,
     #[arg(long)]
@@ -113,6 +117,7 @@ fn main() -> anyhow::Result<()> {
         send_delay_ms: a.send_delay_ms,
         frame_hz: a.frame_hz,
         blackout_ms: a.blackout_ms,
+        echange: !a.no_echange,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let report = runtime.block_on(lab::run(config))?;

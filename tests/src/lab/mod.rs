@@ -7,14 +7,14 @@
 
 pub mod socket;
 
-use bolide_client::beat::Heartbeats;
+use bolide_client::beat::{self, Heartbeats};
 use bolide_client::net::{Clock, ConnectOptions, Session};
 use bolide_host::bots::{BotLevel, Decide};
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::{FairRecord, RoomConfig};
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings};
-use bolide_protocol::{Action, Atout, Event, Pawn, RuleError, TableOptions};
+use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, Shown};
+use bolide_protocol::{Action, Atout, Event, Pawn, RuleError, Seat, TableOptions, Timed};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -64,6 +64,9 @@ pub struct LabConfig {
     pub frame_hz: f64,
     /// Each bot hears and sends nothing for this long, every 15 s on average, ms (0: never).
     pub blackout_ms: f64,
+    /// Every bot holds an Échange each round (`TableOptions::echange_drill`) and declares it
+    /// after a drawn reaction: every round has an Échange contest (B-4.7).
+    pub echange: bool,
 }
 
 impl Default for LabConfig {
@@ -91,6 +94,7 @@ impl Default for LabConfig {
             send_delay_ms: 0.0,
             frame_hz: 0.0,
             blackout_ms: 0.0,
+            echange: true,
         }
     }
 }
@@ -116,6 +120,10 @@ struct Truth {
     holders: BTreeMap<(u8, u16, Pawn), u8>,
     /// (race, round) → the reactions the host published in its photo finish, as bot 0 got it.
     photos: BTreeMap<(u8, u16), Vec<Option<u32>>>,
+    /// (race, round, seat) → its Échange declaration's true reaction, µs.
+    echanges: BTreeMap<(u8, u16, u8), f64>,
+    /// (race, round) → the reactions of the Échange window's photo finish.
+    echange_photos: BTreeMap<(u8, u16), Vec<Option<u32>>>,
 }
 
 /// A bot's clock: its own start, an offset and a drift — and, if the lab asks, the faults of
@@ -195,6 +203,22 @@ pub struct Percentiles {
     pub p999: f64,
 }
 
+/// The Échange window (B-4.7), judged like the grab: every pair of declarations in a window,
+/// the host's order (the order applied) against the true reactions, and arrival order beside.
+#[derive(Debug, Clone, Serialize)]
+pub struct EchangeReport {
+    pub windows: usize,
+    pub pairs: usize,
+    pub accuracy: Option<f64>,
+    pub ci95: Option<(f64, f64)>,
+    pub arrival_accuracy: Option<f64>,
+    /// By reaction gap, as the grab's table.
+    pub buckets: Vec<Bucket>,
+    /// |published − true| reaction in the Échange photo finish, ms.
+    pub photo_finish_error_ms: Percentiles,
+    pub photo_finish_reactions: usize,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct KlaxonReport {
     pub pairs: usize,
@@ -265,6 +289,7 @@ pub struct LabReport {
     pub photo_finish_error_ms: Percentiles,
     pub photo_finish_reactions: usize,
     pub klaxon: KlaxonReport,
+    pub echange: EchangeReport,
     pub liar: LiarReport,
     pub ties: usize,
     /// Pairs the host ordered wrong, and of those, pairs where a request had been clamped.
@@ -313,7 +338,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     let identity = Identity::load_or_create(&dir.join("identity"))?;
     let server = Server::bind("127.0.0.1:0".parse()?, &identity)?;
     let settings = Settings {
-        options: TableOptions { races: 50, ..TableOptions::default() },
+        options: TableOptions { races: 50, echange_drill: config.echange, ..TableOptions::default() },
         circuit: "random:7".into(),
         bots: 0,
         bot_level: Default::default(),
@@ -402,7 +427,7 @@ fn analyse(
     // The contested requests: each seat's first request of a round (all bots go for the same
     // best pawn first). Host order = commit order; naive order = arrival order.
     let mut rounds: BTreeMap<(u8, u16), Vec<(usize, &FairRecord)>> = BTreeMap::new();
-    for (i, r) in log.iter().enumerate() {
+    for (i, r) in log.iter().enumerate().filter(|(_, r)| r.moment == Timed::Grab) {
         let entry = rounds.entry((r.race, r.round)).or_default();
         if !entry.iter().any(|(_, e)| e.seat == r.seat) {
             entry.push((i, r));
@@ -424,7 +449,7 @@ fn analyse(
                 let (ia, ra, ta) = with_truth[a];
                 let (ib, rb, tb) = with_truth[b];
                 // The liar's pairs are the liar's report, not the table's accuracy.
-                if ra.pawn != rb.pawn || ta == tb || ra.seat.0 == liar_seat || rb.seat.0 == liar_seat {
+                if ra.pawn() != rb.pawn() || ta == tb || ra.seat.0 == liar_seat || rb.seat.0 == liar_seat {
                     continue;
                 }
                 let gap_ms = (ta - tb).abs() / 1000.0;
@@ -435,7 +460,8 @@ fn analyse(
                 let host_right = if ra.judged && rb.judged {
                     (ia < ib) == a_first
                 } else {
-                    match truth.holders.get(&(race, round, ra.pawn)) {
+                    let Some(pawn) = ra.pawn() else { continue };
+                    match truth.holders.get(&(race, round, pawn)) {
                         Some(&s) if s == ra.seat.0 => a_first,
                         Some(&s) if s == rb.seat.0 => !a_first,
                         _ => continue,
@@ -470,7 +496,7 @@ fn analyse(
         if let Some(l) = liar {
             let Some(&(_, lr, lt)) = with_truth.iter().find(|(_, r, _)| r.seat.0 == l) else { continue };
             let rivals: Vec<f64> =
-                with_truth.iter().filter(|(_, r, _)| r.seat.0 != l && r.pawn == lr.pawn).map(|x| x.2).collect();
+                with_truth.iter().filter(|(_, r, _)| r.seat.0 != l && r.pawn() == lr.pawn()).map(|x| x.2).collect();
             if !rivals.is_empty() {
                 contested += 1;
                 if lr.granted && rivals.iter().any(|&t| t < lt) {
@@ -479,17 +505,7 @@ fn analyse(
             }
         }
     }
-    let buckets: Vec<Bucket> = BUCKETS
-        .iter()
-        .zip(hits)
-        .map(|(&(lo, hi), (n, ok, arr))| Bucket {
-            gap_ms: (lo, hi.is_finite().then_some(hi)),
-            pairs: n,
-            accuracy: (n > 0).then(|| ok as f64 / n as f64),
-            ci95: (n > 0).then(|| wilson(ok, n)),
-            arrival_accuracy: (n > 0).then(|| arr as f64 / n as f64),
-        })
-        .collect();
+    let buckets = buckets(hits);
     // Resolution: the smallest bucket from which accuracy stays ≥ 99 % (buckets with pairs).
     let mut resolution = None;
     for b in buckets.iter().rev() {
@@ -542,15 +558,8 @@ fn analyse(
         })
         .collect();
     let honest_clamped = log.iter().filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0).count();
-    let photo_error: Vec<f64> = truth
-        .grabs
-        .iter()
-        .filter(|((_, _, seat), _)| *seat != liar_seat)
-        .filter_map(|(&(race, round, seat), t)| {
-            let published = truth.photos.get(&(race, round))?.get(usize::from(seat)).copied().flatten()?;
-            Some((f64::from(published) - t.reaction_us).abs() / 1000.0)
-        })
-        .collect();
+    let grab_reactions = truth.grabs.iter().map(|(k, t)| (*k, t.reaction_us));
+    let photo_error = photo_finish_error(grab_reactions, &truth.photos, liar_seat);
     let liar_clamps = log.iter().filter(|r| r.seat.0 == liar_seat).map(|r| r.clamped_us as f64 / 1000.0).collect();
     let kept = rounds
         .iter()
@@ -574,6 +583,7 @@ fn analyse(
         photo_finish_reactions: photo_error.len(),
         photo_finish_error_ms: percentiles(photo_error),
         klaxon: KlaxonReport { pairs: k_pairs, accuracy: (k_pairs > 0).then(|| k_ok as f64 / k_pairs as f64) },
+        echange: echange_report(log, truth, liar_seat),
         liar: LiarReport {
             claimed_ms: config.liar_ms,
             wrongful_wins: wrongful,
@@ -611,6 +621,9 @@ async fn lab_bot(
     let mut beats = Heartbeats::default();
     let mut shown: Option<(u64, Instant)> = None;
     let mut grab_at: Option<Instant> = None;
+    // The Échange window: when this bot showed it, and when its hand declares.
+    let mut echange_shown: Option<(u64, Instant)> = None;
+    let mut echange_at: Option<Instant> = None;
     let mut klaxon_at: Option<Instant> = None;
     let mut answered = None;
     let mut grabbed_first = false;
@@ -631,35 +644,35 @@ async fn lab_bot(
     loop {
         let view = session.mirror.view.clone();
         let phase = view.as_ref().map(|v| v.phase);
-        let holds = view.as_ref().zip(session.seat).map(|(v, s)| v.car(s).pawn.is_some());
+        let competing = view.as_ref().is_some_and(|v| beat::competing(v, session.seat, &session.mirror.legal));
         let now_us = clock.now_us();
         // A silent liar says nothing during the grab until its (lying) request has left: no
         // beat of its own can then contradict the claim.
-        let unsent = !grabbed_first || stalled.iter().any(|s| matches!(s.1, Stalled::Grab { .. }));
+        let unsent = !grabbed_first
+            || stalled.iter().any(|s| matches!(s.1, Stalled::Timed { action: Action::TakePawn { .. }, .. }));
         let hushed = liar_us > 0.0 && config.liar_silent && phase == Some(PhaseView::Grab) && unsent;
         let beat_at = beats
-            .due(phase, holds == Some(false))
+            .due(phase, competing)
             .filter(|_| !hushed)
             .map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)))
             .unwrap_or(far_future);
-        let wake = grab_at.into_iter().chain(klaxon_at).chain(stalled.iter().map(|s| s.0)).min().unwrap_or(far_future);
+        let timers = grab_at.into_iter().chain(klaxon_at).chain(echange_at);
+        let wake = timers.chain(stalled.iter().map(|s| s.0)).min().unwrap_or(far_future);
         let msg = tokio::select! {
             msg = session.next() => Some(msg?),
             _ = tokio::time::sleep_until(beat_at.into()) => {
-                beats.beaten(clock.now_us());
-                session.heartbeat(shown.map(|s| s.0).filter(|_| phase == Some(PhaseView::Grab)))?;
+                let now_us = clock.now_us();
+                beats.beaten(now_us);
+                session.heartbeat(beats.beat_shown(view.as_ref(), now_us))?;
                 None
             }
             _ = tokio::time::sleep_until(wake.into()) => None,
         };
         // Timed actions: spin the last stretch so the instants are sharp.
         if let Some(at) = klaxon_at.filter(|at| Instant::now() + Duration::from_millis(2) >= *at) {
-            while Instant::now() < at {
-                std::hint::spin_loop();
-            }
             // One reading serves both the truth and the bot's stamp (a preemption between two
             // readings would be the lab's own error, not the host's).
-            let call = Instant::now();
+            let call = spin_to(at);
             let now_us = clock.at(call) as u64;
             klaxon_at = None;
             if let Some(v) = &view {
@@ -668,14 +681,17 @@ async fn lab_bot(
             session.unsent.stamp(now_us);
             stalled.push((call + stall(&config, &mut rng), Stalled::Klaxon { at_us: now_us }));
         }
+        // The client core knows when its pilot's hand moved (a liar lies only on the wire).
+        let liar = |action, shown_us, input_t: Instant| {
+            let input_us = clock.at(input_t) as u64;
+            let claimed_us = (input_us as f64 - liar_us * clock.rate(input_t)).max(shown_us as f64) as u64;
+            session.unsent.stamp(input_us);
+            Stalled::Timed { action, shown_us, input_us, claimed_us }
+        };
         if let (Some(at), Some((shown_us, shown_t)), Some(v)) = (grab_at, shown, &view)
             && Instant::now() + Duration::from_millis(2) >= at
         {
-            while Instant::now() < at {
-                std::hint::spin_loop();
-            }
-            let input_t = Instant::now();
-            let input_us = clock.at(input_t) as u64;
+            let input_t = spin_to(at);
             grab_at = None;
             if let Some(pawn) = target.take().or_else(|| best_pawn(v, &session.mirror.legal)) {
                 if !grabbed_first {
@@ -683,11 +699,19 @@ async fn lab_bot(
                     let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
                     truth.lock().expect("truth").grabs.insert((v.race, v.round, me as u8), TrueGrab { reaction_us });
                 }
-                let claimed = (input_us as f64 - liar_us * clock.rate(input_t)).max(shown_us as f64) as u64;
-                // The client core knows when its pilot's hand moved (a liar lies only on the wire).
-                session.unsent.stamp(input_us);
-                let grab = Stalled::Grab { pawn, shown_us, input_us, claimed_us: claimed };
+                let grab = liar(Action::TakePawn { pawn }, shown_us, input_t);
                 stalled.push((input_t + stall(&config, &mut rng), grab));
+            }
+        }
+        if let (Some(at), Some((shown_us, shown_t)), Some(v)) = (echange_at, echange_shown, &view)
+            && Instant::now() + Duration::from_millis(2) >= at
+        {
+            let input_t = spin_to(at);
+            echange_at = None;
+            if let Some(action) = best_echange(v, &session.mirror.legal) {
+                let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
+                truth.lock().expect("truth").echanges.insert((v.race, v.round, me as u8), reaction_us);
+                stalled.push((input_t + stall(&config, &mut rng), liar(action, shown_us, input_t)));
             }
         }
         // Stamped inputs whose stall is over leave, in order.
@@ -696,8 +720,11 @@ async fn lab_bot(
                 Stalled::Klaxon { at_us } => {
                     session.act_at(Action::Klaxon, at_us).await?;
                 }
-                Stalled::Grab { pawn, shown_us, input_us, claimed_us } => {
-                    grab_seq = Some(session.grab(pawn, shown_us, claimed_us).await?);
+                Stalled::Timed { action, shown_us, input_us, claimed_us } => {
+                    let seq = session.timed(action, shown_us, claimed_us).await?;
+                    if matches!(action, Action::TakePawn { .. }) {
+                        grab_seq = Some(seq);
+                    }
                     session.unsent.sent(input_us);
                 }
             }
@@ -711,7 +738,7 @@ async fn lab_bot(
                 session.send(&ClientMsg::Ready(true)).await?
             }
             ServerMsg::Finished { .. } => return Ok(()),
-            ServerMsg::ActRefused { error: RuleError::UntimedGrab, .. } => {
+            ServerMsg::ActRefused { error: RuleError::UntimedGrab | RuleError::UntimedEchange, .. } => {
                 truth.lock().expect("truth").untimed_refused += 1;
             }
             ServerMsg::ActRefused { seq, .. } if Some(*seq) == grab_seq => {
@@ -730,6 +757,7 @@ async fn lab_bot(
                     match e {
                         Event::RoundStarted { round, .. } => {
                             shown = None;
+                            (echange_shown, echange_at) = (None, None);
                             grabbed_first = false;
                             if me == 0 {
                                 truth.lock().expect("truth").rounds_seen += 1;
@@ -743,7 +771,12 @@ async fn lab_bot(
                         }
                         Event::PhotoFinish(photo) if me == 0 => {
                             let key = (view.race, view.round);
-                            truth.lock().expect("truth").photos.insert(key, photo.reactions.clone());
+                            let mut truth = truth.lock().expect("truth");
+                            let photos = match photo.moment {
+                                Timed::Grab => &mut truth.photos,
+                                Timed::Echange => &mut truth.echange_photos,
+                            };
+                            photos.insert(key, photo.reactions.clone());
                         }
                         Event::PawnTaken { seat, pawn, .. } if me == 0 => {
                             truth.lock().expect("truth").holders.insert((view.race, view.round, *pawn), seat.0);
@@ -758,28 +791,19 @@ async fn lab_bot(
                                 .push(seat.0);
                         }
                         Event::ReservoirsRevealed { .. } => {
-                            if let Some(at) = *show_at_us {
-                                let now = clock.now_us();
-                                if at > now {
-                                    let wait =
-                                        Duration::from_micros(((at - now) as f64 / clock.rate(Instant::now())) as u64);
-                                    tokio::time::sleep(wait).await;
-                                }
-                            }
-                            // On a screen, the reservoirs appear with the next frame.
-                            if let Some((first, period)) = frame {
-                                let since = Instant::now().saturating_duration_since(first).as_secs_f64();
-                                let next = first + period.mul_f64((since / period.as_secs_f64()).ceil());
-                                let coarse = next.saturating_duration_since(Instant::now());
-                                tokio::time::sleep(coarse.saturating_sub(Duration::from_millis(2))).await;
-                                while Instant::now() < next {
-                                    std::hint::spin_loop();
-                                }
-                            }
-                            let t = Instant::now();
-                            shown = Some((clock.at(t) as u64, t));
+                            let (at_us, t) = show(&clock, *show_at_us, frame).await;
+                            shown = Some((at_us, t));
+                            beats.show(Shown { race: view.race, round: view.round, moment: Timed::Grab, at_us });
                             target = best_pawn(view, &session.mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
+                        }
+                        Event::EchangeWindow { seats } => {
+                            let (at_us, t) = show(&clock, *show_at_us, frame).await;
+                            echange_shown = Some((at_us, t));
+                            beats.show(Shown { race: view.race, round: view.round, moment: Timed::Echange, at_us });
+                            if session.seat.is_some_and(|s| seats.contains(&s)) {
+                                echange_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
+                            }
                         }
                         _ => {}
                     }
@@ -789,7 +813,7 @@ async fn lab_bot(
         }
         // Everything but the grab and Klaxon: a strategic bot, at once.
         let (Some(v), legal) = (&session.mirror.view, &session.mirror.legal) else { continue };
-        if legal.is_empty() || matches!(v.phase, PhaseView::CupDown | PhaseView::Grab) {
+        if legal.is_empty() || matches!(v.phase, PhaseView::CupDown | PhaseView::Grab | PhaseView::Echange) {
             continue;
         }
         let key = (v.race, v.round, format!("{:?}{:?}", v.phase, v.turn), legal.clone());
@@ -803,10 +827,125 @@ async fn lab_bot(
     }
 }
 
+/// Accuracy by gap bucket from `(pairs, host right, arrival right)` per bucket.
+fn buckets(hits: [(usize, usize, usize); BUCKETS.len()]) -> Vec<Bucket> {
+    BUCKETS
+        .iter()
+        .zip(hits)
+        .map(|(&(lo, hi), (n, ok, arr))| Bucket {
+            gap_ms: (lo, hi.is_finite().then_some(hi)),
+            pairs: n,
+            accuracy: (n > 0).then(|| ok as f64 / n as f64),
+            ci95: (n > 0).then(|| wilson(ok, n)),
+            arrival_accuracy: (n > 0).then(|| arr as f64 / n as f64),
+        })
+        .collect()
+}
+
+/// |published − true| reaction, ms, for every honest `(race, round, seat)` a photo finish of
+/// `photos` reported.
+fn photo_finish_error(
+    truths: impl Iterator<Item = ((u8, u16, u8), f64)>,
+    photos: &BTreeMap<(u8, u16), Vec<Option<u32>>>,
+    liar_seat: u8,
+) -> Vec<f64> {
+    truths
+        .filter(|((_, _, seat), _)| *seat != liar_seat)
+        .filter_map(|((race, round, seat), t)| {
+            let published = photos.get(&(race, round))?.get(usize::from(seat)).copied().flatten()?;
+            Some((f64::from(published) - t).abs() / 1000.0)
+        })
+        .collect()
+}
+
+/// The Échange windows: every pair of judged declarations in a window, host order (the order
+/// the host applied them) and arrival order against the true reactions.
+fn echange_report(log: &[FairRecord], truth: &Truth, liar_seat: u8) -> EchangeReport {
+    // (race, round) → each seat's first declaration: (index in the log, record, true reaction).
+    type Declared<'a> = Vec<(usize, &'a FairRecord, f64)>;
+    let mut windows: BTreeMap<(u8, u16), Declared> = BTreeMap::new();
+    for (i, r) in log.iter().enumerate().filter(|(_, r)| r.moment == Timed::Echange && r.judged) {
+        let Some(&t) = truth.echanges.get(&(r.race, r.round, r.seat.0)) else { continue };
+        let window = windows.entry((r.race, r.round)).or_default();
+        if r.seat.0 != liar_seat && !window.iter().any(|(_, e, _)| e.seat == r.seat) {
+            window.push((i, r, t));
+        }
+    }
+    let mut hits = [(0usize, 0usize, 0usize); BUCKETS.len()];
+    for declared in windows.values() {
+        for (a, &(ia, ra, ta)) in declared.iter().enumerate() {
+            for &(ib, rb, tb) in &declared[a + 1..] {
+                if ta == tb {
+                    continue;
+                }
+                let gap_ms = (ta - tb).abs() / 1000.0;
+                let k = BUCKETS.iter().position(|(lo, hi)| gap_ms >= *lo && gap_ms < *hi).expect("buckets cover");
+                hits[k].0 += 1;
+                hits[k].1 += usize::from((ia < ib) == (ta < tb));
+                hits[k].2 += usize::from((ra.arrival_us < rb.arrival_us) == (ta < tb));
+            }
+        }
+    }
+    let (n, ok, arr) = hits.iter().fold((0, 0, 0), |s, h| (s.0 + h.0, s.1 + h.1, s.2 + h.2));
+    let truths = truth.echanges.iter().map(|(k, t)| (*k, *t));
+    let photo_error = photo_finish_error(truths, &truth.echange_photos, liar_seat);
+    EchangeReport {
+        windows: windows.len(),
+        pairs: n,
+        accuracy: (n > 0).then(|| ok as f64 / n as f64),
+        ci95: (n > 0).then(|| wilson(ok, n)),
+        arrival_accuracy: (n > 0).then(|| arr as f64 / n as f64),
+        buckets: buckets(hits),
+        photo_finish_reactions: photo_error.len(),
+        photo_finish_error_ms: percentiles(photo_error),
+    }
+}
+
 /// An input stamped and not sent yet (`--send-delay-ms`).
 enum Stalled {
-    Klaxon { at_us: u64 },
-    Grab { pawn: Pawn, shown_us: u64, input_us: u64, claimed_us: u64 },
+    Klaxon {
+        at_us: u64,
+    },
+    /// A grab or an Échange declaration (`claimed_us`: what the liar says instead of `input_us`).
+    Timed {
+        action: Action,
+        shown_us: u64,
+        input_us: u64,
+        claimed_us: u64,
+    },
+}
+
+/// Waits for a timed moment's scheduled instant (`show_at_us`, this bot's clock) and, on a
+/// screen (`frame`: first frame, period), for the next frame; returns the instant it showed,
+/// on the bot's clock and in real time.
+async fn show(clock: &LabClock, show_at_us: Option<u64>, frame: Option<(Instant, Duration)>) -> (u64, Instant) {
+    if let Some(at) = show_at_us {
+        let now = clock.now_us();
+        if at > now {
+            let wait = Duration::from_micros(((at - now) as f64 / clock.rate(Instant::now())) as u64);
+            tokio::time::sleep(wait).await;
+        }
+    }
+    // On a screen, the moment appears with the next frame.
+    if let Some((first, period)) = frame {
+        let since = Instant::now().saturating_duration_since(first).as_secs_f64();
+        let next = first + period.mul_f64((since / period.as_secs_f64()).ceil());
+        let coarse = next.saturating_duration_since(Instant::now());
+        tokio::time::sleep(coarse.saturating_sub(Duration::from_millis(2))).await;
+        while Instant::now() < next {
+            std::hint::spin_loop();
+        }
+    }
+    let t = Instant::now();
+    (clock.at(t) as u64, t)
+}
+
+/// Spins the last stretch to `at`, so that a timed input is sharp; the instant it happened.
+fn spin_to(at: Instant) -> Instant {
+    while Instant::now() < at {
+        std::hint::spin_loop();
+    }
+    Instant::now()
 }
 
 /// The stall between stamping an input and sending it: uniform in `0..--send-delay-ms`.
@@ -815,6 +954,21 @@ fn stall(config: &LabConfig, rng: &mut ChaCha8Rng) -> Duration {
         return Duration::ZERO;
     }
     Duration::from_secs_f64(rng.random_range(0.0..config.send_delay_ms) / 1000.0)
+}
+
+/// In the Échange window every bot wants the largest reservoir held by someone else (ties:
+/// the lowest seat), or keeps its own if it is the largest: the first to choose gets it.
+fn best_echange(view: &bolide_protocol::PlayerView, legal: &[Action]) -> Option<Action> {
+    let reservoir = |seat: Seat| view.car(seat).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)?.reservoir);
+    let best = legal
+        .iter()
+        .filter_map(|a| if let Action::Echange { with } = a { Some(*with) } else { None })
+        .max_by_key(|s| (reservoir(*s), std::cmp::Reverse(s.0)));
+    let mine = view.viewer.and_then(reservoir);
+    match best {
+        Some(with) if reservoir(with) > mine => Some(Action::Echange { with }),
+        _ => legal.contains(&Action::KeepPawn).then_some(Action::KeepPawn),
+    }
 }
 
 /// Every bot wants the largest reservoir still free (ties: the lowest pawn): contests.
@@ -879,6 +1033,28 @@ pub fn table(report: &LabReport) -> String {
         report.ties,
         report.honest_clamped,
     ));
+    let e = &report.echange;
+    if e.windows > 0 {
+        let ci = e.ci95.map_or("—".to_string(), |(lo, hi)| format!("{:.2}–{:.2} %", lo * 100.0, hi * 100.0));
+        let close = e.buckets.iter().filter(|b| b.gap_ms.0 < 1.0).map(|b| b.pairs).sum::<usize>();
+        out.push_str(&format!(
+            "Échange: {} windows, {} pairs ({close} under 1 ms): fair host {} ({ci}), arrival {}; \
+             photo finish error p50 {:.2} ms, p99 {:.2} ms\n",
+            e.windows,
+            e.pairs,
+            pct(e.accuracy),
+            pct(e.arrival_accuracy),
+            e.photo_finish_error_ms.p50,
+            e.photo_finish_error_ms.p99,
+        ));
+        let by_gap: Vec<String> = e
+            .buckets
+            .iter()
+            .filter(|b| b.pairs > 0)
+            .map(|b| format!("{} ms {} ({})", bucket_label(b), pct(b.accuracy).trim(), b.pairs))
+            .collect();
+        out.push_str(&format!("Échange by gap: {}\n", by_gap.join(" · ")));
+    }
     out.push_str(&format!(
         "injected delays released late by p50 {:.0} µs, p99 {:.0} µs, p99.9 {:.0} µs\n",
         report.injection_lateness_us.p50, report.injection_lateness_us.p99, report.injection_lateness_us.p999
