@@ -75,7 +75,8 @@ pub enum ClientMsg {
     /// Lobby, first client only: the championship's settings.
     Configure(Settings),
     /// A game action; `seq` comes back in a refusal. `at_us` is when the pilot acted, on the
-    /// client's own clock (a Klaxon call is ordered by it, B-4.6).
+    /// client's own clock: a Klaxon call is ordered by how long before the lift it came on that
+    /// clock, counted from the `lift_at_us` the host told it (B-4.6).
     Act { seq: u32, action: Action, at_us: Option<u64> },
     /// B-4.3: a grab, with the two readings of the client's monotonic clock that make its
     /// reaction: when the reservoirs were shown and when the pilot acted.
@@ -119,8 +120,10 @@ pub enum ServerMsg {
         /// reveal is sent so that it arrives just before; an Échange window early enough for a
         /// retransmission (its news were public already), and held until then.
         show_at_us: Option<u64>,
-        /// Under the cup: when it lifts (the end of Klaxon calls), on the client's own clock.
-        /// The client sends one heartbeat just after, which lets the host settle the calls.
+        /// Under the cup: when it lifts (the end of Klaxon calls), on the client's own clock —
+        /// the same instant in every update under one cup: the countdown the pilot sees, and
+        /// the mark its Klaxon call is judged against. The client sends one heartbeat just
+        /// after, which lets the host settle the calls.
         lift_at_us: Option<u64>,
     },
     /// An action was refused; nothing changed.

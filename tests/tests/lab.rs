@@ -36,6 +36,9 @@ async fn b_4_3_a_short_lab_orders_close_calls_by_reaction_and_beats_arrival_orde
         all(|b| b.arrival_accuracy)
     );
     assert_eq!(report.honest_clamped, 0, "an honest bot was clamped");
+    // B-4.6: Klaxon calls in the order of the countdowns the pilots watched.
+    let k = &report.klaxon;
+    assert!(k.pairs == 0 || k.accuracy == Some(1.0), "Klaxon calls ordered wrong: {k:?}");
     // The photo finish every table sees reports the reactions the lab's truth knows.
     assert!(report.photo_finish_reactions >= 40, "photo finish reactions: {}", report.photo_finish_reactions);
     assert!(report.photo_finish_error_ms.p99 <= 1.0, "photo finish error {:?}", report.photo_finish_error_ms);

@@ -1,8 +1,9 @@
-//! Klaxon calls (B-4.6), sans-I/O: made before any reveal, so no reaction time exists; they
-//! are ordered by their input time converted to the host clock — this is where clock sync
-//! decides. A call whose input came after the lift instant is refused (and its token is not
-//! spent). The order is final once every seat has vouched for a client time past the lift
-//! (converted), or the seat has called, or it is silent past the cut-off.
+//! Klaxon calls (B-4.6), sans-I/O: made before any reveal, so no reaction to a reveal exists;
+//! they are ordered by their time on the host clock, as the room converts it — from the lift
+//! instant each laptop was told, so a clock model's error moves a pilot's countdown and its call
+//! alike (`room::fairness`). A call made after the lift instant is refused (and its token is not
+//! spent). The order is final once every seat has vouched for a time past the lift, or the seat
+//! has called, or it is silent past the cut-off.
 
 use bolide_protocol::Seat;
 

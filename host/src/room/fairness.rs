@@ -135,6 +135,9 @@ pub(super) struct Fairness {
     klaxon: Option<KlaxonOrder>,
     /// The lift instant has passed; the Klaxon order is being settled.
     lift_passed: bool,
+    /// The lift instant as each connection was told it under this cup, on its own clock —
+    /// once: its countdown ends there, and its calls are judged against it.
+    told_lift: BTreeMap<ConnId, u64>,
     moment: Option<Moment>,
     /// Lifts each seat made wait for its clock model to warm up.
     warm_ups: BTreeMap<Seat, u8>,
@@ -153,6 +156,7 @@ impl Fairness {
         self.clocks.remove(&conn);
         self.vouched.remove(&conn);
         self.acts_seen.remove(&conn);
+        self.told_lift.remove(&conn);
     }
 
     /// A model of `conn`'s clock, once it has a probe.
@@ -227,6 +231,36 @@ impl Fairness {
     pub fn open_klaxon(&mut self, pilots: u8, lift: u64, now: u64, slowest_path: u64) {
         self.klaxon = Some(KlaxonOrder::new(pilots, lift, now, SILENCE_US + slowest_path));
         self.lift_passed = false;
+        self.told_lift.clear();
+    }
+
+    /// The lift instant on `conn`'s clock, for its countdown: the same instant every time it
+    /// is asked under one cup, so that the host judges a call against the very countdown the
+    /// pilot watched. `None` before the host has a model of `conn`'s clock.
+    pub fn lift_for(&mut self, conn: ConnId) -> Option<u64> {
+        let lift = self.lift()?;
+        if let Some(told) = self.told_lift.get(&conn) {
+            return Some(*told);
+        }
+        let told = self.to_client(conn, lift)?;
+        self.told_lift.insert(conn, told);
+        Some(told)
+    }
+
+    /// A time on `conn`'s clock under the cup, on the host's: by how long before (or after)
+    /// the lift it came on that clock, measured from the lift instant the host told it
+    /// (§0: a duration between two readings of one clock). The error of the clock model —
+    /// half the path asymmetry, which no probe can see, or a clock step since — then moves
+    /// the pilot's countdown and its call alike, and no longer the order of calls. A
+    /// connection never told (no clock model then) is converted through the model.
+    fn under_cup(&self, conn: ConnId, client_us: u64, now: u64) -> u64 {
+        match (self.lift(), self.told_lift.get(&conn)) {
+            (Some(lift), Some(&told)) if client_us <= told => {
+                lift.saturating_sub(self.to_host_duration(conn, told - client_us))
+            }
+            (Some(lift), Some(&told)) => lift.saturating_add(self.to_host_duration(conn, client_us - told)),
+            _ => self.to_host(conn, client_us, now),
+        }
     }
 
     /// The lift instant of the cup now down.
@@ -249,7 +283,7 @@ impl Fairness {
     ) -> Result<(), RuleError> {
         let at = match caller {
             // §7: no earlier than this client's own last beat that did not count the call.
-            Some((conn, seq, Some(t))) => self.to_host(conn, self.beat_bound(conn, seq, t).0, now),
+            Some((conn, seq, Some(t))) => self.under_cup(conn, self.beat_bound(conn, seq, t).0, now),
             Some((conn, _, None)) => now.saturating_sub(self.owd_max(conn)),
             None => now,
         };
@@ -362,9 +396,11 @@ impl Fairness {
     pub fn heartbeat(&mut self, conn: ConnId, seat: Seat, now_us: u64, shown: Option<Shown>, acts: u32, now: u64) {
         let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
         self.vouched.entry(conn).or_default().beat(acts, now_us);
-        let host_now = if vouches { self.to_host(conn, now_us, now) } else { 0 };
-        if let Some(order) = &mut self.klaxon {
-            order.heartbeat(seat, host_now, now);
+        if self.klaxon.is_some() {
+            let host_now = if vouches { self.under_cup(conn, now_us, now) } else { 0 };
+            if let Some(order) = &mut self.klaxon {
+                order.heartbeat(seat, host_now, now);
+            }
         }
         let Some(id) = self.moment.as_ref().map(|m| m.id) else { return };
         // Only a beat that names this moment tells its elapsed time: one from the grab that

@@ -648,6 +648,11 @@ impl Room {
     }
 
     fn send_update_to(&mut self, conn: ConnId, events: &[Event], now: u64, out: &mut Vec<Output>) {
+        // Under the cup: when it lifts, on this client's clock — its countdown, and the mark
+        // its Klaxon call is judged against (fairness.md §6). It tells its clock once just
+        // after, instead of beating the whole time.
+        let cup_down = self.champ().is_some_and(|c| c.race().phase() == Phase::CupDown);
+        let lift_at_us = if cup_down { self.fair.lift_for(conn) } else { None };
         let Some(champ) = self.champ() else { return };
         let seat = self.members.get(&conn).copied().flatten();
         let view = match seat {
@@ -667,13 +672,6 @@ impl Room {
                 .find(|d| d.kind == DueKind::Act(s) || d.kind == DueKind::Lift)
                 .map(|d| (d.at.saturating_sub(now) / 1000) as u32)
         });
-        // Under the cup: when it lifts, on this client's clock, so it tells its clock once
-        // just after (fairness.md §6) instead of beating the whole time.
-        let lift_at_us = self
-            .fair
-            .lift()
-            .filter(|_| champ.race().phase() == Phase::CupDown)
-            .and_then(|lift| self.fair.to_client(conn, lift));
         out.push(Output::Send {
             conn,
             msg: ServerMsg::Update {

@@ -864,3 +864,67 @@ fn b_4_2_only_pilots_clocks_hold_the_cup_and_a_seat_holds_it_three_times_at_most
     let waits: Vec<bool> = (0..5).map(|_| r.needs_warm_up()).collect();
     assert_eq!(waits, [true, true, true, false, false]);
 }
+
+#[test]
+fn b_4_6_a_klaxon_call_is_judged_against_the_countdown_its_laptop_was_shown() {
+    // Under the cup Bob's laptop clock steps 30 ms ahead and the host re-learns it (in part).
+    // Anne calls with 110 ms left on her countdown, Bob with 100 ms left on his: Anne called
+    // first by the countdowns they watched, though Bob's stamp, put through the host's new
+    // model of his clock, reads more than 115 ms before the lift. (No probe can tell a step from a path that became
+    // asymmetric: only the countdown each pilot was shown is common ground.)
+    let (mut r, mut out) = anne_joins(1, 1);
+    r.hello(0, 2, hello("Bob", None), &mut out);
+    for conn in 1..=2 {
+        for i in 0..20 {
+            let t = i * 1_000;
+            r.probe(conn, crate::fair::Sample::from_probe(t, t + 1_000, t + 1_000, t + 2_000));
+        }
+    }
+    out.clear();
+    for conn in 1..=2 {
+        r.message(20_000, conn, ClientMsg::Ready(true), &mut out);
+    }
+    let told = |out: &[Output], conn| {
+        sent_to(out, conn).into_iter().find_map(|m| match m {
+            ServerMsg::Update { lift_at_us: Some(l), .. } => Some(*l),
+            _ => None,
+        })
+    };
+    let (anne_lift, bob_lift) = (told(&out, 1).expect("Anne's countdown"), told(&out, 2).expect("Bob's countdown"));
+    let lift = r.fair.lift().expect("the cup is down");
+    for i in 0..40 {
+        let t = 30_000 + i * 1_000;
+        r.probe(2, crate::fair::Sample::from_probe(t, t + 31_000, t + 31_000, t + 2_000));
+    }
+    let moved = r.fair.to_client(2, lift).unwrap() as i64 - bob_lift as i64;
+    // More than the 10 ms between the two calls: through the model, Bob's call would come first.
+    assert!((15_000..=35_000).contains(&moved), "the host re-learned Bob's clock: {moved} µs");
+    out.clear();
+    r.message(
+        lift - 105_000,
+        2,
+        ClientMsg::Act { seq: 1, action: Action::Klaxon, at_us: Some(bob_lift - 100_000) },
+        &mut out,
+    );
+    r.message(
+        lift - 100_000,
+        1,
+        ClientMsg::Act { seq: 1, action: Action::Klaxon, at_us: Some(anne_lift - 110_000) },
+        &mut out,
+    );
+    r.message(lift + 2_000, 1, ClientMsg::Heartbeat { now_us: anne_lift + 1_000, shown: None, acts: 1 }, &mut out);
+    r.message(lift + 2_000, 2, ClientMsg::Heartbeat { now_us: bob_lift + 1_000, shown: None, acts: 1 }, &mut out);
+    run(&mut r, lift + 2_000, lift + 10_000_000, &mut out, |r| r.fair.lift().is_none());
+    let order: Vec<Seat> = sent_to(&out, 1)
+        .into_iter()
+        .flat_map(|m| match m {
+            ServerMsg::Update { events, .. } => events.clone(),
+            _ => Vec::new(),
+        })
+        .filter_map(|e| match e {
+            Event::KlaxonCalled { seat, .. } => Some(seat),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, vec![Seat(0), Seat(1)], "Anne, then Bob: {out:?}");
+}

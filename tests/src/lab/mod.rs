@@ -105,12 +105,21 @@ struct TrueGrab {
     reaction_us: f64,
 }
 
+/// A Klaxon call as it truly happened.
+struct TrueCall {
+    seat: u8,
+    /// The real instant of the call.
+    at: Instant,
+    /// How long before the lift it came on the bot's own countdown, µs.
+    lead_us: f64,
+}
+
 #[derive(Default)]
 struct Truth {
     /// (race, round, seat) → first grab.
     grabs: BTreeMap<(u8, u16, u8), TrueGrab>,
-    /// (race, round) → (seat, real instant of the call).
-    klaxon_calls: BTreeMap<(u8, u16), Vec<(u8, Instant)>>,
+    /// (race, round) → the calls made.
+    klaxon_calls: BTreeMap<(u8, u16), Vec<TrueCall>>,
     /// (race, round) → seats in the host's Klaxon order.
     klaxon_order: BTreeMap<(u8, u16), Vec<u8>>,
     rounds_seen: usize,
@@ -222,7 +231,13 @@ pub struct EchangeReport {
 #[derive(Debug, Clone, Serialize)]
 pub struct KlaxonReport {
     pub pairs: usize,
+    /// Pairs of calls in the host's order as by their countdowns: the one called with more
+    /// time left on its own laptop's countdown first (fairness.md §6).
     pub accuracy: Option<f64>,
+    /// The same pairs by the real instants of the calls. Across laptops these can be known
+    /// only to half the path asymmetry (no probe sees it), and a laptop whose clock steps
+    /// moves its countdown with it: the lab reports the gap, the host does not aim for it.
+    pub real_time_accuracy: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -530,20 +545,22 @@ fn analyse(
             Some((est - truth).abs() / 1000.0)
         })
         .collect();
-    // Klaxon: pairs of accepted calls, host order against the true call instants.
-    let (mut k_pairs, mut k_ok) = (0, 0);
+    // Klaxon: pairs of accepted calls, host order against the countdowns and the real instants.
+    let (mut k_pairs, mut k_ok, mut k_real_ok) = (0, 0, 0);
     for (key, order) in &truth.klaxon_order {
         let Some(calls) = truth.klaxon_calls.get(key) else { continue };
-        let when = |s: u8| calls.iter().find(|(seat, _)| *seat == s).map(|(_, t)| *t);
+        let call = |s: u8| calls.iter().find(|c| c.seat == s).map(|c| (c.at, c.lead_us));
         for a in 0..order.len() {
             for b in a + 1..order.len() {
-                if let (Some(ta), Some(tb)) = (when(order[a]), when(order[b])) {
+                if let (Some((ta, lead_a)), Some((tb, lead_b))) = (call(order[a]), call(order[b])) {
                     k_pairs += 1;
-                    k_ok += usize::from(ta <= tb);
+                    k_ok += usize::from(lead_a >= lead_b);
+                    k_real_ok += usize::from(ta <= tb);
                 }
             }
         }
     }
+    let share = |ok: usize| (k_pairs > 0).then(|| ok as f64 / k_pairs as f64);
     let honest_clamps = log
         .iter()
         .filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0)
@@ -582,7 +599,7 @@ fn analyse(
         clock_error_ms: percentiles(clock_error),
         photo_finish_reactions: photo_error.len(),
         photo_finish_error_ms: percentiles(photo_error),
-        klaxon: KlaxonReport { pairs: k_pairs, accuracy: (k_pairs > 0).then(|| k_ok as f64 / k_pairs as f64) },
+        klaxon: KlaxonReport { pairs: k_pairs, accuracy: share(k_ok), real_time_accuracy: share(k_real_ok) },
         echange: echange_report(log, truth, liar_seat),
         liar: LiarReport {
             claimed_ms: config.liar_ms,
@@ -606,9 +623,10 @@ fn analyse(
     }
 }
 
-/// One lab bot: readies, calls Klaxon at a drawn instant in the first round of each race,
-/// shows the reservoirs at the scheduled instant, grabs the best pawn after its drawn
-/// reaction, and plays the rest of the round like a strategic bot, at once.
+/// One lab bot: readies, calls Klaxon a drawn time before the lift on its countdown in the
+/// first round of each race, shows the reservoirs at the scheduled instant, grabs the best pawn
+/// after its drawn reaction, declares its Échange the same way, and plays the rest of the round
+/// like a strategic bot, at once.
 async fn lab_bot(
     me: usize,
     mut session: Session,
@@ -624,7 +642,8 @@ async fn lab_bot(
     // The Échange window: when this bot showed it, and when its hand declares.
     let mut echange_shown: Option<(u64, Instant)> = None;
     let mut echange_at: Option<Instant> = None;
-    let mut klaxon_at: Option<Instant> = None;
+    // The Klaxon call: when this bot's hand calls, and the lift on its countdown.
+    let mut klaxon_at: Option<(Instant, u64)> = None;
     let mut answered = None;
     let mut grabbed_first = false;
     // The seq of this bot's latest grab request (a refusal of it means a faster hand).
@@ -656,7 +675,7 @@ async fn lab_bot(
             .filter(|_| !hushed)
             .map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)))
             .unwrap_or(far_future);
-        let timers = grab_at.into_iter().chain(klaxon_at).chain(echange_at);
+        let timers = grab_at.into_iter().chain(klaxon_at.map(|k| k.0)).chain(echange_at);
         let wake = timers.chain(stalled.iter().map(|s| s.0)).min().unwrap_or(far_future);
         let msg = tokio::select! {
             msg = session.next() => Some(msg?),
@@ -669,14 +688,16 @@ async fn lab_bot(
             _ = tokio::time::sleep_until(wake.into()) => None,
         };
         // Timed actions: spin the last stretch so the instants are sharp.
-        if let Some(at) = klaxon_at.filter(|at| Instant::now() + Duration::from_millis(2) >= *at) {
+        if let Some((at, lift_us)) = klaxon_at.filter(|(at, _)| Instant::now() + Duration::from_millis(2) >= *at) {
             // One reading serves both the truth and the bot's stamp (a preemption between two
             // readings would be the lab's own error, not the host's).
             let call = spin_to(at);
             let now_us = clock.at(call) as u64;
             klaxon_at = None;
             if let Some(v) = &view {
-                truth.lock().expect("truth").klaxon_calls.entry((v.race, v.round)).or_default().push((me as u8, call));
+                let lead_us = lift_us as f64 - now_us as f64;
+                let calls = &mut truth.lock().expect("truth").klaxon_calls;
+                calls.entry((v.race, v.round)).or_default().push(TrueCall { seat: me as u8, at: call, lead_us });
             }
             session.unsent.stamp(now_us);
             stalled.push((call + stall(&config, &mut rng), Stalled::Klaxon { at_us: now_us }));
@@ -752,7 +773,7 @@ async fn lab_bot(
                     grab_seq = Some(session.grab(pawn, shown_us, input).await?);
                 }
             }
-            ServerMsg::Update { events, show_at_us, view, .. } => {
+            ServerMsg::Update { events, show_at_us, view, lift_at_us, .. } => {
                 for e in events {
                     match e {
                         Event::RoundStarted { round, .. } => {
@@ -762,11 +783,13 @@ async fn lab_bot(
                             if me == 0 {
                                 truth.lock().expect("truth").rounds_seen += 1;
                             }
-                            // Klaxon in each race's first round, at a drawn instant before the lift.
+                            // Klaxon in each race's first round, a drawn time before the lift on
+                            // this laptop's countdown (as a pilot watching it calls).
                             let holds_klaxon = session.seat.is_some_and(|s| view.car(s).atouts.contains(Atout::Klaxon));
-                            if *round == 1 && holds_klaxon {
-                                klaxon_at =
-                                    Some(Instant::now() + Duration::from_micros(rng.random_range(50_000..350_000)));
+                            if let (1, true, Some(lift_us)) = (*round, holds_klaxon, *lift_at_us) {
+                                let call_us = lift_us.saturating_sub(rng.random_range(100_000..400_000));
+                                let wait = call_us.saturating_sub(clock.now_us()) as f64 / clock.rate(Instant::now());
+                                klaxon_at = Some((Instant::now() + Duration::from_micros(wait as u64), lift_us));
                             }
                         }
                         Event::PhotoFinish(photo) if me == 0 => {
@@ -1017,7 +1040,7 @@ pub fn table(report: &LabReport) -> String {
     out.push_str(&format!(
         "resolution {} ms; commit delay p50 {:.1} ms, p99 {:.1} ms, p99.9 {:.1} ms (owd_max {:.1} ms)\n\
          clock error p50 {:.2} ms, p99 {:.2} ms; photo finish error p50 {:.2} ms, p99 {:.2} ms ({} reactions)\n\
-         Klaxon order {} over {} pairs; ties {}; honest clamped {}\n",
+         Klaxon order {} over {} pairs (by real instants {}); ties {}; honest clamped {}\n",
         report.resolution_ms.map_or("—".into(), |r| r.to_string()),
         report.commit_delay_ms.p50,
         report.commit_delay_ms.p99,
@@ -1030,6 +1053,7 @@ pub fn table(report: &LabReport) -> String {
         report.photo_finish_reactions,
         pct(report.klaxon.accuracy),
         report.klaxon.pairs,
+        pct(report.klaxon.real_time_accuracy),
         report.ties,
         report.honest_clamped,
     ));
