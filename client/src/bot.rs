@@ -1,9 +1,9 @@
 //! A bot over the wire: joins a host with the client core, readies up, and plays what the
 //! host says is legal with an engine-level bot reading its own `PlayerView`.
 
-use crate::beat::{self, Heartbeats};
+use crate::beat;
 use crate::net::{ClientError, Session};
-use bolide_host::bots::{BotLevel, Decide};
+use bolide_bots::{BotLevel, Decide};
 use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::event::PhotoFinish;
 use bolide_protocol::view::PhaseView;
@@ -70,7 +70,7 @@ pub async fn play(
     loop {
         let result = match Session::connect(addr, code, name, token).await {
             Ok(session) => {
-                token = token.or(session.token);
+                token = token.or(session.state.token);
                 play_session(session, level, think, seed, &mut seen).await
             }
             Err(e) => Err(e),
@@ -111,41 +111,29 @@ pub async fn play_session(
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut ready_sent = false;
     let mut answered = None;
-    // The beat schedule, and when this client showed the timed moment now open.
-    let mut beats = Heartbeats::default();
     // A decision taken, sent once its thinking time is over (heartbeats go on meanwhile).
     let mut pending: Option<(Instant, Action)> = None;
     // After a refusal, the next decision waits until then.
     let mut calm_until = Instant::now();
     loop {
-        let view = session.mirror.view.as_ref();
-        let phase = view.map(|v| v.phase);
-        let competing = view.is_some_and(|v| beat::competing(v, session.seat, &session.mirror.legal));
-        let now_us = session.now_us();
-        let beat_at =
-            beats.due(phase, competing).map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)));
+        let phase = session.state.mirror.view.as_ref().map(|v| v.phase);
         let msg = tokio::select! {
             msg = session.next() => msg?,
-            _ = sleep_until(beat_at) => {
-                let now_us = session.now_us();
-                beats.beaten(now_us);
-                session.heartbeat(beats.beat_shown(session.mirror.view.as_ref(), now_us))?;
-                continue;
-            }
             _ = sleep_until(pending.map(|p| p.0)) => {
                 let Some((_, action)) = pending.take() else { continue };
                 let now_us = session.now_us();
-                let shown = session.mirror.view.as_ref().and_then(|v| beats.shown(v, now_us));
+                let shown = session.state.shown(now_us);
                 let timed = matches!(
                     (action, phase),
                     (Action::TakePawn { .. }, Some(PhaseView::Grab))
                         | (Action::Echange { .. } | Action::KeepPawn, Some(PhaseView::Echange))
                 );
+                let legal = session.state.mirror.legal.contains(&action);
                 match shown.filter(|_| timed) {
-                    Some(shown) if session.mirror.legal.contains(&action) || phase == Some(PhaseView::Grab) => {
+                    Some(shown) if legal || phase == Some(PhaseView::Grab) => {
                         session.timed(action, shown.at_us.min(now_us), now_us).await?;
                     }
-                    _ if session.mirror.legal.contains(&action) => {
+                    _ if legal => {
                         session.act(action).await?;
                     }
                     // The moment passed while thinking: decide again on what is known now.
@@ -154,10 +142,9 @@ pub async fn play_session(
                 continue;
             }
         };
-        beats.on_message(&msg);
         seen.dice.observe(&msg);
         match &msg {
-            ServerMsg::Lobby(lobby) if !lobby.started && !ready_sent && session.seat.is_some() => {
+            ServerMsg::Lobby(lobby) if !lobby.started && !ready_sent && session.state.seat.is_some() => {
                 session.send(&ClientMsg::Ready(true)).await?;
                 ready_sent = true;
             }
@@ -184,12 +171,12 @@ pub async fn play_session(
                     if moment.at_us > now {
                         tokio::time::sleep(Duration::from_micros(moment.at_us - now)).await;
                     }
-                    beats.show(Shown { at_us: session.now_us(), ..moment });
+                    session.state.show(Shown { at_us: session.now_us(), ..moment });
                 }
             }
             _ => {}
         }
-        let (Some(view), legal) = (&session.mirror.view, &session.mirror.legal) else { continue };
+        let (Some(view), legal) = (&session.state.mirror.view, &session.state.mirror.legal) else { continue };
         if legal.is_empty() {
             continue;
         }

@@ -1,6 +1,8 @@
 //! The client side of Bolide: what a person (or a bot on another laptop) sees and does.
-//! [`net`] is the headless core — connect, hello, certificate check, state mirror, actions —
-//! shared by the bots and the UI; [`beat`] says when a client tells the host its clock;
+//! [`state`] is the client core, sans-I/O — what the client knows, its actions, its reveal and
+//! its heartbeats — and [`net`] drives it over QUIC (connect, hello, certificate check) for
+//! every face: the bots, the lab and the window; [`beat`] says when a client tells the host its
+//! clock;
 //! [`text`] renders a view in a terminal; [`live`] links the window to a table and [`ui`] is
 //! the window itself (egui on eframe).
 
@@ -8,5 +10,6 @@ pub mod beat;
 pub mod bot;
 pub mod live;
 pub mod net;
+pub mod state;
 pub mod text;
 pub mod ui;

@@ -1,10 +1,9 @@
 //! The window's link to a host: a tokio task runs the client core ([`Session`]) and keeps a
 //! [`Table`] — everything the window shows — that the window reads each frame; the window
-//! asks for things with [`Command`]s. The task owns the connection: it answers the host's
-//! clock probes, beats while it matters ([`Heartbeats`]), stamps grabs with the instants the
-//! window measured, and comes back to the seat with its token when the connection drops.
+//! asks for things with [`Command`]s. The task owns the connection (the session answers the
+//! host's clock probes and beats while it matters), stamps grabs with the instants the window
+//! measured, and comes back to the seat with its token when the connection drops.
 
-use crate::beat::Heartbeats;
 use crate::net::{ClientError, Clock, ConnectOptions, MonotonicClock, Session, Unsent};
 use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, Shown, close};
@@ -13,7 +12,6 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 
 /// What the window asks of the host.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,7 +118,7 @@ impl Table {
         match msg {
             ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
             ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
-                crate::net::keep_events(&mut self.events, events);
+                crate::state::keep_events(&mut self.events, events);
                 if let Some(moment) = crate::beat::opened(msg, now_us) {
                     self.show_at = Some(moment);
                 }
@@ -223,8 +221,8 @@ async fn drive(
             Ok(mut session) => {
                 attempt = 0;
                 let first = token.is_none();
-                token = token.or(session.token);
-                let seat = session.seat;
+                token = token.or(session.state.token);
+                let seat = session.state.seat;
                 set(&|t| {
                     t.link = Link::Connected;
                     t.seat = seat;
@@ -277,7 +275,7 @@ pub fn explain(e: &ClientError) -> String {
     }
 }
 
-/// Plays one connection: messages in, commands out, heartbeats in between.
+/// Plays one connection: messages in, commands out (the session beats meanwhile).
 async fn play(
     session: &mut Session,
     table: &Arc<Mutex<Table>>,
@@ -285,22 +283,10 @@ async fn play(
     clock: &Arc<dyn Clock>,
     repaint: &Arc<dyn Fn() + Send + Sync>,
 ) -> Result<(), ClientError> {
-    // The beat schedule, and when this laptop's screen showed the timed moment now open.
-    let mut beats = Heartbeats::default();
     loop {
-        let (view, competing, scheduled) = {
-            let t = table.lock().map_err(|_| ClientError::Lost("poisoned".into()))?;
-            let competing = t.view.as_ref().is_some_and(|v| crate::beat::competing(v, t.seat, &t.legal));
-            (t.view.clone(), competing, t.show_at)
-        };
-        let phase = view.as_ref().map(|v| v.phase);
-        let now = clock.now_us();
-        let beat_at =
-            beats.due(phase, competing).map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now)));
         tokio::select! {
             msg = session.next() => {
                 let msg = msg?;
-                beats.on_message(&msg);
                 let now = clock.now_us();
                 if let Ok(mut t) = table.lock() {
                     t.apply(&msg, now);
@@ -318,37 +304,24 @@ async fn play(
                     }
                     Command::Timed { action, input_us } => {
                         // The frame that drew the moment, or else its scheduled instant.
-                        let drawn = beats.beat_shown(view.as_ref(), input_us);
-                        let shown_us = drawn.or(scheduled).map_or(input_us, |s| s.at_us).min(input_us);
+                        let shown_us = session.state.shown_for(input_us);
                         session.timed(action, shown_us, input_us).await?;
                     }
-                    Command::Shown(moment) => beats.show(moment),
+                    Command::Shown(moment) => session.state.show(moment),
                     Command::Leave => {
                         session.send(&ClientMsg::Leave).await?;
                         return Ok(());
                     }
                 }
             }
-            _ = sleep_until(beat_at) => {
-                let now = clock.now_us();
-                beats.beaten(now);
-                session.heartbeat(beats.beat_shown(view.as_ref(), now))?;
-            }
         }
-    }
-}
-
-async fn sleep_until(at: Option<Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::MAX_EVENTS;
+    use crate::state::MAX_EVENTS;
 
     #[test]
     fn the_event_log_is_bounded() {

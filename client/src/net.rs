@@ -1,13 +1,15 @@
-//! The headless client core: connect, hello, certificate check, the state mirror, actions.
-//! No egui here: the window UI and the bots both build on it.
+//! The client's tokio driver: connect, hello, certificate check, then [`Session`] runs the
+//! sans-I/O [`ClientState`] over QUIC — frames and datagrams in, actions, copies and heartbeats
+//! out, the host's clock probes answered. No egui here: the window, the bots and the lab all
+//! build on it.
 
-use bolide_host::net::{split_code, tls};
-use bolide_protocol::view::{PhaseView, ViewError};
+use crate::state::ClientState;
+use bolide_link::{code::split_code, tls};
+use bolide_protocol::view::ViewError;
 use bolide_protocol::wire::{
-    self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, LobbyState, PROTOCOL_VERSION, SeatToken, ServerMsg,
-    Shown, StandingLine,
+    self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, PROTOCOL_VERSION, SeatToken, ServerMsg,
 };
-use bolide_protocol::{Action, Event, Pawn, PlayerView, Seat};
+use bolide_protocol::{Action, Pawn};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -130,18 +132,6 @@ pub enum ClientError {
     View(#[from] ViewError),
 }
 
-/// Events a client keeps: far more than a championship of six races makes, so a long game
-/// (or a host that floods) does not grow a laptop's memory without bound.
-pub const MAX_EVENTS: usize = 20_000;
-
-/// Appends `new` to `log`, dropping the oldest past [`MAX_EVENTS`].
-pub fn keep_events(log: &mut Vec<Event>, new: &[Event]) {
-    let new = &new[new.len().saturating_sub(MAX_EVENTS)..];
-    let over = (log.len() + new.len()).saturating_sub(MAX_EVENTS);
-    log.drain(..over.min(log.len()));
-    log.extend_from_slice(new);
-}
-
 impl From<quinn::ConnectionError> for ClientError {
     fn from(e: quinn::ConnectionError) -> Self {
         match e {
@@ -154,34 +144,6 @@ impl From<quinn::ConnectionError> for ClientError {
     }
 }
 
-/// Everything the client knows, kept up to date by [`Session::next`].
-#[derive(Debug, Default, Clone)]
-pub struct Mirror {
-    pub lobby: Option<LobbyState>,
-    pub view: Option<PlayerView>,
-    pub legal: Vec<Action>,
-    pub deadline_ms: Option<u32>,
-    /// Every event received, in order.
-    pub events: Vec<Event>,
-    pub finished: Option<Vec<StandingLine>>,
-}
-
-impl Mirror {
-    fn apply(&mut self, msg: &ServerMsg) {
-        match msg {
-            ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
-            ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
-                keep_events(&mut self.events, events);
-                self.view = Some((**view).clone());
-                self.legal = legal.clone();
-                self.deadline_ms = *deadline_ms;
-            }
-            ServerMsg::Finished { standings } => self.finished = Some(standings.clone()),
-            _ => {}
-        }
-    }
-}
-
 /// One connection to a host, after a successful hello.
 pub struct Session {
     endpoint: quinn::Endpoint,
@@ -190,10 +152,10 @@ pub struct Session {
     recv: quinn::RecvStream,
     decoder: FrameDecoder,
     buf: Vec<u8>,
-    pub seat: Option<Seat>,
-    pub token: Option<SeatToken>,
-    pub mirror: Mirror,
-    seq: u32,
+    /// What the client knows and says, sans-I/O; this session drives it.
+    pub state: ClientState,
+    /// No heartbeats while set (the lab's silent liar).
+    pub hushed: bool,
     clock: Arc<dyn Clock>,
     /// Inputs stamped and not yet sent: no beat vouches past them.
     pub unsent: Unsent,
@@ -202,8 +164,6 @@ pub struct Session {
     reveals: mpsc::Receiver<Datagram>,
     /// The host's clock probes this client has answered.
     answered: Arc<AtomicU64>,
-    /// The round whose reveal the application has seen, from either path.
-    revealed: Option<(u8, u16)>,
     probes: tokio::task::JoinHandle<()>,
 }
 
@@ -274,23 +234,19 @@ impl Session {
             recv,
             decoder: FrameDecoder::default(),
             buf: vec![0; 16 * 1024],
-            seat: None,
-            token: None,
-            mirror: Mirror::default(),
-            seq: 0,
+            state: ClientState::default(),
+            hushed: false,
             clock: options.clock,
             unsent: options.unsent,
             pongs,
             reveals,
             answered,
-            revealed: None,
             probes,
         };
         session.write(&wire::encode(&Hello { version, code: word, name: name.to_string(), seat_token: token })).await?;
         match session.next().await? {
             ServerMsg::Welcome { seat, token, .. } => {
-                session.seat = seat;
-                session.token = token;
+                session.state.welcome(seat, token);
                 Ok(session)
             }
             ServerMsg::Refused { reason } => Err(ClientError::Refused(reason)),
@@ -323,9 +279,8 @@ impl Session {
 
     /// Sends a game action that the pilot took at `at_us` on this client's clock.
     pub async fn act_at(&mut self, action: Action, at_us: u64) -> Result<u32, ClientError> {
-        self.seq += 1;
-        let seq = self.seq;
-        self.send(&ClientMsg::Act { seq, action, at_us: Some(at_us) }).await?;
+        let (seq, msg) = self.state.act(action, at_us);
+        self.send(&msg).await?;
         self.unsent.sent(at_us);
         Ok(seq)
     }
@@ -342,45 +297,31 @@ impl Session {
     /// stream (it always arrives) and as datagram copies a few milliseconds apart, in other
     /// packets (one of them arrives without waiting for a retransmission when a packet is lost).
     pub async fn timed(&mut self, action: Action, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
-        let (msg, datagram) = match action {
-            Action::TakePawn { pawn } => (
-                ClientMsg::Grab { seq: self.seq + 1, pawn, shown_us, input_us },
-                Datagram::Grab { seq: self.seq + 1, pawn, shown_us, input_us },
-            ),
-            Action::Echange { .. } | Action::KeepPawn => {
-                let with = match action {
-                    Action::Echange { with } => Some(with),
-                    _ => None,
-                };
-                (
-                    ClientMsg::Echange { seq: self.seq + 1, with, shown_us, input_us },
-                    Datagram::Echange { seq: self.seq + 1, with, shown_us, input_us },
-                )
-            }
-            other => return self.act_at(other, input_us).await,
-        };
-        self.seq += 1;
-        let seq = self.seq;
-        let copy = wire::encode_datagram(&datagram);
-        let _ = self.connection.send_datagram(copy.clone().into());
+        let (seq, msg, copy) = self.state.timed(action, shown_us, input_us);
+        let copy = copy.map(|d| wire::encode_datagram(&d));
+        if let Some(copy) = &copy {
+            let _ = self.connection.send_datagram(copy.clone().into());
+        }
         self.send(&msg).await?;
         self.unsent.sent(input_us);
-        let connection = self.connection.clone();
-        tokio::spawn(async move {
-            for gap in wire::COPY_GAPS {
-                tokio::time::sleep(gap).await;
-                let _ = connection.send_datagram(copy.clone().into());
-            }
-        });
+        if let Some(copy) = copy {
+            let connection = self.connection.clone();
+            tokio::spawn(async move {
+                for gap in wire::COPY_GAPS {
+                    tokio::time::sleep(gap).await;
+                    let _ = connection.send_datagram(copy.clone().into());
+                }
+            });
+        }
         Ok(seq)
     }
 
-    /// A heartbeat: this client's clock now, and when it showed the timed moment now open. A
-    /// datagram: a lost one is simply superseded by the next.
-    pub fn heartbeat(&mut self, shown: Option<Shown>) -> Result<(), ClientError> {
-        let now_us = self.unsent.vouchable(self.clock.now_us());
-        let beat = wire::encode_datagram(&Datagram::Beat { now_us, shown, acts: self.seq });
-        self.connection.send_datagram(beat.into()).map_err(|e| ClientError::Lost(e.to_string()))
+    /// A heartbeat now (a datagram: a lost one is simply superseded by the next). The session
+    /// sends them itself while [`Session::next`] waits, when [`ClientState::beat_due`] says.
+    pub fn heartbeat(&mut self) -> Result<(), ClientError> {
+        let now_us = self.clock.now_us();
+        let beat = self.state.beat(now_us, self.unsent.vouchable(now_us));
+        self.connection.send_datagram(wire::encode_datagram(&beat).into()).map_err(|e| ClientError::Lost(e.to_string()))
     }
 
     /// Raw bytes on the game stream (tests of the host's defences).
@@ -388,28 +329,19 @@ impl Session {
         self.write(bytes).await
     }
 
-    /// The next message from the host, applied to the mirror. A round's reveal comes once,
-    /// from whichever path brought it first: the stream's update, or the reveal datagram
-    /// (then as a provisional update; the stream's update follows without the reveal event).
+    /// The next message from the host, applied to the state. A round's reveal comes once, from
+    /// whichever path brought it first: the stream's update, or the reveal datagram (then as a
+    /// provisional update; the stream's update follows without the reveal event). Heartbeats
+    /// leave meanwhile, when they are due.
     pub async fn next(&mut self) -> Result<ServerMsg, ClientError> {
         loop {
             if let Some(body) = self.decoder.next_frame()? {
-                let mut msg: ServerMsg = wire::decode(&body)?;
-                if let ServerMsg::Update { view, .. } = &msg {
-                    view.check()?;
-                }
-                if let ServerMsg::Update { events, view, .. } = &mut msg
-                    && events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. }))
-                {
-                    let round = (view.race, view.round);
-                    if self.revealed == Some(round) {
-                        events.retain(|e| !matches!(e, Event::ReservoirsRevealed { .. }));
-                    }
-                    self.revealed = Some(round);
-                }
-                self.mirror.apply(&msg);
-                return Ok(msg);
+                let msg: ServerMsg = wire::decode(&body)?;
+                return Ok(self.state.on_message(msg, self.clock.now_us())?);
             }
+            let due = self.state.beat_due().filter(|_| !self.hushed);
+            let beat_at =
+                due.map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(self.clock.now_us())));
             tokio::select! {
                 read = self.recv.read(&mut self.buf) => match read {
                     Ok(Some(n)) => {
@@ -422,45 +354,13 @@ impl Session {
                     Err(e) => return Err(ClientError::Lost(e.to_string())),
                 },
                 Some(datagram) = self.reveals.recv() => {
-                    if let Some(msg) = self.provisional_reveal(datagram) {
-                        self.mirror.apply(&msg);
+                    if let Some(msg) = self.state.on_reveal(datagram, self.clock.now_us()) {
                         return Ok(msg);
                     }
                 }
+                _ = sleep_until(beat_at) => self.heartbeat()?,
             }
         }
-    }
-
-    /// A reveal datagram for the round the mirror is in, before the stream's: the view with
-    /// the values shown and the grab open, and every free pawn to take (the stream's update
-    /// soon replaces it with the host's own).
-    fn provisional_reveal(&mut self, datagram: Datagram) -> Option<ServerMsg> {
-        let Datagram::Reveal { race, round, show_at_us, values } = datagram else { return None };
-        let mut view = self.mirror.view.clone()?;
-        if (view.race, view.round) != (race, round) || self.revealed == Some((race, round)) {
-            return None;
-        }
-        self.revealed = Some((race, round));
-        for p in &mut view.pawns {
-            p.reservoir = values.get(p.pawn.index()).copied();
-        }
-        view.phase = PhaseView::Grab;
-        let grabbing = self.seat.is_some_and(|s| view.car(s).pawn.is_none());
-        let legal = view
-            .pawns
-            .iter()
-            .filter(|p| grabbing && p.owner.is_none())
-            .map(|p| Action::TakePawn { pawn: p.pawn })
-            .collect();
-        let values = values[..view.pawns.len()].to_vec();
-        Some(ServerMsg::Update {
-            events: vec![Event::ReservoirsRevealed { values }],
-            view: Box::new(view),
-            legal,
-            deadline_ms: None,
-            show_at_us,
-            lift_at_us: None,
-        })
     }
 
     async fn closed_reason(&self) -> ClientError {
@@ -500,6 +400,13 @@ impl Session {
     pub async fn close(self) {
         self.connection.close(0u32.into(), b"bye");
         let _ = tokio::time::timeout(Duration::from_millis(500), self.endpoint.wait_idle()).await;
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
     }
 }
 

@@ -1,10 +1,10 @@
 //! `bolide --text`: watch a championship of bots in the terminal (where no window can open).
 
+use bolide_bots::BotLevel;
 use bolide_client::text;
-use bolide_host::bots::BotLevel;
-use bolide_host::circuits;
 use bolide_host::game::{Championship, ChampionshipSetup};
 use bolide_host::sim;
+use bolide_protocol::circuits;
 use bolide_protocol::{Event, TableOptions};
 use rand::SeedableRng;
 use std::time::Duration;

@@ -148,7 +148,7 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
     assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.options.races == 4)), "{sent:?}");
     // A circuit from a file on this laptop goes to the host as its tiles.
     let file = std::env::temp_dir().join(format!("bolide-window-circuit-{}.txt", std::process::id()));
-    let tiles = bolide_host::circuits::preset("monaco").unwrap().to_string();
+    let tiles = bolide_protocol::circuits::preset("monaco").unwrap().to_string();
     std::fs::write(&file, &tiles).unwrap();
     h.get_by_label("Circuit").click();
     h.run();

@@ -3,7 +3,6 @@
 //! the binary's edges.
 
 pub mod bots;
-pub mod circuits;
 pub mod fair;
 pub mod fuzzing;
 pub mod game;
@@ -14,3 +13,7 @@ pub mod secret;
 pub mod serve;
 pub mod sim;
 pub mod verify;
+
+// The circuit presets live beside the circuits in `bolide_protocol` (the client lists them
+// too); re-exported here under their old path.
+pub use bolide_protocol::circuits;

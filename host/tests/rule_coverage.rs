@@ -44,7 +44,7 @@ fn every_rule_id_has_a_test_named_after_it() {
     let ids = rule_ids(&rules);
     assert!(ids.len() >= 40, "found only {} rule ids: {ids:?}", ids.len());
     let mut files = Vec::new();
-    for dir in ["protocol", "host", "client", "tests"] {
+    for dir in ["protocol", "bots", "link", "host", "client", "tests"] {
         rust_files(&root.join(dir), &mut files);
     }
     let sources: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();

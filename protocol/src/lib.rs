@@ -8,6 +8,7 @@
 
 pub mod action;
 pub mod circuit;
+pub mod circuits;
 pub mod dice;
 pub mod error;
 pub mod event;

@@ -59,7 +59,7 @@ async fn play_until(ana: &mut Session, done: impl Fn(&ServerMsg, &Session) -> bo
                 return msg;
             }
             if matches!(msg, ServerMsg::Update { .. })
-                && let Some(&action) = ana.mirror.legal.iter().rev().find(|a| **a != Action::Klaxon)
+                && let Some(&action) = ana.state.mirror.legal.iter().rev().find(|a| **a != Action::Klaxon)
             {
                 ana.act(action).await.unwrap();
             }
@@ -76,10 +76,10 @@ async fn kill_the_host_mid_championship_and_resume() {
     let addr = info["addresses"][0].as_str().unwrap().parse().unwrap();
     let code = info["code"].as_str().unwrap().to_string();
     let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
-    let (seat, token) = (ana.seat.unwrap(), ana.token.unwrap());
+    let (seat, token) = (ana.state.seat.unwrap(), ana.state.token.unwrap());
     ana.send(&ClientMsg::Ready(true)).await.unwrap();
-    play_until(&mut ana, |_, s| s.mirror.view.as_ref().is_some_and(|v| v.round >= 4)).await;
-    let seen = ana.mirror.view.clone().unwrap();
+    play_until(&mut ana, |_, s| s.state.mirror.view.as_ref().is_some_and(|v| v.round >= 4)).await;
+    let seen = ana.state.mirror.view.clone().unwrap();
     let journal = data.join("championship.journal");
     let lines_before = std::fs::read_to_string(&journal).unwrap().lines().count();
 
@@ -91,7 +91,7 @@ async fn kill_the_host_mid_championship_and_resume() {
     assert_eq!(info["code"].as_str(), Some(code.as_str()), "same room code after a restart");
     assert_eq!(info["resumed"], true);
     let mut ana = Session::connect(addr, &code, "Ana", Some(token)).await.unwrap();
-    assert_eq!(ana.seat, Some(seat));
+    assert_eq!(ana.state.seat, Some(seat));
     let msg = play_until(&mut ana, |m, _| matches!(m, ServerMsg::Update { .. })).await;
     let ServerMsg::Update { view, .. } = msg else { unreachable!() };
     assert!(
@@ -190,7 +190,7 @@ async fn kill_matrix_fifty_kills_end_with_the_standings_the_journal_gives() {
     let mut kills = 0;
     let standings = loop {
         let session = Session::connect(addr, &code, "Ana", token).await.expect("back at the table");
-        token = token.or(session.token);
+        token = token.or(session.state.token);
         let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9, &mut seen);
         // After the last kill, the championship plays to its end.
         let window = if kills < KILLS { Duration::from_millis(rng.random_range(20..400)) } else { LONGEST };

@@ -1,8 +1,8 @@
 //! `bolide-bot`: N bots join a host, play until the championship ends, then print the final
 //! standings and the photo finish of every grab (reactions and margins in µs) as JSON. Fills seats from another laptop on a game night; used by the tests.
 
+use bolide_bots::BotLevel;
 use bolide_client::bot;
-use bolide_host::bots::BotLevel;
 use clap::Parser;
 use std::net::SocketAddr;
 use std::process::ExitCode;

@@ -3,7 +3,7 @@
 
 use super::look;
 use crate::live::{Command, Live, Table};
-use bolide_host::circuits::PRESETS;
+use bolide_protocol::circuits::PRESETS;
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{LobbyState, Settings};
 use bolide_protocol::{BotLevel, Circuit, Colour, FirstPlayer, Seat};
@@ -140,7 +140,7 @@ impl LobbyUi {
                         self.file = None;
                         let start = Circuit::parse(&s.circuit)
                             .ok()
-                            .or_else(|| bolide_host::circuits::preset(PRESETS[0].0).ok());
+                            .or_else(|| bolide_protocol::circuits::preset(PRESETS[0].0).ok());
                         self.tiles = start.map(|c| c.to_string());
                     }
                 });
@@ -177,7 +177,7 @@ impl LobbyUi {
                     (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
                     _ => std::path::PathBuf::from(path.as_str()),
                 };
-                match bolide_host::circuits::from_file(&expanded) {
+                match bolide_protocol::circuits::from_file(&expanded) {
                     Ok(circuit) => {
                         s.circuit = circuit.to_string();
                         self.file_error = None;

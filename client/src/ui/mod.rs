@@ -12,7 +12,7 @@ mod race;
 pub mod start;
 
 use crate::live::{Command, Link, Live};
-use bolide_host::bots::BotLevel;
+use bolide_bots::BotLevel;
 use bolide_host::serve::{self, ServeArgs};
 use bolide_protocol::view::PhaseView;
 use discovery::Discovery;

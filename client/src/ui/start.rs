@@ -3,7 +3,7 @@
 use super::discovery::{Discovery, FoundHost};
 use super::look;
 use super::prefs::Prefs;
-use bolide_host::bots::BotLevel;
+use bolide_bots::BotLevel;
 use bolide_protocol::Colour;
 use bolide_protocol::wire::{DEFAULT_PORT, PROTOCOL_VERSION};
 use egui::{RichText, Vec2};

@@ -1,49 +1,14 @@
-//! TLS for QUIC with rustls and the ring provider (aws-lc-rs doubles the build and panics
-//! without an explicit provider). The client trusts no certificate authority: it checks that
-//! the host's self-signed certificate matches the fingerprint in the room code it was given.
+//! The host's side of TLS for QUIC (the shared part, and the client's, is `bolide_link::tls`):
+//! its certificate, and a transport that asks clients for fewer acknowledgements.
 
-use super::identity::{Identity, fingerprint_prefix};
+use super::identity::Identity;
+use bolide_link::tls::{provider, transport};
 use bolide_protocol::wire::ALPN;
-use quinn::crypto::rustls::{QuicClientConfig, QuicServerConfig};
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, SignatureScheme};
+use quinn::crypto::rustls::QuicServerConfig;
 use std::sync::Arc;
 use std::time::Duration;
 
-fn provider() -> Arc<CryptoProvider> {
-    Arc::new(rustls::crypto::ring::default_provider())
-}
-
-/// Bytes a connection may have in flight before its first acknowledgement.
-const INITIAL_WINDOW: u64 = 128 * 1024;
-
-/// Datagrams for timing probes; keep-alives so a quiet client is not dropped; a short idle
-/// timeout so a vanished laptop is noticed within seconds and a bot takes its seat.
-fn transport() -> quinn::TransportConfig {
-    let mut t = quinn::TransportConfig::default();
-    // A game's traffic is small, but it comes in bursts at the start (lobby, the first views,
-    // the Klaxon picks) when the congestion window is still the Internet's careful 12 KB: on a
-    // 150 ms path slow start held the first round's updates — and the reveal, datagram copies
-    // included — back by 70 ms to a second (the lab's far bot). A LAN can take a larger one.
-    let mut window = quinn::congestion::CubicConfig::default();
-    window.initial_window(INITIAL_WINDOW);
-    t.congestion_controller_factory(Arc::new(window));
-    t.keep_alive_interval(Some(Duration::from_secs(1)));
-    t.max_idle_timeout(Some(Duration::from_secs(6).try_into().expect("small")));
-    t.datagram_receive_buffer_size(Some(64 * 1024));
-    // Sized to the protocol: one bidirectional stream (the client opens it), no other stream;
-    // a stream's window holds a few frames of `MAX_FRAME`, the connection's a little more. A
-    // peer that opens streams it never uses, or sends without reading, costs at most this.
-    t.max_concurrent_uni_streams(0u32.into());
-    t.max_concurrent_bidi_streams(0u32.into());
-    let frame = bolide_protocol::wire::MAX_FRAME as u32;
-    t.stream_receive_window((4 * frame).into());
-    t.receive_window((6 * frame).into());
-    t.send_window(u64::from(16 * frame));
-    t
-}
+pub use bolide_link::tls::client_config;
 
 /// The host's side also asks each client to acknowledge every tenth packet (or within 25 ms)
 /// instead of every other one: with thousands of connections, fewer packets reach the host's
@@ -70,73 +35,4 @@ pub fn server_config(identity: &Identity) -> anyhow::Result<quinn::ServerConfig>
     let mut config = quinn::ServerConfig::with_crypto(Arc::new(QuicServerConfig::try_from(tls)?));
     config.transport_config(host_transport());
     Ok(config)
-}
-
-/// A client config that accepts exactly the host whose certificate fingerprint starts with
-/// `fingerprint` (the part of the room code after the dash).
-pub fn client_config(fingerprint: &str) -> anyhow::Result<quinn::ClientConfig> {
-    let provider = provider();
-    let verifier = FingerprintVerifier {
-        expected: fingerprint.to_string(),
-        algorithms: provider.signature_verification_algorithms,
-    };
-    let mut tls = rustls::ClientConfig::builder_with_provider(provider)
-        .with_protocol_versions(&[&rustls::version::TLS13])?
-        .dangerous()
-        .with_custom_certificate_verifier(Arc::new(verifier))
-        .with_no_client_auth();
-    tls.alpn_protocols = vec![ALPN.to_vec()];
-    let mut config = quinn::ClientConfig::new(Arc::new(QuicClientConfig::try_from(tls)?));
-    config.transport_config(Arc::new(transport()));
-    Ok(config)
-}
-
-#[derive(Debug)]
-struct FingerprintVerifier {
-    expected: String,
-    algorithms: WebPkiSupportedAlgorithms,
-}
-
-impl ServerCertVerifier for FingerprintVerifier {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        let found = fingerprint_prefix(end_entity);
-        if found == self.expected {
-            Ok(ServerCertVerified::assertion())
-        } else {
-            Err(rustls::Error::General(format!(
-                "this host's certificate fingerprint starts {found}, not {} as the room code says: \
-                 it is not the host you were told about (check the code on the host's screen)",
-                self.expected
-            )))
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.algorithms)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algorithms)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.algorithms.supported_schemes()
-    }
 }

@@ -356,10 +356,14 @@ impl Room {
                     let msg = ServerMsg::ActRefused { seq, error: RuleError::HostLifts };
                     return out.push(Output::Send { conn, msg });
                 }
-                self.comes_back(now, seat);
                 let phase = self.champ().map(|c| c.race().phase());
+                // A pilot who acts takes the seat back from a stand-in; a plain request refused
+                // in a timed moment is not acting (and must not cancel its time limit).
                 match (action, phase) {
-                    (Action::Klaxon, Some(Phase::CupDown)) => self.klaxon_call(now, conn, seat, seq, at_us, out),
+                    (Action::Klaxon, Some(Phase::CupDown)) => {
+                        self.comes_back(now, seat);
+                        self.klaxon_call(now, conn, seat, seq, at_us, out)
+                    }
                     // Every client of this protocol acts in a timed moment with its timings: a
                     // plain request there can only be a stale decision, and judging it by its
                     // arrival would hand the pawn (or the first Échange) to the nearest laptop.
@@ -372,6 +376,7 @@ impl Room {
                         out.push(Output::Send { conn, msg })
                     }
                     _ => {
+                        self.comes_back(now, seat);
                         if let Err(error) = self.apply(now, seat, action, out) {
                             out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
                         }
@@ -821,6 +826,17 @@ impl Room {
             for d in self.due.iter_mut().filter(|d| d.kind == DueKind::Act(seat)) {
                 d.at = at;
             }
+        }
+    }
+
+    /// A pilot's request in a timed moment was refused (a faster hand took the pawn) and it
+    /// must decide again. Its time limit may already have fired — a stand-in acted, then the
+    /// pilot came back in person —; then it runs again from the start of the decision, so a
+    /// laptop that beats without deciding cannot hold the moment open.
+    pub(super) fn owes_a_decision(&mut self, now: u64, seat: Seat) {
+        if !self.due.iter().any(|d| d.kind == DueKind::Act(seat)) {
+            let at = self.step_start.saturating_add(self.wait_for(seat, true)).max(now);
+            self.due.push(Due { at, kind: DueKind::Act(seat) });
         }
     }
 

@@ -928,3 +928,36 @@ fn b_4_6_a_klaxon_call_is_judged_against_the_countdown_its_laptop_was_shown() {
         .collect();
     assert_eq!(order, vec![Seat(0), Seat(1)], "Anne, then Bob: {out:?}");
 }
+
+#[test]
+fn a_pilot_who_beats_but_never_grabs_is_played_for_after_the_time_limit() {
+    // Anne's laptop beats every 10 ms through the grab but never showed it (no `shown`) and
+    // answers every update with a plain pick, which is refused. Neither a beat nor a refused
+    // pick is acting: her time limit hands her seat to a stand-in — again after a pawn her
+    // stand-in asked for went to a faster hand — so the grab ends.
+    for seed in 0..8 {
+        let mut config = RoomConfig::new("GARE", settings(2, 1), seed);
+        config.lift_delay_ms = 100;
+        config.bot_delay_ms = 20;
+        config.grab_timeout_ms = 500;
+        let mut r = Room::new(config, seed);
+        let mut out = Vec::new();
+        r.hello(0, 1, hello("Anne", None), &mut out);
+        r.message(0, 1, ClientMsg::Ready(true), &mut out);
+        let mut now =
+            run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
+        let (mut seq, end) = (0, now + 5_000_000);
+        while now < end && r.championship().unwrap().race().phase() == Phase::Grab {
+            now += 10_000;
+            let updated = sent_to(&out, 1).iter().any(|m| matches!(m, ServerMsg::Update { .. }));
+            out.clear();
+            if updated && let Some(&action) = r.championship().unwrap().race().legal_actions(Seat(0)).first() {
+                seq += 1;
+                r.message(now, 1, ClientMsg::Act { seq, action, at_us: None }, &mut out);
+            }
+            r.message(now, 1, ClientMsg::Heartbeat { now_us: now, shown: None, acts: seq }, &mut out);
+            r.tick(now, &mut out);
+        }
+        assert_ne!(r.championship().unwrap().race().phase(), Phase::Grab, "seed {seed}: the grab is still open");
+    }
+}

@@ -248,6 +248,7 @@ impl Room {
             Err(error) => {
                 if let Some(conn) = self.conn_of(seat).filter(|_| !self.seats[seat.index()].bot_plays()) {
                     out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
+                    self.owes_a_decision(now, seat);
                 } else {
                     // A bot whose pawn went to a faster hand picks again.
                     let at = now.saturating_add(us(self.config.bot_delay_ms) / 4);

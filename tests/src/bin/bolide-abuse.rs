@@ -132,7 +132,7 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
     // Bo sits first: the championship starts once Ana is ready too.
     let mut bo = Session::connect(addr, &code, "Bo", None).await?;
     bo.send(&ClientMsg::Ready(true)).await?;
-    let bo_token = bo.token;
+    let bo_token = bo.state.token;
     let ana = tokio::spawn({
         let code = code.clone();
         async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::ZERO, 1).await }
@@ -375,7 +375,7 @@ async fn datagrams(addr: SocketAddr, code: String, tally: Arc<Tally>, per_s: Opt
             let mut tick = tokio::time::interval(Duration::from_millis(10));
             loop {
                 for _ in 0..per_s.map_or(256, |r| r / 100) {
-                    if s.heartbeat(None).is_err() {
+                    if s.heartbeat().is_err() {
                         return Tally::add(&tally.closed);
                     }
                     Tally::add(&tally.sent);

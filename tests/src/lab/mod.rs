@@ -7,7 +7,6 @@
 
 pub mod socket;
 
-use bolide_client::beat::{self, Heartbeats};
 use bolide_client::net::{Clock, ConnectOptions, Session};
 use bolide_host::bots::{BotLevel, Decide};
 use bolide_host::net::{Identity, Journal, Server};
@@ -399,7 +398,11 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
         let options = ConnectOptions { clock: clock.clone(), socket: Some(socket), ..ConnectOptions::default() };
         let session = Session::connect_with(addr, &code, &format!("lab{i}"), None, options).await?;
         // The truth is kept by seat: bot i must hold seat i.
-        anyhow::ensure!(session.seat.map(|s| s.index()) == Some(i), "lab bot {i} got seat {:?}", session.seat);
+        anyhow::ensure!(
+            session.state.seat.map(|s| s.index()) == Some(i),
+            "lab bot {i} got seat {:?}",
+            session.state.seat
+        );
         sessions.push((session, clock));
     }
     // Everyone is seated before anyone readies: the race starts with all the bots, the slow
@@ -636,7 +639,6 @@ async fn lab_bot(
     seed: u64,
 ) -> anyhow::Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut beats = Heartbeats::default();
     let mut shown: Option<(u64, Instant)> = None;
     let mut grab_at: Option<Instant> = None;
     // The Échange window: when this bot showed it, and when its hand declares.
@@ -661,30 +663,17 @@ async fn lab_bot(
         (Instant::now() + period.mul_f64(rng.random_range(0.0..1.0)), period)
     });
     loop {
-        let view = session.mirror.view.clone();
+        let view = session.state.mirror.view.clone();
         let phase = view.as_ref().map(|v| v.phase);
-        let competing = view.as_ref().is_some_and(|v| beat::competing(v, session.seat, &session.mirror.legal));
-        let now_us = clock.now_us();
         // A silent liar says nothing during the grab until its (lying) request has left: no
         // beat of its own can then contradict the claim.
         let unsent = !grabbed_first
             || stalled.iter().any(|s| matches!(s.1, Stalled::Timed { action: Action::TakePawn { .. }, .. }));
-        let hushed = liar_us > 0.0 && config.liar_silent && phase == Some(PhaseView::Grab) && unsent;
-        let beat_at = beats
-            .due(phase, competing)
-            .filter(|_| !hushed)
-            .map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(now_us)))
-            .unwrap_or(far_future);
+        session.hushed = liar_us > 0.0 && config.liar_silent && phase == Some(PhaseView::Grab) && unsent;
         let timers = grab_at.into_iter().chain(klaxon_at.map(|k| k.0)).chain(echange_at);
         let wake = timers.chain(stalled.iter().map(|s| s.0)).min().unwrap_or(far_future);
         let msg = tokio::select! {
             msg = session.next() => Some(msg?),
-            _ = tokio::time::sleep_until(beat_at.into()) => {
-                let now_us = clock.now_us();
-                beats.beaten(now_us);
-                session.heartbeat(beats.beat_shown(view.as_ref(), now_us))?;
-                None
-            }
             _ = tokio::time::sleep_until(wake.into()) => None,
         };
         // Timed actions: spin the last stretch so the instants are sharp.
@@ -714,7 +703,7 @@ async fn lab_bot(
         {
             let input_t = spin_to(at);
             grab_at = None;
-            if let Some(pawn) = target.take().or_else(|| best_pawn(v, &session.mirror.legal)) {
+            if let Some(pawn) = target.take().or_else(|| best_pawn(v, &session.state.mirror.legal)) {
                 if !grabbed_first {
                     grabbed_first = true;
                     let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
@@ -729,7 +718,7 @@ async fn lab_bot(
         {
             let input_t = spin_to(at);
             echange_at = None;
-            if let Some(action) = best_echange(v, &session.mirror.legal) {
+            if let Some(action) = best_echange(v, &session.state.mirror.legal) {
                 let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
                 truth.lock().expect("truth").echanges.insert((v.race, v.round, me as u8), reaction_us);
                 stalled.push((input_t + stall(&config, &mut rng), liar(action, shown_us, input_t)));
@@ -751,11 +740,12 @@ async fn lab_bot(
             }
         }
         let Some(msg) = msg else { continue };
-        beats.on_message(&msg);
         match &msg {
             // Ready once: every lobby update is not a reason to say it again (the host closes a
             // connection past 50 messages a second).
-            ServerMsg::Lobby(l) if !l.started && l.seats.iter().any(|s| Some(s.seat) == session.seat && !s.ready) => {
+            ServerMsg::Lobby(l)
+                if !l.started && l.seats.iter().any(|s| Some(s.seat) == session.state.seat && !s.ready) =>
+            {
                 session.send(&ClientMsg::Ready(true)).await?
             }
             ServerMsg::Finished { .. } => return Ok(()),
@@ -765,9 +755,9 @@ async fn lab_bot(
             ServerMsg::ActRefused { seq, .. } if Some(*seq) == grab_seq => {
                 // A faster hand took it: the next best, at once. (Only for our own grab: a
                 // refused late Klaxon call arriving after the reveal is no reason to grab.)
-                if let (Some(v), Some((shown_us, _))) = (&session.mirror.view, shown)
+                if let (Some(v), Some((shown_us, _))) = (&session.state.mirror.view, shown)
                     && v.phase == PhaseView::Grab
-                    && let Some(pawn) = best_pawn(v, &session.mirror.legal)
+                    && let Some(pawn) = best_pawn(v, &session.state.mirror.legal)
                 {
                     let input = clock.now_us();
                     grab_seq = Some(session.grab(pawn, shown_us, input).await?);
@@ -785,7 +775,8 @@ async fn lab_bot(
                             }
                             // Klaxon in each race's first round, a drawn time before the lift on
                             // this laptop's countdown (as a pilot watching it calls).
-                            let holds_klaxon = session.seat.is_some_and(|s| view.car(s).atouts.contains(Atout::Klaxon));
+                            let holds_klaxon =
+                                session.state.seat.is_some_and(|s| view.car(s).atouts.contains(Atout::Klaxon));
                             if let (1, true, Some(lift_us)) = (*round, holds_klaxon, *lift_at_us) {
                                 let call_us = lift_us.saturating_sub(rng.random_range(100_000..400_000));
                                 let wait = call_us.saturating_sub(clock.now_us()) as f64 / clock.rate(Instant::now());
@@ -816,15 +807,25 @@ async fn lab_bot(
                         Event::ReservoirsRevealed { .. } => {
                             let (at_us, t) = show(&clock, *show_at_us, frame).await;
                             shown = Some((at_us, t));
-                            beats.show(Shown { race: view.race, round: view.round, moment: Timed::Grab, at_us });
-                            target = best_pawn(view, &session.mirror.legal);
+                            session.state.show(Shown {
+                                race: view.race,
+                                round: view.round,
+                                moment: Timed::Grab,
+                                at_us,
+                            });
+                            target = best_pawn(view, &session.state.mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                         }
                         Event::EchangeWindow { seats } => {
                             let (at_us, t) = show(&clock, *show_at_us, frame).await;
                             echange_shown = Some((at_us, t));
-                            beats.show(Shown { race: view.race, round: view.round, moment: Timed::Echange, at_us });
-                            if session.seat.is_some_and(|s| seats.contains(&s)) {
+                            session.state.show(Shown {
+                                race: view.race,
+                                round: view.round,
+                                moment: Timed::Echange,
+                                at_us,
+                            });
+                            if session.state.seat.is_some_and(|s| seats.contains(&s)) {
                                 echange_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                             }
                         }
@@ -835,7 +836,7 @@ async fn lab_bot(
             _ => {}
         }
         // Everything but the grab and Klaxon: a strategic bot, at once.
-        let (Some(v), legal) = (&session.mirror.view, &session.mirror.legal) else { continue };
+        let (Some(v), legal) = (&session.state.mirror.view, &session.state.mirror.legal) else { continue };
         if legal.is_empty() || matches!(v.phase, PhaseView::CupDown | PhaseView::Grab | PhaseView::Echange) {
             continue;
         }

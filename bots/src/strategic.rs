@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn expected_progress_prefers_small_reservoirs_before_slow_turns() {
-        let c = crate::circuits::preset("cannes").unwrap();
+        let c = bolide_protocol::circuits::preset("cannes").unwrap();
         let road = Road::new(&c, None);
         // From 2, facing the 70 at 3: reservoir 6 is stopped unless the roll is 1.
         assert_eq!(expected_progress(&road, 2, 1), 1.0);
@@ -195,7 +195,7 @@ mod tests {
     fn lookahead_agrees_with_the_engine_reach() {
         use bolide_protocol::model::speed;
         for seed in 0..20 {
-            let c = crate::circuits::random(seed);
+            let c = bolide_protocol::circuits::random(seed);
             for oil in [None, Some(7), Some(30)] {
                 let road = Road::new(&c, oil);
                 for from in 0..=FINISH {

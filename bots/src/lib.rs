@@ -1,12 +1,14 @@
-//! Engine-level bots. A bot sees only what its seat may know ([`Sight`]) and picks one of the
-//! legal actions the engine lists; it never re-derives the rules.
+//! Bolide's bots, for every face that plays one: the host's bots and stand-ins, `bolide-bot`
+//! and the fairness lab. A bot sees only what its seat may know ([`Sight`]) and picks one of
+//! the legal actions the host lists; it never re-derives the rules. [`Hands`] gives a bot
+//! level the reaction times of a person.
 
 pub mod hands;
 mod sight;
 mod strategic;
 
 pub use hands::Hands;
-pub use sight::{SeatSight, Sight};
+pub use sight::Sight;
 
 use bolide_protocol::Action;
 use rand::{Rng, RngExt};

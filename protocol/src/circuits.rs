@@ -1,15 +1,15 @@
 //! Where circuits come from (B-2.5): named presets, seeded random layouts and custom files.
 //! Every one goes through [`Circuit::new`], the validity check.
 
-use bolide_protocol::circuit::TILE_SET;
-use bolide_protocol::{Circuit, CircuitError, Tile};
+use crate::circuit::TILE_SET;
+use crate::{Circuit, CircuitError, Tile};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// The named preset circuits, in the text notation of [`bolide_protocol::circuit`].
+/// The named preset circuits, in the text notation of [`crate::circuit`].
 pub const PRESETS: [(&str, &str); 3] = [
     // Balanced: short turns, three long straights.
     ("cannes", "S S 70 80 S* 60 60 S S 90* 100 S S 70* 70 80 S S* S 80* 90 S S 100 S 70 80 S S 80 90 S S* S S S"),

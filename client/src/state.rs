@@ -1,0 +1,287 @@
+//! The client side of one table, sans-I/O, as the room is on the host: fed what the host sends
+//! and this laptop's clock, [`ClientState`] keeps what the client knows ([`Mirror`]), numbers
+//! the actions, takes a round's reveal once from whichever path brought it first, knows the
+//! timed moment now open and when this laptop showed it, and says when the next heartbeat is due
+//! and what it says ([`crate::beat`]). It never touches a socket or a clock:
+//! [`crate::net::Session`] drives it over QUIC for every face — the window (`live`),
+//! `bolide-bot` (`bot`) and the fairness lab's bots — which only decide and show.
+
+use crate::beat::{self, Heartbeats};
+use bolide_protocol::view::{PhaseView, ViewError};
+use bolide_protocol::wire::{ClientMsg, Datagram, LobbyState, SeatToken, ServerMsg, Shown, StandingLine};
+use bolide_protocol::{Action, Event, PlayerView, Seat};
+
+/// Events a client keeps: far more than a championship of six races makes, so a long game
+/// (or a host that floods) does not grow a laptop's memory without bound.
+pub const MAX_EVENTS: usize = 20_000;
+
+/// Appends `new` to `log`, dropping the oldest past [`MAX_EVENTS`].
+pub fn keep_events(log: &mut Vec<Event>, new: &[Event]) {
+    let new = &new[new.len().saturating_sub(MAX_EVENTS)..];
+    let over = (log.len() + new.len()).saturating_sub(MAX_EVENTS);
+    log.drain(..over.min(log.len()));
+    log.extend_from_slice(new);
+}
+
+/// Everything the client knows of the table.
+#[derive(Debug, Default, Clone)]
+pub struct Mirror {
+    pub lobby: Option<LobbyState>,
+    pub view: Option<PlayerView>,
+    pub legal: Vec<Action>,
+    pub deadline_ms: Option<u32>,
+    /// Every event received, in order (the latest [`MAX_EVENTS`]).
+    pub events: Vec<Event>,
+    pub finished: Option<Vec<StandingLine>>,
+}
+
+impl Mirror {
+    fn apply(&mut self, msg: &ServerMsg) {
+        match msg {
+            ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
+            ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
+                keep_events(&mut self.events, events);
+                self.view = Some((**view).clone());
+                self.legal = legal.clone();
+                self.deadline_ms = *deadline_ms;
+            }
+            ServerMsg::Finished { standings } => self.finished = Some(standings.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// The client side of one connection to a table.
+#[derive(Debug, Default)]
+pub struct ClientState {
+    pub seat: Option<Seat>,
+    pub token: Option<SeatToken>,
+    pub mirror: Mirror,
+    /// The timed moment the host last opened, and the instant it scheduled for showing it (this
+    /// clock; the arrival when it gave none).
+    pub scheduled: Option<Shown>,
+    /// The last action's sequence number.
+    seq: u32,
+    /// The round whose reveal the face has been given, from either path.
+    revealed: Option<(u8, u16)>,
+    beats: Heartbeats,
+}
+
+impl ClientState {
+    /// The host's answer to the hello.
+    pub fn welcome(&mut self, seat: Option<Seat>, token: Option<SeatToken>) {
+        self.seat = seat;
+        self.token = token;
+    }
+
+    /// A message from the host at `now_us`: checked, applied, and returned as the face should
+    /// see it. A view that names what does not exist is refused before anything is applied; a
+    /// round's reveal that already came by datagram is taken out of the stream's update.
+    pub fn on_message(&mut self, mut msg: ServerMsg, now_us: u64) -> Result<ServerMsg, ViewError> {
+        if let ServerMsg::Update { view, .. } = &msg {
+            view.check()?;
+        }
+        if let ServerMsg::Update { events, view, .. } = &mut msg
+            && events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. }))
+        {
+            let round = (view.race, view.round);
+            if self.revealed == Some(round) {
+                events.retain(|e| !matches!(e, Event::ReservoirsRevealed { .. }));
+            }
+            self.revealed = Some(round);
+        }
+        self.take(&msg, now_us);
+        Ok(msg)
+    }
+
+    /// A reveal datagram at `now_us`, for the round the mirror is in and before the stream's:
+    /// the view with the values shown and the grab open, and every free pawn to take (the
+    /// stream's update soon replaces it with the host's own). `None`: nothing new.
+    pub fn on_reveal(&mut self, datagram: Datagram, now_us: u64) -> Option<ServerMsg> {
+        let Datagram::Reveal { race, round, show_at_us, values } = datagram else { return None };
+        let mut view = self.mirror.view.clone()?;
+        if (view.race, view.round) != (race, round) || self.revealed == Some((race, round)) {
+            return None;
+        }
+        self.revealed = Some((race, round));
+        for p in &mut view.pawns {
+            p.reservoir = values.get(p.pawn.index()).copied();
+        }
+        view.phase = PhaseView::Grab;
+        let grabbing = self.seat.is_some_and(|s| view.car(s).pawn.is_none());
+        let legal = view
+            .pawns
+            .iter()
+            .filter(|p| grabbing && p.owner.is_none())
+            .map(|p| Action::TakePawn { pawn: p.pawn })
+            .collect();
+        let values = values.get(..view.pawns.len())?.to_vec();
+        let msg = ServerMsg::Update {
+            events: vec![Event::ReservoirsRevealed { values }],
+            view: Box::new(view),
+            legal,
+            deadline_ms: None,
+            show_at_us,
+            lift_at_us: None,
+        };
+        self.take(&msg, now_us);
+        Some(msg)
+    }
+
+    fn take(&mut self, msg: &ServerMsg, now_us: u64) {
+        self.mirror.apply(msg);
+        self.beats.on_message(msg);
+        if let Some(moment) = beat::opened(msg, now_us) {
+            self.scheduled = Some(moment);
+        }
+    }
+
+    /// A game action the pilot took at `at_us` on this clock: its sequence number and message.
+    pub fn act(&mut self, action: Action, at_us: u64) -> (u32, ClientMsg) {
+        self.seq += 1;
+        (self.seq, ClientMsg::Act { seq: self.seq, action, at_us: Some(at_us) })
+    }
+
+    /// An action of a timed moment — a grab (`TakePawn`), an Échange declaration (`Echange`,
+    /// `KeepPawn`) — with when the moment was shown and when the pilot acted, both on this
+    /// clock: its sequence number, the message for the stream and its datagram copy. Any other
+    /// action is an [`act`](Self::act), without a copy.
+    pub fn timed(&mut self, action: Action, shown_us: u64, input_us: u64) -> (u32, ClientMsg, Option<Datagram>) {
+        let seq = self.seq + 1;
+        let (msg, copy) = match action {
+            Action::TakePawn { pawn } => {
+                (ClientMsg::Grab { seq, pawn, shown_us, input_us }, Datagram::Grab { seq, pawn, shown_us, input_us })
+            }
+            Action::Echange { .. } | Action::KeepPawn => {
+                let with = match action {
+                    Action::Echange { with } => Some(with),
+                    _ => None,
+                };
+                (
+                    ClientMsg::Echange { seq, with, shown_us, input_us },
+                    Datagram::Echange { seq, with, shown_us, input_us },
+                )
+            }
+            other => {
+                let (seq, msg) = self.act(other, input_us);
+                return (seq, msg, None);
+            }
+        };
+        self.seq = seq;
+        (seq, msg, Some(copy))
+    }
+
+    /// This laptop showed `moment` at `moment.at_us` (the first showing of a moment counts).
+    pub fn show(&mut self, moment: Shown) {
+        self.beats.show(moment);
+    }
+
+    /// When this laptop showed the timed moment the mirror is in. Back on a seat in the middle
+    /// of one (a reconnect) without having shown it, it shows now (`now_us`).
+    pub fn shown(&mut self, now_us: u64) -> Option<Shown> {
+        let view = self.mirror.view.as_ref()?;
+        self.beats.shown(view, now_us)
+    }
+
+    /// The `shown` of a timed request whose input came at `input_us`: the showing of the
+    /// moment now open (the frame that drew it) or else its scheduled instant, never after the
+    /// input.
+    pub fn shown_for(&self, input_us: u64) -> u64 {
+        let drawn = self.beats.beat_shown(self.mirror.view.as_ref(), input_us);
+        drawn.or(self.scheduled).map_or(input_us, |s| s.at_us).min(input_us)
+    }
+
+    /// Whether this seat still acts in the timed moment now open.
+    pub fn competing(&self) -> bool {
+        self.mirror.view.as_ref().is_some_and(|v| beat::competing(v, self.seat, &self.mirror.legal))
+    }
+
+    /// When the next heartbeat is due on this clock, if one is needed.
+    pub fn beat_due(&self) -> Option<u64> {
+        self.beats.due(self.mirror.view.as_ref().map(|v| v.phase), self.competing())
+    }
+
+    /// A heartbeat leaving at `now_us`, vouching for no time past `vouchable_us` (an input
+    /// stamped and not yet sent holds it back, `net::Unsent`).
+    pub fn beat(&mut self, now_us: u64, vouchable_us: u64) -> Datagram {
+        self.beats.beaten(now_us);
+        let shown = self.beats.beat_shown(self.mirror.view.as_ref(), vouchable_us);
+        Datagram::Beat { now_us: vouchable_us, shown, acts: self.seq }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bolide_protocol::Timed;
+
+    fn grab_view() -> PlayerView {
+        let mut view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
+        view.phase = PhaseView::CupDown;
+        view
+    }
+
+    fn update(view: &PlayerView, events: Vec<Event>, show_at_us: Option<u64>) -> ServerMsg {
+        let legal = view.pawns.iter().map(|p| Action::TakePawn { pawn: p.pawn }).collect();
+        ServerMsg::Update {
+            events,
+            view: Box::new(view.clone()),
+            legal,
+            deadline_ms: None,
+            show_at_us,
+            lift_at_us: None,
+        }
+    }
+
+    #[test]
+    fn b_4_4_a_reveal_comes_once_from_whichever_path_brings_it_first() {
+        let mut s = ClientState { seat: Some(Seat(0)), ..ClientState::default() };
+        let view = grab_view();
+        s.on_message(update(&view, vec![], None), 0).unwrap();
+        let values = [3, 1, 4, 1, 5, 2];
+        let datagram = || Datagram::Reveal { race: view.race, round: view.round, show_at_us: Some(9_000), values };
+        let early = s.on_reveal(datagram(), 1_000).expect("the datagram came first");
+        assert!(
+            matches!(&early, ServerMsg::Update { events, .. } if matches!(events[..], [Event::ReservoirsRevealed { .. }]))
+        );
+        assert_eq!(s.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Grab, 9_000)));
+        assert_eq!(s.on_reveal(datagram(), 1_500), None, "a copy changes nothing");
+        let mut revealed = view.clone();
+        revealed.phase = PhaseView::Grab;
+        let stream = update(&revealed, vec![Event::ReservoirsRevealed { values: values[..3].to_vec() }], Some(9_000));
+        let ServerMsg::Update { events, .. } = s.on_message(stream, 2_000).unwrap() else { panic!() };
+        assert!(events.is_empty(), "the stream's reveal is not shown twice: {events:?}");
+    }
+
+    #[test]
+    fn fairness_4_beats_carry_the_actions_sent_and_never_vouch_past_an_unsent_input() {
+        let mut s = ClientState { seat: Some(Seat(0)), ..ClientState::default() };
+        let mut view = grab_view();
+        view.phase = PhaseView::Grab;
+        s.on_message(update(&view, vec![], None), 0).unwrap();
+        let grab = Shown { race: view.race, round: view.round, moment: Timed::Grab, at_us: 1_000 };
+        s.show(grab);
+        assert!(s.competing());
+        assert_eq!(s.beat_due(), Some(0), "a competing seat beats at once");
+        let Datagram::Beat { now_us, shown, acts } = s.beat(5_000, 4_000) else { panic!() };
+        assert_eq!((now_us, shown, acts), (4_000, Some(grab), 0));
+        assert_eq!(s.beat_due(), Some(5_000 + beat::GRAB_BEAT_US));
+        let (seq, msg, copy) = s.timed(Action::TakePawn { pawn: view.pawns[0].pawn }, s.shown_for(6_000), 6_000);
+        assert_eq!(seq, 1);
+        assert!(matches!(msg, ClientMsg::Grab { seq: 1, shown_us: 1_000, input_us: 6_000, .. }));
+        assert!(matches!(copy, Some(Datagram::Grab { seq: 1, .. })));
+        let Datagram::Beat { acts, .. } = s.beat(7_000, 7_000) else { panic!() };
+        assert_eq!(acts, 1, "the next beat counts the grab");
+        let (seq, msg) = s.act(Action::EndTurn, 8_000);
+        assert_eq!((seq, msg), (2, ClientMsg::Act { seq: 2, action: Action::EndTurn, at_us: Some(8_000) }));
+    }
+
+    #[test]
+    fn a_view_that_names_what_does_not_exist_is_refused_before_it_is_applied() {
+        let mut s = ClientState::default();
+        let mut view = grab_view();
+        view.viewer = Some(Seat(9));
+        assert!(s.on_message(update(&view, vec![], None), 0).is_err());
+        assert!(s.mirror.view.is_none());
+    }
+}

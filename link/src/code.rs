@@ -1,0 +1,52 @@
+//! Room codes: `WORD-FINGERPRINT`. The word admits a laptop to the room; the fingerprint is the
+//! start of the host certificate's SHA-256, which the client checks during the handshake (so a
+//! look-alike host on the same Wi-Fi cannot stand in for the one the table was told about).
+
+use sha2::{Digest, Sha256};
+
+/// Crockford's base32: no I, L, O or U, so a code read aloud is typed right.
+const BASE32: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// Characters of fingerprint in a room code: 30 bits, so a look-alike host needs about a
+/// billion key pairs to forge one (see the README's threat model).
+pub const FINGERPRINT_CHARS: usize = 6;
+
+/// The first [`FINGERPRINT_CHARS`] base32 characters of the certificate's SHA-256.
+pub fn fingerprint_prefix(cert: &[u8]) -> String {
+    let digest = Sha256::digest(cert);
+    let mut bits: u64 = 0;
+    for b in &digest[..5] {
+        bits = bits << 8 | u64::from(*b);
+    }
+    (0..FINGERPRINT_CHARS).map(|i| BASE32[((bits >> (35 - 5 * i)) & 31) as usize] as char).collect()
+}
+
+/// Splits `WORD-FINGERPRINT`; the check is case-insensitive and forgives O/0, I/L/1.
+pub fn split_code(code: &str) -> Option<(String, String)> {
+    let (word, fp) = code.trim().rsplit_once('-')?;
+    let fp: String = fp
+        .to_ascii_uppercase()
+        .chars()
+        .map(|c| match c {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c => c,
+        })
+        .collect();
+    (!word.is_empty() && fp.len() == FINGERPRINT_CHARS).then(|| (word.to_ascii_uppercase(), fp))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_split_and_forgive_look_alikes() {
+        assert_eq!(split_code("gare-7f3k0q"), Some(("GARE".into(), "7F3K0Q".into())));
+        assert_eq!(split_code("GARE-7F3KOQ"), Some(("GARE".into(), "7F3K0Q".into())));
+        assert_eq!(split_code("GARE"), None);
+        assert_eq!(split_code("GARE-7F3"), None);
+        assert_eq!(fingerprint_prefix(b"abc").len(), FINGERPRINT_CHARS);
+        assert_ne!(fingerprint_prefix(b"abc"), fingerprint_prefix(b"abd"));
+    }
+}
