@@ -63,6 +63,10 @@ impl OutstandingProbes {
 /// the window its claims are trusted in beyond a bad Wi-Fi's.
 pub const MAX_OWD_US: u64 = 250_000;
 
+/// The largest likely error (two standard deviations) of a drift the model puts to use (µs per
+/// µs): 50 ppm is 12.5 µs over a 250 ms reaction, under the 20 µs the arbiter calls a tie.
+pub const MAX_DRIFT_ERROR: f64 = 50e-6;
+
 /// The host's model of one client's clock and path.
 #[derive(Debug, Clone)]
 pub struct ClockModel {
@@ -126,9 +130,21 @@ impl ClockModel {
         let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
         let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
         let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-        // A drift needs a time base: below 5 s of spread, keep the offset flat.
+        // A drift needs a time base: below 5 s of spread, keep the offset flat. And it scales
+        // every reaction the host measures, so a fitted drift replaces the one in use only once
+        // its error is small: a sample's offset is off by up to half its delay over the floor
+        // (the excess went one way or the other; taken as uniform within that, a standard
+        // deviation of e/√3), and the slope moves by (x − x̄)·e / Sxx for an error e at x — two
+        // standard deviations of the slope must be under MAX_DRIFT_ERROR. Until then the last
+        // trusted drift stays.
         let span = xs.iter().cloned().fold(f64::MIN, f64::max) - xs.iter().cloned().fold(f64::MAX, f64::min);
-        self.drift = if sxx > 0.0 && span >= 5_000_000.0 { sxy / sxx } else { 0.0 };
+        if sxx > 0.0 && span >= 5_000_000.0 {
+            let excess = best.iter().map(|s| (s.delay - floor) as f64 / 2.0);
+            let variance = xs.iter().zip(excess).map(|(x, e)| (x - mx).powi(2) * e * e / 3.0).sum::<f64>();
+            if 2.0 * variance.sqrt() / sxx <= MAX_DRIFT_ERROR {
+                self.drift = sxy / sxx;
+            }
+        }
         self.intercept = my - self.drift * mx;
         self.owd_floor = floor / 2;
         // Jitter bound: how far one-way delays spread above the floor (99th percentile of the
@@ -257,5 +273,29 @@ mod tests {
         assert!((model.offset_at(10_100_000) + 5_000.0).abs() < 2.0, "{}", model.offset_at(10_100_000));
         assert_eq!(model.owd_floor(), 300);
         assert_eq!(model.jitter(), 0);
+    }
+
+    #[test]
+    fn fairness_1_a_drift_is_applied_only_once_the_probes_can_tell_it() {
+        // Wi-Fi power saving holds what the host sends until the next beacon (0–102 ms), so
+        // even a slice's least-delayed probe can be a few ms off. Over a short time base that
+        // is a wild drift — and a drift scales every reaction the host measures (250 ms × 1 000
+        // ppm = 0.25 ms). The model keeps a drift only once its worst-case error is small, so
+        // it never does worse than not correcting the true drift at all.
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut model = ClockModel::default();
+        let (true_ppm, mut t0, mut worst) = (200.0, 1_000_000u64, 0.0f64);
+        for i in 0..400u64 {
+            t0 += if i < 20 { 50_000 } else { 500_000 };
+            let client = |host: u64| (host as f64 + 7e6 + host as f64 * true_ppm * 1e-6) as u64;
+            let up = 2_000 + rng.random_range(0..2_000);
+            let down = 2_000 + rng.random_range(0..102_400);
+            let t1 = client(t0 + up);
+            model.add(Sample::from_probe(t0, t1, t1 + 20, t0 + up + 20 + down));
+            worst = worst.max((model.drift_ppm() - true_ppm).abs());
+        }
+        assert!(worst <= true_ppm, "a drift {worst} ppm off was applied: worse than none");
+        let err = (model.drift_ppm() - true_ppm).abs();
+        assert!(err < 60.0, "after {} s the drift is {} ppm off", t0 / 1_000_000, err);
     }
 }
