@@ -458,10 +458,12 @@ fn status_line(ui: &mut egui::Ui, s: &Scene) {
         }
         if let Some(deadline) = t.deadline_us.filter(|_| view.phase != PhaseView::CupDown) {
             let left_us = deadline.saturating_sub(s.now_us);
-            ui.label(format!("· {} s before a bot plays for you", left_us / 1_000_000));
-            // Wake when the whole second shown changes, not before: an idle screen costs
-            // one frame a second.
-            ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % 1_000_000 + 1_000));
+            // Whole seconds in the last ten, tens of seconds before (never more than is left):
+            // an idle screen wakes when the figure shown changes, a frame every ten seconds
+            // until the end is near.
+            let step = if left_us >= 10_000_000 { 10_000_000 } else { 1_000_000 };
+            ui.label(format!("· {} s before a bot plays for you", left_us / step * step / 1_000_000));
+            ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
         }
         if let Some(me) = t.seat {
             ui.separator();
