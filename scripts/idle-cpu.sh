@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The window's CPU while nobody touches it: 20 s in the lobby, then 20 s on the race screen
-# at this pilot's own turn (nothing moves; only the bot countdown ticks). Under Xvfb with
+# at this pilot's own turn (nothing moves; only the bot countdown changes, every ten seconds
+# until the last ten). Under Xvfb with
 # Mesa's software GL, so a frame costs more here than on a laptop's GPU.
 #
 #   bash scripts/idle-cpu.sh [BOLIDE_BINARY]
