@@ -321,7 +321,10 @@ impl Session {
     pub fn heartbeat(&mut self) -> Result<(), ClientError> {
         let now_us = self.clock.now_us();
         let beat = self.state.beat(now_us, self.unsent.vouchable(now_us));
-        self.connection.send_datagram(wire::encode_datagram(&beat).into()).map_err(|e| ClientError::Lost(e.to_string()))
+        self.connection.send_datagram(wire::encode_datagram(&beat).into()).map_err(|e| match e {
+            quinn::SendDatagramError::ConnectionLost(e) => ClientError::from(e),
+            other => ClientError::Lost(other.to_string()),
+        })
     }
 
     /// Raw bytes on the game stream (tests of the host's defences).
