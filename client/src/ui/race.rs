@@ -312,7 +312,7 @@ impl RaceUi {
             ui.horizontal(|ui| {
                 ui.label("Move: click a gold tile, or");
                 for tiles in &moves {
-                    if ui.button(format!("{tiles} tiles")).clicked() {
+                    if ui.button(if *tiles == 1 { "1 tile".to_string() } else { format!("{tiles} tiles") }).clicked() {
                         act(Action::Move { tiles: *tiles });
                     }
                 }
