@@ -396,11 +396,9 @@ impl Fairness {
     pub fn heartbeat(&mut self, conn: ConnId, seat: Seat, now_us: u64, shown: Option<Shown>, acts: u32, now: u64) {
         let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
         self.vouched.entry(conn).or_default().beat(acts, now_us);
-        if self.klaxon.is_some() {
-            let host_now = if vouches { self.under_cup(conn, now_us, now) } else { 0 };
-            if let Some(order) = &mut self.klaxon {
-                order.heartbeat(seat, host_now, now);
-            }
+        let host_now = if vouches && self.klaxon.is_some() { self.under_cup(conn, now_us, now) } else { 0 };
+        if let Some(order) = &mut self.klaxon {
+            order.heartbeat(seat, host_now, now);
         }
         let Some(id) = self.moment.as_ref().map(|m| m.id) else { return };
         // Only a beat that names this moment tells its elapsed time: one from the grab that

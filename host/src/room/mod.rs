@@ -820,9 +820,7 @@ impl Room {
     fn retime_seat(&mut self, now: u64, seat: Seat) {
         let timed = self.champ().is_some_and(|c| timed::moment_of(c.race().phase()).is_some());
         if self.due.iter().any(|d| d.kind == DueKind::Act(seat)) {
-            // From the start of the decision, not from the comeback: a pilot who reconnects
-            // over and over must not hold the table past one time limit.
-            let at = self.step_start.saturating_add(self.wait_for(seat, timed)).max(now);
+            let at = self.time_limit(now, seat, timed);
             for d in self.due.iter_mut().filter(|d| d.kind == DueKind::Act(seat)) {
                 d.at = at;
             }
@@ -831,13 +829,20 @@ impl Room {
 
     /// A pilot's request in a timed moment was refused (a faster hand took the pawn) and it
     /// must decide again. Its time limit may already have fired — a stand-in acted, then the
-    /// pilot came back in person —; then it runs again from the start of the decision, so a
-    /// laptop that beats without deciding cannot hold the moment open.
+    /// pilot came back in person —; then it runs again, so a laptop that beats without
+    /// deciding cannot hold the moment open.
     pub(super) fn owes_a_decision(&mut self, now: u64, seat: Seat) {
         if !self.due.iter().any(|d| d.kind == DueKind::Act(seat)) {
-            let at = self.step_start.saturating_add(self.wait_for(seat, true)).max(now);
+            let at = self.time_limit(now, seat, true);
             self.due.push(Due { at, kind: DueKind::Act(seat) });
         }
+    }
+
+    /// When `seat`'s time limit for the decision now open ends: from the start of the decision,
+    /// not from a comeback (a pilot who reconnects over and over must not hold the table past
+    /// one time limit), and never before `now`.
+    fn time_limit(&mut self, now: u64, seat: Seat, timed: bool) -> u64 {
+        self.step_start.saturating_add(self.wait_for(seat, timed)).max(now)
     }
 
     fn fire(&mut self, now: u64, kind: DueKind, out: &mut Vec<Output>) {

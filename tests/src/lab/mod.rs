@@ -805,26 +805,15 @@ async fn lab_bot(
                                 .push(seat.0);
                         }
                         Event::ReservoirsRevealed { .. } => {
-                            let (at_us, t) = show(&clock, *show_at_us, frame).await;
+                            let (at_us, t) = show(&mut session, &clock, (view, Timed::Grab), *show_at_us, frame).await;
                             shown = Some((at_us, t));
-                            session.state.show(Shown {
-                                race: view.race,
-                                round: view.round,
-                                moment: Timed::Grab,
-                                at_us,
-                            });
                             target = best_pawn(view, &session.state.mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                         }
                         Event::EchangeWindow { seats } => {
-                            let (at_us, t) = show(&clock, *show_at_us, frame).await;
+                            let (at_us, t) =
+                                show(&mut session, &clock, (view, Timed::Echange), *show_at_us, frame).await;
                             echange_shown = Some((at_us, t));
-                            session.state.show(Shown {
-                                race: view.race,
-                                round: view.round,
-                                moment: Timed::Echange,
-                                at_us,
-                            });
                             if session.state.seat.is_some_and(|s| seats.contains(&s)) {
                                 echange_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                             }
@@ -940,9 +929,15 @@ enum Stalled {
 }
 
 /// Waits for a timed moment's scheduled instant (`show_at_us`, this bot's clock) and, on a
-/// screen (`frame`: first frame, period), for the next frame; returns the instant it showed,
-/// on the bot's clock and in real time.
-async fn show(clock: &LabClock, show_at_us: Option<u64>, frame: Option<(Instant, Duration)>) -> (u64, Instant) {
+/// screen (`frame`: first frame, period), for the next frame, then tells the session it showed
+/// `moment` of `view`'s round; returns the instant it showed, on the bot's clock and in real time.
+async fn show(
+    session: &mut Session,
+    clock: &LabClock,
+    (view, moment): (&bolide_protocol::PlayerView, Timed),
+    show_at_us: Option<u64>,
+    frame: Option<(Instant, Duration)>,
+) -> (u64, Instant) {
     if let Some(at) = show_at_us {
         let now = clock.now_us();
         if at > now {
@@ -961,7 +956,9 @@ async fn show(clock: &LabClock, show_at_us: Option<u64>, frame: Option<(Instant,
         }
     }
     let t = Instant::now();
-    (clock.at(t) as u64, t)
+    let at_us = clock.at(t) as u64;
+    session.state.show(Shown { race: view.race, round: view.round, moment, at_us });
+    (at_us, t)
 }
 
 /// Spins the last stretch to `at`, so that a timed input is sharp; the instant it happened.
