@@ -36,9 +36,10 @@ fn rss_kb() -> u64 {
 fn main() -> anyhow::Result<()> {
     let (live, _commands) = Live::detached("GARAGE-7F3K0Q");
     {
-        let mut t = live.table();
-        t.link = Link::Connected;
-        t.seat = Some(Seat(0));
+        live.set_link(Link::Connected);
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None);
+        let t = &mut state.mirror;
         let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny"];
         let seats = (0..6)
             .map(|i| LobbySeat {

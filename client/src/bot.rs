@@ -2,7 +2,7 @@
 //! host says is legal with an engine-level bot reading its own `PlayerView`.
 
 use crate::beat;
-use crate::net::{ClientError, Session};
+use crate::net::{ClientError, ConnectOptions, Session};
 use bolide_bots::{BotLevel, Decide};
 use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::event::PhotoFinish;
@@ -66,18 +66,30 @@ pub async fn play(
 ) -> Result<Played, ClientError> {
     let mut token = None;
     let mut reconnects = 0;
-    let mut seen = Seen::default();
+    // One client core across the comebacks: what the bot knows of the table, and the draws it
+    // saw, go on.
+    let options = ConnectOptions::default();
     loop {
-        let result = match Session::connect(addr, code, name, token).await {
+        let result = match Session::connect_with(addr, code, name, token, options.clone()).await {
             Ok(session) => {
-                token = token.or(session.state.token);
-                play_session(session, level, think, seed, &mut seen).await
+                token = token.or(session.state().token);
+                play_session(session, level, think, seed).await
             }
             Err(e) => Err(e),
         };
         match result {
             Ok(standings) => {
-                return Ok(Played { standings, photo_finishes: seen.photo_finishes, dice: seen.dice, reconnects });
+                let state = options.state.lock();
+                let photo_finishes = state
+                    .mirror
+                    .events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::PhotoFinish(photo) => Some(photo.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                return Ok(Played { standings, photo_finishes, dice: state.mirror.dice.clone(), reconnects });
             }
             Err(e @ ClientError::Lost(_)) if reconnects < RECONNECTS => {
                 tracing::warn!(%name, %e, reconnects, "connection lost: joining again");
@@ -93,20 +105,12 @@ pub async fn play(
     }
 }
 
-/// What a bot keeps of a championship across its connections.
-#[derive(Debug, Default)]
-pub struct Seen {
-    pub photo_finishes: Vec<PhotoFinish>,
-    pub dice: DiceWatch,
-}
-
 /// Plays an open session to the end of the championship.
 pub async fn play_session(
     mut session: Session,
     level: BotLevel,
     think: Duration,
     seed: u64,
-    seen: &mut Seen,
 ) -> Result<Standings, ClientError> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut ready_sent = false;
@@ -116,19 +120,19 @@ pub async fn play_session(
     // After a refusal, the next decision waits until then.
     let mut calm_until = Instant::now();
     loop {
-        let phase = session.state.mirror.view.as_ref().map(|v| v.phase);
+        let phase = session.state().mirror.view.as_ref().map(|v| v.phase);
         let msg = tokio::select! {
             msg = session.next() => msg?,
             _ = sleep_until(pending.map(|p| p.0)) => {
                 let Some((_, action)) = pending.take() else { continue };
                 let now_us = session.now_us();
-                let shown = session.state.shown(now_us);
+                let shown = session.state().shown(now_us);
                 let timed = matches!(
                     (action, phase),
                     (Action::TakePawn { .. }, Some(PhaseView::Grab))
                         | (Action::Echange { .. } | Action::KeepPawn, Some(PhaseView::Echange))
                 );
-                let legal = session.state.mirror.legal.contains(&action);
+                let legal = session.state().mirror.legal.contains(&action);
                 match shown.filter(|_| timed) {
                     Some(shown) if legal || phase == Some(PhaseView::Grab) => {
                         session.timed(action, shown.at_us.min(now_us), now_us).await?;
@@ -142,9 +146,8 @@ pub async fn play_session(
                 continue;
             }
         };
-        seen.dice.observe(&msg);
         match &msg {
-            ServerMsg::Lobby(lobby) if !lobby.started && !ready_sent && session.state.seat.is_some() => {
+            ServerMsg::Lobby(lobby) if !lobby.started && !ready_sent && session.state().mirror.seat.is_some() => {
                 session.send(&ClientMsg::Ready(true)).await?;
                 ready_sent = true;
             }
@@ -160,23 +163,21 @@ pub async fn play_session(
                 // link goes (and the host closes a client over 50 messages a second).
                 calm_until = Instant::now() + REFUSAL_PAUSE;
             }
-            ServerMsg::Update { events, .. } => {
-                seen.photo_finishes.extend(events.iter().filter_map(|e| match e {
-                    Event::PhotoFinish(photo) => Some(photo.clone()),
-                    _ => None,
-                }));
+            ServerMsg::Update { .. } => {
                 if let Some(moment) = beat::opened(&msg, session.now_us()) {
                     // Show at the scheduled instant (fairness.md §2, §6), or at once if late.
                     let now = session.now_us();
                     if moment.at_us > now {
                         tokio::time::sleep(Duration::from_micros(moment.at_us - now)).await;
                     }
-                    session.state.show(Shown { at_us: session.now_us(), ..moment });
+                    let at_us = session.now_us();
+                    session.state().show(Shown { at_us, ..moment });
                 }
             }
             _ => {}
         }
-        let (Some(view), legal) = (&session.state.mirror.view, &session.state.mirror.legal) else { continue };
+        let state = session.state();
+        let (Some(view), legal) = (&state.mirror.view, &state.mirror.legal) else { continue };
         if legal.is_empty() {
             continue;
         }

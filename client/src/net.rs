@@ -3,7 +3,7 @@
 //! out, the host's clock probes answered. No egui here: the window, the bots and the lab all
 //! build on it.
 
-use crate::state::ClientState;
+use crate::state::{ClientState, SharedState};
 use bolide_link::{code::split_code, tls};
 use bolide_protocol::view::ViewError;
 use bolide_protocol::wire::{
@@ -11,8 +11,8 @@ use bolide_protocol::wire::{
 };
 use bolide_protocol::{Action, Pawn};
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use tokio::sync::mpsc;
@@ -101,6 +101,9 @@ pub struct ConnectOptions {
     pub socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
     /// Inputs stamped by a face and not yet sent: shared with the face, kept across comebacks.
     pub unsent: Unsent,
+    /// The client core this connection drives: a face that reads it (the window) or keeps it
+    /// across comebacks (what it knows of the table, the dice seen) passes its own.
+    pub state: SharedState,
 }
 
 impl Default for ConnectOptions {
@@ -110,6 +113,7 @@ impl Default for ConnectOptions {
             clock: Arc::new(MonotonicClock::new()),
             socket: None,
             unsent: Unsent::default(),
+            state: SharedState::default(),
         }
     }
 }
@@ -153,7 +157,7 @@ pub struct Session {
     decoder: FrameDecoder,
     buf: Vec<u8>,
     /// What the client knows and says, sans-I/O; this session drives it.
-    pub state: ClientState,
+    state: SharedState,
     /// No heartbeats while set (the lab's silent liar).
     pub hushed: bool,
     clock: Arc<dyn Clock>,
@@ -234,7 +238,7 @@ impl Session {
             recv,
             decoder: FrameDecoder::default(),
             buf: vec![0; 16 * 1024],
-            state: ClientState::default(),
+            state: options.state,
             hushed: false,
             clock: options.clock,
             unsent: options.unsent,
@@ -246,7 +250,7 @@ impl Session {
         session.write(&wire::encode(&Hello { version, code: word, name: name.to_string(), seat_token: token })).await?;
         match session.next().await? {
             ServerMsg::Welcome { seat, token, .. } => {
-                session.state.welcome(seat, token);
+                session.state().welcome(seat, token);
                 Ok(session)
             }
             ServerMsg::Refused { reason } => Err(ClientError::Refused(reason)),
@@ -265,6 +269,12 @@ impl Session {
         self.write(&wire::encode(msg)).await
     }
 
+    /// The client core, locked: what it knows, for a face to read or to tell it what it showed.
+    /// Never held across an await.
+    pub fn state(&self) -> MutexGuard<'_, ClientState> {
+        self.state.lock()
+    }
+
     /// This client's clock, µs.
     pub fn now_us(&self) -> u64 {
         self.clock.now_us()
@@ -279,7 +289,7 @@ impl Session {
 
     /// Sends a game action that the pilot took at `at_us` on this client's clock.
     pub async fn act_at(&mut self, action: Action, at_us: u64) -> Result<u32, ClientError> {
-        let (seq, msg) = self.state.act(action, at_us);
+        let (seq, msg) = self.state().act(action, at_us);
         self.send(&msg).await?;
         self.unsent.sent(at_us);
         Ok(seq)
@@ -297,7 +307,7 @@ impl Session {
     /// stream (it always arrives) and as datagram copies a few milliseconds apart, in other
     /// packets (one of them arrives without waiting for a retransmission when a packet is lost).
     pub async fn timed(&mut self, action: Action, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
-        let (seq, msg, copy) = self.state.timed(action, shown_us, input_us);
+        let (seq, msg, copy) = self.state().timed(action, shown_us, input_us);
         let copy = copy.map(|d| wire::encode_datagram(&d));
         if let Some(copy) = &copy {
             let _ = self.connection.send_datagram(copy.clone().into());
@@ -319,8 +329,11 @@ impl Session {
     /// A heartbeat now (a datagram: a lost one is simply superseded by the next). The session
     /// sends them itself while [`Session::next`] waits, when [`ClientState::beat_due`] says.
     pub fn heartbeat(&mut self) -> Result<(), ClientError> {
+        let mut state = self.state.lock();
+        // Read after the lock: the window may have held it for a frame.
         let now_us = self.clock.now_us();
-        let beat = self.state.beat(now_us, self.unsent.vouchable(now_us));
+        let beat = state.beat(now_us, self.unsent.vouchable(now_us));
+        drop(state);
         self.connection.send_datagram(wire::encode_datagram(&beat).into()).map_err(|e| match e {
             quinn::SendDatagramError::ConnectionLost(e) => ClientError::from(e),
             other => ClientError::Lost(other.to_string()),
@@ -340,9 +353,10 @@ impl Session {
         loop {
             if let Some(body) = self.decoder.next_frame()? {
                 let msg: ServerMsg = wire::decode(&body)?;
-                return Ok(self.state.on_message(msg, self.clock.now_us())?);
+                let mut state = self.state.lock();
+                return Ok(state.on_message(msg, self.clock.now_us())?);
             }
-            let due = self.state.beat_due().filter(|_| !self.hushed);
+            let due = self.state().beat_due().filter(|_| !self.hushed);
             let beat_at =
                 due.map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(self.clock.now_us())));
             tokio::select! {
@@ -357,7 +371,8 @@ impl Session {
                     Err(e) => return Err(ClientError::Lost(e.to_string())),
                 },
                 Some(datagram) = self.reveals.recv() => {
-                    if let Some(msg) = self.state.on_reveal(datagram, self.clock.now_us()) {
+                    let revealed = self.state.lock().on_reveal(datagram, self.clock.now_us());
+                    if let Some(msg) = revealed {
                         return Ok(msg);
                     }
                 }

@@ -7,9 +7,11 @@
 //! `bolide-bot` (`bot`) and the fairness lab's bots — which only decide and show.
 
 use crate::beat::{self, Heartbeats};
+use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::view::{PhaseView, ViewError};
 use bolide_protocol::wire::{ClientMsg, Datagram, LobbyState, SeatToken, ServerMsg, Shown, StandingLine};
-use bolide_protocol::{Action, Event, PlayerView, Seat};
+use bolide_protocol::{Action, Colour, Event, PlayerView, Seat};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Events a client keeps: far more than a championship of six races makes, so a long game
 /// (or a host that floods) does not grow a laptop's memory without bound.
@@ -23,44 +25,73 @@ pub fn keep_events(log: &mut Vec<Event>, new: &[Event]) {
     log.extend_from_slice(new);
 }
 
-/// Everything the client knows of the table.
+/// Everything the client knows of the table: what every face reads (the window each frame).
 #[derive(Debug, Default, Clone)]
 pub struct Mirror {
+    /// This laptop's seat (`None`: a spectator).
+    pub seat: Option<Seat>,
     pub lobby: Option<LobbyState>,
     pub view: Option<PlayerView>,
     pub legal: Vec<Action>,
-    pub deadline_ms: Option<u32>,
+    /// When a bot plays for this seat, on this laptop's clock (µs).
+    pub deadline_at_us: Option<u64>,
     /// Every event received, in order (the latest [`MAX_EVENTS`]).
     pub events: Vec<Event>,
+    /// The timed moment the host last opened, and the instant it scheduled for showing it (this
+    /// clock; the arrival when it gave none).
+    pub scheduled: Option<Shown>,
+    /// The host's last refusal, in words (cleared by the next update).
+    pub refusal: Option<String>,
     pub finished: Option<Vec<StandingLine>>,
+    /// Every draw seen, checked against the seed once the host reveals it (the podium).
+    pub dice: DiceWatch,
 }
 
 impl Mirror {
-    fn apply(&mut self, msg: &ServerMsg) {
+    fn apply(&mut self, msg: &ServerMsg, now_us: u64) {
+        self.dice.observe(msg);
         match msg {
             ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
             ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
                 keep_events(&mut self.events, events);
+                if let Some(moment) = beat::opened(msg, now_us) {
+                    self.scheduled = Some(moment);
+                }
                 self.view = Some((**view).clone());
                 self.legal = legal.clone();
-                self.deadline_ms = *deadline_ms;
+                self.deadline_at_us = deadline_ms.map(|ms| now_us.saturating_add(u64::from(ms) * 1000));
+                self.refusal = None;
             }
+            ServerMsg::ActRefused { error, .. } => self.refusal = Some(error.to_string()),
+            ServerMsg::LobbyRefused { reason } => self.refusal = Some(reason.clone()),
             ServerMsg::Finished { standings } => self.finished = Some(standings.clone()),
-            _ => {}
+            ServerMsg::Welcome { .. } | ServerMsg::Refused { .. } => {}
         }
+    }
+
+    /// The name of a seat, from the lobby (bots included once the championship starts).
+    pub fn name(&self, seat: Seat) -> String {
+        self.lobby
+            .as_ref()
+            .and_then(|l| l.seats.iter().find(|s| s.seat == seat))
+            .map_or_else(|| format!("Pilot {}", seat.0 + 1), |s| s.name.clone())
+    }
+
+    /// The colour of a seat (and of the pawn and reservoir with its number, B-1.2).
+    pub fn colour(&self, seat: Seat) -> Colour {
+        self.lobby
+            .as_ref()
+            .and_then(|l| l.seats.iter().find(|s| s.seat == seat))
+            .map_or(Colour::ALL[seat.index() % Colour::ALL.len()], |s| s.colour)
     }
 }
 
 /// The client side of one connection to a table.
 #[derive(Debug, Default)]
 pub struct ClientState {
-    pub seat: Option<Seat>,
     pub token: Option<SeatToken>,
     pub mirror: Mirror,
-    /// The timed moment the host last opened, and the instant it scheduled for showing it (this
-    /// clock; the arrival when it gave none).
-    pub scheduled: Option<Shown>,
-    /// The last action's sequence number.
+    /// The last action's sequence number on this connection.
     seq: u32,
     /// The round whose reveal the face has been given, from either path.
     revealed: Option<(u8, u16)>,
@@ -68,10 +99,15 @@ pub struct ClientState {
 }
 
 impl ClientState {
-    /// The host's answer to the hello.
+    /// The host's answer to the hello, on a new connection. What the client knows of the
+    /// table stays (the window keeps drawing it through a comeback); what belongs to the
+    /// connection starts again, as the host's count of this connection's actions does.
     pub fn welcome(&mut self, seat: Option<Seat>, token: Option<SeatToken>) {
-        self.seat = seat;
-        self.token = token;
+        self.mirror.seat = seat;
+        self.token = token.or(self.token);
+        self.seq = 0;
+        self.revealed = None;
+        self.beats = Heartbeats::default();
     }
 
     /// A message from the host at `now_us`: checked, applied, and returned as the face should
@@ -108,7 +144,7 @@ impl ClientState {
             p.reservoir = values.get(p.pawn.index()).copied();
         }
         view.phase = PhaseView::Grab;
-        let grabbing = self.seat.is_some_and(|s| view.car(s).pawn.is_none());
+        let grabbing = self.mirror.seat.is_some_and(|s| view.car(s).pawn.is_none());
         let legal = view
             .pawns
             .iter()
@@ -129,11 +165,8 @@ impl ClientState {
     }
 
     fn take(&mut self, msg: &ServerMsg, now_us: u64) {
-        self.mirror.apply(msg);
+        self.mirror.apply(msg, now_us);
         self.beats.on_message(msg);
-        if let Some(moment) = beat::opened(msg, now_us) {
-            self.scheduled = Some(moment);
-        }
     }
 
     /// A game action the pilot took at `at_us` on this clock: its sequence number and message.
@@ -188,12 +221,12 @@ impl ClientState {
     /// input.
     pub fn shown_for(&self, input_us: u64) -> u64 {
         let drawn = self.beats.beat_shown(self.mirror.view.as_ref(), input_us);
-        drawn.or(self.scheduled).map_or(input_us, |s| s.at_us).min(input_us)
+        drawn.or(self.mirror.scheduled).map_or(input_us, |s| s.at_us).min(input_us)
     }
 
     /// Whether this seat still acts in the timed moment now open.
     pub fn competing(&self) -> bool {
-        self.mirror.view.as_ref().is_some_and(|v| beat::competing(v, self.seat, &self.mirror.legal))
+        self.mirror.view.as_ref().is_some_and(|v| beat::competing(v, self.mirror.seat, &self.mirror.legal))
     }
 
     /// When the next heartbeat is due on this clock, if one is needed.
@@ -210,10 +243,29 @@ impl ClientState {
     }
 }
 
+/// A [`ClientState`] one task drives and a face reads meanwhile: the window locks it for a
+/// frame, the link's task between two messages. One table, one owner at a time.
+#[derive(Debug, Clone, Default)]
+pub struct SharedState(Arc<Mutex<ClientState>>);
+
+impl SharedState {
+    pub fn lock(&self) -> MutexGuard<'_, ClientState> {
+        // A face that panicked mid-frame leaves nothing half-written that matters more than
+        // the table going on.
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use bolide_protocol::Timed;
+
+    fn seated() -> ClientState {
+        let mut s = ClientState::default();
+        s.welcome(Some(Seat(0)), None);
+        s
+    }
 
     fn grab_view() -> PlayerView {
         let mut view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
@@ -235,7 +287,7 @@ mod tests {
 
     #[test]
     fn b_4_4_a_reveal_comes_once_from_whichever_path_brings_it_first() {
-        let mut s = ClientState { seat: Some(Seat(0)), ..ClientState::default() };
+        let mut s = seated();
         let view = grab_view();
         s.on_message(update(&view, vec![], None), 0).unwrap();
         let values = [3, 1, 4, 1, 5, 2];
@@ -244,7 +296,7 @@ mod tests {
         assert!(
             matches!(&early, ServerMsg::Update { events, .. } if matches!(events[..], [Event::ReservoirsRevealed { .. }]))
         );
-        assert_eq!(s.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Grab, 9_000)));
+        assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Grab, 9_000)));
         assert_eq!(s.on_reveal(datagram(), 1_500), None, "a copy changes nothing");
         let mut revealed = view.clone();
         revealed.phase = PhaseView::Grab;
@@ -255,7 +307,7 @@ mod tests {
 
     #[test]
     fn fairness_4_beats_carry_the_actions_sent_and_never_vouch_past_an_unsent_input() {
-        let mut s = ClientState { seat: Some(Seat(0)), ..ClientState::default() };
+        let mut s = seated();
         let mut view = grab_view();
         view.phase = PhaseView::Grab;
         s.on_message(update(&view, vec![], None), 0).unwrap();
@@ -283,5 +335,28 @@ mod tests {
         view.viewer = Some(Seat(9));
         assert!(s.on_message(update(&view, vec![], None), 0).is_err());
         assert!(s.mirror.view.is_none());
+    }
+
+    #[test]
+    fn the_event_log_is_bounded() {
+        let mut s = seated();
+        let view = grab_view();
+        let flood = vec![Event::KlaxonCalled { seat: Seat(0), order: 0 }; 7_000];
+        for _ in 0..5 {
+            s.on_message(update(&view, flood.clone(), None), 0).unwrap();
+        }
+        assert_eq!(s.mirror.events.len(), MAX_EVENTS);
+    }
+
+    #[test]
+    fn a_comeback_keeps_the_table_and_starts_the_connection_afresh() {
+        let mut s = seated();
+        let view = grab_view();
+        s.on_message(update(&view, vec![], None), 0).unwrap();
+        s.act(Action::EndTurn, 10);
+        s.welcome(Some(Seat(0)), None);
+        assert!(s.mirror.view.is_some(), "the window keeps drawing the table through a comeback");
+        let (seq, _) = s.act(Action::EndTurn, 20);
+        assert_eq!(seq, 1, "the host counts a new connection's actions from one");
     }
 }

@@ -38,9 +38,10 @@ fn harness(app: BolideApp) -> Harness<'static, BolideApp> {
 fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
     let (live, commands) = Live::detached("GARAGE-7F3K0Q");
     {
-        let mut t = live.table();
-        t.link = Link::Connected;
-        t.seat = Some(Seat(0));
+        live.set_link(Link::Connected);
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None);
+        let t = &mut state.mirror;
         let seat = |i: u8, name: &str, colour, bot| LobbySeat {
             seat: Seat(i),
             name: name.into(),
@@ -72,9 +73,9 @@ fn view() -> PlayerView {
 }
 
 fn set_view(live: &Live, view: PlayerView, legal: Vec<Action>) {
-    let mut t = live.table();
-    t.view = Some(view);
-    t.legal = legal;
+    let mut state = live.state();
+    state.mirror.view = Some(view);
+    state.mirror.legal = legal;
 }
 
 /// Focuses the text field labelled `label` and types `text` into it.
@@ -199,7 +200,7 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
         c.pawn = None;
     }
     let pawns: Vec<Pawn> = v.pawns.iter().map(|p| p.pawn).collect();
-    live.table().show_at = Some(Shown { race: v.race, round: v.round, moment: Timed::Grab, at_us: 0 });
+    live.state().mirror.scheduled = Some(Shown { race: v.race, round: v.round, moment: Timed::Grab, at_us: 0 });
     set_view(&live, v.clone(), pawns.iter().map(|p| Action::TakePawn { pawn: *p }).collect());
     let mut h = harness(app);
     h.run_steps(2);
@@ -237,7 +238,7 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
         reactions: vec![Some(341_200), Some(334_900), Some(702_000)],
         contested: vec![Contest { pawn: first, winner: Seat(1), runner_up: Seat(0), margin_us: 6_300, drawn: false }],
     };
-    live.table().events.push(Event::PhotoFinish(photo));
+    live.state().mirror.events.push(Event::PhotoFinish(photo));
     h.run_steps(2);
     assert!(h.query_by_label("335 ms").is_some() && h.query_by_label("341 ms").is_some());
     assert!(h.query_by_label(&format!("pawn {} to Bob, 6.3 ms ahead of Anne", first.0 + 1)).is_some());
@@ -248,7 +249,7 @@ fn b_4_7_echange_offers_each_swap_timed_once_and_keeps_the_pawn_on_escape() {
     let (app, live, mut commands) = seated(true);
     let mut v = view();
     v.phase = PhaseView::Echange;
-    live.table().show_at = Some(Shown { race: v.race, round: v.round, moment: Timed::Echange, at_us: 0 });
+    live.state().mirror.scheduled = Some(Shown { race: v.race, round: v.round, moment: Timed::Echange, at_us: 0 });
     set_view(&live, v, vec![Action::Echange { with: Seat(1) }, Action::KeepPawn]);
     let mut h = harness(app);
     h.run_steps(2);
@@ -271,7 +272,7 @@ fn b_4_7_echange_offers_each_swap_timed_once_and_keeps_the_pawn_on_escape() {
     h.run_steps(2);
     assert!(timed(&mut commands).is_empty(), "a second declaration while the first is judged");
     // Refused (say Bob's seat left): the choice is back, and Escape keeps the pawn.
-    live.table().refusal = Some("refused".into());
+    live.state().mirror.refusal = Some("refused".into());
     h.run_steps(2);
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
@@ -332,11 +333,11 @@ fn huile_goes_on_a_tile_picked_on_the_board() {
 fn a_dropped_connection_shows_a_banner_and_a_lost_table_a_way_back() {
     let (app, live, _commands) = seated(true);
     set_view(&live, my_turn(TurnStep::BeforeRoll), vec![]);
-    live.table().link = Link::Reconnecting { attempt: 1, why: "timed out".into() };
+    live.set_link(Link::Reconnecting { attempt: 1, why: "timed out".into() });
     let mut h = harness(app);
     h.run();
     assert!(h.query_by_label_contains("coming back to your seat").is_some());
-    live.table().link = Link::Ended("The host has closed the table.".into());
+    live.set_link(Link::Ended("The host has closed the table.".into()));
     h.run();
     assert!(h.query_by_label("The host has closed the table.").is_some());
     h.get_by_label("Back to the start screen").click();
@@ -348,9 +349,9 @@ fn a_dropped_connection_shows_a_banner_and_a_lost_table_a_way_back() {
 fn the_end_shows_the_podium_and_the_points_race_by_race() {
     let (app, live, _commands) = seated(true);
     {
-        let mut t = live.table();
-        t.events.push(Event::RacePoints { points: vec![6, 3, 1] });
-        t.events.push(Event::RacePoints { points: vec![1, 6, 3] });
+        let mut t = live.state();
+        t.mirror.events.push(Event::RacePoints { points: vec![6, 3, 1] });
+        t.mirror.events.push(Event::RacePoints { points: vec![1, 6, 3] });
         let line = |seat: u8, name: &str, points, rank| StandingLine {
             seat: Seat(seat),
             name: name.into(),
@@ -358,12 +359,13 @@ fn the_end_shows_the_podium_and_the_points_race_by_race() {
             wins: 1,
             rank,
         };
-        t.apply(
-            &ServerMsg::Finished {
+        t.on_message(
+            ServerMsg::Finished {
                 standings: vec![line(1, "Bob", 9, 1), line(0, "Anne", 7, 2), line(2, "Bot 1", 4, 3)],
             },
             0,
-        );
+        )
+        .unwrap();
     }
     let mut h = harness(app);
     h.run();
@@ -378,11 +380,11 @@ fn dice_end(live: &Live, seed: u64, revealed: u64) {
     use bolide_protocol::dice::{RaceDice, SeedReveal, race_seed};
     let dice = RaceDice::new(race_seed(seed, 1));
     let draw = dice.round(1, 3);
-    let mut t = live.table();
+    let mut t = live.state();
     let committed = SeedReveal { seed: revealed, nonce: [9; 32] };
-    let mut lobby = t.lobby.clone().unwrap();
+    let mut lobby = t.mirror.lobby.clone().unwrap();
     lobby.dice = committed.commitment();
-    t.apply(&ServerMsg::Lobby(lobby.clone()), 0);
+    t.on_message(ServerMsg::Lobby(lobby.clone()), 0).unwrap();
     let events = vec![
         Event::RaceStarted { race: 1, first_player: dice.first_player(3) },
         Event::RoundStarted { round: 1, first_player: Seat(0), pawn_order: draw.pawn_order },
@@ -397,10 +399,10 @@ fn dice_end(live: &Live, seed: u64, revealed: u64) {
         show_at_us: None,
         lift_at_us: None,
     };
-    t.apply(&update, 0);
+    t.on_message(update, 0).unwrap();
     lobby.reveal = Some(committed);
-    t.apply(&ServerMsg::Lobby(lobby), 0);
-    t.apply(&ServerMsg::Finished { standings: vec![] }, 0);
+    t.on_message(ServerMsg::Lobby(lobby), 0).unwrap();
+    t.on_message(ServerMsg::Finished { standings: vec![] }, 0).unwrap();
 }
 
 /// The podium of a table whose dice were drawn from `seed` and whose host revealed `revealed`.
@@ -430,6 +432,6 @@ fn the_lobby_shows_the_commitment_to_the_seed() {
     let (app, live, _commands) = seated(false);
     let mut h = harness(app);
     h.run();
-    let sealed = live.table().lobby.as_ref().unwrap().dice.short();
+    let sealed = live.state().mirror.lobby.as_ref().unwrap().dice.short();
     assert!(h.query_by_label(&format!("Dice sealed: {sealed}…")).is_some());
 }

@@ -2,7 +2,7 @@
 //! `--resume`, and continue: the same room code, the same seats, nothing completed lost.
 
 use bolide_client::bot;
-use bolide_client::net::Session;
+use bolide_client::net::{ConnectOptions, Session};
 use bolide_host::bots::BotLevel;
 use bolide_protocol::Action;
 use bolide_protocol::wire::{ClientMsg, ServerMsg};
@@ -58,9 +58,8 @@ async fn play_until(ana: &mut Session, done: impl Fn(&ServerMsg, &Session) -> bo
             if done(&msg, ana) {
                 return msg;
             }
-            if matches!(msg, ServerMsg::Update { .. })
-                && let Some(&action) = ana.state.mirror.legal.iter().rev().find(|a| **a != Action::Klaxon)
-            {
+            let action = ana.state().mirror.legal.iter().rev().find(|a| **a != Action::Klaxon).copied();
+            if let (ServerMsg::Update { .. }, Some(action)) = (&msg, action) {
                 ana.act(action).await.unwrap();
             }
         }
@@ -76,10 +75,13 @@ async fn kill_the_host_mid_championship_and_resume() {
     let addr = info["addresses"][0].as_str().unwrap().parse().unwrap();
     let code = info["code"].as_str().unwrap().to_string();
     let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
-    let (seat, token) = (ana.state.seat.unwrap(), ana.state.token.unwrap());
+    let (seat, token) = {
+        let state = ana.state();
+        (state.mirror.seat.unwrap(), state.token.unwrap())
+    };
     ana.send(&ClientMsg::Ready(true)).await.unwrap();
-    play_until(&mut ana, |_, s| s.state.mirror.view.as_ref().is_some_and(|v| v.round >= 4)).await;
-    let seen = ana.state.mirror.view.clone().unwrap();
+    play_until(&mut ana, |_, s| s.state().mirror.view.as_ref().is_some_and(|v| v.round >= 4)).await;
+    let seen = ana.state().mirror.view.clone().unwrap();
     let journal = data.join("championship.journal");
     let lines_before = std::fs::read_to_string(&journal).unwrap().lines().count();
 
@@ -91,7 +93,7 @@ async fn kill_the_host_mid_championship_and_resume() {
     assert_eq!(info["code"].as_str(), Some(code.as_str()), "same room code after a restart");
     assert_eq!(info["resumed"], true);
     let mut ana = Session::connect(addr, &code, "Ana", Some(token)).await.unwrap();
-    assert_eq!(ana.state.seat, Some(seat));
+    assert_eq!(ana.state().mirror.seat, Some(seat));
     let msg = play_until(&mut ana, |m, _| matches!(m, ServerMsg::Update { .. })).await;
     let ServerMsg::Update { view, .. } = msg else { unreachable!() };
     assert!(
@@ -183,15 +185,17 @@ async fn kill_matrix_fifty_kills_end_with_the_standings_the_journal_gives() {
     let addr: std::net::SocketAddr = info["addresses"][0].as_str().unwrap().parse().unwrap();
     let code = info["code"].as_str().unwrap().to_string();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(50);
-    let mut seen = bot::Seen::default();
+    // One client core across the kills: the draws Ana saw are checked at the end.
+    let options = ConnectOptions::default();
     let mut token = None;
     let mut moments: BTreeMap<String, u32> = BTreeMap::new();
     let mut torn = 0;
     let mut kills = 0;
     let standings = loop {
-        let session = Session::connect(addr, &code, "Ana", token).await.expect("back at the table");
-        token = token.or(session.state.token);
-        let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9, &mut seen);
+        let session =
+            Session::connect_with(addr, &code, "Ana", token, options.clone()).await.expect("back at the table");
+        token = token.or(session.state().token);
+        let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9);
         // After the last kill, the championship plays to its end.
         let window = if kills < KILLS { Duration::from_millis(rng.random_range(20..400)) } else { LONGEST };
         match tokio::time::timeout(window, play).await {
@@ -219,12 +223,13 @@ async fn kill_matrix_fifty_kills_end_with_the_standings_the_journal_gives() {
     let _ = host.wait();
     assert_eq!(kills, KILLS, "the championship ended after {kills} kills: make it longer");
     let text = std::fs::read_to_string(&journal).unwrap();
-    let replayed = verify::journal(&text, seen.dice.commitment()).expect("the journal replays");
+    let seen = options.state.lock();
+    let replayed = verify::journal(&text, seen.mirror.dice.commitment()).expect("the journal replays");
     assert!(replayed.over);
     let from_journal: Vec<_> = replayed.standings.iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
     let told: Vec<_> = standings.iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
     assert_eq!(told, from_journal, "the standings Ana was told are the journal's");
-    let dice = seen.dice.verdict().expect("seed revealed").as_ref().expect("the dice match");
+    let dice = seen.mirror.dice.verdict().expect("seed revealed").as_ref().expect("the dice match");
     eprintln!(
         "kill matrix: {kills} kills in {:.1} s, {torn} torn lines left; killed at {moments:?}; {} actions; \
          Ana's dice check across the restarts: {dice}",

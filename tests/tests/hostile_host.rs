@@ -56,7 +56,7 @@ async fn a_view_naming_a_seat_that_does_not_exist_ends_the_link_with_a_clear_err
         }
         other => panic!("the bad view must end the link with ClientError::View, got {other:?}"),
     }
-    assert!(session.state.mirror.view.is_none(), "nothing of the bad view reaches the mirror a face draws");
+    assert!(session.state().mirror.view.is_none(), "nothing of the bad view reaches the mirror a face draws");
     session.close().await;
     host.abort();
     let _ = std::fs::remove_dir_all(&dir);

@@ -95,10 +95,10 @@ async fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_no
     config.bot_delay_ms = 1_500;
     let (server, code) = host("illegal", config);
     let mut ana = Session::connect(server.local_addr(), &code, "Ana", None).await.unwrap();
-    assert_eq!(ana.state.seat, Some(Seat(0)));
+    assert_eq!(ana.state().mirror.seat, Some(Seat(0)));
     ana.send(&ClientMsg::Ready(true)).await.unwrap();
     until(&mut ana, |m, _| matches!(m, ServerMsg::Update { view, .. } if view.phase == PhaseView::CupDown)).await;
-    let before = ana.state.mirror.view.clone().unwrap();
+    let before = ana.state().mirror.view.clone().unwrap();
     // Under the cup: no roll, no lift by a client, no move.
     let roll = ana.act(Action::Roll).await.unwrap();
     let lift = ana.act(Action::Lift).await.unwrap();
@@ -109,10 +109,10 @@ async fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_no
             other => panic!("a refused action changed something: {other:?}"),
         }
     }
-    assert_eq!(ana.state.mirror.view.as_ref(), Some(&before));
+    assert_eq!(ana.state().mirror.view.as_ref(), Some(&before));
     // In the movement, seat 1 (a bot, thinking 1.5 s) plays first: Ana is out of turn.
-    until(&mut ana, |_, s| s.state.mirror.legal.iter().any(|a| matches!(a, Action::TakePawn { .. }))).await;
-    let take = ana.state.mirror.legal.iter().find(|a| matches!(a, Action::TakePawn { .. })).copied().unwrap();
+    until(&mut ana, |_, s| s.state().mirror.legal.iter().any(|a| matches!(a, Action::TakePawn { .. }))).await;
+    let take = ana.state().mirror.legal.iter().find(|a| matches!(a, Action::TakePawn { .. })).copied().unwrap();
     // A grab without its timings would be judged by its arrival: refused, the pawn still free.
     let seq = ana.act(take).await.unwrap();
     let msg = until(&mut ana, |m, _| matches!(m, ServerMsg::ActRefused { .. })).await;
@@ -120,7 +120,7 @@ async fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_no
     let Action::TakePawn { pawn } = take else { unreachable!() };
     let now = ana.now_us();
     ana.grab(pawn, now, now).await.unwrap();
-    until(&mut ana, |_, s| s.state.mirror.view.as_ref().is_some_and(|v| v.phase == PhaseView::Movement)).await;
+    until(&mut ana, |_, s| s.state().mirror.view.as_ref().is_some_and(|v| v.phase == PhaseView::Movement)).await;
     let seq = ana.act(Action::Roll).await.unwrap();
     let msg = until(&mut ana, |m, _| matches!(m, ServerMsg::ActRefused { .. })).await;
     assert_eq!(msg, ServerMsg::ActRefused { seq, error: RuleError::NotYourTurn { active: Seat(1) } });
@@ -131,15 +131,18 @@ async fn a_dropped_client_comes_back_to_its_seat() {
     let (server, code) = host("reconnect", quick_room("GARE", 2, 1));
     let addr = server.local_addr();
     let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
-    let (seat, token) = (ana.state.seat.unwrap(), ana.state.token.unwrap());
+    let (seat, token) = {
+        let state = ana.state();
+        (state.mirror.seat.unwrap(), state.token.unwrap())
+    };
     ana.send(&ClientMsg::Ready(true)).await.unwrap();
     // Ana plays nothing herself: bots play for her once her time limits pass. Wait for round 2.
-    until(&mut ana, |_, s| s.state.mirror.view.as_ref().is_some_and(|v| v.round >= 2)).await;
-    let seen = ana.state.mirror.view.clone().unwrap();
+    until(&mut ana, |_, s| s.state().mirror.view.as_ref().is_some_and(|v| v.round >= 2)).await;
+    let seen = ana.state().mirror.view.clone().unwrap();
     ana.drop_abruptly();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut back = Session::connect(addr, &code, "Ana", Some(token)).await.unwrap();
-    assert_eq!(back.state.seat, Some(seat), "back to the same seat");
+    assert_eq!(back.state().mirror.seat, Some(seat), "back to the same seat");
     let msg = until(&mut back, |m, _| matches!(m, ServerMsg::Update { .. })).await;
     let ServerMsg::Update { view, .. } = msg else { unreachable!() };
     assert_eq!(view.viewer, Some(seat));

@@ -2,7 +2,8 @@
 //! first pilot's settings, which everyone sees change live.
 
 use super::look;
-use crate::live::{Command, Live, Table};
+use crate::live::{Command, Live};
+use crate::state::Mirror;
 use bolide_protocol::circuits::PRESETS;
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{LobbyState, Settings};
@@ -23,7 +24,7 @@ pub struct LobbyUi {
 }
 
 impl LobbyUi {
-    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Table, hosting: Option<&super::HostInfo>) {
+    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Mirror, hosting: Option<&super::HostInfo>) {
         let Some(lobby) = t.lobby.as_ref() else {
             ui.label("Waiting for the lobby…");
             return;
@@ -243,7 +244,7 @@ fn tile_editor(
     changed
 }
 
-fn seats(ui: &mut egui::Ui, live: &Live, t: &Table, lobby: &LobbyState) {
+fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState) {
     ui.heading("Pilots");
     egui::Grid::new("seats").striped(true).min_col_width(60.0).show(ui, |ui| {
         for seat in &lobby.seats {

@@ -1,6 +1,7 @@
 //! The window (egui on eframe): the start screen, then one table — its lobby, its races, its
-//! podium. Every screen reads the [`Table`] the link keeps and asks for things with
-//! [`Command`]s; nothing here knows a rule: what may be done is the host's `legal` list.
+//! podium. Every screen reads the client core's [`Mirror`](crate::state::Mirror) (what the
+//! client knows of the table) and asks for things with [`Command`]s; nothing here knows a
+//! rule: what may be done is the host's `legal` list.
 
 mod board;
 pub mod discovery;
@@ -330,7 +331,8 @@ impl Drop for BolideApp {
 
 impl Seated {
     fn title(&self) -> &'static str {
-        let t = self.live.table();
+        let state = self.live.state();
+        let t = &state.mirror;
         if t.finished.is_some() {
             return "Bolide — podium";
         }
@@ -353,17 +355,19 @@ impl Seated {
         let live = self.live.clone();
         // The link's task waits for this lock at most one frame; the window reads a
         // consistent table for the whole frame.
-        let t = live.table();
+        let state = live.state();
+        let t = &state.mirror;
+        let link = live.link();
         let mut back = false;
         egui::Panel::top("banner").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new("BOLIDE").strong().italics());
-                ui.label(&t.code);
+                ui.label(&*live.code);
                 if ui.button("Leave the table").clicked() {
                     back = true;
                 }
             });
-            match &t.link {
+            match &link {
                 Link::Connecting => {
                     ui.label("Connecting…");
                 }
@@ -386,12 +390,12 @@ impl Seated {
         }
         let started = t.lobby.as_ref().is_some_and(|l| l.started);
         if let Some(standings) = t.finished.clone() {
-            egui::CentralPanel::default().show(ui, |ui| podium::show(ui, &t, &standings));
+            egui::CentralPanel::default().show(ui, |ui| podium::show(ui, t, &standings));
         } else if started && t.view.is_some() {
-            self.race.show(ui, &live, &t);
+            self.race.show(ui, &live, t);
         } else {
             egui::CentralPanel::default().show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, &live, &t, self.host.as_ref()));
+                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, &live, t, self.host.as_ref()));
             });
         }
         back

@@ -2,11 +2,11 @@
 
 use super::look;
 use super::race::points_by_race;
-use crate::live::Table;
+use crate::state::Mirror;
 use bolide_protocol::wire::StandingLine;
 use egui::RichText;
 
-pub fn show(ui: &mut egui::Ui, t: &Table, standings: &[StandingLine]) {
+pub fn show(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine]) {
     ui.vertical_centered(|ui| {
         ui.heading(RichText::new("Championship over").size(34.0));
         ui.add_space(10.0);
@@ -67,7 +67,7 @@ pub fn show(ui: &mut egui::Ui, t: &Table, standings: &[StandingLine]) {
 }
 
 /// Provably fair dice: what this laptop's own check of every draw it saw says.
-fn dice(ui: &mut egui::Ui, t: &Table) {
+fn dice(ui: &mut egui::Ui, t: &Mirror) {
     let sealed = t.dice.commitment().map_or_else(String::new, |c| format!(" ({}…)", c.short()));
     match t.dice.verdict() {
         Some(Ok(report)) => {

@@ -4,7 +4,8 @@
 //! the `Move` actions in it.
 
 use super::{board, look};
-use crate::live::{Command, Live, Table};
+use crate::live::{Command, Live};
+use crate::state::Mirror;
 use bolide_protocol::view::{PhaseView, TurnStep};
 use bolide_protocol::wire::Shown;
 use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, Timed};
@@ -35,7 +36,7 @@ const TILES_PER_S: f64 = 8.0;
 /// this view does not know reads as "?", never as a panic.
 struct Scene<'a> {
     live: &'a Live,
-    t: &'a Table,
+    t: &'a Mirror,
     view: &'a PlayerView,
     names: Vec<String>,
     colours: Vec<Colour>,
@@ -43,7 +44,7 @@ struct Scene<'a> {
 }
 
 impl<'a> Scene<'a> {
-    fn new(live: &'a Live, t: &'a Table, view: &'a PlayerView) -> Self {
+    fn new(live: &'a Live, t: &'a Mirror, view: &'a PlayerView) -> Self {
         let seats = (0..view.cars.len()).map(|i| Seat(i as u8));
         let names = seats.clone().map(|seat| t.name(seat)).collect();
         let colours = seats.map(|seat| t.colour(seat)).collect();
@@ -65,7 +66,7 @@ impl<'a> Scene<'a> {
 }
 
 impl RaceUi {
-    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Table) {
+    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Mirror) {
         let Some(view) = t.view.as_ref() else {
             ui.label("Waiting for the first view of the race…");
             return;
@@ -114,7 +115,7 @@ impl RaceUi {
         }
     }
 
-    fn pickable(&self, t: &Table, view: &PlayerView) -> Vec<u8> {
+    fn pickable(&self, t: &Mirror, view: &PlayerView) -> Vec<u8> {
         let Some(me) = t.seat else { return Vec::new() };
         let from = view.car(me).position;
         t.legal
@@ -158,7 +159,7 @@ impl RaceUi {
             }
             PhaseView::Grab | PhaseView::Echange => {
                 let moment = view.phase.timed().map(|m| (view.race, view.round, m));
-                let show_at = t.show_at.filter(|m| Some((m.race, m.round, m.moment)) == moment).map(|m| m.at_us);
+                let show_at = t.scheduled.filter(|m| Some((m.race, m.round, m.moment)) == moment).map(|m| m.at_us);
                 match show_at {
                     Some(at) if s.now_us < at => {
                         ui.heading(if view.phase == PhaseView::Grab { "Hands ready…" } else { "Échange window…" });
@@ -375,7 +376,7 @@ fn digit_pressed(i: &egui::InputState) -> Option<u8> {
 
 fn cup_down(ui: &mut egui::Ui, s: &Scene) {
     let (t, view) = (s.t, s.view);
-    let left = t.deadline_us.map(|d| d.saturating_sub(s.now_us));
+    let left = t.deadline_at_us.map(|d| d.saturating_sub(s.now_us));
     ui.horizontal(|ui| {
         ui.heading("The cup is down");
         if let Some(left) = left {
@@ -456,7 +457,7 @@ fn status_line(ui: &mut egui::Ui, s: &Scene) {
         if let Some(turn) = view.turn.filter(|_| view.phase == PhaseView::Movement) {
             ui.label(format!("· {} drives", s.name(turn.seat)));
         }
-        if let Some(deadline) = t.deadline_us.filter(|_| view.phase != PhaseView::CupDown) {
+        if let Some(deadline) = t.deadline_at_us.filter(|_| view.phase != PhaseView::CupDown) {
             let left_us = deadline.saturating_sub(s.now_us);
             // Whole seconds in the last ten, tens of seconds before (never more than is left):
             // an idle screen wakes when the figure shown changes, a frame every ten seconds
@@ -554,7 +555,7 @@ fn photo_finish(ui: &mut egui::Ui, s: &Scene) {
 }
 
 /// Points of every race so far, from the host's `RacePoints` events (B-7.2).
-pub fn points_by_race(t: &Table) -> Vec<Vec<u32>> {
+pub fn points_by_race(t: &Mirror) -> Vec<Vec<u32>> {
     t.events
         .iter()
         .filter_map(|e| if let Event::RacePoints { points } = e { Some(points.clone()) } else { None })

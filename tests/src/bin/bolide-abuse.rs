@@ -132,7 +132,7 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
     // Bo sits first: the championship starts once Ana is ready too.
     let mut bo = Session::connect(addr, &code, "Bo", None).await?;
     bo.send(&ClientMsg::Ready(true)).await?;
-    let bo_token = bo.state.token;
+    let bo_token = bo.state().token;
     let ana = tokio::spawn({
         let code = code.clone();
         async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::ZERO, 1).await }

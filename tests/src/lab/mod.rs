@@ -399,9 +399,9 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
         let session = Session::connect_with(addr, &code, &format!("lab{i}"), None, options).await?;
         // The truth is kept by seat: bot i must hold seat i.
         anyhow::ensure!(
-            session.state.seat.map(|s| s.index()) == Some(i),
+            session.state().mirror.seat.map(|s| s.index()) == Some(i),
             "lab bot {i} got seat {:?}",
-            session.state.seat
+            session.state().mirror.seat
         );
         sessions.push((session, clock));
     }
@@ -663,7 +663,7 @@ async fn lab_bot(
         (Instant::now() + period.mul_f64(rng.random_range(0.0..1.0)), period)
     });
     loop {
-        let view = session.state.mirror.view.clone();
+        let view = session.state().mirror.view.clone();
         let phase = view.as_ref().map(|v| v.phase);
         // A silent liar says nothing during the grab until its (lying) request has left: no
         // beat of its own can then contradict the claim.
@@ -703,7 +703,7 @@ async fn lab_bot(
         {
             let input_t = spin_to(at);
             grab_at = None;
-            if let Some(pawn) = target.take().or_else(|| best_pawn(v, &session.state.mirror.legal)) {
+            if let Some(pawn) = target.take().or_else(|| best_pawn(v, &session.state().mirror.legal)) {
                 if !grabbed_first {
                     grabbed_first = true;
                     let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
@@ -718,7 +718,7 @@ async fn lab_bot(
         {
             let input_t = spin_to(at);
             echange_at = None;
-            if let Some(action) = best_echange(v, &session.state.mirror.legal) {
+            if let Some(action) = best_echange(v, &session.state().mirror.legal) {
                 let reaction_us = input_t.duration_since(shown_t).as_micros() as f64;
                 truth.lock().expect("truth").echanges.insert((v.race, v.round, me as u8), reaction_us);
                 stalled.push((input_t + stall(&config, &mut rng), liar(action, shown_us, input_t)));
@@ -744,7 +744,7 @@ async fn lab_bot(
             // Ready once: every lobby update is not a reason to say it again (the host closes a
             // connection past 50 messages a second).
             ServerMsg::Lobby(l)
-                if !l.started && l.seats.iter().any(|s| Some(s.seat) == session.state.seat && !s.ready) =>
+                if !l.started && l.seats.iter().any(|s| Some(s.seat) == session.state().mirror.seat && !s.ready) =>
             {
                 session.send(&ClientMsg::Ready(true)).await?
             }
@@ -755,10 +755,12 @@ async fn lab_bot(
             ServerMsg::ActRefused { seq, .. } if Some(*seq) == grab_seq => {
                 // A faster hand took it: the next best, at once. (Only for our own grab: a
                 // refused late Klaxon call arriving after the reveal is no reason to grab.)
-                if let (Some(v), Some((shown_us, _))) = (&session.state.mirror.view, shown)
-                    && v.phase == PhaseView::Grab
-                    && let Some(pawn) = best_pawn(v, &session.state.mirror.legal)
-                {
+                let next = {
+                    let state = session.state();
+                    let m = &state.mirror;
+                    m.view.as_ref().filter(|v| v.phase == PhaseView::Grab).and_then(|v| best_pawn(v, &m.legal))
+                };
+                if let (Some(pawn), Some((shown_us, _))) = (next, shown) {
                     let input = clock.now_us();
                     grab_seq = Some(session.grab(pawn, shown_us, input).await?);
                 }
@@ -776,7 +778,7 @@ async fn lab_bot(
                             // Klaxon in each race's first round, a drawn time before the lift on
                             // this laptop's countdown (as a pilot watching it calls).
                             let holds_klaxon =
-                                session.state.seat.is_some_and(|s| view.car(s).atouts.contains(Atout::Klaxon));
+                                session.state().mirror.seat.is_some_and(|s| view.car(s).atouts.contains(Atout::Klaxon));
                             if let (1, true, Some(lift_us)) = (*round, holds_klaxon, *lift_at_us) {
                                 let call_us = lift_us.saturating_sub(rng.random_range(100_000..400_000));
                                 let wait = call_us.saturating_sub(clock.now_us()) as f64 / clock.rate(Instant::now());
@@ -807,14 +809,14 @@ async fn lab_bot(
                         Event::ReservoirsRevealed { .. } => {
                             let (at_us, t) = show(&mut session, &clock, (view, Timed::Grab), *show_at_us, frame).await;
                             shown = Some((at_us, t));
-                            target = best_pawn(view, &session.state.mirror.legal);
+                            target = best_pawn(view, &session.state().mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                         }
                         Event::EchangeWindow { seats } => {
                             let (at_us, t) =
                                 show(&mut session, &clock, (view, Timed::Echange), *show_at_us, frame).await;
                             echange_shown = Some((at_us, t));
-                            if session.state.seat.is_some_and(|s| seats.contains(&s)) {
+                            if session.state().mirror.seat.is_some_and(|s| seats.contains(&s)) {
                                 echange_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                             }
                         }
@@ -825,16 +827,20 @@ async fn lab_bot(
             _ => {}
         }
         // Everything but the grab and Klaxon: a strategic bot, at once.
-        let (Some(v), legal) = (&session.state.mirror.view, &session.state.mirror.legal) else { continue };
-        if legal.is_empty() || matches!(v.phase, PhaseView::CupDown | PhaseView::Grab | PhaseView::Echange) {
-            continue;
-        }
-        let key = (v.race, v.round, format!("{:?}{:?}", v.phase, v.turn), legal.clone());
-        if answered.as_ref() == Some(&key) {
-            continue;
-        }
-        answered = Some(key);
-        if let Some(action) = BotLevel::Strategic.decide(v, legal, &mut rng) {
+        let decided = {
+            let state = session.state();
+            let (Some(v), legal) = (&state.mirror.view, &state.mirror.legal) else { continue };
+            if legal.is_empty() || matches!(v.phase, PhaseView::CupDown | PhaseView::Grab | PhaseView::Echange) {
+                continue;
+            }
+            let key = (v.race, v.round, format!("{:?}{:?}", v.phase, v.turn), legal.clone());
+            if answered.as_ref() == Some(&key) {
+                continue;
+            }
+            answered = Some(key);
+            BotLevel::Strategic.decide(v, legal, &mut rng)
+        };
+        if let Some(action) = decided {
             session.act(action).await?;
         }
     }
@@ -957,7 +963,7 @@ async fn show(
     }
     let t = Instant::now();
     let at_us = clock.at(t) as u64;
-    session.state.show(Shown { race: view.race, round: view.round, moment, at_us });
+    session.state().show(Shown { race: view.race, round: view.round, moment, at_us });
     (at_us, t)
 }
 
