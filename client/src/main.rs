@@ -5,6 +5,9 @@ mod text_race;
 
 use clap::Parser;
 use std::process::ExitCode;
+use tracing::Level;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::prelude::*;
 
 #[derive(Parser)]
 #[command(name = "bolide", version, about = "Bolide LAN: the racing party game for laptops around a table")]
@@ -27,12 +30,11 @@ fn main() -> ExitCode {
             }
         };
     }
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn,bolide=info".into()),
-        )
-        .init();
+    // `RUST_LOG` as targets and levels (`warn,bolide=debug`); a filter without regexes keeps
+    // the cold build short.
+    let filter = std::env::var("RUST_LOG").ok().and_then(|s| s.parse::<Targets>().ok());
+    let filter = filter.unwrap_or_else(|| Targets::new().with_default(Level::WARN).with_target("bolide", Level::INFO));
+    tracing_subscriber::fmt().with_writer(std::io::stderr).finish().with(filter).init();
     if cfg!(target_os = "linux")
         && std::env::var_os("DISPLAY").is_none()
         && std::env::var_os("WAYLAND_DISPLAY").is_none()

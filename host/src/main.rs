@@ -6,6 +6,9 @@ use bolide_host::{scenario, sim, verify};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tracing::Level;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::prelude::*;
 
 #[derive(Parser)]
 #[command(name = "bolide-host", version, about = "Bolide LAN: the host, the rules engine and its tools")]
@@ -60,12 +63,11 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve(args) => {
-            tracing_subscriber::fmt()
-                .with_writer(std::io::stderr)
-                .with_env_filter(
-                    tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,quinn=warn".into()),
-                )
-                .init();
+            // `RUST_LOG` as targets and levels (`info,quinn=debug`).
+            let filter = std::env::var("RUST_LOG").ok().and_then(|s| s.parse::<Targets>().ok());
+            let filter =
+                filter.unwrap_or_else(|| Targets::new().with_default(Level::INFO).with_target("quinn", Level::WARN));
+            tracing_subscriber::fmt().with_writer(std::io::stderr).finish().with(filter).init();
             let runtime = tokio::runtime::Runtime::new()?;
             runtime.block_on(bolide_host::serve::run(args))?;
             Ok(ExitCode::SUCCESS)
