@@ -3,6 +3,7 @@
 
 use crate::beat;
 use crate::net::{ClientError, ConnectOptions, Session};
+use crate::state::Mirror;
 use bolide_bots::{BotLevel, Decide};
 use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::event::PhotoFinish;
@@ -23,6 +24,13 @@ pub type Standings = Vec<StandingLine>;
 fn decision_key(view: &PlayerView, legal: &[Action]) -> (u8, u16, String, Vec<Action>) {
     (view.race, view.round, format!("{:?}{:?}", view.phase, view.turn), legal.to_vec())
 }
+
+/// Called with each message the host sent and the mirror it left (the terminal race narrates
+/// from it); [`quiet`] for none.
+pub type Watch<'a> = &'a mut (dyn FnMut(&ServerMsg, &Mirror) + Send);
+
+/// A [`Watch`] that looks at nothing.
+pub fn quiet(_: &ServerMsg, _: &Mirror) {}
 
 /// How a bot's championship went.
 #[derive(Debug, Clone)]
@@ -63,6 +71,7 @@ pub async fn play(
     level: BotLevel,
     think: Duration,
     seed: u64,
+    watch: Watch<'_>,
 ) -> Result<Played, ClientError> {
     let mut token = None;
     let mut reconnects = 0;
@@ -73,7 +82,7 @@ pub async fn play(
         let result = match Session::connect_with(addr, code, name, token, options.clone()).await {
             Ok(session) => {
                 token = token.or(session.state().token);
-                play_session(session, level, think, seed).await
+                play_session(session, level, think, seed, &mut *watch).await
             }
             Err(e) => Err(e),
         };
@@ -111,6 +120,7 @@ pub async fn play_session(
     level: BotLevel,
     think: Duration,
     seed: u64,
+    watch: Watch<'_>,
 ) -> Result<Standings, ClientError> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut ready_sent = false;
@@ -146,6 +156,7 @@ pub async fn play_session(
                 continue;
             }
         };
+        watch(&msg, &session.state().mirror);
         match &msg {
             ServerMsg::Lobby(lobby) if !lobby.started && !ready_sent && session.state().mirror.seat.is_some() => {
                 session.send(&ClientMsg::Ready(true)).await?;

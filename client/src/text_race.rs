@@ -1,12 +1,16 @@
-//! `bolide --text`: watch a championship of bots in the terminal (where no window can open).
+//! `bolide --text`: watch a championship in the terminal (where no window can open). It is a
+//! table like any other: a host embedded in this process (the same code as `bolide-host
+//! serve`, on loopback only), its bots in the other seats, and the first seat a bot over the
+//! wire whose client core this terminal narrates — what it says is what a laptop is told.
 
 use bolide_bots::BotLevel;
+use bolide_client::bot;
+use bolide_client::state::Mirror;
 use bolide_client::text;
-use bolide_host::game::{Championship, ChampionshipSetup};
-use bolide_host::sim;
-use bolide_protocol::circuits;
-use bolide_protocol::{Event, TableOptions};
-use rand::SeedableRng;
+use bolide_host::serve::{self, ServeArgs};
+use bolide_protocol::Event;
+use bolide_protocol::wire::ServerMsg;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -14,66 +18,98 @@ pub struct TextArgs {
     /// Pilots at the table (3 to 6).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=6))]
     pub players: u8,
-    /// Races in the championship (B-7.1).
-    #[arg(long, default_value_t = 1)]
+    /// Races in the championship (B-7.1), 1 to 20.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=20))]
     pub races: u8,
     /// Circuit: a preset (cannes, corniche, monaco), random:SEED, or a file.
-    #[arg(long, default_value = "random:0")]
+    #[arg(long, default_value = "random:1")]
     pub circuit: String,
+    /// Championship seed (default: random).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Milliseconds between turns (0: as fast as it goes).
-    #[arg(long, default_value_t = 300)]
+    /// A bot's thinking time in milliseconds (0: as fast as it goes; at most a minute).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub pace_ms: u64,
 }
 
-const NAMES: [&str; 6] =
-    ["El Gato", "Claudia", "Sir Stephen", "Fritz & Birgitt", "Tony & Anne-Marie", "Oliver & Dorotha"];
+/// The pilot this terminal follows.
+const WATCHED: &str = "El Gato";
 
 pub fn run(args: TextArgs) -> anyhow::Result<()> {
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
-    });
-    let circuit = match circuits::CircuitChoice::from_arg(&args.circuit) {
-        circuits::CircuitChoice::Seed(0) => circuits::random(seed),
-        choice => choice.load()?,
-    };
-    let names: Vec<String> = NAMES[..args.players as usize].iter().map(|s| s.to_string()).collect();
-    let levels: Vec<BotLevel> =
-        (0..args.players).map(|i| if i % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random }).collect();
-    println!("Bolide — {} pilots, seed {seed}", args.players);
-    for (name, level) in names.iter().zip(&levels) {
-        println!("  {name} ({} bot)", level.name());
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    runtime.block_on(race(args))
+}
+
+async fn race(args: TextArgs) -> anyhow::Result<()> {
+    let data_dir = serve::default_data_dir().join("text");
+    let mut serve_args: Vec<String> =
+        ["serve", "--bind", "127.0.0.1:0", "--no-mdns", "--name", "Bolide --text"].map(String::from).into();
+    serve_args.extend(["--bots".into(), (args.players - 1).to_string(), "--races".into(), args.races.to_string()]);
+    serve_args.extend(["--circuit".into(), args.circuit.clone(), "--data-dir".into(), data_dir.display().to_string()]);
+    serve_args.extend(["--bot-delay-ms".into(), args.pace_ms.to_string()]);
+    serve_args.extend(["--lift-delay-ms".into(), (args.pace_ms * 3).to_string()]);
+    if let Some(seed) = args.seed {
+        serve_args.extend(["--seed".into(), seed.to_string()]);
     }
-    let setup = ChampionshipSetup {
-        pilots: args.players,
-        options: TableOptions { races: args.races, ..TableOptions::default() },
-        circuits: vec![circuit],
-        seed,
-        first_race_bonuses: None,
-    };
-    let (mut champ, opening) = Championship::new(setup)?;
-    narrate(&opening, &names);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let (mut legal, mut batch) = (Vec::new(), Vec::new());
-    while !champ.is_over() {
-        sim::next_actions(champ.race(), &levels, &mut rng, &mut legal, &mut batch);
-        for &(seat, action) in &batch {
-            let events = champ.apply(seat, action)?;
-            narrate(&events, &names);
-            if events.iter().any(|e| matches!(e, Event::RoundEnded { .. } | Event::RaceEnded { .. })) {
-                print!("{}", text::board(&champ.view_for(seat), &names));
-            }
-            if events.iter().any(|e| matches!(e, Event::TurnEnded { .. })) && args.pace_ms > 0 {
-                std::thread::sleep(Duration::from_millis(args.pace_ms));
-            }
-        }
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
     }
+    let serve_args = <Cli as clap::Parser>::try_parse_from(&serve_args)?.serve;
+    let hosting = serve::start(serve_args).await?;
+    let addr = SocketAddr::from(([127, 0, 0, 1], hosting.server.local_addr().port()));
+    println!("Bolide — {} pilots: {WATCHED} and {} host bots", args.players, args.players - 1);
+    let mut narrator = Narrator::default();
+    let think = Duration::from_millis(args.pace_ms);
+    let seed = args.seed.unwrap_or(0);
+    let played =
+        bot::play(addr, &hosting.code, WATCHED, BotLevel::Strategic, think, seed, &mut |m, s| narrator.told(m, s))
+            .await;
+    hosting.stop().await;
+    let played = played?;
+    println!(
+        "{}",
+        played.dice.verdict().map_or("The dice were not revealed.".into(), |v| match v {
+            Ok(check) => format!("Dice checked: {check}"),
+            Err(e) => format!("The dice do NOT match: {e}"),
+        })
+    );
     Ok(())
 }
 
-fn narrate(events: &[Event], names: &[String]) {
-    for line in events.iter().filter_map(|e| text::describe(e, names)) {
-        println!("{line}");
+/// Tells what the watched laptop is told, in words.
+#[derive(Default)]
+struct Narrator {
+    started: bool,
+}
+
+impl Narrator {
+    fn told(&mut self, msg: &ServerMsg, mirror: &Mirror) {
+        let seats = mirror.lobby.as_ref().map_or(&[][..], |l| &l.seats[..]);
+        let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+        match msg {
+            ServerMsg::Lobby(lobby) if lobby.started && !self.started => {
+                self.started = true;
+                for s in seats {
+                    println!("  {} ({})", s.name, if s.bot { "host bot" } else { "over the wire" });
+                }
+            }
+            ServerMsg::Update { events, view, .. } => {
+                for line in events.iter().filter_map(|e| text::describe(e, &names)) {
+                    println!("{line}");
+                }
+                if events.iter().any(|e| matches!(e, Event::RoundEnded { .. } | Event::RaceEnded { .. })) {
+                    print!("{}", text::board(view, &names));
+                }
+            }
+            ServerMsg::Finished { standings } => {
+                println!("Championship over:");
+                for l in standings {
+                    println!("  {}. {} — {} points, {} race wins", l.rank, l.name, l.points, l.wins);
+                }
+            }
+            _ => {}
+        }
     }
 }

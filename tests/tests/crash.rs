@@ -124,7 +124,9 @@ async fn a_bot_comes_back_to_its_seat_when_the_host_restarts() {
     let code = info["code"].as_str().unwrap().to_string();
     let ana = tokio::spawn({
         let code = code.clone();
-        async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::from_millis(30), 3).await }
+        async move {
+            bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::from_millis(30), 3, &mut bot::quiet).await
+        }
     });
     // Early in the first race (a whole championship takes a second or two here).
     let journal = data.join("championship.journal");
@@ -195,7 +197,8 @@ async fn kill_matrix_fifty_kills_end_with_the_standings_the_journal_gives() {
         let session =
             Session::connect_with(addr, &code, "Ana", token, options.clone()).await.expect("back at the table");
         token = token.or(session.state().token);
-        let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9);
+        let mut quiet = bot::quiet;
+        let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9, &mut quiet);
         // After the last kill, the championship plays to its end.
         let window = if kills < KILLS { Duration::from_millis(rng.random_range(20..400)) } else { LONGEST };
         match tokio::time::timeout(window, play).await {

@@ -33,9 +33,11 @@ async fn a_full_championship_of_bots() {
     let addr = server.local_addr();
     let a = tokio::spawn({
         let code = code.clone();
-        async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::ZERO, 1).await }
+        async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::ZERO, 1, &mut bot::quiet).await }
     });
-    let b = tokio::spawn(async move { bot::play(addr, &code, "Ben", BotLevel::Random, Duration::ZERO, 2).await });
+    let b = tokio::spawn(async move {
+        bot::play(addr, &code, "Ben", BotLevel::Random, Duration::ZERO, 2, &mut bot::quiet).await
+    });
     let (a, b) = tokio::time::timeout(LIMIT, async { (a.await.unwrap(), b.await.unwrap()) }).await.unwrap();
     let (a, b) = (a.unwrap(), b.unwrap());
     // Every grab ends with the same public photo finish at every seat (B-4.3).

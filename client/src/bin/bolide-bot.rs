@@ -38,7 +38,7 @@ async fn main() -> ExitCode {
         let (code, name) = (args.code.clone(), format!("{} {}", args.name, i + 1));
         let think = Duration::from_millis(args.think_ms);
         tasks.push(tokio::spawn(async move {
-            bot::play(args.connect, &code, &name, args.level, think, u64::from(i)).await
+            bot::play(args.connect, &code, &name, args.level, think, u64::from(i), &mut bot::quiet).await
         }));
     }
     let mut played = Vec::new();

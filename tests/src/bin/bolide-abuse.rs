@@ -135,7 +135,7 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
     let bo_token = bo.state().token;
     let ana = tokio::spawn({
         let code = code.clone();
-        async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::ZERO, 1).await }
+        async move { bot::play(addr, &code, "Ana", BotLevel::Strategic, Duration::ZERO, 1, &mut bot::quiet).await }
     });
     let journal = data.join("championship.journal");
     let started = Instant::now();
