@@ -2,10 +2,10 @@
 //! detached link whose commands the tests read. No network, no display.
 
 use bolide_client::live::{Command, Link, Live};
-use bolide_client::ui::BolideApp;
 use bolide_client::ui::discovery::{Discovery, FoundHost};
 use bolide_client::ui::prefs::Prefs;
 use bolide_client::ui::start::Intent;
+use bolide_client::ui::{BolideApp, HostInfo};
 use bolide_host::sim;
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
@@ -104,9 +104,17 @@ fn start_screen_offers_host_join_and_practice() {
 
 #[test]
 fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
-    let mut h = harness(app());
+    let older = FoundHost { name: "Bob's table".into(), version: "1".into(), ..found() };
+    let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
+    let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![found(), older]))).unwrap().dry_run();
+    let mut h = harness(app);
     h.run();
-    h.get_by_label_contains("Anne's table").click();
+    let version = bolide_protocol::wire::PROTOCOL_VERSION;
+    assert!(
+        h.query_by_label(&format!("Bob's table — 2/6 seats · v1, this laptop runs v{version}: update one of them"))
+            .is_some()
+    );
+    h.get_by_label(&format!("Anne's table — 2/6 seats · v{version}")).click();
     h.run();
     type_into(&mut h, "Code word", "garage");
     h.run();
@@ -114,6 +122,8 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
     h.run();
     let expected = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into() };
     assert_eq!(h.state().last_intent, Some(expected));
+    let prefs = h.state().prefs();
+    assert_eq!((prefs.last_address.as_str(), prefs.last_code.as_str()), ("192.168.1.20:47117", "garage-7F3K0Q"));
 }
 
 #[test]
@@ -126,6 +136,19 @@ fn join_by_hand_checks_the_address() {
     h.run();
     assert_eq!(h.state().last_intent, None);
     assert!(h.query_by_label_contains("is not an address").is_some());
+}
+
+#[test]
+fn hosting_shows_the_room_code_large_with_the_addresses_to_join() {
+    let (mut app, live, _commands) = seated(false);
+    let addresses = vec!["192.168.1.20:47117".parse().unwrap(), "[fe80::1]:47117".parse().unwrap()];
+    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K0Q".into(), addresses }));
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label("Room code — tell it to everyone at the table").is_some());
+    // In the banner, and large under the heading.
+    assert_eq!(h.query_all_by_label("GARAGE-7F3K0Q").count(), 2);
+    assert!(h.query_by_label("Join at 192.168.1.20:47117  or  [fe80::1]:47117").is_some());
 }
 
 #[test]

@@ -100,6 +100,11 @@ impl BolideApp {
         })
     }
 
+    /// What this window remembers between runs.
+    pub fn prefs(&self) -> &Prefs {
+        &self.prefs
+    }
+
     /// Tests: the start screen records what was asked and launches nothing.
     pub fn dry_run(mut self) -> BolideApp {
         self.dry_run = true;

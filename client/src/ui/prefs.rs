@@ -10,7 +10,7 @@ use std::path::PathBuf;
 pub struct Prefs {
     pub name: String,
     pub colour: Colour,
-    /// The last host joined by hand: its address and room code.
+    /// The last host joined (typed by hand or picked from the list): its address and room code.
     pub last_address: String,
     pub last_code: String,
     /// The table name a hosted game advertises.

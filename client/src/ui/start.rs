@@ -138,8 +138,12 @@ impl StartUi {
         }
         for host in &hosts {
             let compatible = host.version == PROTOCOL_VERSION.to_string();
-            let text =
-                format!("{} — {} seats{}", host.name, host.seats, if compatible { "" } else { " (another version)" });
+            let version = if compatible {
+                format!("v{}", host.version)
+            } else {
+                format!("v{}, this laptop runs v{PROTOCOL_VERSION}: update one of them", host.version)
+            };
+            let text = format!("{} — {} seats · {version}", host.name, host.seats);
             if ui.add_enabled(compatible, egui::Button::new(RichText::new(text).size(17.0))).clicked() {
                 self.picked = Some(host.clone());
             }
@@ -156,6 +160,9 @@ impl StartUi {
             });
             if ui.button(RichText::new("Join this table").size(18.0)).clicked() {
                 let code = format!("{}-{}", self.word.trim(), host.fingerprint);
+                // Remembered as the last host, as one typed by hand is.
+                prefs.last_address = host.addr.to_string();
+                prefs.last_code = code.clone();
                 intent = Some(Intent::Join { addr: host.addr, code });
             }
         }
