@@ -37,6 +37,8 @@ pub mod close {
     pub const BAD_TOKEN: u32 = 6;
     /// A seat came back more often than a flaky Wi-Fi would make it: wait, then rejoin.
     pub const TOO_MANY_COMEBACKS: u32 = 7;
+    /// Messages or datagrams far past what a laptop sends.
+    pub const FLOOD: u32 = 8;
 }
 
 /// The first frame a client sends. `version` comes first, so any later version can still read

@@ -87,3 +87,27 @@ pub async fn closed_with(connection: &quinn::Connection, limit: std::time::Durat
         _ => None,
     }
 }
+
+/// A child process that is killed and reaped when dropped: a test that fails or times out
+/// leaves no host running behind it.
+pub struct Reaped(pub std::process::Child);
+
+impl std::ops::Deref for Reaped {
+    type Target = std::process::Child;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Reaped {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

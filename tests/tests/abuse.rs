@@ -1,7 +1,7 @@
 //! What a stranger on the same Wi-Fi may try, each case bounded in time: the host closes the
 //! offending connection with a reason and the game goes on for everyone else.
 
-use bolide_client::net::Session;
+use bolide_client::net::{ClientError, Session};
 use bolide_protocol::wire::{ClientMsg, PROTOCOL_VERSION, ServerMsg, close};
 use bolide_tests::{closed_with, host, quick_room, raw_connection};
 use std::time::Duration;
@@ -110,4 +110,60 @@ async fn a_pilot_who_never_reads_is_dropped_and_the_game_goes_on() {
     assert_eq!(finished.len(), 3);
     let err = bolide_tests::until_closed(&mut sleeper).await;
     assert!(err.to_string().contains("stopped reading"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_flood_closes_that_connection_and_says_why() {
+    let (server, code) = host("abuse-msg-flood", quick_room("GARE", 2, 1));
+    let addr = server.local_addr();
+    let mut flooder = Session::connect(addr, &code, "Flooder", None).await.unwrap();
+    for _ in 0..300 {
+        if flooder.send(&ClientMsg::Ready(false)).await.is_err() {
+            break;
+        }
+    }
+    match bolide_tests::until_closed(&mut flooder).await {
+        ClientError::Closed { code, reason } => {
+            assert_eq!(code, u64::from(close::FLOOD));
+            assert!(reason.contains("messages a second"), "{reason}");
+        }
+        other => panic!("expected a close, got {other}"),
+    }
+    host_still_serves(addr, &code).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_datagram_flood_closes_that_connection_and_a_laptop_s_bursts_do_not() {
+    let (server, code) = host("abuse-datagram-flood", quick_room("GARE", 2, 1));
+    let addr = server.local_addr();
+    // A laptop behind Wi-Fi power saving: its beats held, then released together — far more at
+    // once than it ever sends, and still within what the host forgives.
+    let mut laptop = Session::connect(addr, &code, "Laptop", None).await.unwrap();
+    for _ in 0..3 {
+        for _ in 0..250 {
+            laptop.heartbeat().expect("a laptop's burst is not a flood");
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    // A flood: as fast as this laptop can send them.
+    let mut flooder = Session::connect(addr, &code, "Flooder", None).await.unwrap();
+    let started = std::time::Instant::now();
+    let closed = 'flood: loop {
+        assert!(started.elapsed() < LIMIT, "the flood was never closed");
+        for _ in 0..64 {
+            if let Err(e) = flooder.heartbeat() {
+                break 'flood e;
+            }
+        }
+        tokio::task::yield_now().await;
+    };
+    match closed {
+        ClientError::Closed { code, reason } => {
+            assert_eq!(code, u64::from(close::FLOOD));
+            assert!(reason.contains("datagrams a second"), "{reason}");
+        }
+        other => panic!("expected a close, got {other}"),
+    }
+    laptop.heartbeat().expect("the laptop is still at the table");
+    host_still_serves(addr, &code).await;
 }

@@ -6,12 +6,12 @@ use bolide_client::net::{ConnectOptions, Session};
 use bolide_host::bots::BotLevel;
 use bolide_protocol::Action;
 use bolide_protocol::wire::{ClientMsg, ServerMsg};
-use bolide_tests::{scratch, until_closed, workspace_bin};
+use bolide_tests::{Reaped, scratch, until_closed, workspace_bin};
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn start_host(data: &std::path::Path, bind: &str, resume: bool) -> (Child, serde_json::Value) {
+fn start_host(data: &std::path::Path, bind: &str, resume: bool) -> (Reaped, serde_json::Value) {
     start_host_with_bots_thinking(data, bind, resume, 5)
 }
 
@@ -21,7 +21,7 @@ fn start_host_with_bots_thinking(
     bind: &str,
     resume: bool,
     bot_delay_ms: u32,
-) -> (Child, serde_json::Value) {
+) -> (Reaped, serde_json::Value) {
     start_championship(data, bind, resume, bot_delay_ms, 2)
 }
 
@@ -32,7 +32,7 @@ fn start_championship(
     resume: bool,
     bot_delay_ms: u32,
     races: u8,
-) -> (Child, serde_json::Value) {
+) -> (Reaped, serde_json::Value) {
     let mut cmd = Command::new(workspace_bin("bolide-host"));
     cmd.args(["serve", "--bind", bind, "--data-dir"]).arg(data);
     cmd.args(["--code", "GARE", "--json", "--no-mdns", "--bots", "2", "--races", &races.to_string()]);
@@ -47,7 +47,7 @@ fn start_championship(
     let mut child = cmd.stdout(Stdio::piped()).stderr(log).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    (child, serde_json::from_str(&line).unwrap_or_else(|e| panic!("`{line}`: {e}")))
+    (Reaped(child), serde_json::from_str(&line).unwrap_or_else(|e| panic!("`{line}`: {e}")))
 }
 
 /// Plays Ana's decisions (never Klaxon) until `done`.

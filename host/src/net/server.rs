@@ -59,6 +59,12 @@ const MSGS_PER_S: f64 = 50.0;
 /// Datagrams (heartbeats every 10 ms, grab copies, pings); past these they are dropped.
 const DATAGRAM_BURST: f64 = 300.0;
 const DATAGRAMS_PER_S: f64 = 300.0;
+/// Datagrams dropped past the allowance that a connection may send before it is closed: a
+/// burst, then a rate. A laptop never comes near (a Wi-Fi beacon releases a few held beats at
+/// once); a flood does within milliseconds, and closing it is the only way to stop paying for
+/// each of its packets (QUIC decrypts a packet before anyone can look at it).
+const DATAGRAM_FLOOD_BURST: f64 = 1_000.0;
+const DATAGRAM_FLOOD_PER_S: f64 = 100.0;
 /// Wrong room codes an address may try: a burst, then this many a second.
 pub const WRONG_CODE_BURST: f64 = 5.0;
 pub const WRONG_CODES_PER_S: f64 = 1.0;
@@ -557,7 +563,7 @@ async fn serve_connection(
                             let reason = format!(
                                 "closed: more than {MSGS_PER_S} messages a second; reconnect with your seat token"
                             );
-                            connection.close(close::BAD_FRAME.into(), reason.as_bytes());
+                            connection.close(close::FLOOD.into(), reason.as_bytes());
                             anyhow::bail!(reason);
                         }
                         if room.send(RoomInput::Msg { conn: conn_id, msg }).await.is_err() {
@@ -614,6 +620,7 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
     let mut sent = 0u32;
     let mut outstanding = OutstandingProbes::default();
     let mut allowance = Bucket::full(DATAGRAM_BURST);
+    let mut overflow = Bucket::full(DATAGRAM_FLOOD_BURST);
     let mut next_ping = tokio::time::Instant::now();
     loop {
         tokio::select! {
@@ -630,8 +637,17 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
             datagram = connection.read_datagram() => {
                 let Ok(datagram) = datagram else { return };
                 let t = now();
-                // A flood is dropped here, as a loss would drop it: nothing queues for it.
+                // Past the allowance a datagram is dropped here, as a loss would drop it: nothing
+                // queues for it. Far past it, the connection is closed.
                 if !allowance.take(DATAGRAM_BURST, DATAGRAMS_PER_S) {
+                    if !overflow.take(DATAGRAM_FLOOD_BURST, DATAGRAM_FLOOD_PER_S) {
+                        tracing::warn!(conn, "a datagram flood: connection closed");
+                        let reason = format!(
+                            "closed: far more than {DATAGRAMS_PER_S} datagrams a second; reconnect with your seat token"
+                        );
+                        connection.close(close::FLOOD.into(), reason.as_bytes());
+                        return;
+                    }
                     continue;
                 }
                 let input = match wire::decode_datagram(&datagram) {

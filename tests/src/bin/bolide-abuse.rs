@@ -361,28 +361,34 @@ async fn spectators(addr: SocketAddr, code: String, tally: Arc<Tally>) {
 }
 
 /// Four joined spectators sending heartbeat datagrams, each `per_s` a second (or as fast as
-/// they can).
+/// they can). Past what a laptop sends the host closes them; they join again and go on, as an
+/// attacker would.
 async fn datagrams(addr: SocketAddr, code: String, tally: Arc<Tally>, per_s: Option<u64>) {
     let mut tasks = Vec::new();
     for i in 0..4 {
         let (code, tally) = (code.clone(), tally.clone());
         tasks.push(tokio::spawn(async move {
-            Tally::add(&tally.tried);
-            let Ok(mut s) = Session::connect(addr, &code, &format!("Noisy {i}"), None).await else {
-                return Tally::add(&tally.refused);
-            };
-            Tally::add(&tally.accepted);
-            let mut tick = tokio::time::interval(Duration::from_millis(10));
             loop {
-                for _ in 0..per_s.map_or(256, |r| r / 100) {
-                    if s.heartbeat().is_err() {
-                        return Tally::add(&tally.closed);
+                Tally::add(&tally.tried);
+                let Ok(mut s) = Session::connect(addr, &code, &format!("Noisy {i}"), None).await else {
+                    Tally::add(&tally.refused);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                };
+                Tally::add(&tally.accepted);
+                let mut tick = tokio::time::interval(Duration::from_millis(10));
+                'sending: loop {
+                    for _ in 0..per_s.map_or(256, |r| r / 100) {
+                        if s.heartbeat().is_err() {
+                            Tally::add(&tally.closed);
+                            break 'sending;
+                        }
+                        Tally::add(&tally.sent);
                     }
-                    Tally::add(&tally.sent);
-                }
-                match per_s {
-                    Some(_) => _ = tick.tick().await,
-                    None => tokio::task::yield_now().await,
+                    match per_s {
+                        Some(_) => _ = tick.tick().await,
+                        None => tokio::task::yield_now().await,
+                    }
                 }
             }
         }));
