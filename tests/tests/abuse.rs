@@ -112,6 +112,17 @@ async fn a_pilot_who_never_reads_is_dropped_and_the_game_goes_on() {
     assert!(err.to_string().contains("stopped reading"), "{err}");
 }
 
+/// The host closed the connection as a flood, saying what was too much.
+fn closed_for_flooding(e: ClientError, says: &str) {
+    match e {
+        ClientError::Closed { code, reason } => {
+            assert_eq!(code, u64::from(close::FLOOD), "{reason}");
+            assert!(reason.contains(says), "{reason}");
+        }
+        other => panic!("expected a close, got {other}"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_message_flood_closes_that_connection_and_says_why() {
     let (server, code) = host("abuse-msg-flood", quick_room("GARE", 2, 1));
@@ -122,13 +133,7 @@ async fn a_message_flood_closes_that_connection_and_says_why() {
             break;
         }
     }
-    match bolide_tests::until_closed(&mut flooder).await {
-        ClientError::Closed { code, reason } => {
-            assert_eq!(code, u64::from(close::FLOOD));
-            assert!(reason.contains("messages a second"), "{reason}");
-        }
-        other => panic!("expected a close, got {other}"),
-    }
+    closed_for_flooding(bolide_tests::until_closed(&mut flooder).await, "messages a second");
     host_still_serves(addr, &code).await;
 }
 
@@ -157,13 +162,7 @@ async fn a_datagram_flood_closes_that_connection_and_a_laptop_s_bursts_do_not() 
         }
         tokio::task::yield_now().await;
     };
-    match closed {
-        ClientError::Closed { code, reason } => {
-            assert_eq!(code, u64::from(close::FLOOD));
-            assert!(reason.contains("datagrams a second"), "{reason}");
-        }
-        other => panic!("expected a close, got {other}"),
-    }
+    closed_for_flooding(closed, "datagrams a second");
     laptop.heartbeat().expect("the laptop is still at the table");
     host_still_serves(addr, &code).await;
 }
