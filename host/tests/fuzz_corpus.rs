@@ -1,20 +1,71 @@
 //! The fuzzers' corpora (`fuzz/corpus/`), replayed through the same harnesses on stable: every
 //! input a fuzzer kept (the ones that reached new code) still decodes, re-encodes and drives
-//! the room without a panic, on every machine and in CI.
+//! the room without a panic, on every machine and in CI. Then a short fuzzing run on stable,
+//! without coverage guidance: the kept inputs mutated as libFuzzer would (bytes flipped,
+//! inserted, removed, spliced from another input), a bounded number of times from a fixed seed.
 
-use std::path::Path;
+use rand::{Rng, RngExt, SeedableRng};
+use std::path::{Path, PathBuf};
+
+fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(target);
+    let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let data = std::fs::read(&path).unwrap();
+            (path, data)
+        })
+        .collect();
+    inputs.sort();
+    inputs
+}
 
 fn replay(target: &str, harness: fn(&[u8])) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(target);
-    let mut inputs = 0;
-    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.unwrap().path();
-        let data = std::fs::read(&path).unwrap();
-        let caught = std::panic::catch_unwind(|| harness(&data));
+    let inputs = corpus(target);
+    for (path, data) in &inputs {
+        let caught = std::panic::catch_unwind(|| harness(data));
         assert!(caught.is_ok(), "{} panics the {target} harness", path.display());
-        inputs += 1;
     }
-    inputs
+    inputs.len()
+}
+
+/// `runs` mutations of the corpus of `target` through `harness`; a panic names the input.
+fn mutate(target: &str, harness: fn(&[u8]), runs: usize) {
+    let inputs = corpus(target);
+    assert!(!inputs.is_empty());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(10);
+    for _ in 0..runs {
+        let mut data = inputs[rng.random_range(0..inputs.len())].1.clone();
+        for _ in 0..rng.random_range(1..=4) {
+            let at = rng.random_range(0..=data.len());
+            match rng.random_range(0..4) {
+                0 if at < data.len() => data[at] ^= 1 << rng.random_range(0..8),
+                1 => data.insert(at, rng.random()),
+                2 if at < data.len() => {
+                    data.drain(at..(at + rng.random_range(1..=8)).min(data.len()));
+                }
+                _ => {
+                    let other = &inputs[rng.random_range(0..inputs.len())].1;
+                    let from = rng.random_range(0..=other.len());
+                    let piece = &other[from..(from + rng.random_range(0..=32)).min(other.len())];
+                    data.splice(at..at, piece.iter().copied());
+                }
+            }
+        }
+        let caught = std::panic::catch_unwind(|| harness(&data));
+        assert!(caught.is_ok(), "the {target} harness panics on {data:?}");
+    }
+}
+
+#[test]
+fn a_short_fuzzing_run_of_frames_on_stable() {
+    mutate("frames", bolide_host::fuzzing::frames, 100_000);
+}
+
+#[test]
+fn a_short_fuzzing_run_of_the_room_on_stable() {
+    mutate("room", bolide_host::fuzzing::room, 10_000);
 }
 
 #[test]
