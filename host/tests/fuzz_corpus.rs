@@ -4,7 +4,7 @@
 //! without coverage guidance: the kept inputs mutated as libFuzzer would (bytes flipped,
 //! inserted, removed, spliced from another input), a bounded number of times from a fixed seed.
 
-use rand::{Rng, RngExt, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use std::path::{Path, PathBuf};
 
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
