@@ -42,16 +42,29 @@ impl Tile {
     }
 }
 
-impl fmt::Display for Tile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.limit() {
-            None => f.write_str("S")?,
-            Some(l) => write!(f, "{l}")?,
+impl Tile {
+    /// Appends this tile's token to `out`. Written by hand, not through `fmt`: a circuit goes in
+    /// every view the host sends, so it is written for every update of every laptop.
+    fn push_notation(self, out: &mut String) {
+        match self.limit {
+            0 => out.push('S'),
+            l => {
+                for digit in [l / 100, l / 10 % 10, l % 10].into_iter().skip_while(|d| *d == 0) {
+                    out.push(char::from(b'0' + digit));
+                }
+            }
         }
         if self.star {
-            f.write_str("*")?;
+            out.push('*');
         }
-        Ok(())
+    }
+}
+
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut token = String::with_capacity(4);
+        self.push_notation(&mut token);
+        f.write_str(&token)
     }
 }
 
@@ -226,15 +239,23 @@ impl Circuit {
     }
 }
 
-impl fmt::Display for Circuit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Circuit {
+    /// The circuit in its notation (what `Display` prints and the wire carries).
+    pub fn notation(&self) -> String {
+        let mut out = String::with_capacity(self.tiles.len() * 4);
         for (i, tile) in self.tiles.iter().enumerate() {
             if i > 0 {
-                f.write_str(" ")?;
+                out.push(' ');
             }
-            write!(f, "{tile}")?;
+            tile.push_notation(&mut out);
         }
-        Ok(())
+        out
+    }
+}
+
+impl fmt::Display for Circuit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.notation())
     }
 }
 
@@ -242,7 +263,7 @@ impl fmt::Display for Circuit {
 // the wire or loads from a file.
 impl Serialize for Circuit {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(&self.notation())
     }
 }
 
