@@ -41,9 +41,11 @@ pub fn run(args: TextArgs) -> anyhow::Result<()> {
 }
 
 async fn race(args: TextArgs) -> anyhow::Result<()> {
-    let data_dir = serve::default_data_dir().join("text");
+    // A throw-away folder for the host's certificate and journal: a watched race is never
+    // resumed, and each one would otherwise leave its journal behind.
+    let data_dir = std::env::temp_dir().join(format!("bolide-text-{}", std::process::id()));
     let mut serve_args: Vec<String> =
-        ["serve", "--bind", "127.0.0.1:0", "--no-mdns", "--name", "Bolide --text"].map(String::from).into();
+        ["--bind", "127.0.0.1:0", "--no-mdns", "--name", "Bolide --text"].map(String::from).into();
     serve_args.extend(["--bots".into(), (args.players - 1).to_string(), "--races".into(), args.races.to_string()]);
     serve_args.extend(["--circuit".into(), args.circuit.clone(), "--data-dir".into(), data_dir.display().to_string()]);
     serve_args.extend(["--bot-delay-ms".into(), args.pace_ms.to_string()]);
@@ -51,12 +53,7 @@ async fn race(args: TextArgs) -> anyhow::Result<()> {
     if let Some(seed) = args.seed {
         serve_args.extend(["--seed".into(), seed.to_string()]);
     }
-    #[derive(clap::Parser)]
-    struct Cli {
-        #[command(flatten)]
-        serve: ServeArgs,
-    }
-    let serve_args = <Cli as clap::Parser>::try_parse_from(&serve_args)?.serve;
+    let serve_args = ServeArgs::parse_words(serve_args)?;
     let hosting = serve::start(serve_args).await?;
     let addr = SocketAddr::from(([127, 0, 0, 1], hosting.server.local_addr().port()));
     println!("Bolide — {} pilots: {WATCHED} and {} host bots", args.players, args.players - 1);
@@ -67,6 +64,7 @@ async fn race(args: TextArgs) -> anyhow::Result<()> {
         bot::play(addr, &hosting.code, WATCHED, BotLevel::Strategic, think, seed, &mut |m, s| narrator.told(m, s))
             .await;
     hosting.stop().await;
+    let _ = std::fs::remove_dir_all(&data_dir);
     let played = played?;
     println!(
         "{}",

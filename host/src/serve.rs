@@ -77,6 +77,21 @@ pub struct ServeArgs {
     pub seed: Option<u64>,
 }
 
+impl ServeArgs {
+    /// `serve`'s arguments from words, as typed after `bolide-host serve` — how a host is
+    /// embedded (the window's "Host a game" and "Practice", `bolide --text`), so every setting
+    /// is checked by the same code as on the command line.
+    pub fn parse_words<I: IntoIterator<Item = String>>(words: I) -> Result<ServeArgs, clap::Error> {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let words = std::iter::once("serve".to_string()).chain(words);
+        Ok(<Cli as clap::Parser>::try_parse_from(words)?.serve)
+    }
+}
+
 pub fn default_data_dir() -> PathBuf {
     let base = std::env::var_os("XDG_DATA_HOME")
         .map(PathBuf::from)

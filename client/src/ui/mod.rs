@@ -201,8 +201,7 @@ impl BolideApp {
                 self.sit(live, None);
             }
             Intent::Host { table_name, bots, level, races, resume } => {
-                let mut args =
-                    vec!["serve".to_string(), "--name".into(), table_name, "--bots".into(), bots.to_string()];
+                let mut args = vec!["--name".to_string(), table_name, "--bots".into(), bots.to_string()];
                 args.extend(["--races".into(), races.to_string(), "--bot-level".into(), level_arg(level)]);
                 if resume {
                     args.push("--resume".into());
@@ -211,7 +210,7 @@ impl BolideApp {
             }
             Intent::Practice { bots, level, races } => {
                 let practice_dir = self.data_dir.clone().unwrap_or_else(serve::default_data_dir).join("practice");
-                let mut args = vec!["serve".to_string(), "--bind".into(), "127.0.0.1:0".into(), "--no-mdns".into()];
+                let mut args = vec!["--bind".to_string(), "127.0.0.1:0".into(), "--no-mdns".into()];
                 args.extend(["--bots".into(), bots.to_string(), "--races".into(), races.to_string()]);
                 args.extend([
                     "--bot-level".into(),
@@ -230,13 +229,8 @@ impl BolideApp {
         if let Some(dir) = self.data_dir.as_ref().filter(|_| !practice) {
             args.extend(["--data-dir".into(), dir.display().to_string()]);
         }
-        #[derive(clap::Parser)]
-        struct Cli {
-            #[command(flatten)]
-            serve: ServeArgs,
-        }
-        let args = match <Cli as clap::Parser>::try_parse_from(&args) {
-            Ok(cli) => cli.serve,
+        let args = match ServeArgs::parse_words(args) {
+            Ok(args) => args,
             Err(e) => {
                 self.start.error = Some(e.to_string());
                 return;

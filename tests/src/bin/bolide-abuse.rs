@@ -40,12 +40,6 @@ struct Args {
     serve: Vec<String>,
 }
 
-#[derive(Parser)]
-struct HostCli {
-    #[command(flatten)]
-    serve: bolide_host::serve::ServeArgs,
-}
-
 /// Each abuse and the table it is compared with: `baseline` (Bo left: a stand-in plays his
 /// seat at bot speed) or `afk` (Bo stays and never plays: each of his decisions waits for his
 /// time limit, as the flooder's do — a pilot who does not play slows any table that much).
@@ -90,9 +84,9 @@ impl Tally {
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     if args.role_host {
-        let cli = HostCli::parse_from(std::iter::once("serve".to_string()).chain(args.serve));
+        let serve = bolide_host::serve::ServeArgs::parse_words(args.serve)?;
         let runtime = tokio::runtime::Runtime::new()?;
-        return runtime.block_on(bolide_host::serve::run(cli.serve));
+        return runtime.block_on(bolide_host::serve::run(serve));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let window = Duration::from_secs(args.seconds);

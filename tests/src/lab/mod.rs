@@ -807,14 +807,13 @@ async fn lab_bot(
                                 .push(seat.0);
                         }
                         Event::ReservoirsRevealed { .. } => {
-                            let (at_us, t) = show(&mut session, &clock, (view, Timed::Grab), *show_at_us, frame).await;
+                            let (at_us, t) = show(&session, &clock, (view, Timed::Grab), *show_at_us, frame).await;
                             shown = Some((at_us, t));
                             target = best_pawn(view, &session.state().mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                         }
                         Event::EchangeWindow { seats } => {
-                            let (at_us, t) =
-                                show(&mut session, &clock, (view, Timed::Echange), *show_at_us, frame).await;
+                            let (at_us, t) = show(&session, &clock, (view, Timed::Echange), *show_at_us, frame).await;
                             echange_shown = Some((at_us, t));
                             if session.state().mirror.seat.is_some_and(|s| seats.contains(&s)) {
                                 echange_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
@@ -938,7 +937,7 @@ enum Stalled {
 /// screen (`frame`: first frame, period), for the next frame, then tells the session it showed
 /// `moment` of `view`'s round; returns the instant it showed, on the bot's clock and in real time.
 async fn show(
-    session: &mut Session,
+    session: &Session,
     clock: &LabClock,
     (view, moment): (&bolide_protocol::PlayerView, Timed),
     show_at_us: Option<u64>,
