@@ -16,7 +16,7 @@ use bolide_protocol::wire::{ServerMsg, Shown};
 use bolide_protocol::{Action, Event, PlayerView, Seat};
 
 /// While this seat still grabs: a verdict waits up to one interval for the slowest competitor.
-pub const GRAB_BEAT_US: u64 = 10_000;
+pub use bolide_protocol::wire::GRAB_BEAT_US;
 /// Under the cup, past the lift instant (or without one).
 pub const CUP_BEAT_US: u64 = 25_000;
 /// How long after the announced lift instant the first beat goes, so that it shows a time past

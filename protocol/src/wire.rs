@@ -217,6 +217,11 @@ pub enum Datagram {
     Reveal { race: u8, round: u16, show_at_us: Option<u64>, values: [u8; MAX_PILOTS] },
 }
 
+/// How often a client beats while it still acts in a timed moment (µs): a faster hand's
+/// verdict waits up to one interval for the slowest competitor. The host reads gaps between a
+/// client's beats against it (two or more missing in a row: its path went quiet).
+pub const GRAB_BEAT_US: u64 = 10_000;
+
 /// A time-critical datagram leaves once, then again after each of these gaps (at 0, 2, 5,
 /// 15, 40, 80 and 160 ms): a copy in another packet gets through when one packet is lost,
 /// without a retransmission's wait — and, spread out, when Wi-Fi loses a whole stretch of

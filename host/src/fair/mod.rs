@@ -1,14 +1,16 @@
 //! Fair grabs (B-4, `shared/design/fairness.md`), sans-I/O: the clock model of each client
 //! ([`clock`]) and the arbiter that orders competing requests by reaction ([`arbiter`]), and what a client's
-//! own heartbeats prove about its next action ([`vouch`]).
+//! own heartbeats prove about its next action ([`vouch`]) and show of its path ([`slack`]).
 //! Time is always passed in as a value, in microseconds of the host's monotonic clock.
 
 pub mod arbiter;
 pub mod clock;
 pub mod klaxon;
+pub mod slack;
 pub mod vouch;
 
 pub use arbiter::{Allowance, Bounded, GrabArbiter, LogLine, Request, Verdict, bound_claim};
 pub use clock::{ClockModel, MAX_OWD_US, OutstandingProbes, Sample};
 pub use klaxon::{KlaxonCall, KlaxonOrder};
+pub use slack::Slack;
 pub use vouch::Vouched;

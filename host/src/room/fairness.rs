@@ -5,8 +5,9 @@
 //! and applies them (`room::timed`). The arithmetic itself is in `crate::fair`.
 
 use super::ConnId;
+use crate::fair::slack::BASE_US;
 use crate::fair::{
-    Allowance, ClockModel, GrabArbiter, KlaxonCall, KlaxonOrder, Request, Sample, Verdict, Vouched, bound_claim,
+    Allowance, ClockModel, GrabArbiter, KlaxonCall, KlaxonOrder, Request, Sample, Slack, Verdict, Vouched, bound_claim,
 };
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::wire::Shown;
@@ -43,6 +44,30 @@ pub struct MomentId {
     pub moment: Timed,
 }
 
+impl MomentId {
+    /// One number per moment, for what tells moments apart without reading them.
+    fn key(self) -> u64 {
+        (u64::from(self.race) << 32) | (u64::from(self.round) << 8) | u64::from(self.moment == Timed::Echange)
+    }
+}
+
+/// What the bounds added to a claim (µs), by the bound that added it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Clamp {
+    /// The input was earlier than its arrival allows (fairness.md §5).
+    pub input_us: u64,
+    /// `shown` was later than the moment could have appeared (§5).
+    pub shown_us: u64,
+    /// The input was earlier than the laptop's own last beat that did not count it (§7).
+    pub beat_us: u64,
+}
+
+impl Clamp {
+    pub fn total_us(&self) -> u64 {
+        self.input_us + self.shown_us + self.beat_us
+    }
+}
+
 /// One timed moment, from its opening to its last decision.
 struct Moment {
     id: MomentId,
@@ -55,8 +80,8 @@ struct Moment {
     sent: BTreeMap<ConnId, u64>,
     /// Every request the arbiter was given, in arrival order: (seat, action, reaction µs).
     asked: Vec<(Seat, Action, u64)>,
-    /// What the bounds added to each seat's last request (µs).
-    clamped: BTreeMap<Seat, u64>,
+    /// What the bounds added to each seat's last request.
+    clamped: BTreeMap<Seat, Clamp>,
     /// Whether each seat's last request carried its own timing.
     timed: BTreeMap<Seat, bool>,
 }
@@ -92,8 +117,8 @@ pub struct FairRecord {
     pub action: Action,
     /// Reaction after drift correction and bounds (µs, host time base).
     pub reaction_us: u64,
-    /// How much the bounds added (µs).
-    pub clamped_us: u64,
+    /// What the bounds added.
+    pub clamp: Clamp,
     pub arrival_us: u64,
     pub committed_us: u64,
     pub tie: bool,
@@ -129,6 +154,8 @@ pub(super) struct Fairness {
     clocks: BTreeMap<ConnId, ClockModel>,
     /// What each connection's beats proved about its next action (§7).
     vouched: BTreeMap<ConnId, Vouched>,
+    /// What each connection's beats showed of its path: the slack its claims need (§5).
+    slack: BTreeMap<ConnId, Slack>,
     /// The highest action `seq` held from each connection.
     acts_seen: BTreeMap<ConnId, u32>,
     /// The Klaxon calls of this round, while the cup is down.
@@ -155,6 +182,7 @@ impl Fairness {
     pub fn forget(&mut self, conn: ConnId) {
         self.clocks.remove(&conn);
         self.vouched.remove(&conn);
+        self.slack.remove(&conn);
         self.acts_seen.remove(&conn);
         self.told_lift.remove(&conn);
     }
@@ -217,6 +245,12 @@ impl Fairness {
         let new = *seen < seq;
         *seen = (*seen).max(seq);
         new
+    }
+
+    /// The highest action `seq` held from `conn`.
+    #[cfg(test)]
+    pub fn acts_seen(&self, conn: ConnId) -> u32 {
+        self.acts_seen.get(&conn).copied().unwrap_or(0)
     }
 
     /// §7: `claimed_us` (action `seq` of `conn`, client clock) raised to the last beat that
@@ -345,8 +379,17 @@ impl Fairness {
         // a round trip plus the peer's ack delay). Shown: the moment came in time (the reveal
         // as copies, the Échange window early), so only the clock model's error and the jitter
         // tail.
+        // Both widen by what this laptop's own beats showed its path needs (`fair::slack`):
+        // a request must outlast its path's silences, and so must the moment's copies on the
+        // way in. Until its beats tell, the input gets room for a QUIC retransmission.
         let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
-        let allowance = Allowance { input_us: 2 * owd_max + 30_000, shown_us: 2 * jitter + 15_000 };
+        let (default, shown_base) = (2 * owd_max + 30_000, 2 * jitter + 15_000);
+        let slack = self.slack.get(&conn);
+        let key = self.moment.as_ref().map_or(0, |m| m.id.key());
+        let allowance = Allowance {
+            input_us: slack.map_or(BASE_US, |s| s.input_allowance(key, default)),
+            shown_us: slack.map_or(shown_base, |s| s.shown_allowance(shown_base, default)),
+        };
         let b = bound_claim(
             reaction,
             self.to_host(conn, input, now),
@@ -367,8 +410,8 @@ impl Fairness {
         if beat_clamp > 0 {
             tracing::warn!(%seat, beat_clamp_us = beat_clamp, "a request claimed an input before its own last beat: bounded");
         }
-        let clamped = b.clamped_input_us + b.clamped_shown_us + beat_clamp;
-        self.request(Request { seat, action, reaction_us: b.reaction_us, arrival: now }, (seq, clamped, true), now);
+        let clamp = Clamp { input_us: b.clamped_input_us, shown_us: b.clamped_shown_us, beat_us: beat_clamp };
+        self.request(Request { seat, action, reaction_us: b.reaction_us, arrival: now }, (seq, clamp, true), now);
         Ok(())
     }
 
@@ -377,10 +420,10 @@ impl Fairness {
     pub fn hosted_claim(&mut self, seat: Seat, action: Action, now: u64) {
         let Some(opens) = self.moment.as_ref().map(|m| m.opens) else { return };
         let reaction_us = now.saturating_sub(opens);
-        self.request(Request { seat, action, reaction_us, arrival: now }, (0, 0, false), now);
+        self.request(Request { seat, action, reaction_us, arrival: now }, (0, Clamp::default(), false), now);
     }
 
-    fn request(&mut self, request: Request, (seq, clamped, timed): (u32, u64, bool), now: u64) {
+    fn request(&mut self, request: Request, (seq, clamped, timed): (u32, Clamp, bool), now: u64) {
         let Some(m) = &mut self.moment else { return };
         m.asked.push((request.seat, request.action, request.reaction_us));
         m.arbiter.request(request, now);
@@ -396,6 +439,15 @@ impl Fairness {
     pub fn heartbeat(&mut self, conn: ConnId, seat: Seat, now_us: u64, shown: Option<Shown>, acts: u32, now: u64) {
         let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
         self.vouched.entry(conn).or_default().beat(acts, now_us);
+        // How late this stamped message came past the path bound, and where it falls in the
+        // moment it names: what the connection's claims will be allowed (§5).
+        let late = self.clock(conn).map_or(0, |c| now.saturating_sub(c.to_host(now_us).saturating_add(c.owd_max())));
+        let named = self.moment.as_ref().and_then(|m| {
+            shown
+                .filter(|s| (s.race, s.round, s.moment) == (m.id.race, m.id.round, m.id.moment))
+                .map(|_| (m.id.key(), now_us))
+        });
+        self.slack.entry(conn).or_default().beat(late, named);
         let host_now = if vouches && self.klaxon.is_some() { self.under_cup(conn, now_us, now) } else { 0 };
         if let Some(order) = &mut self.klaxon {
             order.heartbeat(seat, host_now, now);
@@ -483,7 +535,7 @@ impl Fairness {
             seat,
             action: verdict.request.action,
             reaction_us: verdict.request.reaction_us,
-            clamped_us: m.and_then(|m| m.clamped.get(&seat).copied()).unwrap_or(0),
+            clamp: m.and_then(|m| m.clamped.get(&seat).copied()).unwrap_or_default(),
             arrival_us: verdict.request.arrival,
             committed_us: verdict.committed,
             tie: verdict.tie,

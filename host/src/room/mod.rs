@@ -11,7 +11,7 @@ mod journal;
 mod timed;
 
 pub use fairness::{
-    ECHANGE_LEAD_US, FairRecord, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US, WARM_SAMPLES, WARM_UP_US,
+    Clamp, ECHANGE_LEAD_US, FairRecord, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US, WARM_SAMPLES, WARM_UP_US,
     WARM_UPS,
 };
 pub use journal::{JournalEntry, JournalSeat, ResumeError, complete_len};

@@ -453,6 +453,9 @@ fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Paw
     }
     run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
     let reveal = r.fair.open_moment().expect("the grab is open").1;
+    // Honest laptops beat from the instant they show the moment (a silent one is bounded
+    // tighter: `fair::slack`).
+    beat_at_the_opening(&mut r, &mut out, grab_shown(reveal));
     let pawns: Vec<Pawn> = r
         .championship()
         .unwrap()
@@ -465,6 +468,19 @@ fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Paw
         })
         .collect();
     (r, out, reveal, pawns)
+}
+
+/// Each of the three laptops beats once as it shows `moment`, with nothing sent in it yet.
+fn beat_at_the_opening(r: &mut Room, out: &mut Vec<Output>, moment: wire::Shown) {
+    for conn in 1..=3 {
+        let acts = r.fair.acts_seen(conn);
+        r.message(
+            moment.at_us + 500,
+            conn,
+            ClientMsg::Heartbeat { now_us: moment.at_us, shown: Some(moment), acts },
+            out,
+        );
+    }
 }
 
 /// When a laptop showed the first grab (race 1, round 1), for its beats.
@@ -552,7 +568,7 @@ fn fairness_7_a_laptop_cannot_claim_an_input_before_its_own_last_beat() {
     );
     let bob = judged_once_the_grab_is_over(&mut r, reveal + 158_000, &mut out, Seat(1));
     assert_eq!(bob.reaction_us, 150_000);
-    assert_eq!(bob.clamped_us, 50_000);
+    assert_eq!(bob.clamp, Clamp { beat_us: 50_000, ..Clamp::default() });
 }
 
 #[test]
@@ -565,7 +581,7 @@ fn fairness_7_a_beat_that_counted_the_grab_does_not_bound_it() {
     let grab = ClientMsg::Grab { seq: 1, pawn: pawns[0], shown_us: reveal, input_us: reveal + 120_000 };
     r.message(reveal + 150_000, 1, grab, &mut out);
     let anne = judged_once_the_grab_is_over(&mut r, reveal + 150_000, &mut out, Seat(0));
-    assert_eq!((anne.reaction_us, anne.clamped_us), (120_000, 0));
+    assert_eq!((anne.reaction_us, anne.clamp.total_us()), (120_000, 0));
 }
 
 #[test]
@@ -582,6 +598,8 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
     let held = |r: &Room, seat| r.championship().unwrap().race().car(seat).pawn.unwrap();
     let (pa, pb, pc) = (held(&r, anne), held(&r, bob), held(&r, chloe));
     let opens = r.fair.open_moment().expect("the window is open").1;
+    let window = wire::Shown { race: 1, round: 1, moment: bolide_protocol::Timed::Echange, at_us: opens };
+    beat_at_the_opening(&mut r, &mut out, window);
     // A plain declaration is refused: it would be judged by its arrival.
     out.clear();
     r.message(opens + 100_000, 3, ClientMsg::Act { seq: 2, action: Action::KeepPawn, at_us: None }, &mut out);

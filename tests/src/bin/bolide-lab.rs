@@ -42,6 +42,10 @@ struct Args {
     /// The liar also stops beating during each grab until its request has left.
     #[arg(long)]
     liar_silent: bool,
+    /// The liar fakes a bad path: it holds its beats back this long (ms) in each Échange
+    /// window, to earn a wider allowance for its claims.
+    #[arg(long, default_value_t = 0.0)]
+    liar_fake_silence_ms: f64,
     /// Client → host one-way latency of each bot, ms (a comma list, cycled); default: the
     /// same as --latency-ms.
     #[arg(long, value_delimiter = ',')]
@@ -110,6 +114,7 @@ fn main() -> anyhow::Result<()> {
         seed: a.seed,
         liar_ms: a.liar_ms,
         liar_silent: a.liar_silent,
+        liar_fake_silence_ms: a.liar_fake_silence_ms,
         up_latency_ms: a.up_latency_ms,
         burst_loss: a.burst_loss,
         clock_step_ms: a.clock_step_ms,

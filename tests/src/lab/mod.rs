@@ -49,6 +49,9 @@ pub struct LabConfig {
     pub liar_ms: f64,
     /// The liar (bot 0) also stops beating during each grab until its request has left.
     pub liar_silent: bool,
+    /// The liar fakes a bad path: in each Échange window it holds its beats back this long
+    /// (ms; 0: never), so the host learns silences it must let the liar's claims outlast.
+    pub liar_fake_silence_ms: f64,
     /// Client → host one-way latency per bot, ms (cycled); empty: the same as `latency_ms`.
     pub up_latency_ms: Vec<f64>,
     /// Long-run loss that comes in runs (Gilbert–Elliott), each way; 0: none.
@@ -86,6 +89,7 @@ impl Default for LabConfig {
             seed: 1,
             liar_ms: 0.0,
             liar_silent: false,
+            liar_fake_silence_ms: 0.0,
             up_latency_ms: Vec::new(),
             burst_loss: 0.0,
             clock_step_ms: 0.0,
@@ -225,6 +229,8 @@ pub struct EchangeReport {
     /// |published − true| reaction in the Échange photo finish, ms.
     pub photo_finish_error_ms: Percentiles,
     pub photo_finish_reactions: usize,
+    /// The first pairs of declarations 0.1 ms or more apart applied in the wrong order.
+    pub wrong_examples: Vec<WrongPair>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -269,6 +275,23 @@ pub struct WrongSide {
     pub judged: bool,
 }
 
+impl WrongSide {
+    fn new(r: &FairRecord, true_reaction_us: f64) -> WrongSide {
+        let after_reveal = |us: u64| us.saturating_sub(r.reveal_us) as f64 / 1000.0;
+        WrongSide {
+            seat: r.seat.0,
+            true_reaction_ms: true_reaction_us / 1000.0,
+            host_reaction_ms: r.reaction_us as f64 / 1000.0,
+            arrival_ms: after_reveal(r.arrival_us),
+            committed_ms: after_reveal(r.committed_us),
+            clamped_ms: r.clamp.total_us() as f64 / 1000.0,
+            tie: r.tie,
+            timed: r.timed,
+            judged: r.judged,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct WrongPair {
     pub race: u8,
@@ -277,12 +300,22 @@ pub struct WrongPair {
     pub b: WrongSide,
 }
 
+/// Wrong pairs kept as examples in a report.
+const EXAMPLES: usize = 20;
+
 #[derive(Debug, Clone, Serialize)]
 pub struct ClampNote {
     pub race: u8,
     pub round: u16,
+    /// The grab or the Échange window.
+    pub moment: Timed,
     pub seat: u8,
     pub clamped_ms: f64,
+    /// By bound: the input against its arrival, `shown` against the moment, the input
+    /// against the laptop's own last beat.
+    pub input_ms: f64,
+    pub shown_ms: f64,
+    pub beat_ms: f64,
     pub arrival_after_reveal_ms: f64,
     /// The reaction the host used, after the clamp.
     pub reaction_ms: f64,
@@ -491,20 +524,10 @@ fn analyse(
                 hits[k].1 += usize::from(host_right);
                 if !host_right {
                     wrong += 1;
-                    wrong_clamped += usize::from(ra.clamped_us + rb.clamped_us > 0);
-                    if wrong_examples.len() < 20 && gap_ms >= 0.1 {
-                        let side = |r: &FairRecord, truth_us: f64| WrongSide {
-                            seat: r.seat.0,
-                            true_reaction_ms: truth_us / 1000.0,
-                            host_reaction_ms: r.reaction_us as f64 / 1000.0,
-                            arrival_ms: r.arrival_us.saturating_sub(r.reveal_us) as f64 / 1000.0,
-                            committed_ms: r.committed_us.saturating_sub(r.reveal_us) as f64 / 1000.0,
-                            clamped_ms: r.clamped_us as f64 / 1000.0,
-                            tie: r.tie,
-                            timed: r.timed,
-                            judged: r.judged,
-                        };
-                        wrong_examples.push(WrongPair { race, round, a: side(ra, ta), b: side(rb, tb) });
+                    wrong_clamped += usize::from(ra.clamp.total_us() + rb.clamp.total_us() > 0);
+                    if wrong_examples.len() < EXAMPLES && gap_ms >= 0.1 {
+                        let (a, b) = (WrongSide::new(ra, ta), WrongSide::new(rb, tb));
+                        wrong_examples.push(WrongPair { race, round, a, b });
                     }
                 }
                 hits[k].2 += usize::from(arrival_right);
@@ -564,23 +587,28 @@ fn analyse(
         }
     }
     let share = |ok: usize| (k_pairs > 0).then(|| ok as f64 / k_pairs as f64);
+    let ms = |us: u64| us as f64 / 1000.0;
     let honest_clamps = log
         .iter()
-        .filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0)
-        .take(20)
+        .filter(|r| r.seat.0 != liar_seat && r.clamp.total_us() > 0)
+        .take(EXAMPLES)
         .map(|r| ClampNote {
             race: r.race,
             round: r.round,
+            moment: r.moment,
             seat: r.seat.0,
-            clamped_ms: r.clamped_us as f64 / 1000.0,
+            clamped_ms: ms(r.clamp.total_us()),
+            input_ms: ms(r.clamp.input_us),
+            shown_ms: ms(r.clamp.shown_us),
+            beat_ms: ms(r.clamp.beat_us),
             arrival_after_reveal_ms: r.arrival_us.saturating_sub(r.reveal_us) as f64 / 1000.0,
             reaction_ms: r.reaction_us as f64 / 1000.0,
         })
         .collect();
-    let honest_clamped = log.iter().filter(|r| r.seat.0 != liar_seat && r.clamped_us > 0).count();
+    let honest_clamped = log.iter().filter(|r| r.seat.0 != liar_seat && r.clamp.total_us() > 0).count();
     let grab_reactions = truth.grabs.iter().map(|(k, t)| (*k, t.reaction_us));
     let photo_error = photo_finish_error(grab_reactions, &truth.photos, liar_seat);
-    let liar_clamps = log.iter().filter(|r| r.seat.0 == liar_seat).map(|r| r.clamped_us as f64 / 1000.0).collect();
+    let liar_clamps = log.iter().filter(|r| r.seat.0 == liar_seat).map(|r| ms(r.clamp.total_us())).collect();
     let kept = rounds
         .iter()
         .filter_map(|(&(race, round), reqs)| {
@@ -669,8 +697,16 @@ async fn lab_bot(
         // beat of its own can then contradict the claim.
         let unsent = !grabbed_first
             || stalled.iter().any(|s| matches!(s.1, Stalled::Timed { action: Action::TakePawn { .. }, .. }));
-        session.hushed = liar_us > 0.0 && config.liar_silent && phase == Some(PhaseView::Grab) && unsent;
-        let timers = grab_at.into_iter().chain(klaxon_at.map(|k| k.0)).chain(echange_at);
+        // A liar faking a bad path: a silence early in each Échange window, beats on each side.
+        let fake_silence =
+            echange_shown.filter(|_| liar_us > 0.0 && config.liar_fake_silence_ms > 0.0).map(|(_, t)| {
+                let from = t + Duration::from_millis(20);
+                (from, from + Duration::from_secs_f64(config.liar_fake_silence_ms / 1000.0))
+            });
+        let faking = fake_silence.is_some_and(|(from, to)| (from..to).contains(&Instant::now()));
+        session.hushed = liar_us > 0.0 && (config.liar_silent && phase == Some(PhaseView::Grab) && unsent || faking);
+        let fake_edges = fake_silence.into_iter().flat_map(|(from, to)| [from, to]).filter(|t| *t > Instant::now());
+        let timers = grab_at.into_iter().chain(klaxon_at.map(|k| k.0)).chain(echange_at).chain(fake_edges);
         let wake = timers.chain(stalled.iter().map(|s| s.0)).min().unwrap_or(far_future);
         let msg = tokio::select! {
             msg = session.next() => Some(msg?),
@@ -890,7 +926,8 @@ fn echange_report(log: &[FairRecord], truth: &Truth, liar_seat: u8) -> EchangeRe
         }
     }
     let mut hits = [(0usize, 0usize, 0usize); BUCKETS.len()];
-    for declared in windows.values() {
+    let mut wrong_examples = Vec::new();
+    for (&(race, round), declared) in &windows {
         for (a, &(ia, ra, ta)) in declared.iter().enumerate() {
             for &(ib, rb, tb) in &declared[a + 1..] {
                 if ta == tb {
@@ -898,8 +935,17 @@ fn echange_report(log: &[FairRecord], truth: &Truth, liar_seat: u8) -> EchangeRe
                 }
                 let gap_ms = (ta - tb).abs() / 1000.0;
                 let k = BUCKETS.iter().position(|(lo, hi)| gap_ms >= *lo && gap_ms < *hi).expect("buckets cover");
+                let right = (ia < ib) == (ta < tb);
+                if !right && gap_ms >= 0.1 && wrong_examples.len() < EXAMPLES {
+                    wrong_examples.push(WrongPair {
+                        race,
+                        round,
+                        a: WrongSide::new(ra, ta),
+                        b: WrongSide::new(rb, tb),
+                    });
+                }
                 hits[k].0 += 1;
-                hits[k].1 += usize::from((ia < ib) == (ta < tb));
+                hits[k].1 += usize::from(right);
                 hits[k].2 += usize::from((ra.arrival_us < rb.arrival_us) == (ta < tb));
             }
         }
@@ -916,6 +962,7 @@ fn echange_report(log: &[FairRecord], truth: &Truth, liar_seat: u8) -> EchangeRe
         buckets: buckets(hits),
         photo_finish_reactions: photo_error.len(),
         photo_finish_error_ms: percentiles(photo_error),
+        wrong_examples,
     }
 }
 
