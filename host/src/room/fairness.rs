@@ -5,7 +5,6 @@
 //! and applies them (`room::timed`). The arithmetic itself is in `crate::fair`.
 
 use super::ConnId;
-use crate::fair::slack::BASE_US;
 use crate::fair::{
     Allowance, ClockModel, GrabArbiter, KlaxonCall, KlaxonOrder, Request, Sample, Slack, Verdict, Vouched, bound_claim,
 };
@@ -364,7 +363,7 @@ impl Fairness {
     /// `plausible_us`: reactions under it are logged as anticipation (§5).
     pub fn claim(&mut self, claim: Claim, now: u64, plausible_us: u64) -> Result<(), RuleError> {
         let Claim { conn, seat, seq, action, shown_us: shown, input_us: input } = claim;
-        let Some(opens) = self.moment.as_ref().map(|m| m.opens) else { return Err(RuleError::CupNotLifted) };
+        let Some((id, opens)) = self.open_moment() else { return Err(RuleError::CupNotLifted) };
         if input < shown {
             return Err(RuleError::BeforeShown);
         }
@@ -375,20 +374,19 @@ impl Fairness {
         let reaction = self.to_host_duration(conn, input - shown);
         let sent = self.moment.as_ref().and_then(|m| m.sent.get(&conn).copied()).unwrap_or(opens);
         let latest_show = opens.max(sent + owd_max);
-        // Input: slack for a QUIC retransmission when every copy of the request was lost (about
-        // a round trip plus the peer's ack delay). Shown: the moment came in time (the reveal
-        // as copies, the Échange window early), so only the clock model's error and the jitter
-        // tail.
-        // Both widen by what this laptop's own beats showed its path needs (`fair::slack`):
-        // a request must outlast its path's silences, and so must the moment's copies on the
-        // way in. Until its beats tell, the input gets room for a QUIC retransmission.
+        // Input: what this laptop's own beats showed its path needs (`fair::slack`); before
+        // they tell, room for a QUIC retransmission should every copy of the request be lost
+        // (about a round trip plus the peer's ack delay). Shown: the moment came in time (the
+        // reveal as copies, the Échange window early), so the clock model's error and the
+        // jitter tail, widened as far as the input's default for the silences the moment's
+        // copies had to outlast.
         let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
         let (default, shown_base) = (2 * owd_max + 30_000, 2 * jitter + 15_000);
-        let slack = self.slack.get(&conn);
-        let key = self.moment.as_ref().map_or(0, |m| m.id.key());
+        let never_beat = Slack::default();
+        let slack = self.slack.get(&conn).unwrap_or(&never_beat);
         let allowance = Allowance {
-            input_us: slack.map_or(BASE_US, |s| s.input_allowance(key, default)),
-            shown_us: slack.map_or(shown_base, |s| s.shown_allowance(shown_base, default)),
+            input_us: slack.input_allowance(id.key(), default),
+            shown_us: slack.shown_allowance(shown_base, default),
         };
         let b = bound_claim(
             reaction,
@@ -439,23 +437,22 @@ impl Fairness {
     pub fn heartbeat(&mut self, conn: ConnId, seat: Seat, now_us: u64, shown: Option<Shown>, acts: u32, now: u64) {
         let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
         self.vouched.entry(conn).or_default().beat(acts, now_us);
+        // Only a beat that names the open moment counts in it: one from the grab that arrives
+        // once the Échange window is open says nothing about the window.
+        let id = self.moment.as_ref().map(|m| m.id);
+        let named =
+            shown.filter(|s| id.is_some_and(|id| (s.race, s.round, s.moment) == (id.race, id.round, id.moment)));
         // How late this stamped message came past the path bound, and where it falls in the
         // moment it names: what the connection's claims will be allowed (§5).
         let late = self.clock(conn).map_or(0, |c| now.saturating_sub(c.to_host(now_us).saturating_add(c.owd_max())));
-        let named = self.moment.as_ref().and_then(|m| {
-            shown
-                .filter(|s| (s.race, s.round, s.moment) == (m.id.race, m.id.round, m.id.moment))
-                .map(|_| (m.id.key(), now_us))
-        });
-        self.slack.entry(conn).or_default().beat(late, named);
+        let in_moment = id.zip(named).map(|(id, _)| (id.key(), now_us));
+        self.slack.entry(conn).or_default().beat(late, in_moment);
         let host_now = if vouches && self.klaxon.is_some() { self.under_cup(conn, now_us, now) } else { 0 };
         if let Some(order) = &mut self.klaxon {
             order.heartbeat(seat, host_now, now);
         }
-        let Some(id) = self.moment.as_ref().map(|m| m.id) else { return };
-        // Only a beat that names this moment tells its elapsed time: one from the grab that
-        // arrives once the Échange window is open says nothing about the window.
-        let elapsed = match shown.filter(|s| vouches && (s.race, s.round, s.moment) == (id.race, id.round, id.moment)) {
+        // Its elapsed time counts once the host holds every action the beat counted.
+        let elapsed = match named.filter(|_| vouches) {
             Some(s) => self.to_host_duration(conn, now_us.saturating_sub(s.at_us)),
             None => 0,
         };
