@@ -37,7 +37,7 @@ pub struct Heartbeats {
 /// [`Heartbeats::show`] with the instant it really did.
 pub fn opened(msg: &ServerMsg, now_us: u64) -> Option<Shown> {
     let ServerMsg::Update { events, view, show_at_us, .. } = msg else { return None };
-    let moment = events.iter().find_map(Event::opens)?;
+    let moment = Event::opened_by(events, view.phase.timed())?;
     Some(Shown { race: view.race, round: view.round, moment, at_us: show_at_us.unwrap_or(now_us) })
 }
 
@@ -159,5 +159,27 @@ mod tests {
         assert_eq!(h.beat_shown(Some(&at(PhaseView::Echange)), 20_000), None);
         let shown = h.shown(&at(PhaseView::Echange), 21_000).expect("shown now, on a comeback");
         assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange, 21_000));
+    }
+
+    #[test]
+    fn b_4_6_a_klaxon_pick_that_reveals_and_opens_the_echange_window_shows_the_window() {
+        // The last Klaxon pick reveals the reservoirs, hands out the last pawn and opens the
+        // Échange window in one update: the race is in the window, so the window is shown.
+        let view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
+        let update = |phase| ServerMsg::Update {
+            events: vec![
+                Event::ReservoirsRevealed { values: vec![1, 3, 1] },
+                Event::EchangeWindow { seats: vec![Seat(0)] },
+            ],
+            view: Box::new(PlayerView { phase, ..view.clone() }),
+            legal: Vec::new(),
+            deadline_ms: None,
+            show_at_us: Some(7_000),
+            lift_at_us: None,
+        };
+        let shown = opened(&update(PhaseView::Echange), 5_000).expect("the window opens");
+        assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange, 7_000));
+        // Every pawn handed out and nothing to declare: no moment is open.
+        assert_eq!(opened(&update(PhaseView::Movement), 5_000), None);
     }
 }

@@ -215,6 +215,15 @@ impl Event {
         }
     }
 
+    /// The timed moment an update opens, given the one the race is in after it (`now_in`):
+    /// the last moment its events open, if the race is still in it. One action can pass
+    /// through a moment: the last Klaxon pick (B-4.6) can reveal the reservoirs, hand out the
+    /// last pawn and open the Échange window in one update — the window is what opens — or
+    /// hand out every pawn with no Échange to declare, and nothing opens.
+    pub fn opened_by(events: &[Event], now_in: Option<Timed>) -> Option<Timed> {
+        events.iter().rev().find_map(Event::opens).filter(|m| now_in == Some(*m))
+    }
+
     /// The rule this event applies, for the log.
     pub fn rule(&self) -> &'static str {
         use Event::*;

@@ -616,7 +616,7 @@ impl Room {
         out.push(Output::Journal(JournalEntry::Applied { seat, action }));
         // A timed moment just ended: every verdict is final, so its figures may be public.
         events.extend(self.end_moment(now, out));
-        if let Some(moment) = opened_moment(&events) {
+        if let Some(moment) = self.opened_moment(&events) {
             self.open_moment(now, moment);
         }
         // Timers first: the update says how long each wait is and when the cup lifts.
@@ -628,7 +628,7 @@ impl Room {
 
     fn broadcast(&mut self, events: &[Event], now: u64, out: &mut Vec<Output>) {
         let conns: Vec<ConnId> = self.members.keys().copied().collect();
-        let opened = opened_moment(events);
+        let opened = self.opened_moment(events);
         for conn in conns {
             let Some((at, show_at)) = opened.and_then(|_| self.moment_timing(conn, now)) else {
                 self.send_update_to(conn, events, now, out);
@@ -952,11 +952,6 @@ impl Room {
         room.after_change(now, &mut Vec::new());
         Ok(room)
     }
-}
-
-/// The timed moment that `events` open.
-fn opened_moment(events: &[Event]) -> Option<bolide_protocol::Timed> {
-    events.iter().find_map(Event::opens)
 }
 
 /// Milliseconds from a setting as µs, saturating: a huge delay waits forever, never wraps.

@@ -979,3 +979,42 @@ fn a_pilot_who_beats_but_never_grabs_is_played_for_after_the_time_limit() {
         assert_ne!(r.championship().unwrap().race().phase(), Phase::Grab, "seed {seed}: the grab is still open");
     }
 }
+
+#[test]
+fn b_4_7_a_klaxon_pick_that_hands_out_the_last_pawn_opens_the_echange_window_on_time() {
+    // B-4.6 then B-4.7 in one action: the Klaxon pilots' picks leave one pawn, which goes by
+    // itself, and the reservoirs and the Échange window open in the same update. The moment
+    // open is the Échange window (the grab passed within the action): absent laptops' Échanges
+    // are decided by their stand-ins after the time limit, and the championship ends.
+    let mut both = 0;
+    for seed in 0..6 {
+        let mut config = RoomConfig::new("GARE", settings(0, 3), seed);
+        config.settings.options.echange_drill = true;
+        (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (100, 20, 50, 50);
+        let mut r = Room::new(config, seed);
+        let mut out = Vec::new();
+        for conn in 1..=3 {
+            r.hello(0, conn, hello(&format!("Pilot {conn}"), None), &mut out);
+            r.message(0, conn, ClientMsg::Ready(true), &mut out);
+        }
+        let mut now = 0;
+        while !r.is_finished() {
+            let at = r.next_deadline().expect("a room that is not finished waits for something");
+            assert!(at < now + 10_000_000, "seed {seed}: nothing happened for 10 s at {now} µs");
+            now = now.max(at);
+            r.tick(now, &mut out);
+            both += out
+                .iter()
+                .filter(|o| match o {
+                    Output::Send { conn: 1, msg: ServerMsg::Update { events, .. } }
+                    | Output::SendAt { conn: 1, msg: ServerMsg::Update { events, .. }, .. } => {
+                        events.iter().filter(|e| e.opens().is_some()).count() == 2
+                    }
+                    _ => false,
+                })
+                .count();
+            out.clear();
+        }
+    }
+    assert!(both > 0, "no Klaxon pick opened the Échange window: the case is not covered");
+}

@@ -58,6 +58,12 @@ impl Room {
             .collect()
     }
 
+    /// The timed moment `events` just opened: the one the race is in after them, if they
+    /// opened it.
+    pub(super) fn opened_moment(&self, events: &[Event]) -> Option<Timed> {
+        Event::opened_by(events, self.champ().and_then(|c| moment_of(c.race().phase())))
+    }
+
     /// A timed moment opens. The reveal is far enough ahead for every client to get the
     /// reservoirs just before it (they leave at the last moment, `moment_timing`); the Échange
     /// window far enough for a retransmission (it leaves at once, [`ECHANGE_LEAD_US`]).
