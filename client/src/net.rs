@@ -160,6 +160,9 @@ pub struct Session {
     state: SharedState,
     /// No heartbeats while set (the lab's silent liar).
     pub hushed: bool,
+    /// A beat leaves with each timed request ([`Session::timed`]); the lab's beating liar
+    /// turns it off (a laptop that lies keeps its stalls to itself).
+    pub beat_on_send: bool,
     clock: Arc<dyn Clock>,
     /// Inputs stamped and not yet sent: no beat vouches past them.
     pub unsent: Unsent,
@@ -240,6 +243,7 @@ impl Session {
             buf: vec![0; 16 * 1024],
             state: options.state,
             hushed: false,
+            beat_on_send: true,
             clock: options.clock,
             unsent: options.unsent,
             pongs,
@@ -307,6 +311,13 @@ impl Session {
     /// stream (it always arrives) and as datagram copies a few milliseconds apart, in other
     /// packets (one of them arrives without waiting for a retransmission when a packet is lost).
     pub async fn timed(&mut self, action: Action, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
+        // A beat as the request leaves, vouching for nothing past its input: a request held
+        // between its click and its send (a frame, a busy laptop) makes this beat exactly as
+        // late, so the host learns this laptop's stalls whole (`fair::slack`), not only the
+        // part of one that a regular beat happened to fall in.
+        if self.beat_on_send && !self.hushed && self.state().beat_due().is_some() {
+            self.beat_vouching(input_us)?;
+        }
         let (seq, msg, copy) = self.state().timed(action, shown_us, input_us);
         let copy = copy.map(|d| wire::encode_datagram(&d));
         if let Some(copy) = &copy {
@@ -329,10 +340,15 @@ impl Session {
     /// A heartbeat now (a datagram: a lost one is simply superseded by the next). The session
     /// sends them itself while [`Session::next`] waits, when [`ClientState::beat_due`] says.
     pub fn heartbeat(&mut self) -> Result<(), ClientError> {
+        self.beat_vouching(u64::MAX)
+    }
+
+    /// A heartbeat that vouches for no time past `until_us` either.
+    fn beat_vouching(&mut self, until_us: u64) -> Result<(), ClientError> {
         let mut state = self.state.lock();
         // Read after the lock: the window may have held it for a frame.
         let now_us = self.clock.now_us();
-        let beat = state.beat(now_us, self.unsent.vouchable(now_us));
+        let beat = state.beat(now_us, self.unsent.vouchable(now_us).min(until_us));
         drop(state);
         self.connection.send_datagram(wire::encode_datagram(&beat).into()).map_err(|e| match e {
             quinn::SendDatagramError::ConnectionLost(e) => ClientError::from(e),

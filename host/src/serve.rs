@@ -232,6 +232,7 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
             let old = data_dir.join(format!("championship.journal.{}", unix_time()));
             std::fs::rename(&journal_path, &old)?;
             tracing::info!("the previous championship's journal was kept as {}", old.display());
+            prune_old_journals(&data_dir, KEPT_JOURNALS);
         }
         None
     };
@@ -317,4 +318,61 @@ fn check_code_word(code: &str) -> anyhow::Result<String> {
 
 fn unix_time() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+/// Finished championships' journals kept beside the current one (each new championship keeps
+/// the last one's, so a table can still look at it; a practice folder would otherwise fill up
+/// with one per practice race).
+const KEPT_JOURNALS: usize = 8;
+
+/// Removes all but the `keep` newest `championship.journal.<unix time>` files of `dir`. Best
+/// effort: a journal that cannot be removed is left, and the host starts anyway.
+fn prune_old_journals(dir: &std::path::Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut old: Vec<(u64, PathBuf)> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let stamp = e.file_name().to_str()?.strip_prefix("championship.journal.")?.parse().ok()?;
+            Some((stamp, e.path()))
+        })
+        .collect();
+    old.sort_unstable();
+    let extra = old.len().saturating_sub(keep);
+    for (_, path) in old.into_iter().take(extra) {
+        if let Err(e) = std::fs::remove_file(&path) {
+            tracing::warn!("could not remove the old journal {}: {e}", path.display());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_newest_finished_journals_are_kept() {
+        let dir = std::env::temp_dir().join(format!("bolide-prune-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for stamp in [5, 100, 7, 42, 1_000] {
+            std::fs::write(dir.join(format!("championship.journal.{stamp}")), "").unwrap();
+        }
+        // Not a finished journal: the current one, and a file someone put there.
+        std::fs::write(dir.join("championship.journal"), "").unwrap();
+        std::fs::write(dir.join("championship.journal.notes"), "").unwrap();
+        prune_old_journals(&dir, 2);
+        let mut left: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                "championship.journal",
+                "championship.journal.100",
+                "championship.journal.1000",
+                "championship.journal.notes"
+            ]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

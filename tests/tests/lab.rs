@@ -4,7 +4,9 @@
 use bolide_tests::lab::{self, LabConfig};
 
 /// Close calls: every reaction within 2 ms of 250 ms, so most contested pairs are decided by
-/// less than a millisecond — the headline "every pair ≥ 0.1 ms ordered right", guarded.
+/// less than a millisecond — the headline "every pair ≥ 0.1 ms ordered right", guarded. Each
+/// laptop holds its requests 0–20 ms between the click and the send (a busy laptop, a frame):
+/// its beats must tell the host so, or the stall is clamped as if it were a lie.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn b_4_3_a_short_lab_orders_close_calls_by_reaction_and_beats_arrival_order() {
     let config = LabConfig {
@@ -17,6 +19,7 @@ async fn b_4_3_a_short_lab_orders_close_calls_by_reaction_and_beats_arrival_orde
         reaction_spread_ms: 2.0,
         rounds: 20,
         seed: 3,
+        send_delay_ms: 20.0,
         ..LabConfig::default()
     };
     let report = lab::run(config).await.unwrap();

@@ -683,6 +683,9 @@ async fn lab_bot(
     let mut target: Option<Pawn> = None;
     let far_future = Instant::now() + Duration::from_secs(86_400);
     let liar_us = if me == 0 { config.liar_ms * 1000.0 } else { 0.0 };
+    // The beat a timed request takes along would tell the host when the liar's request
+    // really left: a liar keeps that to itself.
+    session.beat_on_send = liar_us == 0.0;
     // Inputs stamped and waiting for their send (`--send-delay-ms`): (when, what).
     let mut stalled: Vec<(Instant, Stalled)> = Vec::new();
     // This laptop's screen refreshes at `--frame-hz`, from a phase of its own.
