@@ -175,6 +175,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let json = args.json;
     let resumed = args.resume;
     let hosting = start(args).await?;
+    // Listened for before the host says it is up: an interrupt right after the announcement
+    // must close every connection with a reason, not kill the process.
+    let interrupt = interrupted()?;
     let addr = hosting.server.local_addr();
     if json {
         let line = serde_json::json!({
@@ -193,7 +196,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         println!("(the part after the dash proves to every laptop that it reached this host)");
     }
     let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
+        interrupt.await;
         tracing::info!("Ctrl-C: closing every connection; the journal lets you --resume");
     };
     let failure = hosting.watch(ctrl_c).await;
@@ -201,6 +204,26 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     match failure {
         Some(why) => anyhow::bail!("{why}"),
         None => Ok(()),
+    }
+}
+
+/// Ctrl-C from now on. tokio's `ctrl_c` registers its listener only when first polled, and
+/// until then an interrupt kills the process as by default (seen in CI: a SIGINT sent just
+/// after the host announced itself closed no connection).
+fn interrupted() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        Ok(async move {
+            interrupt.recv().await;
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
 

@@ -168,6 +168,19 @@ async fn ctrl_c_closes_connections_with_a_reason_and_exits_cleanly() {
     assert!(status.success(), "{status}");
 }
 
+#[test]
+fn an_interrupt_just_after_the_host_announced_itself_exits_cleanly() {
+    // The announcement says the host is up: Ctrl-C from then on is the host's to handle (close
+    // every connection with a reason, exit 0), not the default that kills the process.
+    for i in 0..5 {
+        let (mut host, _) = start_host(&scratch(&format!("ctrlc-early-{i}")), "127.0.0.1:0", false);
+        let interrupted = Command::new("kill").args(["-INT", &host.id().to_string()]).status().unwrap();
+        assert!(interrupted.success());
+        let status = host.wait().unwrap();
+        assert!(status.success(), "try {i}: {status}");
+    }
+}
+
 /// The kill -9 matrix (#10): 50 SIGKILLs at random moments of a championship — in the grab,
 /// in movement, under the cup, between races — a third of them followed by the torn line a
 /// crash in the middle of a write leaves; the host resumes each time and Ana comes back to
