@@ -14,16 +14,14 @@
 //! Each connection gets the allowance its own beats showed it needs; a laptop that lies while
 //! its path looks clean keeps only that. A laptop can fake a bad path (hold beats back, skip
 //! them): that buys it at most [`MAX_US`], and the lab measures it.
+//!
+//! A laptop that beat in the moment it claims in is believed back to its last beat there
+//! instead (`room::fairness`, `silent_since`): its beats then tell exactly what this module
+//! can only guess from the past. This allowance holds a laptop with no beat in the moment.
 
 use bolide_protocol::wire::{COPY_GAPS, GRAB_BEAT_US};
 use std::collections::{BTreeSet, VecDeque};
 
-/// Beats heard before a connection's own figures replace the default allowance: a full window
-/// of lateness (about five moments), so the stalls and tails it will be held to were seen a
-/// few times, not once (60 Hz screens with 0–20 ms stalls were clamped by up to 5 ms in their
-/// first rounds at 32 beats). A laptop silent in the moment it claims in gets its figures
-/// however young they are (`input_allowance`).
-pub const EVIDENCE: u32 = LATE_KEPT as u32;
 /// The least input allowance: the first two copies of a request lost (each alone, as a
 /// packet is now and then), the third one through.
 pub const BASE_US: u64 = 5_000;
@@ -47,7 +45,6 @@ const SILENCES_TRUSTED: usize = 2;
 pub struct Slack {
     /// How late recent beats arrived past the path bound (µs), newest last.
     late: VecDeque<u64>,
-    beats: u32,
     /// The moment whose beats are being heard, and how many moments came before.
     moment: Option<u64>,
     moments: u32,
@@ -67,7 +64,6 @@ impl Slack {
             self.late.pop_front();
         }
         self.late.push_back(late_us);
-        self.beats = self.beats.saturating_add(1);
         let Some((id, at_us)) = moment else { return };
         if self.moment != Some(id) {
             self.finish_moment();
@@ -128,18 +124,14 @@ impl Slack {
         longest.min(MAX_US)
     }
 
-    /// The input allowance for a claim in `moment`, `default` the caller's when it knows
-    /// nothing better: the latest a beat arrived past the path bound, plus the cover of the
-    /// path's silences, at least [`BASE_US`], at most `default` (faking a bad path buys no more
-    /// than a laptop got before its beats told anything). Until [`EVIDENCE`] beats were heard it
-    /// is the default — unless the laptop has not beaten in this moment at all: then it is
-    /// treated no better than what its beats showed (fairness.md §7: an honest laptop beats
-    /// from the instant it shows the moment, so silence is either a lost stretch its path never
-    /// showed, or a laptop that keeps its beats from contradicting its claim).
-    pub fn input_allowance(&self, moment: u64, default: u64) -> u64 {
-        if self.beats < EVIDENCE && self.moment == Some(moment) {
-            return default;
-        }
+    /// The input allowance for a claim, `default` the caller's when it knows nothing better:
+    /// the latest a beat arrived past the path bound, plus the cover of the path's silences,
+    /// at least [`BASE_US`], at most `default` (faking a bad path buys no more than a laptop
+    /// got before its beats told anything). It is what holds a laptop that did not beat in the
+    /// moment it claims in (fairness.md §7: an honest laptop beats from the instant it shows the
+    /// moment, so it has a beat of that moment to be believed back to; a laptop without one is
+    /// treated no better than what its beats showed before).
+    pub fn input_allowance(&self, default: u64) -> u64 {
         let late = self.late.iter().copied().max().unwrap_or(0);
         BASE_US.saturating_add(late).saturating_add(self.silence_cover()).min(default.max(BASE_US))
     }
@@ -168,27 +160,20 @@ mod tests {
     const DEFAULT: u64 = 70 * MS;
 
     #[test]
-    fn fairness_5_no_figures_no_learned_allowance_unless_silent_in_the_moment() {
+    fn fairness_5_a_clean_path_earns_the_base() {
         let mut s = Slack::default();
-        moment(&mut s, 1, 0, 10, &[]);
-        assert_eq!(s.input_allowance(1, DEFAULT), DEFAULT, "ten beats are not evidence yet");
-        assert_eq!(s.input_allowance(2, DEFAULT), BASE_US, "not a beat in moment 2: no benefit of the doubt");
-        assert_eq!(Slack::default().input_allowance(1, DEFAULT), BASE_US);
-        moment(&mut s, 2, 0, u64::from(EVIDENCE) - 11, &[]);
-        assert_eq!(s.input_allowance(2, DEFAULT), DEFAULT, "one beat short of the evidence");
-        moment(&mut s, 3, 0, 1, &[]);
-        assert_eq!(s.input_allowance(3, DEFAULT), BASE_US, "a clean path earns the base");
-        moment(&mut s, 2, 0, 40, &[]);
-        assert_eq!(s.input_allowance(2, DEFAULT), BASE_US, "a clean path earns the base");
+        assert_eq!(s.input_allowance(DEFAULT), BASE_US, "no beat yet: no benefit of the doubt");
+        moment(&mut s, 1, 0, 40, &[]);
+        assert_eq!(s.input_allowance(DEFAULT), BASE_US);
     }
 
     #[test]
     fn fairness_5_a_beat_held_late_widens_the_allowance_by_that_much() {
         let mut s = Slack::default();
-        for i in 0..u64::from(EVIDENCE) {
+        for i in 0..50 {
             s.beat(if i == 7 { 18 * MS } else { 0 }, Some((1, i * GRAB_BEAT_US)));
         }
-        assert_eq!(s.input_allowance(1, DEFAULT), BASE_US + 18 * MS);
+        assert_eq!(s.input_allowance(DEFAULT), BASE_US + 18 * MS);
     }
 
     #[test]
@@ -202,12 +187,12 @@ mod tests {
         // A 45 ms silence once: could be luck.
         moment(&mut s, 6, 0, 50, &[10, 11, 12, 13]);
         assert_eq!(s.silence_cover(), 0);
-        // Twice: the path goes quiet in stretches; a request must outlast 50 ms (copy at 80).
+        // Twice: the path goes quiet in stretches; a request must outlast 50 ms (copy at 50).
         moment(&mut s, 7, 0, 50, &[30, 31, 32]);
-        assert_eq!(s.silence_cover(), 80 * MS);
-        assert_eq!(s.input_allowance(7, 200 * MS), BASE_US + 80 * MS);
-        assert_eq!(s.input_allowance(7, DEFAULT), DEFAULT, "never more than before its beats told");
-        assert_eq!(s.shown_allowance(20 * MS, DEFAULT), DEFAULT);
+        assert_eq!(s.silence_cover(), 50 * MS);
+        assert_eq!(s.input_allowance(200 * MS), BASE_US + 50 * MS);
+        assert_eq!(s.input_allowance(40 * MS), 40 * MS, "never more than before its beats told");
+        assert_eq!(s.shown_allowance(20 * MS, 40 * MS), 40 * MS);
     }
 
     #[test]
@@ -240,13 +225,13 @@ mod tests {
         for i in 0..100 {
             liar.beat(10_000_000, Some((i / 10, i * 1_000_000)));
         }
-        assert_eq!(liar.input_allowance(9, DEFAULT), DEFAULT);
+        assert_eq!(liar.input_allowance(DEFAULT), DEFAULT);
         assert_eq!(liar.silence_cover(), MAX_US);
         // And beats with any times at all stay bounded in memory.
         for i in 0..10_000u64 {
             liar.beat(u64::MAX, Some((i % 3, u64::MAX - i)));
         }
         assert!(liar.recent.len() <= REORDER && liar.silences.len() <= SILENCES_KEPT && liar.late.len() <= LATE_KEPT);
-        assert_eq!(liar.input_allowance(2, DEFAULT), DEFAULT);
+        assert_eq!(liar.input_allowance(DEFAULT), DEFAULT);
     }
 }

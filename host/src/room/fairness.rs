@@ -258,6 +258,22 @@ impl Fairness {
         self.vouched.get(&conn).map_or((claimed_us, 0), |v| v.bound(seq, claimed_us))
     }
 
+    /// §7 read the other way round: a laptop that beat in the moment and then went silent
+    /// until its request arrived is believed back to that beat — the last one that did not
+    /// count the request — and no further: the input allowance that lets its request be that
+    /// late (µs), or 0 when it did not beat in the moment. A burst of loss takes a laptop's
+    /// beats and its request's first copies alike; its beats then say exactly how far back its
+    /// input can be, where the silences of its past moments only guess (an honest laptop never
+    /// vouches past an input it has not sent, so its input is at or after that beat). A liar
+    /// that hushes after one beat gains the silence, as far as the caller's cap.
+    fn silent_since(&self, conn: ConnId, seq: u32, shown_us: u64, now: u64, owd_max: u64) -> u64 {
+        let Some(last) = self.vouched.get(&conn).and_then(|v| v.floor(seq)).filter(|t| *t >= shown_us) else {
+            return 0;
+        };
+        crate::fair::slack::BASE_US
+            .saturating_add(now.saturating_sub(owd_max).saturating_sub(self.to_host(conn, last, now)))
+    }
+
     // ----- Klaxon calls (B-4.6, §6) -----
 
     /// The cup is down until `lift`: calls are open.
@@ -363,7 +379,7 @@ impl Fairness {
     /// `plausible_us`: reactions under it are logged as anticipation (§5).
     pub fn claim(&mut self, claim: Claim, now: u64, plausible_us: u64) -> Result<(), RuleError> {
         let Claim { conn, seat, seq, action, shown_us: shown, input_us: input } = claim;
-        let Some((id, opens)) = self.open_moment() else { return Err(RuleError::CupNotLifted) };
+        let Some((_, opens)) = self.open_moment() else { return Err(RuleError::CupNotLifted) };
         if input < shown {
             return Err(RuleError::BeforeShown);
         }
@@ -374,9 +390,11 @@ impl Fairness {
         let reaction = self.to_host_duration(conn, input - shown);
         let sent = self.moment.as_ref().and_then(|m| m.sent.get(&conn).copied()).unwrap_or(opens);
         let latest_show = opens.max(sent + owd_max);
-        // Input: what this laptop's own beats showed its path needs (`fair::slack`); before
-        // they tell, room for a QUIC retransmission should every copy of the request be lost
-        // (about a round trip plus the peer's ack delay). Shown: the moment came in time (the
+        // Input: back to the laptop's last beat in this moment if it went silent since
+        // (`silent_since`); otherwise what its beats showed its path needs (`fair::slack`).
+        // Either as far as room for a QUIC retransmission should every copy of the request be
+        // lost (about a round trip plus the peer's ack delay), what every laptop got before
+        // the beats told anything. Shown: the moment came in time (the
         // reveal as copies, the Échange window early), so the clock model's error and the
         // jitter tail, widened as far as the input's default for the silences the moment's
         // copies had to outlast.
@@ -385,7 +403,9 @@ impl Fairness {
         let never_beat = Slack::default();
         let slack = self.slack.get(&conn).unwrap_or(&never_beat);
         let allowance = Allowance {
-            input_us: slack.input_allowance(id.key(), default),
+            input_us: slack
+                .input_allowance(default)
+                .max(self.silent_since(conn, seq, shown, now, owd_max).min(default)),
             shown_us: slack.shown_allowance(shown_base, default),
         };
         let b = bound_claim(

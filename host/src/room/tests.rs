@@ -539,6 +539,11 @@ fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
 fn judged_once_the_grab_is_over(r: &mut Room, now: u64, out: &mut Vec<Output>, seat: Seat) -> FairRecord {
     let grab_over = |r: &Room| r.championship().is_some_and(|c| c.race().phase() != Phase::Grab);
     run(r, now, now + 2_000_000, out, grab_over);
+    judged(out, seat)
+}
+
+/// The first judged request of `seat` in `out`.
+fn judged(out: &[Output], seat: Seat) -> FairRecord {
     out.iter()
         .find_map(|o| match o {
             Output::Fair(f) if f.seat == seat && f.judged => Some(*f),
@@ -569,6 +574,29 @@ fn fairness_7_a_laptop_cannot_claim_an_input_before_its_own_last_beat() {
     let bob = judged_once_the_grab_is_over(&mut r, reveal + 158_000, &mut out, Seat(1));
     assert_eq!(bob.reaction_us, 150_000);
     assert_eq!(bob.clamp, Clamp { beat_us: 50_000, ..Clamp::default() });
+}
+
+#[test]
+fn fairness_7_a_laptop_silent_since_its_last_beat_is_believed_back_to_it_and_no_further() {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    // A burst of loss on Anne's path: her laptop beat at 200 ms, her hand moved at 205 ms, and
+    // nothing got through for 25 ms — more than her path ever showed.
+    r.message(
+        reveal + 201_000,
+        1,
+        ClientMsg::Heartbeat { now_us: reveal + 200_000, shown: Some(grab_shown(reveal)), acts: 0 },
+        &mut out,
+    );
+    r.message(reveal + 231_000, 1, first_grab(reveal, pawns[0], 205_000), &mut out);
+    // Bob's laptop beat as it showed the reveal, then kept quiet, and claims a hand that moved
+    // at 50 ms for a request arriving at 400 ms: believed back no further than a
+    // retransmission's room.
+    r.message(reveal + 400_000, 2, first_grab(reveal, pawns[1], 50_000), &mut out);
+    let anne = judged_once_the_grab_is_over(&mut r, reveal + 400_000, &mut out, Seat(0));
+    assert_eq!((anne.reaction_us, anne.clamp), (205_000, Clamp::default()), "Anne's silence explains her late request");
+    let bob = judged(&out, Seat(1));
+    assert!(bob.clamp.input_us > 250_000 && bob.reaction_us > 300_000, "Bob is held near his arrival: {bob:?}");
 }
 
 #[test]

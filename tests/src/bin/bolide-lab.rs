@@ -42,6 +42,10 @@ struct Args {
     /// The liar also stops beating during each grab until its request has left.
     #[arg(long)]
     liar_silent: bool,
+    /// The silent liar beats this long (ms) after it shows each grab before it goes silent,
+    /// so the host has a beat of the moment to believe it back to (0: silent from the start).
+    #[arg(long, default_value_t = 0.0)]
+    liar_hush_after_ms: f64,
     /// The liar fakes a bad path: it holds its beats back this long (ms) in each Échange
     /// window, to earn a wider allowance for its claims.
     #[arg(long, default_value_t = 0.0)]
@@ -114,6 +118,7 @@ fn main() -> anyhow::Result<()> {
         seed: a.seed,
         liar_ms: a.liar_ms,
         liar_silent: a.liar_silent,
+        liar_hush_after_ms: a.liar_hush_after_ms,
         liar_fake_silence_ms: a.liar_fake_silence_ms,
         up_latency_ms: a.up_latency_ms,
         burst_loss: a.burst_loss,

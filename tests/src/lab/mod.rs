@@ -49,6 +49,9 @@ pub struct LabConfig {
     pub liar_ms: f64,
     /// The liar (bot 0) also stops beating during each grab until its request has left.
     pub liar_silent: bool,
+    /// The silent liar beats this long after it shows each grab before it goes silent (ms; 0:
+    /// silent from the start), so the host has a beat of the moment to believe it back to.
+    pub liar_hush_after_ms: f64,
     /// The liar fakes a bad path: in each Échange window it holds its beats back this long
     /// (ms; 0: never), so the host learns silences it must let the liar's claims outlast.
     pub liar_fake_silence_ms: f64,
@@ -89,6 +92,7 @@ impl Default for LabConfig {
             seed: 1,
             liar_ms: 0.0,
             liar_silent: false,
+            liar_hush_after_ms: 0.0,
             liar_fake_silence_ms: 0.0,
             up_latency_ms: Vec::new(),
             burst_loss: 0.0,
@@ -707,8 +711,15 @@ async fn lab_bot(
                 (from, from + Duration::from_secs_f64(config.liar_fake_silence_ms / 1000.0))
             });
         let faking = fake_silence.is_some_and(|(from, to)| (from..to).contains(&Instant::now()));
-        session.hushed = liar_us > 0.0 && (config.liar_silent && phase == Some(PhaseView::Grab) && unsent || faking);
-        let fake_edges = fake_silence.into_iter().flat_map(|(from, to)| [from, to]).filter(|t| *t > Instant::now());
+        let hush_from = shown.map(|(_, t)| t + Duration::from_secs_f64(config.liar_hush_after_ms / 1000.0));
+        let hushing = hush_from.is_none_or(|from| Instant::now() >= from);
+        session.hushed =
+            liar_us > 0.0 && (config.liar_silent && phase == Some(PhaseView::Grab) && unsent && hushing || faking);
+        let fake_edges = fake_silence
+            .into_iter()
+            .flat_map(|(from, to)| [from, to])
+            .chain(hush_from.filter(|_| liar_us > 0.0 && config.liar_silent))
+            .filter(|t| *t > Instant::now());
         let timers = grab_at.into_iter().chain(klaxon_at.map(|k| k.0)).chain(echange_at).chain(fake_edges);
         let wake = timers.chain(stalled.iter().map(|s| s.0)).min().unwrap_or(far_future);
         let msg = tokio::select! {
