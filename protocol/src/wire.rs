@@ -222,18 +222,21 @@ pub enum Datagram {
 /// client's beats against it (two or more missing in a row: its path went quiet).
 pub const GRAB_BEAT_US: u64 = 10_000;
 
-/// A time-critical datagram leaves once, then again after each of these gaps (at 0, 2, 5 ms,
-/// then every 10 ms until 160 ms): a copy in another packet gets through when one packet is
-/// lost, without a retransmission's wait — and when Wi-Fi loses a whole stretch of packets
-/// (the stream's own retransmission backs off through a burst), the first copy after the
-/// stretch arrives at most 10 ms after it ends.
-pub const COPY_GAPS: [std::time::Duration; 18] = {
-    let mut gaps = [std::time::Duration::from_millis(10); 18];
-    gaps[0] = std::time::Duration::from_millis(2);
-    gaps[1] = std::time::Duration::from_millis(3);
-    gaps[2] = std::time::Duration::from_millis(5);
-    gaps
-};
+/// A time-critical datagram leaves once, then again after each of these gaps (at 0, 2, 5,
+/// 15, 40, 80 and 160 ms): a copy in another packet gets through when one packet is lost,
+/// without a retransmission's wait — and, spread out, when Wi-Fi loses a whole stretch of
+/// packets (the stream's own retransmission backs off through a burst). A request late
+/// behind a burst is no longer clamped for it (the host believes a laptop silent since its
+/// last beat back to that beat), so denser copies would only bring it sooner, for more packets
+/// in every congestion window.
+pub const COPY_GAPS: [std::time::Duration; 6] = [
+    std::time::Duration::from_millis(2),
+    std::time::Duration::from_millis(3),
+    std::time::Duration::from_millis(10),
+    std::time::Duration::from_millis(25),
+    std::time::Duration::from_millis(40),
+    std::time::Duration::from_millis(80),
+];
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum FrameError {

@@ -187,10 +187,10 @@ mod tests {
         // A 45 ms silence once: could be luck.
         moment(&mut s, 6, 0, 50, &[10, 11, 12, 13]);
         assert_eq!(s.silence_cover(), 0);
-        // Twice: the path goes quiet in stretches; a request must outlast 50 ms (copy at 50).
+        // Twice: the path goes quiet in stretches; a request must outlast 50 ms (copy at 80).
         moment(&mut s, 7, 0, 50, &[30, 31, 32]);
-        assert_eq!(s.silence_cover(), 50 * MS);
-        assert_eq!(s.input_allowance(200 * MS), BASE_US + 50 * MS);
+        assert_eq!(s.silence_cover(), 80 * MS);
+        assert_eq!(s.input_allowance(200 * MS), BASE_US + 80 * MS);
         assert_eq!(s.input_allowance(40 * MS), 40 * MS, "never more than before its beats told");
         assert_eq!(s.shown_allowance(20 * MS, 40 * MS), 40 * MS);
     }
