@@ -13,7 +13,8 @@
 //! leave every [`GRAB_BEAT_US`], so two or more missing in a row are a silence of the path.
 //! Each connection gets the allowance its own beats showed it needs; a laptop that lies while
 //! its path looks clean keeps only that. A laptop can fake a bad path (hold beats back, skip
-//! them): that buys it at most [`MAX_US`], and the lab measures it.
+//! them): that buys it no more than the caller's default allowance (`input_allowance`), and
+//! the lab measures it.
 //!
 //! A laptop that beat in the moment it claims in is believed back to its last beat there
 //! instead (`room::fairness`, `silent_since`): its beats then tell exactly what this module
