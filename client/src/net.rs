@@ -167,8 +167,9 @@ pub struct Session {
     /// Inputs stamped and not yet sent: no beat vouches past them.
     pub unsent: Unsent,
     pongs: mpsc::Receiver<u64>,
-    /// Reveal datagrams (the stream's reveal may be held behind a lost packet).
-    reveals: mpsc::Receiver<Datagram>,
+    /// The datagram twins of the updates that open a moment (the stream's may be held behind
+    /// a lost packet).
+    twins: mpsc::Receiver<Datagram>,
     /// The host's clock probes this client has answered.
     answered: Arc<AtomicU64>,
     probes: tokio::task::JoinHandle<()>,
@@ -229,10 +230,10 @@ impl Session {
         // Bounded: what the host sends as datagrams is copies and echoes; past a few, more is
         // a flood, dropped here instead of growing this laptop's memory.
         let (pong_tx, pongs) = mpsc::channel(DATAGRAM_QUEUE);
-        let (reveal_tx, reveals) = mpsc::channel(DATAGRAM_QUEUE);
+        let (twin_tx, twins) = mpsc::channel(DATAGRAM_QUEUE);
         let answered = Arc::new(AtomicU64::new(0));
         let to_probes =
-            Probes { clock: options.clock.clone(), pongs: pong_tx, reveals: reveal_tx, answered: answered.clone() };
+            Probes { clock: options.clock.clone(), pongs: pong_tx, twins: twin_tx, answered: answered.clone() };
         let probes = tokio::spawn(answer_probes(connection.clone(), to_probes));
         let mut session = Session {
             endpoint,
@@ -247,7 +248,7 @@ impl Session {
             clock: options.clock,
             unsent: options.unsent,
             pongs,
-            reveals,
+            twins,
             answered,
             probes,
         };
@@ -386,8 +387,8 @@ impl Session {
                     Err(quinn::ReadError::ConnectionLost(e)) => return Err(e.into()),
                     Err(e) => return Err(ClientError::Lost(e.to_string())),
                 },
-                Some(datagram) = self.reveals.recv() => {
-                    let revealed = self.state.lock().on_reveal(datagram, self.clock.now_us());
+                Some(datagram) = self.twins.recv() => {
+                    let revealed = self.state.lock().on_twin(datagram, self.clock.now_us());
                     if let Some(msg) = revealed {
                         return Ok(msg);
                     }
@@ -451,12 +452,13 @@ const DATAGRAM_QUEUE: usize = 32;
 struct Probes {
     clock: Arc<dyn Clock>,
     pongs: mpsc::Sender<u64>,
-    reveals: mpsc::Sender<Datagram>,
+    twins: mpsc::Sender<Datagram>,
     answered: Arc<AtomicU64>,
 }
 
 /// Answers the host's clock probes with this client's clock (fairness.md §1), passes the
-/// echoes of our own pings to [`Session::ping`] and reveal datagrams to [`Session::next`].
+/// echoes of our own pings to [`Session::ping`] and the twins of opening updates to
+/// [`Session::next`].
 async fn answer_probes(connection: quinn::Connection, to: Probes) {
     while let Ok(datagram) = connection.read_datagram().await {
         let t1 = to.clock.now_us();
@@ -470,8 +472,8 @@ async fn answer_probes(connection: quinn::Connection, to: Probes) {
             Ok(Datagram::Pong { t0, .. }) => {
                 let _ = to.pongs.try_send(t0);
             }
-            Ok(reveal @ Datagram::Reveal { .. }) => {
-                let _ = to.reveals.try_send(reveal);
+            Ok(twin @ (Datagram::Reveal { .. } | Datagram::EchangeOpen { .. })) => {
+                let _ = to.twins.try_send(twin);
             }
             _ => {}
         }

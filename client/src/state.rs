@@ -1,6 +1,7 @@
 //! The client side of one table, sans-I/O, as the room is on the host: fed what the host sends
 //! and this laptop's clock, [`ClientState`] keeps what the client knows ([`Mirror`]), numbers
-//! the actions, takes a round's reveal once from whichever path brought it first, knows the
+//! the actions, takes a round's reveal and Échange window once from whichever path brought
+//! them first (the stream or the datagram twin), knows the
 //! timed moment now open and when this laptop showed it, and says when the next heartbeat is due
 //! and what it says ([`crate::beat`]). It never touches a socket or a clock:
 //! [`crate::net::Session`] drives it over QUIC for every face — the window (`live`),
@@ -95,6 +96,8 @@ pub struct ClientState {
     seq: u32,
     /// The round whose reveal the face has been given, from either path.
     revealed: Option<(u8, u16)>,
+    /// The round whose Échange window the face has been given by its datagram twin.
+    echange_twin: Option<(u8, u16)>,
     beats: Heartbeats,
 }
 
@@ -107,36 +110,56 @@ impl ClientState {
         self.token = token.or(self.token);
         self.seq = 0;
         self.revealed = None;
+        self.echange_twin = None;
         self.beats = Heartbeats::default();
     }
 
     /// A message from the host at `now_us`: checked, applied, and returned as the face should
     /// see it. A view that names what does not exist is refused before anything is applied; a
-    /// round's reveal that already came by datagram is taken out of the stream's update.
+    /// round's reveal or Échange window that already came by datagram is taken out of the
+    /// stream's update.
     pub fn on_message(&mut self, mut msg: ServerMsg, now_us: u64) -> Result<ServerMsg, ViewError> {
         if let ServerMsg::Update { view, .. } = &msg {
             view.check()?;
         }
-        if let ServerMsg::Update { events, view, .. } = &mut msg
-            && events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. }))
-        {
-            let round = (view.race, view.round);
-            if self.revealed == Some(round) {
-                events.retain(|e| !matches!(e, Event::ReservoirsRevealed { .. }));
+        if let ServerMsg::Update { events, view, .. } = &mut msg {
+            let round = Some((view.race, view.round));
+            if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
+                if self.revealed == round {
+                    events.retain(|e| !matches!(e, Event::ReservoirsRevealed { .. }));
+                }
+                self.revealed = round;
             }
-            self.revealed = Some(round);
+            if self.echange_twin == round {
+                events.retain(|e| !matches!(e, Event::EchangeWindow { .. }));
+            }
         }
         self.take(&msg, now_us);
         Ok(msg)
     }
 
-    /// A reveal datagram at `now_us`, for the round the mirror is in and before the stream's:
-    /// the view with the values shown and the grab open, and every free pawn to take (the
-    /// stream's update soon replaces it with the host's own). `None`: nothing new.
-    pub fn on_reveal(&mut self, datagram: Datagram, now_us: u64) -> Option<ServerMsg> {
-        let Datagram::Reveal { race, round, show_at_us, values } = datagram else { return None };
+    /// The datagram twin of the update that opens a moment (`Datagram::Reveal`,
+    /// `Datagram::EchangeOpen`) at `now_us`, for the round the mirror is in and before the
+    /// stream's: the view with the moment open and what may be done in it (the stream's update
+    /// soon replaces it with the host's own). `None`: nothing new.
+    pub fn on_twin(&mut self, datagram: Datagram, now_us: u64) -> Option<ServerMsg> {
+        let msg = match datagram {
+            Datagram::Reveal { .. } => self.reveal_twin(datagram)?,
+            Datagram::EchangeOpen { .. } => self.echange_twin(datagram)?,
+            _ => return None,
+        };
+        self.take(&msg, now_us);
+        Some(msg)
+    }
+
+    /// B-4.4 by datagram: the values shown and the grab open, every free pawn to take.
+    fn reveal_twin(&mut self, twin: Datagram) -> Option<ServerMsg> {
+        let Datagram::Reveal { race, round, show_at_us, values } = twin else { return None };
         let mut view = self.mirror.view.clone()?;
-        if (view.race, view.round) != (race, round) || self.revealed == Some((race, round)) {
+        if (view.race, view.round) != (race, round)
+            || self.revealed == Some((race, round))
+            || self.echange_twin == Some((race, round))
+        {
             return None;
         }
         self.revealed = Some((race, round));
@@ -152,16 +175,42 @@ impl ClientState {
             .map(|p| Action::TakePawn { pawn: p.pawn })
             .collect();
         let values = values.get(..view.pawns.len())?.to_vec();
-        let msg = ServerMsg::Update {
-            events: vec![Event::ReservoirsRevealed { values }],
-            view: Box::new(view),
-            legal,
-            deadline_ms: None,
-            show_at_us,
-            lift_at_us: None,
-        };
-        self.take(&msg, now_us);
-        Some(msg)
+        Some(twin_update(view, vec![Event::ReservoirsRevealed { values }], legal, show_at_us))
+    }
+
+    /// B-4.7 by datagram: every pawn with its holder and reservoir, the window open, and, for
+    /// a seat that decides, keeping its pawn or swapping with any other pilot.
+    fn echange_twin(&mut self, twin: Datagram) -> Option<ServerMsg> {
+        let Datagram::EchangeOpen { race, round, show_at_us, holders, values, deciding } = twin else { return None };
+        let mut view = self.mirror.view.clone()?;
+        // Only ahead of the stream: once its update opened the window, a late copy would undo
+        // what was declared since.
+        let before = matches!(view.phase, PhaseView::CupDown | PhaseView::KlaxonPicks { .. } | PhaseView::Grab);
+        if (view.race, view.round) != (race, round) || !before {
+            return None;
+        }
+        for p in &mut view.pawns {
+            p.owner = holders.get(p.pawn.index()).copied().flatten().filter(|s| s.0 < view.cars.len() as u8);
+            p.reservoir = values.get(p.pawn.index()).copied();
+        }
+        for car in &mut view.cars {
+            car.pawn = view.pawns.iter().find(|p| p.owner == Some(car.seat)).map(|p| p.pawn);
+        }
+        view.phase = PhaseView::Echange;
+        let seats: Vec<Seat> = view.cars.iter().map(|c| c.seat).filter(|s| deciding & (1 << s.0.min(7)) != 0).collect();
+        let mut legal = Vec::new();
+        if let Some(me) = self.mirror.seat.filter(|s| seats.contains(s)) {
+            legal.extend(view.cars.iter().filter(|c| c.seat != me).map(|c| Action::Echange { with: c.seat }));
+            legal.push(Action::KeepPawn);
+        }
+        let mut events = Vec::new();
+        if self.revealed != Some((race, round)) {
+            events.push(Event::ReservoirsRevealed { values: values.get(..view.pawns.len())?.to_vec() });
+        }
+        events.push(Event::EchangeWindow { seats });
+        self.revealed = Some((race, round));
+        self.echange_twin = Some((race, round));
+        Some(twin_update(view, events, legal, show_at_us))
     }
 
     fn take(&mut self, msg: &ServerMsg, now_us: u64) {
@@ -256,10 +305,16 @@ impl SharedState {
     }
 }
 
+/// The update a datagram twin stands for, until the stream's brings the host's own.
+fn twin_update(view: PlayerView, events: Vec<Event>, legal: Vec<Action>, show_at_us: Option<u64>) -> ServerMsg {
+    ServerMsg::Update { events, view: Box::new(view), legal, deadline_ms: None, show_at_us, lift_at_us: None }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use bolide_protocol::Timed;
+    use bolide_protocol::model::MAX_PILOTS;
 
     fn seated() -> ClientState {
         let mut s = ClientState::default();
@@ -292,17 +347,99 @@ mod tests {
         s.on_message(update(&view, vec![], None), 0).unwrap();
         let values = [3, 1, 4, 1, 5, 2];
         let datagram = || Datagram::Reveal { race: view.race, round: view.round, show_at_us: Some(9_000), values };
-        let early = s.on_reveal(datagram(), 1_000).expect("the datagram came first");
+        let early = s.on_twin(datagram(), 1_000).expect("the datagram came first");
         assert!(
             matches!(&early, ServerMsg::Update { events, .. } if matches!(events[..], [Event::ReservoirsRevealed { .. }]))
         );
         assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Grab, 9_000)));
-        assert_eq!(s.on_reveal(datagram(), 1_500), None, "a copy changes nothing");
+        assert_eq!(s.on_twin(datagram(), 1_500), None, "a copy changes nothing");
         let mut revealed = view.clone();
         revealed.phase = PhaseView::Grab;
         let stream = update(&revealed, vec![Event::ReservoirsRevealed { values: values[..3].to_vec() }], Some(9_000));
         let ServerMsg::Update { events, .. } = s.on_message(stream, 2_000).unwrap() else { panic!() };
         assert!(events.is_empty(), "the stream's reveal is not shown twice: {events:?}");
+    }
+
+    #[test]
+    fn b_4_7_an_echange_window_comes_once_from_whichever_path_brings_it_first() {
+        let mut s = seated();
+        let mut view = grab_view();
+        view.phase = PhaseView::Grab;
+        let values = [3, 1, 4, 0, 0, 0];
+        for p in &mut view.pawns {
+            p.reservoir = values.get(p.pawn.index()).copied();
+        }
+        s.on_message(update(&view, vec![Event::ReservoirsRevealed { values: values[..3].to_vec() }], None), 0).unwrap();
+        // The update that hands out the last pawn and opens the window is held on the stream;
+        // its twin says who holds what, and that only Anne (seat 0) decides.
+        let (anne, bob, chloe) = (Seat(0), Seat(1), Seat(2));
+        let mut holders = [None; MAX_PILOTS];
+        holders[..3].copy_from_slice(&[Some(bob), Some(anne), Some(chloe)]);
+        let twin = || Datagram::EchangeOpen {
+            race: view.race,
+            round: view.round,
+            show_at_us: Some(9_000),
+            holders,
+            values,
+            deciding: 0b001,
+        };
+        let early = s.on_twin(twin(), 1_000).expect("the datagram came first");
+        let ServerMsg::Update { events, view: opened, legal, .. } = &early else { panic!() };
+        assert_eq!(events[..], [Event::EchangeWindow { seats: vec![anne] }], "the reveal is not shown twice");
+        assert_eq!(opened.phase, PhaseView::Echange);
+        assert_eq!(
+            (opened.car(anne).pawn, opened.car(bob).pawn),
+            (Some(bolide_protocol::Pawn(1)), Some(bolide_protocol::Pawn(0)))
+        );
+        assert_eq!(legal[..], [Action::Echange { with: bob }, Action::Echange { with: chloe }, Action::KeepPawn]);
+        assert!(s.competing());
+        assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Echange, 9_000)));
+        assert_eq!(s.on_twin(twin(), 1_500), None, "a copy changes nothing");
+        // The stream's update comes: its news stays, the window is not opened twice.
+        let mut stream_view = (**opened).clone();
+        stream_view.phase = PhaseView::Echange;
+        let taken = Event::PawnTaken { seat: chloe, pawn: bolide_protocol::Pawn(2), auto: true };
+        let stream = update(&stream_view, vec![taken.clone(), Event::EchangeWindow { seats: vec![anne] }], Some(9_000));
+        let ServerMsg::Update { events, .. } = s.on_message(stream, 2_000).unwrap() else { panic!() };
+        assert_eq!(events, [taken]);
+        assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Echange, 9_000)));
+        // The stream first: a twin behind it changes nothing (it would undo what was declared).
+        let mut late = seated();
+        late.on_message(update(&view, vec![], None), 0).unwrap();
+        let window = update(&stream_view, vec![Event::EchangeWindow { seats: vec![anne] }], Some(9_000));
+        let ServerMsg::Update { events, .. } = late.on_message(window, 1_000).unwrap() else { panic!() };
+        assert_eq!(events.len(), 1);
+        assert_eq!(late.on_twin(twin(), 1_500), None);
+    }
+
+    #[test]
+    fn b_4_6_a_klaxon_pick_that_opens_the_echange_window_reveals_by_its_twin_too() {
+        let mut s = seated();
+        let view = grab_view();
+        s.on_message(update(&view, vec![], None), 0).unwrap();
+        let values = [3, 1, 4, 0, 0, 0];
+        let mut holders = [None; MAX_PILOTS];
+        holders[..3].copy_from_slice(&[Some(Seat(1)), Some(Seat(0)), Some(Seat(2))]);
+        let twin = Datagram::EchangeOpen {
+            race: view.race,
+            round: view.round,
+            show_at_us: None,
+            holders,
+            values,
+            deciding: 0b110,
+        };
+        let ServerMsg::Update { events, legal, view: opened, .. } = s.on_twin(twin, 1_000).unwrap() else { panic!() };
+        assert_eq!(
+            events,
+            [
+                Event::ReservoirsRevealed { values: values[..3].to_vec() },
+                Event::EchangeWindow { seats: vec![Seat(1), Seat(2)] }
+            ]
+        );
+        assert!(legal.is_empty(), "Anne holds no Échange");
+        assert!(opened.pawns.iter().all(|p| p.reservoir == Some(values[p.pawn.index()])), "{:?}", opened.pawns);
+        let reveal = Datagram::Reveal { race: view.race, round: view.round, show_at_us: None, values };
+        assert_eq!(s.on_twin(reveal, 1_100), None, "the reveal's own twin, behind, changes nothing");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -205,16 +205,60 @@ pub struct LobbySeat {
 ///   same instant: the client shows on whichever arrives first, so a lost packet does not
 ///   delay what the pilot sees (and the host can bound the `shown` it is told tightly).
 ///   `values[p]` is pawn `p`'s reservoir.
+/// - `EchangeOpen`: the same for the update that opens an Échange window (B-4.7), which
+///   leaves at once and would otherwise wait behind a lost packet on the stream for a
+///   retransmission, or for an earlier update's: who holds each pawn (`holders[p]`) and its
+///   reservoir (`values[p]`, public since the reveal), the seats that decide (bit `s` of
+///   `deciding`), and when to show the window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Datagram {
-    Ping { t0: u64 },
-    Pong { t0: u64, t1: u64, t2: u64 },
-    HostPing { t0: u64 },
-    ClientPong { t0: u64, t1: u64, t2: u64 },
-    Beat { now_us: u64, shown: Option<Shown>, acts: u32 },
-    Grab { seq: u32, pawn: Pawn, shown_us: u64, input_us: u64 },
-    Echange { seq: u32, with: Option<Seat>, shown_us: u64, input_us: u64 },
-    Reveal { race: u8, round: u16, show_at_us: Option<u64>, values: [u8; MAX_PILOTS] },
+    Ping {
+        t0: u64,
+    },
+    Pong {
+        t0: u64,
+        t1: u64,
+        t2: u64,
+    },
+    HostPing {
+        t0: u64,
+    },
+    ClientPong {
+        t0: u64,
+        t1: u64,
+        t2: u64,
+    },
+    Beat {
+        now_us: u64,
+        shown: Option<Shown>,
+        acts: u32,
+    },
+    Grab {
+        seq: u32,
+        pawn: Pawn,
+        shown_us: u64,
+        input_us: u64,
+    },
+    Echange {
+        seq: u32,
+        with: Option<Seat>,
+        shown_us: u64,
+        input_us: u64,
+    },
+    Reveal {
+        race: u8,
+        round: u16,
+        show_at_us: Option<u64>,
+        values: [u8; MAX_PILOTS],
+    },
+    EchangeOpen {
+        race: u8,
+        round: u16,
+        show_at_us: Option<u64>,
+        holders: [Option<Seat>; MAX_PILOTS],
+        values: [u8; MAX_PILOTS],
+        deciding: u8,
+    },
 }
 
 /// How often a client beats while it still acts in a timed moment (µs): a faster hand's
@@ -407,6 +451,14 @@ mod tests {
             Datagram::Grab { seq: u32::MAX, pawn: Pawn(5), shown_us: u64::MAX, input_us: u64::MAX },
             Datagram::Echange { seq: u32::MAX, with: Some(Seat(5)), shown_us: u64::MAX, input_us: u64::MAX },
             Datagram::Reveal { race: 9, round: u16::MAX, show_at_us: Some(u64::MAX), values: [6; MAX_PILOTS] },
+            Datagram::EchangeOpen {
+                race: 9,
+                round: u16::MAX,
+                show_at_us: Some(u64::MAX),
+                holders: [Some(Seat(5)); MAX_PILOTS],
+                values: [6; MAX_PILOTS],
+                deciding: u8::MAX,
+            },
         ];
         for d in all {
             let bytes = encode_datagram(&d);

@@ -635,11 +635,11 @@ impl Room {
                 continue;
             };
             // B-4.2, B-4.7, fairness.md §2, §6: the update says when to show the moment on
-            // that laptop's clock. A reveal (and its datagram copy) leaves so that it arrives
-            // just before; an Échange window at once.
+            // that laptop's clock. A reveal (and its datagram twin) leaves so that it arrives
+            // just before; an Échange window (and its twin) at once.
             let mut msgs = Vec::new();
             self.send_update_to(conn, events, now, &mut msgs);
-            if let Some(datagram) = self.reveal_datagram(events, show_at) {
+            if let Some(datagram) = self.twin_datagram(events, show_at) {
                 out.push(Output::DatagramAt { conn, at, datagram });
             }
             for m in msgs {

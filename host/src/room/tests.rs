@@ -626,6 +626,31 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
     let held = |r: &Room, seat| r.championship().unwrap().race().car(seat).pawn.unwrap();
     let (pa, pb, pc) = (held(&r, anne), held(&r, bob), held(&r, chloe));
     let opens = r.fair.open_moment().expect("the window is open").1;
+    // fairness.md §2: the window's datagram twin leaves with its update, so a packet lost on
+    // the stream does not hold it: who holds each pawn, and who decides (all three here).
+    for conn in 1..=3 {
+        let (at, holders, deciding) = out
+            .iter()
+            .find_map(|o| match o {
+                Output::DatagramAt { conn: c, at, datagram: Datagram::EchangeOpen { holders, deciding, .. } }
+                    if *c == conn =>
+                {
+                    Some((*at, *holders, *deciding))
+                }
+                _ => None,
+            })
+            .expect("the Échange window's twin");
+        let race = r.championship().unwrap().race();
+        for seat in race.seats() {
+            assert_eq!(holders[race.car(seat).pawn.unwrap().index()], Some(seat));
+        }
+        assert_eq!(deciding, 0b111);
+        let with_update = out.iter().any(|o| {
+            matches!(o, Output::SendAt { conn: c, at: a, msg: ServerMsg::Update { events, .. } }
+                if *c == conn && *a == at && events.iter().any(|e| matches!(e, Event::EchangeWindow { .. })))
+        });
+        assert!(with_update, "the twin to {conn} leaves with the window's update");
+    }
     let window = wire::Shown { race: 1, round: 1, moment: bolide_protocol::Timed::Echange, at_us: opens };
     beat_at_the_opening(&mut r, &mut out, window);
     // A plain declaration is refused: it would be judged by its arrival.
@@ -713,7 +738,7 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
     assert!(r.is_finished());
 
     let mut frames = 0;
-    let (mut peeks, mut klaxons, mut bonuses, mut reveals) = (0, 0, 0, 0);
+    let (mut peeks, mut klaxons, mut bonuses, mut reveals, mut windows) = (0, 0, 0, 0, 0);
     // Per connection: (race, round) it is in, the reveal seen, its own peek seen.
     let mut state: BTreeMap<ConnId, ((u8, u16), bool, bool)> = BTreeMap::new();
     let mut reveal_updates = Vec::new();
@@ -790,12 +815,23 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
                 });
                 assert!(with_update, "a reveal datagram to {conn} without its update at {at}");
             }
+            // An Échange window's twin likewise, with the pawns as its update hands them out.
+            Output::DatagramAt { at, datagram: Datagram::EchangeOpen { race, round, holders, .. }, .. } => {
+                let with_update = out.iter().any(|u| {
+                    matches!(u, Output::SendAt { conn: c, at: a, msg: ServerMsg::Update { events, view, .. } }
+                        if *c == conn && a == at && (view.race, view.round) == (*race, *round)
+                            && events.iter().any(|e| matches!(e, Event::EchangeWindow { .. }))
+                            && view.pawns.iter().all(|p| holders[p.pawn.index()] == p.owner))
+                });
+                assert!(with_update, "an Échange twin to {conn} without its update at {at}");
+                windows += 1;
+            }
             _ => {}
         }
     }
     // The audit saw what it is about: a whole championship with peeks, calls and bonuses.
     eprintln!(
-        "audited {frames} frames and datagrams: {reveals} reveals, {klaxons} Klaxon calls, {peeks} peeks, {bonuses} bonuses"
+        "audited {frames} frames and datagrams: {reveals} reveals, {klaxons} Klaxon calls, {peeks} peeks, {bonuses} bonuses, {windows} Échange twins"
     );
     assert!(frames > 1_000 && reveals >= 12, "frames {frames}, reveals {reveals}");
     assert!(klaxons > 0 && peeks > 0 && bonuses > 0, "klaxons {klaxons}, peeks {peeks}, bonuses {bonuses}");

@@ -93,10 +93,28 @@ impl Room {
         Some((send_at, self.fair.to_client(conn, opens)))
     }
 
-    /// The datagram twin of a reveal update (fairness.md §2): the values and when to show
-    /// them, so that a lost packet on the stream does not delay what the pilot sees.
-    pub(super) fn reveal_datagram(&self, events: &[Event], show_at_us: Option<u64>) -> Option<Datagram> {
-        let race = self.champ()?.race();
+    /// The datagram twin of the update that opens a moment (fairness.md §2), with when to show
+    /// it, so that a lost packet on the stream does not delay what the pilot sees: the reveal's
+    /// values, or who holds each pawn when an Échange window opens (B-4.7; it also carries the
+    /// values, as the last Klaxon pick can reveal and open the window in one update).
+    pub(super) fn twin_datagram(&self, events: &[Event], show_at_us: Option<u64>) -> Option<Datagram> {
+        let champ = self.champ()?;
+        let race = champ.race();
+        let (race_no, round) = (race.race_no(), race.round());
+        if let Some(seats) = events.iter().rev().find_map(|e| match e {
+            Event::EchangeWindow { seats } => Some(seats),
+            _ => None,
+        }) {
+            let (mut holders, mut values) = ([None; MAX_PILOTS], [0; MAX_PILOTS]);
+            for p in champ.spectator_view().pawns {
+                if let (Some(holder), Some(value)) = (holders.get_mut(p.pawn.index()), values.get_mut(p.pawn.index())) {
+                    *holder = p.owner;
+                    *value = p.reservoir.unwrap_or(0);
+                }
+            }
+            let deciding = seats.iter().fold(0u8, |bits, s| bits | 1u8.checked_shl(u32::from(s.0)).unwrap_or(0));
+            return Some(Datagram::EchangeOpen { race: race_no, round, show_at_us, holders, values, deciding });
+        }
         let values = events.iter().find_map(|e| match e {
             Event::ReservoirsRevealed { values } => Some(values),
             _ => None,
@@ -105,7 +123,7 @@ impl Room {
         for (slot, v) in by_pawn.iter_mut().zip(values) {
             *slot = *v;
         }
-        Some(Datagram::Reveal { race: race.race_no(), round: race.round(), show_at_us, values: by_pawn })
+        Some(Datagram::Reveal { race: race_no, round, show_at_us, values: by_pawn })
     }
 
     /// B-4.6: a Klaxon call, ordered by when it was made on the host clock.
