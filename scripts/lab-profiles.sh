@@ -20,8 +20,9 @@ declare -A flags=(
   [liar-silent]="--liar-ms 200 --liar-silent --loss 0.01 --rounds 40"
   [liar-hush]="--liar-ms 200 --liar-silent --liar-hush-after-ms 15 --loss 0.01 --rounds 40"
   [liar-fake]="--liar-ms 200 --liar-silent --liar-fake-silence-ms 150 --loss 0.01 --rounds 40"
+  [liar-shown]="--liar-shown-ms 200 --loss 0.01 --rounds 40"
 )
-all=(near wifi burst asym clocks screens blackout liar liar30 liar-silent liar-hush liar-fake)
+all=(near wifi burst asym clocks screens blackout liar liar30 liar-silent liar-hush liar-fake liar-shown)
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=("${all[@]}")
 for p in "${profiles[@]}"; do

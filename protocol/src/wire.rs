@@ -282,6 +282,18 @@ pub const COPY_GAPS: [std::time::Duration; 6] = [
     std::time::Duration::from_millis(80),
 ];
 
+/// When a time-critical datagram's last copy leaves, after the first (160 ms): a laptop whose
+/// path went silent through every earlier copy is heard by then, or by the stream's own
+/// retransmission.
+pub const LAST_COPY_US: u64 = {
+    let (mut at, mut i) = (0, 0);
+    while i < COPY_GAPS.len() {
+        at += COPY_GAPS[i].as_micros() as u64;
+        i += 1;
+    }
+    at
+};
+
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum FrameError {
     #[error("frame of {len} bytes is over the {MAX_FRAME}-byte limit")]

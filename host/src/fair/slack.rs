@@ -13,14 +13,14 @@
 //! leave every [`GRAB_BEAT_US`], so two or more missing in a row are a silence of the path.
 //! Each connection gets the allowance its own beats showed it needs; a laptop that lies while
 //! its path looks clean keeps only that. A laptop can fake a bad path (hold beats back, skip
-//! them): that buys it no more than the caller's default allowance (`input_allowance`), and
-//! the lab measures it.
+//! them): that buys it no more than [`Slack::cap`] (the caller's default, or a message's last
+//! copy once its beats show the path goes quiet), and the lab measures it.
 //!
 //! A laptop that beat in the moment it claims in is believed back to its last beat there
 //! instead (`room::fairness`, `silent_since`): its beats then tell exactly what this module
 //! can only guess from the past. This allowance holds a laptop with no beat in the moment.
 
-use bolide_protocol::wire::{COPY_GAPS, GRAB_BEAT_US};
+use bolide_protocol::wire::{COPY_GAPS, GRAB_BEAT_US, LAST_COPY_US};
 use std::collections::{BTreeSet, VecDeque};
 
 /// The least input allowance: the first two copies of a request lost (each alone, as a
@@ -29,6 +29,11 @@ pub const BASE_US: u64 = 5_000;
 /// The longest silence a connection's beats can earn cover for: the last copy of a request
 /// leaves 160 ms after the first.
 pub const MAX_US: u64 = 200_000;
+/// How far a path that goes quiet in stretches is believed at least (µs): as far as a
+/// message's last copy, which leaves [`LAST_COPY_US`] after the first. On a near path a
+/// retransmission's room (the caller's default, about 70 ms there) is shorter than the 80 ms
+/// copy that a stretch of loss can leave as the first one through.
+pub const QUIET_CAP_US: u64 = LAST_COPY_US + BASE_US;
 /// Recent beats whose lateness counts (a few grabs' worth).
 const LATE_KEPT: usize = 256;
 /// Beat times of the moment being heard that wait for a straggler before their gap counts.
@@ -125,23 +130,30 @@ impl Slack {
         longest.min(MAX_US)
     }
 
+    /// The most any allowance of this path reaches, `default` the caller's (room for a
+    /// retransmission, what every laptop got before its beats told anything): that, or on a
+    /// path whose beats showed it goes quiet in stretches ([`Slack::silence_cover`]), as far as
+    /// a message's last copy ([`QUIET_CAP_US`]). Faking a bad path buys no more than this.
+    pub fn cap(&self, default: u64) -> u64 {
+        if self.silence_cover() > 0 { default.max(QUIET_CAP_US) } else { default.max(BASE_US) }
+    }
+
     /// The input allowance for a claim, `default` the caller's when it knows nothing better:
     /// the latest a beat arrived past the path bound, plus the cover of the path's silences,
-    /// at least [`BASE_US`], at most `default` (faking a bad path buys no more than a laptop
-    /// got before its beats told anything). It is what holds a laptop that did not beat in the
-    /// moment it claims in (fairness.md §7: an honest laptop beats from the instant it shows the
-    /// moment, so it has a beat of that moment to be believed back to; a laptop without one is
-    /// treated no better than what its beats showed before).
+    /// at least [`BASE_US`], at most [`Slack::cap`]. It is what holds a laptop that did not
+    /// beat in the moment it claims in (fairness.md §7: an honest laptop beats from the instant
+    /// it shows the moment, so it has a beat of that moment to be believed back to; a laptop
+    /// without one is treated no better than what its beats showed before).
     pub fn input_allowance(&self, default: u64) -> u64 {
         let late = self.late.iter().copied().max().unwrap_or(0);
-        BASE_US.saturating_add(late).saturating_add(self.silence_cover()).min(default.max(BASE_US))
+        BASE_US.saturating_add(late).saturating_add(self.silence_cover()).min(self.cap(default))
     }
 
     /// The allowance for `shown`, `base` the caller's for the clock model and the jitter:
     /// widened by the cover of the path's silences (the moment's copies on the way in must
-    /// outlast them too), as far as `cap`.
-    pub fn shown_allowance(&self, base: u64, cap: u64) -> u64 {
-        base.saturating_add(self.silence_cover()).min(cap.max(base))
+    /// outlast them too), at most [`Slack::cap`] of `default`.
+    pub fn shown_allowance(&self, base: u64, default: u64) -> u64 {
+        base.saturating_add(self.silence_cover()).min(self.cap(default).max(base))
     }
 }
 
@@ -166,6 +178,7 @@ mod tests {
         assert_eq!(s.input_allowance(DEFAULT), BASE_US, "no beat yet: no benefit of the doubt");
         moment(&mut s, 1, 0, 40, &[]);
         assert_eq!(s.input_allowance(DEFAULT), BASE_US);
+        assert_eq!(s.cap(DEFAULT), DEFAULT, "a path that never went quiet: a retransmission's room");
     }
 
     #[test]
@@ -192,8 +205,11 @@ mod tests {
         moment(&mut s, 7, 0, 50, &[30, 31, 32]);
         assert_eq!(s.silence_cover(), 80 * MS);
         assert_eq!(s.input_allowance(200 * MS), BASE_US + 80 * MS);
-        assert_eq!(s.input_allowance(40 * MS), 40 * MS, "never more than before its beats told");
-        assert_eq!(s.shown_allowance(20 * MS, 40 * MS), 40 * MS);
+        // A retransmission's room on a near path (40 ms) is shorter than that: the path is
+        // believed as far as the last copy.
+        assert_eq!(s.cap(40 * MS), QUIET_CAP_US);
+        assert_eq!(s.input_allowance(40 * MS), BASE_US + 80 * MS);
+        assert_eq!(s.shown_allowance(20 * MS, 40 * MS), 100 * MS);
     }
 
     #[test]
@@ -226,13 +242,13 @@ mod tests {
         for i in 0..100 {
             liar.beat(10_000_000, Some((i / 10, i * 1_000_000)));
         }
-        assert_eq!(liar.input_allowance(DEFAULT), DEFAULT);
+        assert_eq!(liar.input_allowance(DEFAULT), QUIET_CAP_US, "no further than the last copy");
         assert_eq!(liar.silence_cover(), MAX_US);
         // And beats with any times at all stay bounded in memory.
         for i in 0..10_000u64 {
             liar.beat(u64::MAX, Some((i % 3, u64::MAX - i)));
         }
         assert!(liar.recent.len() <= REORDER && liar.silences.len() <= SILENCES_KEPT && liar.late.len() <= LATE_KEPT);
-        assert_eq!(liar.input_allowance(DEFAULT), DEFAULT);
+        assert_eq!(liar.input_allowance(DEFAULT), DEFAULT, "its silences are sixteen moments old: forgotten");
     }
 }

@@ -392,12 +392,12 @@ impl Fairness {
         let latest_show = opens.max(sent + owd_max);
         // Input: back to the laptop's last beat in this moment if it went silent since
         // (`silent_since`); otherwise what its beats showed its path needs (`fair::slack`).
-        // Either as far as room for a QUIC retransmission should every copy of the request be
-        // lost (about a round trip plus the peer's ack delay), what every laptop got before
-        // the beats told anything. Shown: the moment came in time (the
-        // reveal as copies, the Échange window early), so the clock model's error and the
-        // jitter tail, widened as far as the input's default for the silences the moment's
-        // copies had to outlast.
+        // Shown: the moment came in time (the reveal as copies, the Échange window early), so
+        // the clock model's error and the jitter tail, widened for the silences the moment's
+        // copies had to outlast. Each as far as room for a QUIC retransmission should every
+        // copy be lost (about a round trip plus the peer's ack delay), what every laptop got
+        // before its beats told anything — or, on a path its beats showed goes quiet in
+        // stretches, as far as the last copy (`Slack::cap`).
         let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
         let (default, shown_base) = (2 * owd_max + 30_000, 2 * jitter + 15_000);
         let never_beat = Slack::default();
@@ -405,7 +405,7 @@ impl Fairness {
         let allowance = Allowance {
             input_us: slack
                 .input_allowance(default)
-                .max(self.silent_since(conn, seq, shown, now, owd_max).min(default)),
+                .max(self.silent_since(conn, seq, shown, now, owd_max).min(slack.cap(default))),
             shown_us: slack.shown_allowance(shown_base, default),
         };
         let b = bound_claim(

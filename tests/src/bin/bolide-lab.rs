@@ -50,6 +50,10 @@ struct Args {
     /// window, to earn a wider allowance for its claims.
     #[arg(long, default_value_t = 0.0)]
     liar_fake_silence_ms: f64,
+    /// Bot 0 claims it showed each moment (the reveal, the Échange window) this many ms later
+    /// than it did.
+    #[arg(long, default_value_t = 0.0)]
+    liar_shown_ms: f64,
     /// Client → host one-way latency of each bot, ms (a comma list, cycled); default: the
     /// same as --latency-ms.
     #[arg(long, value_delimiter = ',')]
@@ -96,6 +100,7 @@ fn main() -> anyhow::Result<()> {
         ("--frame-hz", a.frame_hz, 1_000.0),
         ("--blackout-ms", a.blackout_ms, 10_000.0),
         ("--liar-ms", a.liar_ms, 10_000.0),
+        ("--liar-shown-ms", a.liar_shown_ms, 10_000.0),
     ] {
         anyhow::ensure!((0.0..=max).contains(&v), "{flag}: from 0 to {max}, got {v}");
     }
@@ -120,6 +125,7 @@ fn main() -> anyhow::Result<()> {
         liar_silent: a.liar_silent,
         liar_hush_after_ms: a.liar_hush_after_ms,
         liar_fake_silence_ms: a.liar_fake_silence_ms,
+        liar_shown_ms: a.liar_shown_ms,
         up_latency_ms: a.up_latency_ms,
         burst_loss: a.burst_loss,
         clock_step_ms: a.clock_step_ms,

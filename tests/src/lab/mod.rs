@@ -55,6 +55,9 @@ pub struct LabConfig {
     /// The liar fakes a bad path: in each Échange window it holds its beats back this long
     /// (ms; 0: never), so the host learns silences it must let the liar's claims outlast.
     pub liar_fake_silence_ms: f64,
+    /// The liar (bot 0) claims it showed each moment this many ms later than it did (0: it
+    /// tells the truth about `shown`): the other side of a reaction the host must bound.
+    pub liar_shown_ms: f64,
     /// Client → host one-way latency per bot, ms (cycled); empty: the same as `latency_ms`.
     pub up_latency_ms: Vec<f64>,
     /// Long-run loss that comes in runs (Gilbert–Elliott), each way; 0: none.
@@ -94,6 +97,7 @@ impl Default for LabConfig {
             liar_silent: false,
             liar_hush_after_ms: 0.0,
             liar_fake_silence_ms: 0.0,
+            liar_shown_ms: 0.0,
             up_latency_ms: Vec::new(),
             burst_loss: 0.0,
             clock_step_ms: 0.0,
@@ -491,7 +495,7 @@ fn analyse(
     let mut hits = [(0usize, 0usize, 0usize); BUCKETS.len()];
     let mut pairs = 0;
     let (mut wrong, mut wrong_clamped, mut wrong_examples) = (0, 0, Vec::new());
-    let liar = (config.liar_ms > 0.0).then_some(0u8);
+    let liar = (config.liar_ms > 0.0 || config.liar_shown_ms > 0.0).then_some(0u8);
     let liar_seat = liar.unwrap_or(u8::MAX);
     let (mut contested, mut wrongful) = (0, 0);
     for (&(race, round), reqs) in &rounds {
@@ -637,7 +641,7 @@ fn analyse(
         klaxon: KlaxonReport { pairs: k_pairs, accuracy: share(k_ok), real_time_accuracy: share(k_real_ok) },
         echange: echange_report(log, truth, liar_seat),
         liar: LiarReport {
-            claimed_ms: config.liar_ms,
+            claimed_ms: config.liar_ms + config.liar_shown_ms,
             wrongful_wins: wrongful,
             contested,
             honest_clamped,
@@ -687,9 +691,10 @@ async fn lab_bot(
     let mut target: Option<Pawn> = None;
     let far_future = Instant::now() + Duration::from_secs(86_400);
     let liar_us = if me == 0 { config.liar_ms * 1000.0 } else { 0.0 };
+    let liar_shown_us = if me == 0 { config.liar_shown_ms * 1000.0 } else { 0.0 };
     // The beat a timed request takes along would tell the host when the liar's request
     // really left: a liar keeps that to itself.
-    session.beat_on_send = liar_us == 0.0;
+    session.beat_on_send = liar_us == 0.0 && liar_shown_us == 0.0;
     // Inputs stamped and waiting for their send (`--send-delay-ms`): (when, what).
     let mut stalled: Vec<(Instant, Stalled)> = Vec::new();
     // This laptop's screen refreshes at `--frame-hz`, from a phase of its own.
@@ -745,6 +750,8 @@ async fn lab_bot(
         let liar = |action, shown_us, input_t: Instant| {
             let input_us = clock.at(input_t) as u64;
             let claimed_us = (input_us as f64 - liar_us * clock.rate(input_t)).max(shown_us as f64) as u64;
+            // A later `shown`, never after the input it claims (the host refuses that).
+            let shown_us = ((shown_us as f64 + liar_shown_us * clock.rate(input_t)) as u64).min(claimed_us);
             session.unsent.stamp(input_us);
             Stalled::Timed { action, shown_us, input_us, claimed_us }
         };
