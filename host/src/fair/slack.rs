@@ -42,6 +42,8 @@ const REORDER: usize = 16;
 const MOMENTS_KEPT: u32 = 16;
 /// Silences remembered at most.
 const SILENCES_KEPT: usize = 64;
+/// Own requests remembered, to tell a silence around one (a few moments' worth).
+const REQUESTS_KEPT: usize = 8;
 /// Silences seen before they widen the allowance: one could be two single losses in a row,
 /// which the copies ride out; a path that goes quiet in stretches does so again.
 const SILENCES_TRUSTED: usize = 2;
@@ -60,6 +62,8 @@ pub struct Slack {
     counted: Option<u64>,
     /// Silences of two beats or more: (moment number, length µs).
     silences: VecDeque<(u32, u64)>,
+    /// The laptop's own recent timed requests: (moment, input time on its clock).
+    requests: VecDeque<(u64, u64)>,
 }
 
 impl Slack {
@@ -95,11 +99,26 @@ impl Slack {
         self.counted = None;
     }
 
+    /// The laptop made a timed request in moment `moment` at `input_us` (its clock). A
+    /// silence around its own request is no sign of its path: a laptop that hushes until its
+    /// (lying) request has left would earn itself the wider cap with it, where a path that
+    /// really goes quiet does so at any time.
+    pub fn request(&mut self, moment: u64, input_us: u64) {
+        if self.requests.len() == REQUESTS_KEPT {
+            self.requests.pop_front();
+        }
+        self.requests.push_back((moment, input_us));
+    }
+
     fn count_oldest_gap(&mut self) {
         let Some(first) = self.recent.pop_first() else { return };
         let Some(&next) = self.recent.first() else { return };
         self.counted = Some(first);
         let gap = next - first;
+        let moment = self.moment;
+        if self.requests.iter().any(|&(m, at)| Some(m) == moment && first < at && at < next) {
+            return;
+        }
         // One beat missing is one lost packet (the copies ride it out); two or more in a row
         // are a silence as long as the gap (half a beat of slack for the client's timer).
         if gap >= 2 * GRAB_BEAT_US + GRAB_BEAT_US / 2 {
@@ -210,6 +229,25 @@ mod tests {
         assert_eq!(s.cap(40 * MS), QUIET_CAP_US);
         assert_eq!(s.input_allowance(40 * MS), BASE_US + 80 * MS);
         assert_eq!(s.shown_allowance(20 * MS, 40 * MS), 100 * MS);
+    }
+
+    #[test]
+    fn fairness_5_a_silence_around_the_laptops_own_request_is_no_sign_of_its_path() {
+        // A laptop that hushes from 90 ms until its request (made at 100 ms) has left, twice.
+        let mut s = Slack::default();
+        for id in 0..2 {
+            s.request(id, 100 * MS);
+            moment(&mut s, id, 0, 50, &[10, 11, 12]);
+        }
+        assert_eq!(s.silence_cover(), 0);
+        assert_eq!(s.cap(DEFAULT), DEFAULT);
+        // The same silences away from its requests: its path goes quiet.
+        for id in 2..4 {
+            s.request(id, 300 * MS);
+            moment(&mut s, id, 0, 50, &[10, 11, 12]);
+        }
+        assert_eq!(s.silence_cover(), 40 * MS);
+        assert_eq!(s.cap(DEFAULT), QUIET_CAP_US);
     }
 
     #[test]

@@ -418,6 +418,9 @@ impl Fairness {
             allowance,
             plausible_us,
         );
+        if let Some((id, _)) = self.open_moment() {
+            self.slack.entry(conn).or_default().request(id.key(), input);
+        }
         if b.flagged {
             tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
         }
