@@ -116,7 +116,8 @@ impl Slack {
         self.counted = Some(first);
         let gap = next - first;
         let moment = self.moment;
-        if self.requests.iter().any(|&(m, at)| Some(m) == moment && first < at && at < next) {
+        // (`at` may be the beat's own time: a claim before it is raised to it, §7.)
+        if self.requests.iter().any(|&(m, at)| Some(m) == moment && (first..=next).contains(&at)) {
             return;
         }
         // One beat missing is one lost packet (the copies ride it out); two or more in a row
@@ -241,6 +242,13 @@ mod tests {
         }
         assert_eq!(s.silence_cover(), 0);
         assert_eq!(s.cap(DEFAULT), DEFAULT);
+        // A liar's claim before its last beat is raised to that beat: still its own silence.
+        let mut liar = Slack::default();
+        for id in 0..2 {
+            liar.request(id, 90 * MS);
+            moment(&mut liar, id, 0, 50, &[10, 11, 12]);
+        }
+        assert_eq!(liar.silence_cover(), 0);
         // The same silences away from its requests: its path goes quiet.
         for id in 2..4 {
             s.request(id, 300 * MS);
