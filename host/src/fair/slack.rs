@@ -295,6 +295,6 @@ mod tests {
             liar.beat(u64::MAX, Some((i % 3, u64::MAX - i)));
         }
         assert!(liar.recent.len() <= REORDER && liar.silences.len() <= SILENCES_KEPT && liar.late.len() <= LATE_KEPT);
-        assert_eq!(liar.input_allowance(DEFAULT), DEFAULT, "its silences are sixteen moments old: forgotten");
+        assert_eq!(liar.input_allowance(DEFAULT), DEFAULT, "its silences are thousands of moments old: forgotten");
     }
 }

@@ -379,7 +379,7 @@ impl Fairness {
     /// `plausible_us`: reactions under it are logged as anticipation (§5).
     pub fn claim(&mut self, claim: Claim, now: u64, plausible_us: u64) -> Result<(), RuleError> {
         let Claim { conn, seat, seq, action, shown_us: shown, input_us: input } = claim;
-        let Some((_, opens)) = self.open_moment() else { return Err(RuleError::CupNotLifted) };
+        let Some((moment, opens)) = self.open_moment() else { return Err(RuleError::CupNotLifted) };
         if input < shown {
             return Err(RuleError::BeforeShown);
         }
@@ -418,9 +418,7 @@ impl Fairness {
             allowance,
             plausible_us,
         );
-        if let Some((id, _)) = self.open_moment() {
-            self.slack.entry(conn).or_default().request(id.key(), input);
-        }
+        self.slack.entry(conn).or_default().request(moment.key(), input);
         if b.flagged {
             tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
         }
