@@ -1,24 +1,21 @@
 //! When a client tells the host its clock (fairness.md §4 and §6), and what it tells: the
-//! timed moment it showed and when. The host commits a verdict of the grab or the Échange
-//! window, or the Klaxon order, only once every competing seat has shown a time past it, so a
-//! client speaks up exactly when that can matter:
-//! - while this seat still acts in a timed moment (grabs, or has an Échange to declare):
-//!   every [`GRAB_BEAT_US`] (its elapsed time since it showed the moment), since a faster
-//!   hand's verdict waits for the slowest competitor's next beat;
-//! - under the cup: once, just after the lift instant the host announced (on this client's
-//!   clock), then every [`CUP_BEAT_US`] until the host lifts — or every [`CUP_BEAT_US`] when no
-//!   instant was announced (the host has no clock model of this client yet).
+//! timed moment it showed and when. A seated client beats every [`BEAT_US`], in every phase:
+//! - in a timed moment (the grab, the Échange window) its elapsed time since it showed the
+//!   moment: the host commits a faster hand's verdict once every competing seat has shown a
+//!   time past it, so a verdict waits up to one interval for the slowest competitor;
+//! - under the cup, one more just after the lift instant the host announced (on this client's
+//!   clock), so that the Klaxon order is settled as soon as it can be;
+//! - and all along, from the lobby on, the host's record of this laptop's path: a path that goes quiet in
+//!   stretches (Wi-Fi) shows it in the gaps between beats, and only a steady record shows it
+//!   before the grab it matters in (`fair::slack` on the host). About 60 bytes a beat.
 //!
-//! Nothing otherwise: a quiet client costs the host nothing. Times are µs on the client's clock.
+//! Times are µs on the client's clock.
 
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ServerMsg, Shown};
-use bolide_protocol::{Action, Event, PlayerView, Seat};
+use bolide_protocol::{Event, PlayerView};
 
-/// While this seat still grabs: a verdict waits up to one interval for the slowest competitor.
-pub use bolide_protocol::wire::GRAB_BEAT_US;
-/// Under the cup, past the lift instant (or without one).
-pub const CUP_BEAT_US: u64 = 25_000;
+pub use bolide_protocol::wire::BEAT_US;
 /// How long after the announced lift instant the first beat goes, so that it shows a time past
 /// the lift even through the host's clock-model error.
 pub const LIFT_SLACK_US: u64 = 1_000;
@@ -39,16 +36,6 @@ pub fn opened(msg: &ServerMsg, now_us: u64) -> Option<Shown> {
     let ServerMsg::Update { events, view, show_at_us, .. } = msg else { return None };
     let moment = Event::opened_by(events, view.phase.timed())?;
     Some(Shown { race: view.race, round: view.round, moment, at_us: show_at_us.unwrap_or(now_us) })
-}
-
-/// Whether `seat` still acts in the timed moment `view` is in: it grabs (no pawn yet), or has
-/// its Échange to declare.
-pub fn competing(view: &PlayerView, seat: Option<Seat>, legal: &[Action]) -> bool {
-    match view.phase {
-        PhaseView::Grab => seat.is_some_and(|s| view.car(s).pawn.is_none()),
-        PhaseView::Echange => legal.contains(&Action::KeepPawn),
-        _ => false,
-    }
 }
 
 impl Heartbeats {
@@ -90,17 +77,15 @@ impl Heartbeats {
         self.lift_at_us = if phase == PhaseView::CupDown { lift_at_us } else { None };
     }
 
-    /// When the next beat is due on this client's clock, or `None` when none is needed.
-    /// `competing`: this seat still acts in the timed moment now open ([`competing`]).
-    pub fn due(&self, phase: Option<PhaseView>, competing: bool) -> Option<u64> {
-        let after = |every: u64| self.last_us.map_or(0, |last| last + every);
-        match phase? {
-            PhaseView::Grab | PhaseView::Echange if competing => Some(after(GRAB_BEAT_US)),
-            PhaseView::CupDown => match self.lift_at_us {
-                Some(lift) if self.last_us.is_none_or(|last| last < lift + LIFT_SLACK_US) => Some(lift + LIFT_SLACK_US),
-                _ => Some(after(CUP_BEAT_US)),
-            },
-            _ => None,
+    /// When the next beat of a seated client is due on this client's clock, in `phase`
+    /// (`None`: in the lobby, where the record of its path starts).
+    pub fn due(&self, phase: Option<PhaseView>) -> u64 {
+        let steady = self.last_us.map_or(0, |last| last + BEAT_US);
+        match (phase, self.lift_at_us) {
+            (Some(PhaseView::CupDown), Some(lift)) if self.last_us.is_none_or(|last| last < lift + LIFT_SLACK_US) => {
+                steady.min(lift + LIFT_SLACK_US)
+            }
+            _ => steady,
         }
     }
 
@@ -113,35 +98,30 @@ impl Heartbeats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bolide_protocol::Seat;
 
     #[test]
-    fn under_the_cup_one_beat_just_after_the_announced_lift() {
+    fn b_4_6_under_the_cup_one_beat_just_after_the_announced_lift() {
         let mut h = Heartbeats::default();
         h.on_update(PhaseView::CupDown, Some(1_000_000));
-        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(1_001_000));
+        assert_eq!(h.due(Some(PhaseView::CupDown)), 0, "the steady beat starts at once");
+        h.beaten(995_000);
+        assert_eq!(h.due(Some(PhaseView::CupDown)), 1_001_000, "the lift's beat comes before the steady one");
         h.beaten(1_001_200);
         // The host has not lifted yet (its model of this clock is a little off): keep telling.
-        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(1_026_200));
+        assert_eq!(h.due(Some(PhaseView::CupDown)), 1_011_200);
     }
 
     #[test]
-    fn under_the_cup_without_an_instant_beats_steadily() {
-        let mut h = Heartbeats::default();
-        h.on_update(PhaseView::CupDown, None);
-        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(0));
-        h.beaten(500);
-        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(25_500));
-    }
-
-    #[test]
-    fn b_4_7_in_the_grab_and_the_echange_window_beats_until_this_seat_is_done() {
-        for phase in [PhaseView::Grab, PhaseView::Echange] {
+    fn fairness_5_a_seated_client_beats_steadily_in_every_phase() {
+        let phases = [PhaseView::CupDown, PhaseView::Grab, PhaseView::Echange, PhaseView::Movement, PhaseView::Over];
+        for phase in phases.map(Some).into_iter().chain([None]) {
             let mut h = Heartbeats::default();
-            h.on_update(phase, None);
+            if let Some(phase) = phase {
+                h.on_update(phase, None);
+            }
             h.beaten(10_000);
-            assert_eq!(h.due(Some(phase), true), Some(20_000), "{phase:?}");
-            assert_eq!(h.due(Some(phase), false), None, "{phase:?}: holds a pawn, or has declared");
-            assert_eq!(h.due(Some(PhaseView::Movement), true), None);
+            assert_eq!(h.due(phase), 10_000 + BEAT_US, "{phase:?} (None: the lobby)");
         }
     }
 

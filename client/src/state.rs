@@ -273,14 +273,11 @@ impl ClientState {
         drawn.or(self.mirror.scheduled).map_or(input_us, |s| s.at_us).min(input_us)
     }
 
-    /// Whether this seat still acts in the timed moment now open.
-    pub fn competing(&self) -> bool {
-        self.mirror.view.as_ref().is_some_and(|v| beat::competing(v, self.mirror.seat, &self.mirror.legal))
-    }
-
-    /// When the next heartbeat is due on this clock, if one is needed.
+    /// When the next heartbeat is due on this clock: a seat beats from the lobby on
+    /// ([`beat`]); a spectator never.
     pub fn beat_due(&self) -> Option<u64> {
-        self.beats.due(self.mirror.view.as_ref().map(|v| v.phase), self.competing())
+        self.mirror.seat?;
+        Some(self.beats.due(self.mirror.view.as_ref().map(|v| v.phase)))
     }
 
     /// A heartbeat leaving at `now_us`, vouching for no time past `vouchable_us` (an input
@@ -392,7 +389,6 @@ mod tests {
             (Some(bolide_protocol::Pawn(1)), Some(bolide_protocol::Pawn(0)))
         );
         assert_eq!(legal[..], [Action::Echange { with: bob }, Action::Echange { with: chloe }, Action::KeepPawn]);
-        assert!(s.competing());
         assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Echange, 9_000)));
         assert_eq!(s.on_twin(twin(), 1_500), None, "a copy changes nothing");
         // The stream's update comes: its news stays, the window is not opened twice.
@@ -450,11 +446,10 @@ mod tests {
         s.on_message(update(&view, vec![], None), 0).unwrap();
         let grab = Shown { race: view.race, round: view.round, moment: Timed::Grab, at_us: 1_000 };
         s.show(grab);
-        assert!(s.competing());
-        assert_eq!(s.beat_due(), Some(0), "a competing seat beats at once");
+        assert_eq!(s.beat_due(), Some(0), "a seat beats at once");
         let Datagram::Beat { now_us, shown, acts } = s.beat(5_000, 4_000) else { panic!() };
         assert_eq!((now_us, shown, acts), (4_000, Some(grab), 0));
-        assert_eq!(s.beat_due(), Some(5_000 + beat::GRAB_BEAT_US));
+        assert_eq!(s.beat_due(), Some(5_000 + beat::BEAT_US));
         let (seq, msg, copy) = s.timed(Action::TakePawn { pawn: view.pawns[0].pawn }, s.shown_for(6_000), 6_000);
         assert_eq!(seq, 1);
         assert!(matches!(msg, ClientMsg::Grab { seq: 1, shown_us: 1_000, input_us: 6_000, .. }));

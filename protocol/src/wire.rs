@@ -261,10 +261,11 @@ pub enum Datagram {
     },
 }
 
-/// How often a client beats while it still acts in a timed moment (µs): a faster hand's
-/// verdict waits up to one interval for the slowest competitor. The host reads gaps between a
-/// client's beats against it (two or more missing in a row: its path went quiet).
-pub const GRAB_BEAT_US: u64 = 10_000;
+/// How often a seated client beats (µs), all the time: in a timed moment a faster hand's
+/// verdict waits up to one interval for the slowest competitor; and the beats are the host's
+/// steady record of the laptop's path — gaps between them against this interval (several
+/// missing in a row: its path went quiet), how late each comes (`fair::slack`).
+pub const BEAT_US: u64 = 10_000;
 
 /// A time-critical datagram leaves once, then again after each of these gaps (at 0, 2, 5,
 /// 15, 40, 80 and 160 ms): a copy in another packet gets through when one packet is lost,

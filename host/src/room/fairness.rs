@@ -43,13 +43,6 @@ pub struct MomentId {
     pub moment: Timed,
 }
 
-impl MomentId {
-    /// One number per moment, for what tells moments apart without reading them.
-    fn key(self) -> u64 {
-        (u64::from(self.race) << 32) | (u64::from(self.round) << 8) | u64::from(self.moment == Timed::Echange)
-    }
-}
-
 /// What the bounds added to a claim (µs), by the bound that added it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Clamp {
@@ -379,7 +372,7 @@ impl Fairness {
     /// `plausible_us`: reactions under it are logged as anticipation (§5).
     pub fn claim(&mut self, claim: Claim, now: u64, plausible_us: u64) -> Result<(), RuleError> {
         let Claim { conn, seat, seq, action, shown_us: shown, input_us: input } = claim;
-        let Some((moment, opens)) = self.open_moment() else { return Err(RuleError::CupNotLifted) };
+        let Some((_, opens)) = self.open_moment() else { return Err(RuleError::CupNotLifted) };
         if input < shown {
             return Err(RuleError::BeforeShown);
         }
@@ -418,7 +411,7 @@ impl Fairness {
             allowance,
             plausible_us,
         );
-        self.slack.entry(conn).or_default().request(moment.key(), input);
+        self.slack.entry(conn).or_default().request(input);
         if b.flagged {
             tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
         }
@@ -463,11 +456,10 @@ impl Fairness {
         let id = self.moment.as_ref().map(|m| m.id);
         let named =
             shown.filter(|s| id.is_some_and(|id| (s.race, s.round, s.moment) == (id.race, id.round, id.moment)));
-        // How late this stamped message came past the path bound, and where it falls in the
-        // moment it names: what the connection's claims will be allowed (§5).
+        // How late this stamped message came past the path bound, and the gap since the one
+        // before: what the connection's claims will be allowed (§5).
         let late = self.clock(conn).map_or(0, |c| now.saturating_sub(c.to_host(now_us).saturating_add(c.owd_max())));
-        let in_moment = id.zip(named).map(|(id, _)| (id.key(), now_us));
-        self.slack.entry(conn).or_default().beat(late, in_moment);
+        self.slack.entry(conn).or_default().beat(late, now_us, now);
         let host_now = if vouches && self.klaxon.is_some() { self.under_cup(conn, now_us, now) } else { 0 };
         if let Some(order) = &mut self.klaxon {
             order.heartbeat(seat, host_now, now);
