@@ -38,7 +38,7 @@ fn main() -> anyhow::Result<()> {
     {
         live.set_link(Link::Connected);
         let mut state = live.state();
-        state.welcome(Some(Seat(0)), None);
+        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
         let t = &mut state.mirror;
         let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny"];
         let seats = (0..6)

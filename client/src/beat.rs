@@ -1,32 +1,57 @@
 //! When a client tells the host its clock (fairness.md §4 and §6), and what it tells: the
-//! timed moment it showed and when. A seated client beats every [`BEAT_US`], in every phase:
-//! - in a timed moment (the grab, the Échange window) its elapsed time since it showed the
-//!   moment: the host commits a faster hand's verdict once every competing seat has shown a
-//!   time past it, so a verdict waits up to one interval for the slowest competitor;
-//! - under the cup, one more just after the lift instant the host announced (on this client's
-//!   clock), so that the Klaxon order is settled as soon as it can be;
-//! - and all along, from the lobby on, the host's record of this laptop's path: a path that goes quiet in
-//!   stretches (Wi-Fi) shows it in the gaps between beats, and only a steady record shows it
-//!   before the grab it matters in (`fair::slack` on the host). About 60 bytes a beat.
+//! timed moment it showed and when. A seated client beats every [`BEAT_US`]:
+//! - in a timed moment (the grab, the Échange window), while it still acts there, its elapsed
+//!   time since it showed the moment: the host commits a faster hand's verdict once every
+//!   competing seat has shown a time past it, so a verdict waits up to one interval for the
+//!   slowest competitor;
+//! - under the cup, once just after the lift instant the host announced (on this client's
+//!   clock), so that the Klaxon order is settled as soon as it can be — then, until the host
+//!   lifts, every [`BEAT_US`] or [`CUP_BEAT_US`] (as below);
+//! - and, on a host that asks for it in its welcome ([`BeatSchedule::Steady`]: a game night's
+//!   host does), all along from the lobby on: the host's record of this laptop's path. A path
+//!   that goes quiet in stretches (Wi-Fi) shows it in the gaps between beats, and only a steady
+//!   record shows it before the grab it matters in (`fair::slack` on the host). Otherwise
+//!   ([`BeatSchedule::WhileActing`], a host serving many connections) nothing more.
 //!
 //! Times are µs on the client's clock.
 
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ServerMsg, Shown};
-use bolide_protocol::{Event, PlayerView};
+use bolide_protocol::wire::{BeatSchedule, ServerMsg, Shown};
+use bolide_protocol::{Action, Event, PlayerView, Seat};
 
 pub use bolide_protocol::wire::BEAT_US;
+/// Under the cup past the lift instant (or without one), when the host asked for beats only
+/// while acting.
+pub const CUP_BEAT_US: u64 = 25_000;
 /// How long after the announced lift instant the first beat goes, so that it shows a time past
 /// the lift even through the host's clock-model error.
 pub const LIFT_SLACK_US: u64 = 1_000;
 
 /// A client's heartbeat schedule, and the timed moment it showed.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct Heartbeats {
+    /// What the host asked for in its welcome.
+    schedule: BeatSchedule,
     last_us: Option<u64>,
     lift_at_us: Option<u64>,
     /// The latest timed moment this client showed, and when (its own clock).
     shown: Option<Shown>,
+}
+
+impl Default for Heartbeats {
+    fn default() -> Self {
+        Heartbeats::new(BeatSchedule::WhileActing)
+    }
+}
+
+/// Whether `seat` still acts in the timed moment `view` is in: it grabs (no pawn yet), or has
+/// its Échange to declare.
+pub fn competing(view: &PlayerView, seat: Option<Seat>, legal: &[Action]) -> bool {
+    match view.phase {
+        PhaseView::Grab => seat.is_some_and(|s| view.car(s).pawn.is_none()),
+        PhaseView::Echange => legal.contains(&Action::KeepPawn),
+        _ => false,
+    }
 }
 
 /// The moment an update opens and the instant the host scheduled for showing it (this
@@ -39,6 +64,11 @@ pub fn opened(msg: &ServerMsg, now_us: u64) -> Option<Shown> {
 }
 
 impl Heartbeats {
+    /// A schedule as the host asked in its welcome.
+    pub fn new(schedule: BeatSchedule) -> Heartbeats {
+        Heartbeats { schedule, last_us: None, lift_at_us: None, shown: None }
+    }
+
     /// Reads what the host announced: the lift instant of the cup now down.
     pub fn on_message(&mut self, msg: &ServerMsg) {
         if let ServerMsg::Update { view, lift_at_us, .. } = msg {
@@ -77,16 +107,27 @@ impl Heartbeats {
         self.lift_at_us = if phase == PhaseView::CupDown { lift_at_us } else { None };
     }
 
-    /// When the next beat of a seated client is due on this client's clock, in `phase`
-    /// (`None`: in the lobby, where the record of its path starts).
-    pub fn due(&self, phase: Option<PhaseView>) -> u64 {
-        let steady = self.last_us.map_or(0, |last| last + BEAT_US);
-        match (phase, self.lift_at_us) {
+    /// When the next beat of a seated client is due on this client's clock, or `None` when
+    /// none is needed. `phase`: `None` in the lobby. `competing`: this seat still acts in the
+    /// timed moment now open ([`competing`]).
+    pub fn due(&self, phase: Option<PhaseView>, competing: bool) -> Option<u64> {
+        let after = |every: u64| self.last_us.map_or(0, |last| last + every);
+        let lift = match (phase, self.lift_at_us) {
             (Some(PhaseView::CupDown), Some(lift)) if self.last_us.is_none_or(|last| last < lift + LIFT_SLACK_US) => {
-                steady.min(lift + LIFT_SLACK_US)
+                Some(lift + LIFT_SLACK_US)
             }
-            _ => steady,
-        }
+            _ => None,
+        };
+        let regular = match (self.schedule, phase) {
+            (BeatSchedule::Steady, _) => Some(after(BEAT_US)),
+            (BeatSchedule::WhileActing, Some(PhaseView::Grab | PhaseView::Echange)) if competing => {
+                Some(after(BEAT_US))
+            }
+            // Past the announced lift, or none announced (no clock model of this laptop yet).
+            (BeatSchedule::WhileActing, Some(PhaseView::CupDown)) if lift.is_none() => Some(after(CUP_BEAT_US)),
+            (BeatSchedule::WhileActing, _) => None,
+        };
+        lift.into_iter().chain(regular).min()
     }
 
     /// A beat left at `now_us`.
@@ -98,30 +139,56 @@ impl Heartbeats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_protocol::Seat;
 
     #[test]
     fn b_4_6_under_the_cup_one_beat_just_after_the_announced_lift() {
         let mut h = Heartbeats::default();
         h.on_update(PhaseView::CupDown, Some(1_000_000));
-        assert_eq!(h.due(Some(PhaseView::CupDown)), 0, "the steady beat starts at once");
-        h.beaten(995_000);
-        assert_eq!(h.due(Some(PhaseView::CupDown)), 1_001_000, "the lift's beat comes before the steady one");
+        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(1_001_000));
         h.beaten(1_001_200);
         // The host has not lifted yet (its model of this clock is a little off): keep telling.
-        assert_eq!(h.due(Some(PhaseView::CupDown)), 1_011_200);
+        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(1_026_200));
+        // On a host that asked for steady beats, the lift's beat comes between two of them.
+        let mut steady = Heartbeats::new(BeatSchedule::Steady);
+        steady.on_update(PhaseView::CupDown, Some(1_000_000));
+        assert_eq!(steady.due(Some(PhaseView::CupDown), true), Some(0));
+        steady.beaten(995_000);
+        assert_eq!(steady.due(Some(PhaseView::CupDown), true), Some(1_001_000));
+        steady.beaten(1_001_200);
+        assert_eq!(steady.due(Some(PhaseView::CupDown), true), Some(1_011_200));
     }
 
     #[test]
-    fn fairness_5_a_seated_client_beats_steadily_in_every_phase() {
+    fn under_the_cup_without_an_instant_beats_steadily() {
+        let mut h = Heartbeats::default();
+        h.on_update(PhaseView::CupDown, None);
+        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(0));
+        h.beaten(500);
+        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(25_500));
+    }
+
+    #[test]
+    fn b_4_7_in_the_grab_and_the_echange_window_beats_until_this_seat_is_done() {
+        for phase in [PhaseView::Grab, PhaseView::Echange] {
+            let mut h = Heartbeats::default();
+            h.on_update(phase, None);
+            h.beaten(10_000);
+            assert_eq!(h.due(Some(phase), true), Some(20_000), "{phase:?}");
+            assert_eq!(h.due(Some(phase), false), None, "{phase:?}: holds a pawn, or has declared");
+            assert_eq!(h.due(Some(PhaseView::Movement), true), None);
+        }
+    }
+
+    #[test]
+    fn fairness_5_on_a_host_that_asks_a_client_beats_steadily_in_every_phase_and_the_lobby() {
         let phases = [PhaseView::CupDown, PhaseView::Grab, PhaseView::Echange, PhaseView::Movement, PhaseView::Over];
         for phase in phases.map(Some).into_iter().chain([None]) {
-            let mut h = Heartbeats::default();
+            let mut h = Heartbeats::new(BeatSchedule::Steady);
             if let Some(phase) = phase {
                 h.on_update(phase, None);
             }
             h.beaten(10_000);
-            assert_eq!(h.due(phase), 10_000 + BEAT_US, "{phase:?} (None: the lobby)");
+            assert_eq!(h.due(phase, false), Some(10_000 + BEAT_US), "{phase:?} (None: the lobby)");
         }
     }
 

@@ -254,8 +254,8 @@ impl Session {
         };
         session.write(&wire::encode(&Hello { version, code: word, name: name.to_string(), seat_token: token })).await?;
         match session.next().await? {
-            ServerMsg::Welcome { seat, token, .. } => {
-                session.state().welcome(seat, token);
+            ServerMsg::Welcome { seat, token, beats, .. } => {
+                session.state().welcome(seat, token, beats);
                 Ok(session)
             }
             ServerMsg::Refused { reason } => Err(ClientError::Refused(reason)),

@@ -10,7 +10,7 @@
 use crate::beat::{self, Heartbeats};
 use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::view::{PhaseView, ViewError};
-use bolide_protocol::wire::{ClientMsg, Datagram, LobbyState, SeatToken, ServerMsg, Shown, StandingLine};
+use bolide_protocol::wire::{BeatSchedule, ClientMsg, Datagram, LobbyState, SeatToken, ServerMsg, Shown, StandingLine};
 use bolide_protocol::{Action, Colour, Event, PlayerView, Seat};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -104,14 +104,15 @@ pub struct ClientState {
 impl ClientState {
     /// The host's answer to the hello, on a new connection. What the client knows of the
     /// table stays (the window keeps drawing it through a comeback); what belongs to the
-    /// connection starts again, as the host's count of this connection's actions does.
-    pub fn welcome(&mut self, seat: Option<Seat>, token: Option<SeatToken>) {
+    /// connection starts again, as the host's count of this connection's actions does, and
+    /// the beats go as the host asked.
+    pub fn welcome(&mut self, seat: Option<Seat>, token: Option<SeatToken>, beats: BeatSchedule) {
         self.mirror.seat = seat;
         self.token = token.or(self.token);
         self.seq = 0;
         self.revealed = None;
         self.echange_twin = None;
-        self.beats = Heartbeats::default();
+        self.beats = Heartbeats::new(beats);
     }
 
     /// A message from the host at `now_us`: checked, applied, and returned as the face should
@@ -273,11 +274,16 @@ impl ClientState {
         drawn.or(self.mirror.scheduled).map_or(input_us, |s| s.at_us).min(input_us)
     }
 
-    /// When the next heartbeat is due on this clock: a seat beats from the lobby on
-    /// ([`beat`]); a spectator never.
+    /// Whether this seat still acts in the timed moment now open.
+    pub fn competing(&self) -> bool {
+        self.mirror.view.as_ref().is_some_and(|v| beat::competing(v, self.mirror.seat, &self.mirror.legal))
+    }
+
+    /// When the next heartbeat is due on this clock, if one is needed ([`beat`]); a spectator
+    /// never beats.
     pub fn beat_due(&self) -> Option<u64> {
         self.mirror.seat?;
-        Some(self.beats.due(self.mirror.view.as_ref().map(|v| v.phase)))
+        self.beats.due(self.mirror.view.as_ref().map(|v| v.phase), self.competing())
     }
 
     /// A heartbeat leaving at `now_us`, vouching for no time past `vouchable_us` (an input
@@ -315,7 +321,7 @@ mod tests {
 
     fn seated() -> ClientState {
         let mut s = ClientState::default();
-        s.welcome(Some(Seat(0)), None);
+        s.welcome(Some(Seat(0)), None, BeatSchedule::WhileActing);
         s
     }
 
@@ -389,6 +395,7 @@ mod tests {
             (Some(bolide_protocol::Pawn(1)), Some(bolide_protocol::Pawn(0)))
         );
         assert_eq!(legal[..], [Action::Echange { with: bob }, Action::Echange { with: chloe }, Action::KeepPawn]);
+        assert!(s.competing());
         assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Echange, 9_000)));
         assert_eq!(s.on_twin(twin(), 1_500), None, "a copy changes nothing");
         // The stream's update comes: its news stays, the window is not opened twice.
@@ -446,7 +453,8 @@ mod tests {
         s.on_message(update(&view, vec![], None), 0).unwrap();
         let grab = Shown { race: view.race, round: view.round, moment: Timed::Grab, at_us: 1_000 };
         s.show(grab);
-        assert_eq!(s.beat_due(), Some(0), "a seat beats at once");
+        assert!(s.competing());
+        assert_eq!(s.beat_due(), Some(0), "a competing seat beats at once");
         let Datagram::Beat { now_us, shown, acts } = s.beat(5_000, 4_000) else { panic!() };
         assert_eq!((now_us, shown, acts), (4_000, Some(grab), 0));
         assert_eq!(s.beat_due(), Some(5_000 + beat::BEAT_US));
@@ -486,7 +494,7 @@ mod tests {
         let view = grab_view();
         s.on_message(update(&view, vec![], None), 0).unwrap();
         s.act(Action::EndTurn, 10);
-        s.welcome(Some(Seat(0)), None);
+        s.welcome(Some(Seat(0)), None, BeatSchedule::WhileActing);
         assert!(s.mirror.view.is_some(), "the window keeps drawing the table through a comeback");
         let (seq, _) = s.act(Action::EndTurn, 20);
         assert_eq!(seq, 1, "the host counts a new connection's actions from one");

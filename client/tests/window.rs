@@ -40,7 +40,7 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
     {
         live.set_link(Link::Connected);
         let mut state = live.state();
-        state.welcome(Some(Seat(0)), None);
+        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
         let t = &mut state.mirror;
         let seat = |i: u8, name: &str, colour, bot| LobbySeat {
             seat: Seat(i),

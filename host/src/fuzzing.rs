@@ -7,7 +7,9 @@
 //! frame the room sends can outgrow the limit.
 
 use crate::room::{ConnId, Output, Room, RoomConfig};
-use bolide_protocol::wire::{self, ClientMsg, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg, Settings};
+use bolide_protocol::wire::{
+    self, BeatSchedule, ClientMsg, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg, Settings,
+};
 use bolide_protocol::{Action, BotLevel, Seat, TableOptions};
 
 /// The host's reading of one connection, and the client's: length-prefixed frames, the hello
@@ -73,7 +75,9 @@ pub fn room(data: &[u8]) {
                     name: format!("P{conn}"),
                     seat_token: None,
                 };
-                room.hello(now, conn, hello, &mut out);
+                // The bit no other use reads: either schedule the server may ask for.
+                let beats = if op & 8 == 0 { BeatSchedule::Steady } else { BeatSchedule::WhileActing };
+                room.hello(now, conn, hello, beats, &mut out);
             }
             1 => room.gone(now, conn, &mut out),
             2 => room.tick(now, &mut out),

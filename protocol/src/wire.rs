@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -98,12 +98,14 @@ pub enum ClientMsg {
 /// Host → client.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ServerMsg {
-    /// The hello was accepted. `seat` is `None` for a spectator.
+    /// The hello was accepted. `seat` is `None` for a spectator; `beats`: how often this
+    /// laptop beats.
     Welcome {
         version: u32,
         seat: Option<Seat>,
         token: Option<SeatToken>,
         room: String,
+        beats: BeatSchedule,
     },
     /// The hello was refused; the connection closes after this.
     Refused {
@@ -261,11 +263,24 @@ pub enum Datagram {
     },
 }
 
-/// How often a seated client beats (µs), all the time: in a timed moment a faster hand's
-/// verdict waits up to one interval for the slowest competitor; and the beats are the host's
-/// steady record of the laptop's path — gaps between them against this interval (several
-/// missing in a row: its path went quiet), how late each comes (`fair::slack`).
+/// How often a client beats (µs) while it beats: in a timed moment a faster hand's verdict
+/// waits up to one interval for the slowest competitor; and the beats are the host's record of
+/// the laptop's path — gaps between them against this interval (several missing in a row: its
+/// path went quiet), how late each comes (`fair::slack`).
 pub const BEAT_US: u64 = 10_000;
+
+/// When a client beats, as the host asks in its welcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BeatSchedule {
+    /// Every [`BEAT_US`] from the lobby on: the record of the laptop's path that tells a path
+    /// going quiet in stretches (Wi-Fi) before the grab it matters in. 100 small datagrams a
+    /// second: what a game night's host asks of each of its handful of laptops.
+    Steady,
+    /// Only while the seat acts in a timed moment, and once past the lift under the cup (then
+    /// every 25 ms until it lifts): what a host serving many connections asks, to hear a
+    /// tenth as many packets. Its record of each path is then thin.
+    WhileActing,
+}
 
 /// A time-critical datagram leaves once, then again after each of these gaps (at 0, 2, 5,
 /// 15, 40, 80 and 160 ms): a copy in another packet gets through when one packet is lost,

@@ -30,8 +30,13 @@ async fn a_view_naming_a_seat_that_does_not_exist_ends_the_link_with_a_clear_err
             decoder.push(&buf[..n]);
         };
         assert_eq!(hello.version, PROTOCOL_VERSION);
-        let welcome =
-            ServerMsg::Welcome { version: PROTOCOL_VERSION, seat: Some(Seat(0)), token: None, room: "GARE".into() };
+        let welcome = ServerMsg::Welcome {
+            version: PROTOCOL_VERSION,
+            seat: Some(Seat(0)),
+            token: None,
+            room: "GARE".into(),
+            beats: wire::BeatSchedule::Steady,
+        };
         send.write_all(&wire::encode(&welcome)).await.unwrap();
         // A real three-seat race, seen from seat 0 — but its first player is seat 9.
         let mut view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));

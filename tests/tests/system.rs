@@ -196,3 +196,27 @@ async fn timing_probes_travel_as_datagrams() {
     let rtt = session.ping().await.unwrap();
     assert!(rtt < Duration::from_secs(1), "{rtt:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairness_5_a_game_night_host_hears_steady_beats_from_its_first_laptops_only() {
+    use bolide_host::net::server::Limits;
+    use bolide_host::net::{Identity, Journal, Server};
+    let identity = Identity::load_or_create(&bolide_tests::scratch("steady").join("identity")).unwrap();
+    let limits = Limits { steady_beats: 1, ..Limits::default() };
+    let server = Server::bind_with("127.0.0.1:0".parse().unwrap(), &identity, limits).unwrap();
+    let code = server.add_room(quick_room("GARE", 1, 1), Journal::None, None).unwrap();
+    let addr = server.local_addr();
+    let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
+    let ben = Session::connect(addr, &code, "Ben", None).await.unwrap();
+    assert!(ana.state().beat_due().is_some(), "the first laptop is asked to beat from the lobby on");
+    assert_eq!(ben.state().beat_due(), None, "past the host's count, a laptop in the lobby is quiet");
+    // Ana's session beats while it waits on the host (the lobby has little to say).
+    let _ = tokio::time::timeout(Duration::from_millis(500), async {
+        loop {
+            ana.next().await.expect("connection alive");
+        }
+    })
+    .await;
+    let heard = server.stats.heartbeats.load(std::sync::atomic::Ordering::Relaxed);
+    assert!((20..=60).contains(&heard), "{heard} beats heard in half a second (one laptop, every 10 ms)");
+}

@@ -7,11 +7,12 @@
 //! must outlast. One allowance for every laptop has to cover the worst path at the table, and
 //! a laptop that lies keeps all of it (about 80 ms on a near path when its beats stop).
 //!
-//! But a laptop's own beats show both: a seated laptop beats every [`BEAT_US`] all through a
-//! race, each beat a message stamped on its clock, so how late it arrives against the path
-//! bound is a sample of the first (a beat held behind an unsent input carries that input's
-//! time, so a stall shows too); and several missing in a row are a silence of the path. Each
-//! connection gets the allowance its own beats showed it needs over the last minute
+//! But a laptop's own beats show both: a seated laptop beats every [`BEAT_US`] (from the
+//! lobby on, on a host that asks for steady beats as a game night's does; otherwise only while
+//! it acts in a moment), each beat a message stamped on its clock, so how late it arrives
+//! against the path bound is a sample of the first (a beat held behind an unsent input carries
+//! that input's time, so a stall shows too); and several missing in a row are a silence of the
+//! path. Each connection gets the allowance its own beats showed it needs over the last minute
 //! ([`RECORD_US`]); a laptop that lies while its path looks clean keeps only that. A laptop
 //! can fake a bad path (hold beats back, skip them): that buys it no more than [`Slack::cap`]
 //! (the caller's default, or a message's last copy once its beats show the path goes quiet),

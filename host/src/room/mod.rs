@@ -23,7 +23,8 @@ use crate::game::{Championship, ChampionshipSetup, Phase};
 use bolide_protocol::dice::SeedReveal;
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{
-    ClientMsg, Datagram, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine, close,
+    BeatSchedule, ClientMsg, Datagram, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine,
+    close,
 };
 use bolide_protocol::{Action, Circuit, Colour, Event, FirstPlayer, Pawn, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
@@ -231,7 +232,9 @@ impl Room {
 
     // ----- inputs -----
 
-    pub fn hello(&mut self, now: u64, conn: ConnId, hello: Hello, out: &mut Vec<Output>) {
+    /// A connection's hello; `beats`: when the host asks it to beat (the server's choice: it
+    /// knows how many connections it hears).
+    pub fn hello(&mut self, now: u64, conn: ConnId, hello: Hello, beats: BeatSchedule, out: &mut Vec<Output>) {
         let word = hello.code.split('-').next().unwrap_or("").trim().to_ascii_uppercase();
         if !crate::secret::same(word.as_bytes(), self.config.code.to_ascii_uppercase().as_bytes()) {
             let reason = "wrong room code: ask the host for the code it printed".to_string();
@@ -273,7 +276,7 @@ impl Room {
             // meanwhile stops). The comeback limit above keeps this from holding the table.
             self.seats[i].zombie = false;
             self.members.insert(conn, Some(seat));
-            out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token)) });
+            out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
             self.send_lobby(out);
             self.send_update_to(conn, &[], now, out);
             self.retime_seat(now, seat);
@@ -299,7 +302,7 @@ impl Room {
             });
             let seat = Seat(self.seats.len() as u8 - 1);
             self.members.insert(conn, Some(seat));
-            out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token)) });
+            out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
             self.send_lobby(out);
         } else if self.members.values().filter(|s| s.is_none()).count() >= MAX_SPECTATORS {
             let reason = format!("this table already has {MAX_SPECTATORS} spectators: try again later");
@@ -307,7 +310,7 @@ impl Room {
             out.push(Output::Close { conn, code: close::ROOM_FULL, reason });
         } else {
             self.members.insert(conn, None);
-            out.push(Output::Send { conn, msg: self.welcome(None, None) });
+            out.push(Output::Send { conn, msg: self.welcome(None, None, beats) });
             self.send_lobby(out);
             self.send_update_to(conn, &[], now, out);
         }
@@ -470,12 +473,13 @@ impl Room {
 
     // ----- the lobby -----
 
-    fn welcome(&self, seat: Option<Seat>, token: Option<SeatToken>) -> ServerMsg {
+    fn welcome(&self, seat: Option<Seat>, token: Option<SeatToken>, beats: BeatSchedule) -> ServerMsg {
         ServerMsg::Welcome {
             version: bolide_protocol::wire::PROTOCOL_VERSION,
             seat,
             token,
             room: self.config.code.clone(),
+            beats,
         }
     }
 

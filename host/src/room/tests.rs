@@ -2,7 +2,7 @@
 
 use super::*;
 use bolide_protocol::event::Contest;
-use bolide_protocol::wire::{self, PROTOCOL_VERSION};
+use bolide_protocol::wire::{self, BeatSchedule::Steady, PROTOCOL_VERSION};
 use bolide_protocol::{Pawn, TableOptions};
 
 fn settings(bots: u8, races: u8) -> Settings {
@@ -60,7 +60,7 @@ fn token_of(out: &[Output], conn: ConnId) -> SeatToken {
 fn anne_joins(bots: u8, races: u8) -> (Room, Vec<Output>) {
     let mut r = room(bots, races);
     let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
+    r.hello(0, 1, hello("Anne", None), Steady, &mut out);
     (r, out)
 }
 
@@ -93,7 +93,7 @@ fn run(room: &mut Room, mut now: u64, limit: u64, out: &mut Vec<Output>, done: i
 fn a_wrong_room_code_is_refused_and_closed() {
     let mut r = room(2, 1);
     let mut out = Vec::new();
-    r.hello(0, 1, Hello { code: "NOPE".into(), ..hello("Anne", None) }, &mut out);
+    r.hello(0, 1, Hello { code: "NOPE".into(), ..hello("Anne", None) }, Steady, &mut out);
     assert!(matches!(sent_to(&out, 1)[0], ServerMsg::Refused { reason } if reason.contains("wrong room code")));
     assert!(out.iter().any(|o| matches!(o, Output::Close { conn: 1, code: close::WRONG_CODE, .. })));
     assert_eq!(r.seats_taken().0, 2, "the refused client took no seat");
@@ -102,7 +102,7 @@ fn a_wrong_room_code_is_refused_and_closed() {
 #[test]
 fn lobby_colours_ready_and_start_with_bots() {
     let (mut r, mut out) = anne_joins(2, 1);
-    r.hello(0, 2, hello("Bob", None), &mut out);
+    r.hello(0, 2, hello("Bob", None), Steady, &mut out);
     r.message(0, 2, ClientMsg::PickColour(Colour::Rouge), &mut out); // Anne's
     assert!(matches!(sent_to(&out, 2).last(), Some(ServerMsg::LobbyRefused { .. })));
     r.message(0, 2, ClientMsg::PickColour(Colour::Noir), &mut out);
@@ -178,7 +178,7 @@ fn a_dropped_pilot_comes_back_to_its_seat_with_the_whole_view() {
     let round = r.championship().unwrap().race().round();
     let now = run(&mut r, now, now + 2_000_000, &mut out, |r| r.championship().unwrap().race().round() > round);
     out.clear();
-    r.hello(now, 9, hello("Anne", Some(token)), &mut out);
+    r.hello(now, 9, hello("Anne", Some(token)), Steady, &mut out);
     let msgs = sent_to(&out, 9);
     assert!(matches!(msgs[0], ServerMsg::Welcome { seat: Some(Seat(0)), .. }));
     assert!(
@@ -186,7 +186,7 @@ fn a_dropped_pilot_comes_back_to_its_seat_with_the_whole_view() {
             .any(|m| matches!(m, ServerMsg::Update { view, .. } if view.viewer == Some(Seat(0)) && view.round > round))
     );
     // An unknown token is refused with what to do.
-    r.hello(now, 10, hello("Eve", Some(SeatToken(5))), &mut out);
+    r.hello(now, 10, hello("Eve", Some(SeatToken(5))), Steady, &mut out);
     assert!(out.iter().any(|o| matches!(o, Output::Close { conn: 10, code: close::BAD_TOKEN, .. })));
 }
 
@@ -195,7 +195,7 @@ fn late_joiners_watch_and_cannot_act() {
     let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     out.clear();
-    r.hello(3, 2, hello("Late", None), &mut out);
+    r.hello(3, 2, hello("Late", None), Steady, &mut out);
     let msgs = sent_to(&out, 2);
     assert!(matches!(msgs[0], ServerMsg::Welcome { seat: None, .. }));
     assert!(
@@ -419,7 +419,7 @@ fn names_are_cleaned_so_no_lobby_frame_can_outgrow_the_limit() {
     let mut out = Vec::new();
     for conn in 1..=6 {
         let name = format!("\u{202E}{}\u{0007}", "x".repeat(40_000));
-        r.hello(0, conn, hello(&name, None), &mut out);
+        r.hello(0, conn, hello(&name, None), Steady, &mut out);
     }
     let lobby = sent_to(&out, 6).into_iter().rev().find(|m| matches!(m, ServerMsg::Lobby(_))).expect("a lobby");
     let ServerMsg::Lobby(state) = lobby else { unreachable!() };
@@ -441,9 +441,9 @@ fn three_laptops_at_the_grab() -> (Room, Vec<Output>, u64, Vec<Pawn>) {
 /// As [`three_laptops_at_the_grab`], in room `r`.
 fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Pawn>) {
     let mut out = Vec::new();
-    r.hello(0, 1, hello("Anne", None), &mut out);
-    r.hello(0, 2, hello("Bob", None), &mut out);
-    r.hello(0, 3, hello("Chloé", None), &mut out);
+    r.hello(0, 1, hello("Anne", None), Steady, &mut out);
+    r.hello(0, 2, hello("Bob", None), Steady, &mut out);
+    r.hello(0, 3, hello("Chloé", None), Steady, &mut out);
     for conn in 1..=3 {
         for i in 0..20 {
             let t = i * 10_000;
@@ -727,7 +727,7 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
     let mut r = Room::new(config, 7);
     let mut out = Vec::new();
     for conn in 1..=6 {
-        r.hello(0, conn, hello(&format!("Pilot {conn}"), None), &mut out);
+        r.hello(0, conn, hello(&format!("Pilot {conn}"), None), Steady, &mut out);
     }
     for conn in 1..=6 {
         r.message(0, conn, ClientMsg::Ready(true), &mut out);
@@ -895,7 +895,7 @@ fn a_pilot_who_comes_back_over_and_over_cannot_hold_the_table_past_one_time_limi
     let (mut now, mut conn) = (start, 100);
     while r.applied == applied {
         assert!(now < start + 5_000_000, "the decision is still held 5 s after it began");
-        r.hello(now, conn, hello("Anne", Some(token)), &mut out);
+        r.hello(now, conn, hello("Anne", Some(token)), Steady, &mut out);
         let next = now + 50_000;
         while let Some(at) = r.next_deadline().filter(|at| *at <= next) {
             r.tick(at.max(now), &mut out);
@@ -913,7 +913,7 @@ fn spectators_are_let_in_up_to_a_limit() {
     let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     for conn in 10..10 + MAX_SPECTATORS as ConnId + 8 {
-        r.hello(1, conn, hello("Watcher", None), &mut out);
+        r.hello(1, conn, hello("Watcher", None), Steady, &mut out);
     }
     let welcomed = (10..10 + MAX_SPECTATORS as ConnId + 8)
         .filter(|c| sent_to(&out, *c).iter().any(|m| matches!(m, ServerMsg::Welcome { .. })))
@@ -936,7 +936,7 @@ fn b_4_2_only_pilots_clocks_hold_the_cup_and_a_seat_holds_it_three_times_at_most
     assert_eq!(lift, 10_000 + 100_000, "Anne's clock is warm");
     // A spectator that never answers a probe, or claims a slow path, holds nothing up.
     let path = r.slowest_pilot_path();
-    r.hello(20_000, 9, hello("Watcher", None), &mut out);
+    r.hello(20_000, 9, hello("Watcher", None), Steady, &mut out);
     r.probe(9, crate::fair::Sample::from_probe(30_000, 400_000, 400_000, 800_000));
     assert!(!r.needs_warm_up(), "a spectator's cold clock would hold the cup");
     assert_eq!(r.slowest_pilot_path(), path, "a spectator's path stretched the reveal");
@@ -955,7 +955,7 @@ fn b_4_6_a_klaxon_call_is_judged_against_the_countdown_its_laptop_was_shown() {
     // model of his clock, reads more than 115 ms before the lift. (No probe can tell a step from a path that became
     // asymmetric: only the countdown each pilot was shown is common ground.)
     let (mut r, mut out) = anne_joins(1, 1);
-    r.hello(0, 2, hello("Bob", None), &mut out);
+    r.hello(0, 2, hello("Bob", None), Steady, &mut out);
     for conn in 1..=2 {
         for i in 0..20 {
             let t = i * 1_000;
@@ -1024,7 +1024,7 @@ fn a_pilot_who_beats_but_never_grabs_is_played_for_after_the_time_limit() {
         config.grab_timeout_ms = 500;
         let mut r = Room::new(config, seed);
         let mut out = Vec::new();
-        r.hello(0, 1, hello("Anne", None), &mut out);
+        r.hello(0, 1, hello("Anne", None), Steady, &mut out);
         r.message(0, 1, ClientMsg::Ready(true), &mut out);
         let mut now =
             run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
@@ -1058,7 +1058,7 @@ fn b_4_7_a_klaxon_pick_that_hands_out_the_last_pawn_opens_the_echange_window_on_
         let mut r = Room::new(config, seed);
         let mut out = Vec::new();
         for conn in 1..=3 {
-            r.hello(0, conn, hello(&format!("Pilot {conn}"), None), &mut out);
+            r.hello(0, conn, hello(&format!("Pilot {conn}"), None), Steady, &mut out);
             r.message(0, conn, ClientMsg::Ready(true), &mut out);
         }
         let mut now = 0;

@@ -182,7 +182,8 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
         let identity = Identity::load_or_create(&dir.join("identity"))?;
         // Thousands of clients, all from 127.0.0.1: the game night's caps would refuse them.
         let connections = args.rooms * args.bots_per_room + 64;
-        let limits = Limits { connections, pending: connections, pending_per_address: connections };
+        let limits =
+            Limits { connections, pending: connections, pending_per_address: connections, ..Limits::default() };
         let server = Server::bind_with("127.0.0.1:0".parse()?, &identity, limits)?;
         let mut codes = Vec::new();
         for r in 0..args.rooms {
