@@ -177,10 +177,7 @@ pub async fn play_session(
             ServerMsg::Update { .. } => {
                 if let Some(moment) = beat::opened(&msg, session.now_us()) {
                     // Show at the scheduled instant (fairness.md §2, §6), or at once if late.
-                    let now = session.now_us();
-                    if moment.at_us > now {
-                        tokio::time::sleep(Duration::from_micros(moment.at_us - now)).await;
-                    }
+                    session.wait_until_us(moment.at_us).await?;
                     let at_us = session.now_us();
                     session.state().show(Shown { at_us, ..moment });
                 }

@@ -398,6 +398,27 @@ impl Session {
         }
     }
 
+    /// Waits until `until_us` on this client's clock without reading the host, beating when
+    /// due: a face that holds a moment back until its scheduled instant (fairness.md §2) must
+    /// not fall silent meanwhile. The host reads a seated laptop's silences as its path going
+    /// quiet in stretches (`fair::slack` on the host), and believes every claim of such a
+    /// path — a liar's too — further back.
+    pub async fn wait_until_us(&mut self, until_us: u64) -> Result<(), ClientError> {
+        loop {
+            let now = self.clock.now_us();
+            if now >= until_us {
+                return Ok(());
+            }
+            let due = self.state().beat_due().filter(|_| !self.hushed);
+            if due.is_some_and(|due| due <= now) {
+                self.heartbeat()?;
+                continue;
+            }
+            let next = due.map_or(until_us, |due| due.min(until_us));
+            tokio::time::sleep(Duration::from_micros(next - now)).await;
+        }
+    }
+
     async fn closed_reason(&self) -> ClientError {
         match tokio::time::timeout(Duration::from_secs(2), self.connection.closed()).await {
             Ok(e) => e.into(),

@@ -220,3 +220,25 @@ async fn fairness_5_a_game_night_host_hears_steady_beats_from_its_first_laptops_
     let heard = server.stats.heartbeats.load(std::sync::atomic::Ordering::Relaxed);
     assert!((20..=60).contains(&heard), "{heard} beats heard in half a second (one laptop, every 10 ms)");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairness_2_a_laptop_holding_a_moment_back_until_its_instant_keeps_beating() {
+    // A moment leaves early and is shown at its scheduled instant (the Échange window: twice
+    // the slowest path plus 150 ms ahead). A face waiting for that instant must not fall
+    // silent: the host reads a seated laptop's silences as its path going quiet, and would
+    // believe its claims (a liar's too) further back for a minute.
+    use bolide_host::net::{Identity, Journal, Server};
+    let identity = Identity::load_or_create(&bolide_tests::scratch("hold").join("identity")).unwrap();
+    let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
+    let code = server.add_room(quick_room("HOLD", 1, 1), Journal::None, None).unwrap();
+    let mut ana = Session::connect(server.local_addr(), &code, "Ana", None).await.unwrap();
+    let heard = || server.stats.heartbeats.load(std::sync::atomic::Ordering::Relaxed);
+    let before = heard();
+    let instant = ana.now_us() + 500_000;
+    ana.wait_until_us(instant).await.unwrap();
+    assert!(ana.now_us() >= instant, "waits until the instant");
+    // Give the last beats time to land on loopback.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let beats = heard() - before;
+    assert!((20..=60).contains(&beats), "{beats} beats heard while the laptop waited half a second");
+}

@@ -7,7 +7,7 @@
 
 pub mod socket;
 
-use bolide_client::net::{Clock, ConnectOptions, Session};
+use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
 use bolide_host::bots::{BotLevel, Decide};
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::{FairRecord, RoomConfig};
@@ -864,13 +864,15 @@ async fn lab_bot(
                                 .push(seat.0);
                         }
                         Event::ReservoirsRevealed { .. } => {
-                            let (at_us, t) = show(&session, &clock, (view, Timed::Grab), *show_at_us, frame).await;
+                            let (at_us, t) =
+                                show(&mut session, &clock, (view, Timed::Grab), *show_at_us, frame).await?;
                             shown = Some((at_us, t));
                             target = best_pawn(view, &session.state().mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
                         }
                         Event::EchangeWindow { seats } => {
-                            let (at_us, t) = show(&session, &clock, (view, Timed::Echange), *show_at_us, frame).await;
+                            let (at_us, t) =
+                                show(&mut session, &clock, (view, Timed::Echange), *show_at_us, frame).await?;
                             echange_shown = Some((at_us, t));
                             if session.state().mirror.seat.is_some_and(|s| seats.contains(&s)) {
                                 echange_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
@@ -1005,18 +1007,15 @@ enum Stalled {
 /// screen (`frame`: first frame, period), for the next frame, then tells the session it showed
 /// `moment` of `view`'s round; returns the instant it showed, on the bot's clock and in real time.
 async fn show(
-    session: &Session,
+    session: &mut Session,
     clock: &LabClock,
     (view, moment): (&bolide_protocol::PlayerView, Timed),
     show_at_us: Option<u64>,
     frame: Option<(Instant, Duration)>,
-) -> (u64, Instant) {
+) -> Result<(u64, Instant), ClientError> {
+    // Beating meanwhile, as a laptop's link does while its screen waits for the instant.
     if let Some(at) = show_at_us {
-        let now = clock.now_us();
-        if at > now {
-            let wait = Duration::from_micros(((at - now) as f64 / clock.rate(Instant::now())) as u64);
-            tokio::time::sleep(wait).await;
-        }
+        session.wait_until_us(at).await?;
     }
     // On a screen, the moment appears with the next frame.
     if let Some((first, period)) = frame {
@@ -1031,7 +1030,7 @@ async fn show(
     let t = Instant::now();
     let at_us = clock.at(t) as u64;
     session.state().show(Shown { race: view.race, round: view.round, moment, at_us });
-    (at_us, t)
+    Ok((at_us, t))
 }
 
 /// Spins the last stretch to `at`, so that a timed input is sharp; the instant it happened.
