@@ -316,7 +316,7 @@ impl Session {
         // between its click and its send (a frame, a busy laptop) makes this beat exactly as
         // late, so the host learns this laptop's stalls whole (`fair::slack`), not only the
         // part of one that a regular beat happened to fall in.
-        if self.beat_on_send && !self.hushed && self.state().beat_due().is_some() {
+        if self.beat_on_send && self.beat_due().is_some() {
             self.beat_vouching(input_us)?;
         }
         let (seq, msg, copy) = self.state().timed(action, shown_us, input_us);
@@ -357,6 +357,12 @@ impl Session {
         })
     }
 
+    /// When this session's next beat is due, on its clock: what the state asks for, unless a
+    /// hushing lab liar holds its beats back.
+    fn beat_due(&self) -> Option<u64> {
+        self.state().beat_due().filter(|_| !self.hushed)
+    }
+
     /// Raw bytes on the game stream (tests of the host's defences).
     pub async fn send_raw(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
         self.write(bytes).await
@@ -373,7 +379,7 @@ impl Session {
                 let mut state = self.state.lock();
                 return Ok(state.on_message(msg, self.clock.now_us())?);
             }
-            let due = self.state().beat_due().filter(|_| !self.hushed);
+            let due = self.beat_due();
             let beat_at =
                 due.map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(self.clock.now_us())));
             tokio::select! {
@@ -409,7 +415,7 @@ impl Session {
             if now >= until_us {
                 return Ok(());
             }
-            let due = self.state().beat_due().filter(|_| !self.hushed);
+            let due = self.beat_due();
             if due.is_some_and(|due| due <= now) {
                 self.heartbeat()?;
                 continue;
