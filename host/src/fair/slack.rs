@@ -166,11 +166,16 @@ impl Slack {
         BASE_US.saturating_add(late).saturating_add(self.silence_cover()).min(self.cap(default))
     }
 
-    /// The allowance for `shown`, `base` the caller's for the clock model and the jitter:
-    /// widened by the cover of the path's silences (the moment's copies on the way in must
-    /// outlast them too), at most [`Slack::cap`] of `default`.
-    pub fn shown_allowance(&self, base: u64, default: u64) -> u64 {
-        base.saturating_add(self.silence_cover()).min(self.cap(default).max(base))
+    /// The allowance for `shown`, `base` the caller's for the clock model and the jitter. The
+    /// moment reaches the laptop as copies on the way *to* it, whose silences the host never
+    /// hears: its record is of the laptop's beats, the other way, and a stretch of loss one
+    /// way says nothing of its length the other way (a run of loss is as long as it is, not
+    /// as long as the last one seen). So on a path whose beats showed it goes quiet in
+    /// stretches the way in is believed to go quiet too, for as long as the moment's copies
+    /// ride out: `base` plus its last copy ([`LAST_COPY_US`]). A path that never went quiet
+    /// gets `base`; a laptop that fakes a quiet path gains no more than this.
+    pub fn shown_allowance(&self, base: u64) -> u64 {
+        if self.silence_cover() > 0 { base.saturating_add(LAST_COPY_US) } else { base }
     }
 }
 
@@ -213,6 +218,7 @@ mod tests {
         l.for_s(30);
         assert_eq!(l.slack.input_allowance(DEFAULT), BASE_US);
         assert_eq!(l.slack.cap(DEFAULT), DEFAULT, "a path that never went quiet: a retransmission's room");
+        assert_eq!(l.slack.shown_allowance(20 * MS), 20 * MS, "the caller's base for the clock and the jitter");
     }
 
     #[test]
@@ -238,6 +244,7 @@ mod tests {
         // A 50 ms silence once: could be luck.
         l.beats(100, &[10, 11, 12, 13]).for_s(10);
         assert_eq!(l.slack.silence_cover(), 0);
+        assert_eq!(l.slack.shown_allowance(20 * MS), 20 * MS);
         // Twice: the path goes quiet in stretches; a request must outlast 50 ms (copy at 80).
         l.beats(100, &[30, 31, 32]).for_s(1);
         let s = &l.slack;
@@ -247,7 +254,7 @@ mod tests {
         // believed as far as the last copy.
         assert_eq!(s.cap(40 * MS), QUIET_CAP_US);
         assert_eq!(s.input_allowance(40 * MS), BASE_US + 80 * MS);
-        assert_eq!(s.shown_allowance(20 * MS, 40 * MS), 100 * MS);
+        assert_eq!(s.shown_allowance(20 * MS), 20 * MS + LAST_COPY_US, "the way in: its last copy");
     }
 
     #[test]

@@ -384,13 +384,14 @@ impl Fairness {
         let sent = self.moment.as_ref().and_then(|m| m.sent.get(&conn).copied()).unwrap_or(opens);
         let latest_show = opens.max(sent + owd_max);
         // Input: back to the laptop's last beat in this moment if it went silent since
-        // (`silent_since`); otherwise what its beats showed its path needs (`fair::slack`).
+        // (`silent_since`); otherwise what its beats showed its path needs (`fair::slack`). As
+        // far as room for a QUIC retransmission should every copy be lost (about a round trip
+        // plus the peer's ack delay), what every laptop got before its beats told anything —
+        // or, on a path its beats showed goes quiet in stretches, as far as the last copy
+        // (`Slack::cap`).
         // Shown: the moment came in time (the reveal as copies, the Échange window early), so
-        // the clock model's error and the jitter tail, widened for the silences the moment's
-        // copies had to outlast. Each as far as room for a QUIC retransmission should every
-        // copy be lost (about a round trip plus the peer's ack delay), what every laptop got
-        // before its beats told anything — or, on a path its beats showed goes quiet in
-        // stretches, as far as the last copy (`Slack::cap`).
+        // the clock model's error and the jitter tail — and on a path that goes quiet, the
+        // moment's last copy, since the host cannot hear the silences on the way in.
         let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
         let (default, shown_base) = (2 * owd_max + 30_000, 2 * jitter + 15_000);
         let never_beat = Slack::default();
@@ -399,7 +400,7 @@ impl Fairness {
             input_us: slack
                 .input_allowance(default)
                 .max(self.silent_since(conn, seq, shown, now, owd_max).min(slack.cap(default))),
-            shown_us: slack.shown_allowance(shown_base, default),
+            shown_us: slack.shown_allowance(shown_base),
         };
         let b = bound_claim(
             reaction,

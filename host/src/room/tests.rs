@@ -600,6 +600,33 @@ fn fairness_7_a_laptop_silent_since_its_last_beat_is_believed_back_to_it_and_no_
 }
 
 #[test]
+fn fairness_5_a_reveal_held_by_a_burst_on_the_way_in_is_not_taken_for_a_lie() {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    // Anne's near path goes quiet in stretches: her beats show two silences of 40 ms (here in
+    // the grab; any in the last minute would do). On the way to her, a longer stretch of loss
+    // ate every copy of the reveal until the 80 ms one, so she showed it 80 ms after its
+    // instant: longer than any silence the host heard from her, which it cannot hear.
+    let late = reveal + 80_000;
+    let beat = |ms: u64| ClientMsg::Heartbeat {
+        now_us: reveal + ms * 1_000,
+        shown: (ms >= 80).then(|| grab_shown(late)),
+        acts: 0,
+    };
+    for ms in [10, 50, 60].into_iter().chain((100..=270).step_by(10)) {
+        r.message(reveal + ms * 1_000 + 1_000, 1, beat(ms), &mut out);
+    }
+    let grab = |pawn| ClientMsg::Grab { seq: 1, pawn, shown_us: late, input_us: late + 200_000 };
+    r.message(late + 201_000, 1, grab(pawns[0]), &mut out);
+    // Bob's path never went quiet: the same late reveal from him is a lie, and held.
+    r.message(late + 201_000, 2, grab(pawns[1]), &mut out);
+    let anne = judged_once_the_grab_is_over(&mut r, late + 201_000, &mut out, Seat(0));
+    assert_eq!((anne.reaction_us, anne.clamp), (200_000, Clamp::default()), "the burst explains her late reveal");
+    let bob = judged(&out, Seat(1));
+    assert!(bob.clamp.shown_us > 60_000 && bob.clamp.input_us == 0, "Bob is held near the reveal: {bob:?}");
+}
+
+#[test]
 fn fairness_7_a_beat_that_counted_the_grab_does_not_bound_it() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
