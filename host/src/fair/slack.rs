@@ -15,8 +15,9 @@
 //! path. Each connection gets the allowance its own beats showed it needs over the last minute
 //! ([`RECORD_US`]); a laptop that lies while its path looks clean keeps only that. A laptop
 //! can fake a bad path (hold beats back, skip them): that buys it no more than [`Slack::cap`]
-//! (the caller's default, or a message's last copy once its beats show the path goes quiet),
-//! and the lab measures it.
+//! on an input (the caller's default, or a message's last copy once its beats show the path
+//! goes quiet) and a moment's last copy on a `shown` ([`Slack::shown_allowance`]), and the lab
+//! measures it.
 //!
 //! A laptop that beat in the moment it claims in is believed back to its last beat there
 //! instead (`room::fairness`, `silent_since`), as far as [`Slack::cap`]: its beats then tell
@@ -147,10 +148,11 @@ impl Slack {
         longest.min(MAX_US)
     }
 
-    /// The most any allowance of this path reaches, `default` the caller's (room for a
+    /// The most the input allowance of this path reaches, `default` the caller's (room for a
     /// retransmission, what every laptop got before its beats told anything): that, or on a
     /// path whose beats showed it goes quiet in stretches ([`Slack::silence_cover`]), as far as
-    /// a message's last copy ([`QUIET_CAP_US`]). Faking a bad path buys no more than this.
+    /// a message's last copy ([`QUIET_CAP_US`]). Faking a bad path buys no more than this on
+    /// an input (a `shown` has its own bound, [`Slack::shown_allowance`]).
     pub fn cap(&self, default: u64) -> u64 {
         if self.silence_cover() > 0 { default.max(QUIET_CAP_US) } else { default.max(BASE_US) }
     }
