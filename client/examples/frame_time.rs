@@ -57,8 +57,15 @@ fn main() -> anyhow::Result<()> {
             bots: 0,
             bot_level: Default::default(),
         };
-        t.lobby =
-            Some(LobbyState { seats, settings, spectators: 0, started: true, dice: Default::default(), reveal: None });
+        t.lobby = Some(LobbyState {
+            seats,
+            you: None,
+            settings,
+            spectators: 0,
+            started: true,
+            dice: Default::default(),
+            reveal: None,
+        });
         let mut view = sim::random_race(6, 5).view_for(Seat(0));
         for (i, car) in view.cars.iter_mut().enumerate() {
             car.position = [3, 3, 7, 12, 12, 20][i];

@@ -48,7 +48,7 @@ impl Default for Heartbeats {
 /// its Échange to declare.
 pub fn competing(view: &PlayerView, seat: Option<Seat>, legal: &[Action]) -> bool {
     match view.phase {
-        PhaseView::Grab => seat.is_some_and(|s| view.car(s).pawn.is_none()),
+        PhaseView::Grab => seat.and_then(|s| view.cars.get(s.index())).is_some_and(|c| c.pawn.is_none()),
         PhaseView::Echange => legal.contains(&Action::KeepPawn),
         _ => false,
     }

@@ -8,6 +8,7 @@
 
 pub mod beat;
 pub mod bot;
+pub mod fuzzing;
 pub mod live;
 pub mod net;
 pub mod state;

@@ -26,6 +26,37 @@ pub fn keep_events(log: &mut Vec<Event>, new: &[Event]) {
     log.extend_from_slice(new);
 }
 
+/// What a host sends a window to show, made safe to show: names and reasons cut to a sane
+/// length and cleaned of control and bidi characters (a host is a peer on the wire too); a
+/// lobby that names seats past the table refused.
+fn clean(msg: &mut ServerMsg) -> Result<(), ViewError> {
+    use bolide_protocol::wire::{clean_name, clean_reason};
+    match msg {
+        ServerMsg::Lobby(lobby) => {
+            for seat in &mut lobby.seats {
+                seat.name = clean_name(&seat.name);
+                if seat.seat.index() >= bolide_protocol::model::MAX_PILOTS {
+                    return Err(ViewError::Seat(seat.seat));
+                }
+            }
+            lobby.settings.circuit = clean_reason(&lobby.settings.circuit);
+            if let Some(you) = lobby.you.filter(|s| s.index() >= bolide_protocol::model::MAX_PILOTS) {
+                return Err(ViewError::OwnSeat(you));
+            }
+        }
+        ServerMsg::Welcome { seat, room, .. } => {
+            *room = clean_name(room);
+            if let Some(s) = seat.filter(|s| s.index() >= bolide_protocol::model::MAX_PILOTS) {
+                return Err(ViewError::OwnSeat(s));
+            }
+        }
+        ServerMsg::Refused { reason } | ServerMsg::LobbyRefused { reason } => *reason = clean_reason(reason),
+        ServerMsg::Finished { standings } => standings.iter_mut().for_each(|l| l.name = clean_name(&l.name)),
+        ServerMsg::Update { .. } | ServerMsg::ActRefused { .. } => {}
+    }
+    Ok(())
+}
+
 /// Everything the client knows of the table: what every face reads (the window each frame).
 #[derive(Debug, Default, Clone)]
 pub struct Mirror {
@@ -52,8 +83,14 @@ impl Mirror {
     fn apply(&mut self, msg: &ServerMsg, now_us: u64) {
         self.dice.observe(msg);
         match msg {
-            ServerMsg::Lobby(lobby) => self.lobby = Some(lobby.clone()),
+            ServerMsg::Lobby(lobby) => {
+                // The lobby says whose it is each time: seats move up when a pilot leaves.
+                self.seat = lobby.you;
+                self.lobby = Some(lobby.clone());
+            }
             ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
+                // The view is this seat's own (checked): the seat it names is this laptop's.
+                self.seat = view.viewer;
                 keep_events(&mut self.events, events);
                 if let Some(moment) = beat::opened(msg, now_us) {
                     self.scheduled = Some(moment);
@@ -63,7 +100,10 @@ impl Mirror {
                 self.deadline_at_us = deadline_ms.map(|ms| now_us.saturating_add(u64::from(ms) * 1000));
                 self.refusal = None;
             }
-            ServerMsg::ActRefused { error, .. } => self.refusal = Some(error.to_string()),
+            // A rule error can carry the host's words (a phase's name): cleaned like a reason.
+            ServerMsg::ActRefused { error, .. } => {
+                self.refusal = Some(bolide_protocol::wire::clean_reason(&error.to_string()))
+            }
             ServerMsg::LobbyRefused { reason } => self.refusal = Some(reason.clone()),
             ServerMsg::Finished { standings } => self.finished = Some(standings.clone()),
             ServerMsg::Welcome { .. } | ServerMsg::Refused { .. } => {}
@@ -75,7 +115,7 @@ impl Mirror {
         self.lobby
             .as_ref()
             .and_then(|l| l.seats.iter().find(|s| s.seat == seat))
-            .map_or_else(|| format!("Pilot {}", seat.0 + 1), |s| s.name.clone())
+            .map_or_else(|| format!("Pilot {}", seat.number()), |s| s.name.clone())
     }
 
     /// The colour of a seat (and of the pawn and reservoir with its number, B-1.2).
@@ -107,7 +147,13 @@ impl ClientState {
     /// connection starts again, as the host's count of this connection's actions does, and
     /// the beats go as the host asked.
     pub fn welcome(&mut self, seat: Option<Seat>, token: Option<SeatToken>, beats: BeatSchedule) {
-        self.mirror.seat = seat;
+        // A seat the view does not have (a host that lies, or a table that changed) drops the
+        // view until the host sends this seat's own.
+        if seat.is_some_and(|s| self.mirror.view.as_ref().is_some_and(|v| s.index() >= v.cars.len())) {
+            self.mirror.view = None;
+            self.mirror.legal.clear();
+        }
+        self.mirror.seat = seat.filter(|s| s.index() < bolide_protocol::model::MAX_PILOTS);
         self.token = token.or(self.token);
         self.seq = 0;
         self.revealed = None;
@@ -120,8 +166,10 @@ impl ClientState {
     /// round's reveal or Échange window that already came by datagram is taken out of the
     /// stream's update.
     pub fn on_message(&mut self, mut msg: ServerMsg, now_us: u64) -> Result<ServerMsg, ViewError> {
-        if let ServerMsg::Update { view, .. } = &msg {
+        clean(&mut msg)?;
+        if let ServerMsg::Update { view, legal, .. } = &msg {
             view.check()?;
+            legal.iter().try_for_each(|a| view.check_action(a))?;
         }
         if let ServerMsg::Update { events, view, .. } = &mut msg {
             let round = Some((view.race, view.round));
@@ -168,7 +216,7 @@ impl ClientState {
             p.reservoir = values.get(p.pawn.index()).copied();
         }
         view.phase = PhaseView::Grab;
-        let grabbing = self.mirror.seat.is_some_and(|s| view.car(s).pawn.is_none());
+        let grabbing = self.mirror.seat.and_then(|s| view.cars.get(s.index())).is_some_and(|c| c.pawn.is_none());
         let legal = view
             .pawns
             .iter()

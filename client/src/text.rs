@@ -79,7 +79,7 @@ pub fn describe(event: &Event, names: &[String]) -> Option<String> {
         }
         Event::PawnTaken { seat, pawn, auto } => {
             let how = if *auto { "gets the last pawn," } else { "grabs pawn" };
-            format!("{} {how} {}", n(seat), pawn.0 + 1)
+            format!("{} {how} {}", n(seat), pawn.number())
         }
         Event::Echanged { seat, with } => format!("{} plays Échange with {}", n(seat), n(with)),
         Event::LanterneRougeMove { seat, to, .. } => format!("{}: Lanterne Rouge, free tile to {to}", n(seat)),
@@ -173,9 +173,9 @@ pub fn echange_margins(photo: &PhotoFinish, names: &[String]) -> Vec<String> {
 pub fn contest(c: &Contest, names: &[String]) -> String {
     let (winner, runner_up) = (name(names, c.winner), name(names, c.runner_up));
     if c.drawn {
-        format!("pawn {} to {winner}, tied with {runner_up} (drawn)", c.pawn.0 + 1)
+        format!("pawn {} to {winner}, tied with {runner_up} (drawn)", c.pawn.number())
     } else {
-        format!("pawn {} to {winner}, {} ahead of {runner_up}", c.pawn.0 + 1, ms(c.margin_us))
+        format!("pawn {} to {winner}, {} ahead of {runner_up}", c.pawn.number(), ms(c.margin_us))
     }
 }
 

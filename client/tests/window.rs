@@ -60,7 +60,15 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
             bots: 1,
             bot_level: Default::default(),
         };
-        t.lobby = Some(LobbyState { seats, settings, spectators: 0, started, dice: Default::default(), reveal: None });
+        t.lobby = Some(LobbyState {
+            seats,
+            you: None,
+            settings,
+            spectators: 0,
+            started,
+            dice: Default::default(),
+            reveal: None,
+        });
     }
     let mut app = app();
     app.sit(live.clone(), None);
@@ -190,6 +198,63 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
     let sent = drain(&mut commands);
     assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.bot_level == BotLevel::Random)), "{sent:?}");
     drop(live);
+}
+
+#[test]
+fn a_pilot_leaving_the_lobby_leaves_every_other_window_its_own_seat() {
+    // A real room: Anne, Bob and Chloé join, then Anne leaves. The host moves Bob and Chloé
+    // up; each laptop's core is fed what the host sent it, and their windows follow.
+    use bolide_host::room::{Output, Room, RoomConfig};
+    use bolide_protocol::wire::{BeatSchedule, ClientMsg, Hello, PROTOCOL_VERSION};
+    let settings =
+        Settings { options: TableOptions::default(), circuit: "cannes".into(), bots: 0, bot_level: Default::default() };
+    let mut room = Room::new(RoomConfig::new("GARE", settings, 1), 1);
+    let laptops: Vec<(Live, UnboundedReceiver<Command>)> = (0..3).map(|_| Live::detached("GARE")).collect();
+    let mut out = Vec::new();
+    let feed = |out: &mut Vec<Output>| {
+        for o in out.drain(..) {
+            if let Output::Send { conn, msg } = o {
+                let mut state = laptops[conn as usize - 1].0.state();
+                if let ServerMsg::Welcome { seat, token, beats, .. } = &msg {
+                    state.welcome(*seat, *token, *beats);
+                }
+                state.on_message(msg, 0).expect("a sound message");
+            }
+        }
+    };
+    for (conn, name) in [(1, "Anne"), (2, "Bob"), (3, "Chloé")] {
+        let hello = Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: None };
+        room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
+        feed(&mut out);
+    }
+    room.message(0, 1, ClientMsg::Leave, &mut out);
+    feed(&mut out);
+    let window = |i: usize| {
+        let live = laptops[i].0.clone();
+        live.set_link(Link::Connected);
+        let mut app = app();
+        app.sit(live, None);
+        let mut h = harness(app);
+        h.run();
+        h
+    };
+    let bob = window(1);
+    assert!(bob.query_by_label_contains("Bob (you)").is_some(), "Bob's window shows his own seat");
+    assert!(bob.query_by_label("The first pilot sets the championship; it changes here live.").is_none());
+    let chloe = window(2);
+    assert!(chloe.query_by_label_contains("Chloé (you)").is_some(), "Chloé's window shows her own seat");
+    assert!(chloe.query_by_label_contains("Bob (you)").is_none());
+    assert!(chloe.query_by_label("The first pilot sets the championship; it changes here live.").is_some());
+}
+
+#[test]
+fn a_window_given_a_seat_past_the_table_says_so_instead_of_panicking() {
+    let (app, live, _commands) = seated(true);
+    set_view(&live, view(), vec![]);
+    live.state().mirror.seat = Some(Seat(5));
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("seat 6 of a table of 3").is_some());
 }
 
 #[test]

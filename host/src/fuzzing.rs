@@ -6,11 +6,12 @@
 //! peer sends: nothing panics or aborts, a message that decodes encodes back to itself, and no
 //! frame the room sends can outgrow the limit.
 
+use crate::fair::Sample;
 use crate::room::{ConnId, Output, Room, RoomConfig};
 use bolide_protocol::wire::{
     self, BeatSchedule, ClientMsg, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg, Settings,
 };
-use bolide_protocol::{Action, BotLevel, Seat, TableOptions};
+use bolide_protocol::{Action, BotLevel, Pawn, Seat, TableOptions};
 
 /// The host's reading of one connection, and the client's: length-prefixed frames, the hello
 /// first, then client messages; a server message's view goes through the client's check.
@@ -47,9 +48,15 @@ pub fn frames(data: &[u8]) {
 }
 
 /// A room fed a sequence of operations from up to four connections: hellos (good and bad),
-/// departures, time passing, arbitrary decoded messages, and legal actions picked by index so
-/// that whole games are reached. Each byte pair is an operation: `op` (its high nibble also
-/// advances the clock by up to 150 ms) and a connection.
+/// departures, time passing, arbitrary decoded messages, legal actions picked by index so
+/// that whole games are reached — and what a modified laptop sends: clock answers with any
+/// stamps and delays, beats with any `now`, `shown` and `acts`, timed requests and Klaxon
+/// calls with extreme and wrapping times. Each byte pair is an operation: `op` (its high
+/// nibble also advances the clock by up to 150 ms) and a connection; some take more bytes.
+///
+/// Besides no panic and no frame past the limit, the harness checks that nothing sent can
+/// stall the table: at the end, with the laptops silent, the race leaves its current step
+/// within [`STALL_BOUND_US`] of simulated time.
 pub fn room(data: &[u8]) {
     let settings = Settings {
         options: TableOptions { races: 1, ..TableOptions::default() },
@@ -62,12 +69,11 @@ pub fn room(data: &[u8]) {
     let mut room = Room::new(config, 1);
     let mut out = Vec::new();
     let (mut now, mut seq) = (0u64, 0u32);
-    let mut ops = data;
-    while let [op, conn, rest @ ..] = ops {
-        ops = rest;
+    let mut ops = Bytes(data);
+    while let Some([op, conn]) = ops.take::<2>() {
         let conn: ConnId = u64::from(conn % 4) + 1;
         now += u64::from(op >> 4) * 10_000;
-        match op % 8 {
+        match op % 11 {
             0 => {
                 let hello = Hello {
                     version: PROTOCOL_VERSION,
@@ -90,17 +96,15 @@ pub fn room(data: &[u8]) {
             4 => room.message(now, conn, ClientMsg::Ready(true), &mut out),
             5 => {
                 // An arbitrary message: a length byte, then that many bytes to decode.
-                let Some((&len, body)) = ops.split_first() else { break };
-                let n = usize::from(len).min(body.len());
-                if let Ok(msg) = wire::decode::<ClientMsg>(&body[..n]) {
+                let Some([len]) = ops.take::<1>() else { break };
+                let body = ops.take_up_to(usize::from(len));
+                if let Ok(msg) = wire::decode::<ClientMsg>(body) {
                     room.message(now, conn, msg, &mut out);
                 }
-                ops = &body[n..];
             }
-            _ => {
+            6 => {
                 // A legal action of seat `conn - 1`, picked by the next byte.
-                let Some((&pick, rest)) = ops.split_first() else { break };
-                ops = rest;
+                let Some([pick]) = ops.take::<1>() else { break };
                 let Some(race) = room.championship().map(|c| c.race()) else { continue };
                 let seat = Seat(conn as u8 - 1);
                 if seat.0 >= race.pilots() {
@@ -117,12 +121,107 @@ pub fn room(data: &[u8]) {
                 };
                 room.message(now, conn, msg, &mut out);
             }
-        }
-        for o in out.drain(..) {
-            if let Output::Send { msg, .. } | Output::SendAt { msg, .. } = &o {
-                let len = wire::encode(msg).len() - 4;
-                assert!(len <= MAX_FRAME, "a {len}-byte frame: {msg:?}");
+            7 => {
+                // A clock answer: the probe left `delay` ago, stamped anything by the laptop.
+                let (Some([d]), Some(t1), Some(t2)) = (ops.take::<1>(), ops.time(now), ops.time(now)) else { break };
+                let t0 = now.saturating_sub(u64::from(d) * 1_000);
+                room.probe(conn, Sample::from_probe(t0, t1, t2, now));
             }
+            8 => {
+                // A beat with any time, any count of actions, naming the open moment or not.
+                let (Some(now_us), Some([acts, named])) = (ops.time(now), ops.take::<2>()) else { break };
+                let acts = match acts {
+                    0..=15 => u32::from(acts),
+                    16..=127 => seq.saturating_add(u32::from(acts & 3)),
+                    _ => u32::MAX - u32::from(acts & 1),
+                };
+                let shown = room.open_moment_shown().filter(|_| named & 1 == 0).map(|mut s| {
+                    s.at_us = now_us.wrapping_sub(u64::from(named) * 1_000);
+                    s
+                });
+                room.message(now, conn, ClientMsg::Heartbeat { now_us, shown, acts }, &mut out);
+            }
+            9 | 10 => {
+                // A timed request or a Klaxon call with chosen times, any pawn or seat.
+                let (Some(shown_us), Some(input_us), Some([what, s])) = (ops.time(now), ops.time(now), ops.take::<2>())
+                else {
+                    break;
+                };
+                seq = if s & 1 == 0 { seq.saturating_add(1) } else { u32::from(s) };
+                let msg = match (op % 11, what % 3) {
+                    (9, 0) => ClientMsg::Grab { seq, pawn: Pawn(what / 3 % 8), shown_us, input_us },
+                    (9, 1) => ClientMsg::Echange { seq, with: Some(Seat(what / 3 % 8)), shown_us, input_us },
+                    (9, _) => ClientMsg::Echange { seq, with: None, shown_us, input_us },
+                    _ => ClientMsg::Act { seq, action: Action::Klaxon, at_us: Some(input_us) },
+                };
+                room.message(now, conn, msg, &mut out);
+            }
+            _ => unreachable!("op % 11"),
         }
+        check_frames(&mut out);
+    }
+    assert_no_stall(&mut room, now, &mut out);
+}
+
+/// How long, in simulated time, a race may stay in one step once the laptops are silent: the
+/// harness's time limits are 50–300 ms, a cut-off 250 ms plus the slowest path (at most
+/// `MAX_OWD_US`), and a moment opens at most 500 ms after it is decided.
+pub const STALL_BOUND_US: u64 = 5_000_000;
+
+/// The room, left to its timers, leaves the step it is in within [`STALL_BOUND_US`].
+fn assert_no_stall(room: &mut Room, mut now: u64, out: &mut Vec<Output>) {
+    let step = |room: &Room| room.championship().map(|c| (c.race().race_no(), c.race().round(), c.race().phase()));
+    let Some(start) = step(room) else { return };
+    if room.is_finished() {
+        return;
+    }
+    let until = now.saturating_add(STALL_BOUND_US);
+    while step(room) == Some(start) {
+        let Some(at) = room.next_deadline() else { panic!("a stalled room: no timer left in {start:?}") };
+        now = now.max(at);
+        assert!(now <= until, "a stalled room: still in {start:?} after {} s", STALL_BOUND_US / 1_000_000);
+        room.tick(now, out);
+        check_frames(out);
+    }
+}
+
+/// No frame the room sends may outgrow the limit.
+fn check_frames(out: &mut Vec<Output>) {
+    for o in out.drain(..) {
+        if let Output::Send { msg, .. } | Output::SendAt { msg, .. } = &o {
+            let len = wire::encode(msg).len() - 4;
+            assert!(len <= MAX_FRAME, "a {len}-byte frame: {msg:?}");
+        }
+    }
+}
+
+/// The fuzzer's bytes, read from the front.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, rest) = self.0.split_first_chunk::<N>()?;
+        self.0 = rest;
+        Some(*head)
+    }
+
+    fn take_up_to(&mut self, n: usize) -> &[u8] {
+        let (head, rest) = self.0.split_at(n.min(self.0.len()));
+        self.0 = rest;
+        head
+    }
+
+    /// A time a modified laptop might claim: near `now` (either side), an extreme, or any.
+    fn time(&mut self, now: u64) -> Option<u64> {
+        let [kind, a, b] = self.take::<3>()?;
+        let near = u64::from(u16::from_le_bytes([a, b])) * 100;
+        Some(match kind % 6 {
+            0 => now.saturating_sub(near),
+            1 => now.saturating_add(near),
+            2 => 0,
+            3 => u64::MAX - near,
+            4 => 1 << (near % 64),
+            _ => u64::from_le_bytes(self.take::<8>()?),
+        })
     }
 }

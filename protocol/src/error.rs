@@ -17,6 +17,10 @@ pub enum RuleError {
     HostLifts,
     #[error("B-4.3: the input came before the reservoirs were shown; check the client's clock")]
     BeforeShown,
+    #[error(
+        "B-4.3: this request's times are not ones this laptop's clock can have read (shown before the moment left the host, or an input after the request arrived); check the laptop's clock, or update the game"
+    )]
+    ImplausibleTiming,
     #[error("B-4.3: grab with the reveal's timestamps (a `Grab` message) while the grab is on")]
     UntimedGrab,
     #[error("B-4.7: declare in the Échange window with its timestamps (an `Echange` message)")]

@@ -23,6 +23,11 @@ impl Seat {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The number a person reads (seat 1 is `Seat(0)`), for any seat a peer may name.
+    pub fn number(self) -> u16 {
+        u16::from(self.0) + 1
+    }
 }
 
 impl std::fmt::Display for Seat {
@@ -40,6 +45,11 @@ pub struct Pawn(pub u8);
 impl Pawn {
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+
+    /// The number printed on the pawn (pawn 1 is `Pawn(0)`), for any pawn a peer may name.
+    pub fn number(self) -> u16 {
+        u16::from(self.0) + 1
     }
 }
 

@@ -151,6 +151,21 @@ impl PlayerView {
         self.oil.map_or(Ok(()), tile)?;
         self.stars.iter().try_for_each(|s| tile(s.tile))
     }
+
+    /// Whether `action`, offered by the host as legal, names only what this view has: a
+    /// window draws a button per legal action and looks up what it names.
+    pub fn check_action(&self, action: &crate::Action) -> Result<(), ViewError> {
+        use crate::Action as A;
+        let ok = match *action {
+            A::TakePawn { pawn } => pawn.index() < self.pawns.len(),
+            A::Echange { with } => with.index() < self.cars.len(),
+            A::Huile { tile } => tile <= FINISH,
+            A::Raccourci { tiles_before } => tiles_before <= FINISH,
+            A::Move { tiles } => tiles <= FINISH,
+            _ => true,
+        };
+        if ok { Ok(()) } else { Err(ViewError::Legal(*action)) }
+    }
 }
 
 /// A view that names what does not exist (see [`PlayerView::check`]).
@@ -158,10 +173,14 @@ impl PlayerView {
 pub enum ViewError {
     #[error("the view has {cars} cars and {pawns} pawns (3 to 6 of each, as many pawns as cars)")]
     Size { cars: usize, pawns: usize },
-    #[error("the view names seat {} and has no such car", .0.0 + 1)]
+    #[error("the view names seat {} and has no such car", .0.number())]
     Seat(Seat),
-    #[error("the view names pawn {} and has no such pawn", .0.0 + 1)]
+    #[error("the view names pawn {} and has no such pawn", .0.number())]
     Pawn(Pawn),
     #[error("the view names tile {0}; the board ends at {FINISH}")]
     Tile(u8),
+    #[error("the host offers {0:?}, which names what this table does not have")]
+    Legal(crate::Action),
+    #[error("the host gave this laptop seat {}, past the table's last", .0.number())]
+    OwnSeat(Seat),
 }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -172,6 +172,9 @@ pub struct Settings {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LobbyState {
     pub seats: Vec<LobbySeat>,
+    /// The seat of the connection this lobby goes to (`None`: a spectator). Seats move up when
+    /// a pilot leaves the lobby, so every lobby says it again: a laptop never keeps a stale one.
+    pub you: Option<Seat>,
     pub settings: Settings,
     pub spectators: u16,
     /// Whether the championship has started (late joiners watch).
@@ -338,14 +341,35 @@ pub const MAX_CIRCUIT_CHARS: usize = 256;
 /// bidirectional-override characters dropped (they could reorder what others read), runs of
 /// white space folded, at most [`MAX_NAME_CHARS`] characters.
 pub fn clean_name(name: &str) -> String {
+    clean_text(name).chars().take(MAX_NAME_CHARS).collect()
+}
+
+/// The most of a host's reason a client shows, in characters.
+pub const MAX_REASON_CHARS: usize = 300;
+
+/// A reason or refusal from a peer, as a window may show it: control and bidi characters out,
+/// white space folded, at most [`MAX_REASON_CHARS`] characters.
+pub fn clean_reason(reason: &str) -> String {
+    let mut cleaned = clean_text(reason);
+    if let Some((cut, _)) = cleaned.char_indices().nth(MAX_REASON_CHARS) {
+        cleaned.truncate(cut);
+        cleaned.push('…');
+    }
+    cleaned
+}
+
+/// Control and bidi characters out, white space folded.
+fn clean_text(text: &str) -> String {
     let is_bidi =
         |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}');
-    let kept: String = name
+    // Looked at once at most this far: a 64 KiB reason costs no more than a short one.
+    let kept: String = text
         .chars()
+        .take(4 * MAX_REASON_CHARS)
         .map(|c| if c.is_whitespace() { ' ' } else { c })
         .filter(|c| !c.is_control() && !is_bidi(*c))
         .collect();
-    kept.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(MAX_NAME_CHARS).collect()
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Encodes `msg` as one frame (length prefix included).

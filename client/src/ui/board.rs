@@ -173,7 +173,7 @@ pub fn show(ui: &mut egui::Ui, rect: Rect, input: &BoardInput<'_>) -> Option<u8>
         painter.text(
             at,
             Align2::CENTER_CENTER,
-            (car.seat.0 + 1).to_string(),
+            car.seat.number().to_string(),
             FontId::proportional(side * 0.15),
             look::ink(c),
         );
@@ -238,7 +238,7 @@ pub fn tile_label(view: &PlayerView, position: u8, face_down: bool) -> String {
 }
 
 fn seat_word(seat: Seat) -> String {
-    format!("#{}", seat.0 + 1)
+    format!("#{}", seat.number())
 }
 
 #[cfg(test)]

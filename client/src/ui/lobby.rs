@@ -82,7 +82,7 @@ impl LobbyUi {
                 let label = ui.label("First player (B-1.7, default random)");
                 let current = match s.options.first_player {
                     FirstPlayer::Random => "random".to_string(),
-                    FirstPlayer::Seat(seat) => format!("seat {}", seat.0 + 1),
+                    FirstPlayer::Seat(seat) => format!("seat {}", seat.number()),
                 };
                 let combo = egui::ComboBox::from_id_salt("first-player").selected_text(current).show_ui(ui, |ui| {
                     changed |=
@@ -249,8 +249,9 @@ fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState) {
     egui::Grid::new("seats").striped(true).min_col_width(60.0).show(ui, |ui| {
         for seat in &lobby.seats {
             let c = seat.colour;
+            let you = if t.seat == Some(seat.seat) { " (you)" } else { "" };
             ui.label(
-                RichText::new(format!(" {} ", seat.name))
+                RichText::new(format!(" {}{you} ", seat.name))
                     .size(18.0)
                     .background_color(look::colour(c))
                     .color(look::ink(c)),

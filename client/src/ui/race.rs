@@ -71,6 +71,18 @@ impl RaceUi {
             ui.label("Waiting for the first view of the race…");
             return;
         };
+        if let Some(seat) = t.seat.filter(|s| s.index() >= view.cars.len()) {
+            // The client core keeps its seat within the view; a host that broke that is told.
+            ui.colored_label(
+                Color32::LIGHT_RED,
+                format!(
+                    "The host put this laptop in seat {} of a table of {}: leave and join again.",
+                    seat.number(),
+                    view.cars.len()
+                ),
+            );
+            return;
+        }
         let s = Scene::new(live, t, view);
         self.animate(ui, view);
 
@@ -186,7 +198,7 @@ impl RaceUi {
             (Some(pawn), _) => {
                 let value = view.pawns.iter().find(|p| p.pawn == pawn).and_then(|p| p.reservoir);
                 ui.heading(
-                    RichText::new(format!("Yours: pawn {} — reservoir {}", pawn.0 + 1, value.unwrap_or(0)))
+                    RichText::new(format!("Yours: pawn {} — reservoir {}", pawn.number(), value.unwrap_or(0)))
                         .color(Color32::from_rgb(60, 200, 90)),
                 );
             }
@@ -236,10 +248,10 @@ impl RaceUi {
                 let value = p.reservoir.map_or("?".to_string(), |v| v.to_string());
                 let (label, fill) = match p.owner {
                     Some(owner) => (
-                        format!("Pawn {} · {value}\n{}", p.pawn.0 + 1, s.name(owner)),
+                        format!("Pawn {} · {value}\n{}", p.pawn.number(), s.name(owner)),
                         look::greyed(look::colour(t.colour(owner))),
                     ),
-                    None => (format!("Pawn {} · {value}", p.pawn.0 + 1), look::colour(c)),
+                    None => (format!("Pawn {} · {value}", p.pawn.number()), look::colour(c)),
                 };
                 let take = Action::TakePawn { pawn: p.pawn };
                 let allowed = t.legal.contains(&take) && !waiting;
@@ -498,7 +510,7 @@ fn side_panel(ui: &mut egui::Ui, s: &Scene) {
         for (rank, seat) in order.iter().enumerate() {
             let c = s.colour(*seat);
             ui.label(RichText::new(format!("{}.", rank + 1)).strong());
-            let name = format!(" {} {} ", seat.0 + 1, s.name(*seat));
+            let name = format!(" {} {} ", seat.number(), s.name(*seat));
             ui.label(RichText::new(name).background_color(look::colour(c)).color(look::ink(c)));
             let mut notes = vec![format!("tile {}", view.car(*seat).position)];
             if view.lanterne_rouge == Some(*seat) {

@@ -47,6 +47,10 @@ pub enum LogLine {
     Tie { seats: Vec<Seat>, spread_us: u64, winner: Seat, draw: u64 },
     /// A seat went silent; the grab no longer waits for it.
     CutOff { seat: Seat, silent_us: u64 },
+    /// A seat kept beating without its beats ever vouching past the least request (a
+    /// modified laptop, or one whose every beat named another moment): the moment waited for
+    /// it as long as for a silent one, and no longer.
+    Stalled { seat: Seat },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -57,10 +61,15 @@ struct SeatState {
     /// Host time of the last frame heard from it.
     last_heard: u64,
     cut_off: bool,
+    /// Beat on without vouching past the least request until the moment stopped waiting for
+    /// it: not waited for again in this moment (a beat does not undo it; a request does).
+    stalled: bool,
 }
 
 pub struct GrabArbiter {
     seats: Vec<SeatState>,
+    /// The reveal instant: the latest a commit waits for is counted from it.
+    opened: u64,
     pending: Vec<Request>,
     tie_us: u64,
     silence_us: u64,
@@ -78,10 +87,12 @@ impl GrabArbiter {
                 frontier: 0,
                 last_heard: now,
                 cut_off: false,
+                stalled: false,
             })
             .collect();
         GrabArbiter {
             seats,
+            opened: now,
             pending: Vec::new(),
             tie_us,
             silence_us,
@@ -92,7 +103,7 @@ impl GrabArbiter {
 
     /// A heartbeat: `seat`'s elapsed time since it was shown the reservoirs.
     pub fn heartbeat(&mut self, seat: Seat, elapsed_us: u64, now: u64) {
-        let s = &mut self.seats[seat.index()];
+        let Some(s) = self.seats.get_mut(seat.index()) else { return };
         s.frontier = s.frontier.max(elapsed_us);
         s.last_heard = now;
         s.cut_off = false;
@@ -101,7 +112,7 @@ impl GrabArbiter {
     /// A grab request (it is also a heartbeat at its own reaction).
     pub fn request(&mut self, request: Request, now: u64) {
         self.heartbeat(request.seat, request.reaction_us, now);
-        if self.seats[request.seat.index()].competing {
+        if self.is_waiting_for(request.seat) {
             self.pending.push(request);
         }
     }
@@ -109,7 +120,9 @@ impl GrabArbiter {
     /// `seat` holds a pawn now (its own verdict, the last pawn, a stand-in bot): it no longer
     /// competes, and its other requests are void; they are returned, never judged.
     pub fn withdraw(&mut self, seat: Seat) -> Vec<Request> {
-        self.seats[seat.index()].competing = false;
+        if let Some(s) = self.seats.get_mut(seat.index()) {
+            s.competing = false;
+        }
         let (void, pending) = self.pending.iter().partition(|r| r.seat == seat);
         self.pending = pending;
         void
@@ -121,18 +134,27 @@ impl GrabArbiter {
     }
 
     pub fn is_waiting_for(&self, seat: Seat) -> bool {
-        self.seats[seat.index()].competing
+        self.seats.get(seat.index()).is_some_and(|s| s.competing)
+    }
+
+    /// The latest instant a request with reaction `least` waits for a seat whose beats have
+    /// not vouched past it, whatever those beats say: as long as a silent seat is waited for,
+    /// counted from the moment the request's reaction ends. Reactions come bounded by what the
+    /// path allows (`bound_claim`), but the sum saturates all the same.
+    fn stall_deadline(&self, least: u64) -> u64 {
+        self.opened.saturating_add(least).saturating_add(self.tie_us).saturating_add(self.silence_us)
     }
 
     /// The next request that can be committed at `now`, if any. Call until `None`.
     pub fn poll(&mut self, now: u64) -> Option<Verdict> {
         let least = self.pending.iter().map(|r| r.reaction_us).min()?;
-        let horizon = least + self.tie_us;
+        let horizon = least.saturating_add(self.tie_us);
+        let stalled = now > self.stall_deadline(least);
         // Everyone who could still send something faster than `horizon` must have spoken.
         for i in 0..self.seats.len() {
             let s = self.seats[i];
             let has_request = self.pending.iter().any(|r| r.seat.index() == i);
-            if !s.competing || has_request || s.frontier > horizon {
+            if !s.competing || has_request || s.frontier > horizon || s.stalled {
                 continue;
             }
             let silent = now.saturating_sub(s.last_heard);
@@ -143,9 +165,15 @@ impl GrabArbiter {
                 }
                 continue;
             }
+            if stalled {
+                self.seats[i].stalled = true;
+                self.log.push(LogLine::Stalled { seat: Seat(i as u8) });
+                continue;
+            }
             return None;
         }
-        // The tie group: requests from distinct seats within the margin of the least.
+        // The tie group: requests from distinct seats within the margin of the least (never
+        // empty: the least is in it).
         let mut group: Vec<usize> =
             (0..self.pending.len()).filter(|&i| self.pending[i].reaction_us <= horizon).collect();
         group.sort_by_key(|&i| (self.pending[i].reaction_us, self.pending[i].arrival));
@@ -153,12 +181,12 @@ impl GrabArbiter {
         seats.dedup();
         let (pick, tie) = if seats.len() > 1 {
             let draw = self.rng.random_range(0..seats.len() as u64);
-            let winner = seats[draw as usize];
+            let winner = *seats.get(draw as usize)?;
             let spread = group.iter().map(|&i| self.pending[i].reaction_us).max().unwrap_or(least) - least;
             self.log.push(LogLine::Tie { seats: seats.clone(), spread_us: spread, winner, draw });
-            (group.into_iter().find(|&i| self.pending[i].seat == winner).expect("in group"), true)
+            (group.into_iter().find(|&i| self.pending[i].seat == winner)?, true)
         } else {
-            (group[0], false)
+            (*group.first()?, false)
         };
         let request = self.pending.remove(pick);
         Some(Verdict { request, committed: now, tie })
@@ -167,10 +195,21 @@ impl GrabArbiter {
     /// The next time `poll` could change its answer without new input: when a seat that
     /// blocks the least request would be cut off for silence.
     pub fn next_deadline(&self) -> Option<u64> {
-        if self.pending.is_empty() {
-            return None;
-        }
-        self.seats.iter().filter(|s| s.competing && !s.cut_off).map(|s| s.last_heard + self.silence_us + 1).min()
+        let least = self.pending.iter().map(|r| r.reaction_us).min()?;
+        let stall = self.stall_deadline(least).saturating_add(1);
+        self.seats
+            .iter()
+            .filter(|s| s.competing && !s.cut_off && !s.stalled)
+            .map(|s| s.last_heard.saturating_add(self.silence_us).saturating_add(1).min(stall))
+            .min()
+    }
+
+    /// Seats the moment stopped waiting for while they kept beating ([`LogLine::Stalled`]).
+    pub fn stalled(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.log.iter().filter_map(|l| match l {
+            LogLine::Stalled { seat } => Some(*seat),
+            _ => None,
+        })
     }
 }
 
@@ -225,10 +264,10 @@ pub fn bound_claim(
     allowance: Allowance,
     plausible_us: u64,
 ) -> Bounded {
-    let earliest_input = arrival.saturating_sub(owd_max + allowance.input_us);
+    let earliest_input = arrival.saturating_sub(owd_max.saturating_add(allowance.input_us));
     let clamped_input_us = earliest_input.saturating_sub(input_host);
-    let clamped_shown_us = shown_host.saturating_sub(latest_show + allowance.shown_us);
-    let reaction_us = reaction_us + clamped_input_us + clamped_shown_us;
+    let clamped_shown_us = shown_host.saturating_sub(latest_show.saturating_add(allowance.shown_us));
+    let reaction_us = reaction_us.saturating_add(clamped_input_us).saturating_add(clamped_shown_us);
     Bounded { reaction_us, clamped_input_us, clamped_shown_us, flagged: reaction_us < plausible_us }
 }
 

@@ -26,6 +26,24 @@ impl Sample {
     }
 }
 
+/// How far a probe's round trip may exceed what the transport measures before it is taken for
+/// an answer held back (µs), beside [`TRANSPORT_RTTS`] of QUIC's smoothed RTT.
+pub const TRANSPORT_MARGIN_US: u64 = 25_000;
+/// Smoothed round trips of QUIC a probe's round trip may take.
+pub const TRANSPORT_RTTS: u64 = 4;
+
+impl Sample {
+    /// Whether this probe's round trip is one the QUIC connection itself could have measured
+    /// (`rtt_us`, its smoothed RTT: the transport times its own packets and their
+    /// acknowledgements, which the laptop cannot stamp). A laptop that holds its clock answers
+    /// back to look far away — and be sent the reveal early, and have its claims believed
+    /// further — has those answers dropped: its path estimate is widened only by what the
+    /// transport measured, with room for the jitter a smoothed RTT lags behind.
+    pub fn within_transport(&self, rtt_us: u64) -> bool {
+        self.delay <= rtt_us.saturating_mul(TRANSPORT_RTTS).saturating_add(TRANSPORT_MARGIN_US)
+    }
+}
+
 /// The probes the host sent and has not heard back from. A clock answer is taken once, and
 /// only for a probe the host sent: a laptop cannot invent answers to skew its own path
 /// estimate (and so widen the bounds on what it claims).
@@ -62,6 +80,10 @@ impl OutstandingProbes {
 /// (a laptop that holds its answers back to look far away) is capped, so no seat can widen
 /// the window its claims are trusted in beyond a bad Wi-Fi's.
 pub const MAX_OWD_US: u64 = 250_000;
+
+/// The largest drift the model believes, either way (µs per µs): a real quartz is within
+/// ±100 ppm, a cheap one within a few hundred; past ±500 ppm the probes are lying.
+pub const MAX_DRIFT: f64 = 500e-6;
 
 /// The largest likely error (two standard deviations) of a drift the model puts to use (µs per
 /// µs): 50 ppm is 12.5 µs over a 250 ms reaction, under the 20 µs the arbiter calls a tie.
@@ -142,7 +164,7 @@ impl ClockModel {
             let excess = best.iter().map(|s| (s.delay - floor) as f64 / 2.0);
             let variance = xs.iter().zip(excess).map(|(x, e)| (x - mx).powi(2) * e * e / 3.0).sum::<f64>();
             if 2.0 * variance.sqrt() / sxx <= MAX_DRIFT_ERROR {
-                self.drift = sxy / sxx;
+                self.drift = (sxy / sxx).clamp(-MAX_DRIFT, MAX_DRIFT);
             }
         }
         self.intercept = my - self.drift * mx;
@@ -261,6 +283,31 @@ mod tests {
             model.add(Sample::from_probe(t0, t0 + 1_000, t0 + 1_000, t0 + 4_000_000));
         }
         assert_eq!(model.owd_max(), MAX_OWD_US);
+    }
+
+    #[test]
+    fn fairness_1_a_drift_past_what_a_quartz_can_do_is_not_believed() {
+        // A laptop whose answers say its clock runs 1.5× the host's (or stands still).
+        for rate in [1.5, 0.0, -1.0] {
+            let mut model = ClockModel::default();
+            for i in 0..64u64 {
+                let t0 = i * 500_000;
+                let t1 = (t0 as f64 * rate).max(0.0) as u64;
+                model.add(Sample::from_probe(t0, t1, t1, t0 + 2_000));
+            }
+            assert!(model.drift_ppm().abs() <= MAX_DRIFT * 1e6 + 1e-9, "rate {rate}: {} ppm", model.drift_ppm());
+            assert!(model.to_host_duration(250_000).is_finite());
+        }
+    }
+
+    #[test]
+    fn fairness_1_a_clock_answer_held_back_past_the_transports_rtt_is_dropped() {
+        // QUIC measures 2 ms; an answer held 250 ms is no path, an honest 8 ms spike is one.
+        let held = Sample::from_probe(0, 1_000, 1_000, 252_000);
+        let spike = Sample::from_probe(0, 1_000, 1_000, 8_000);
+        assert!(!held.within_transport(2_000));
+        assert!(spike.within_transport(2_000));
+        assert!(held.within_transport(200_000), "a path QUIC itself measures at 200 ms");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! instant each laptop was told, so a clock model's error moves a pilot's countdown and its call
 //! alike (`room::fairness`). A call made after the lift instant is refused (and its token is not
 //! spent). The order is final once every seat has vouched for a time past the lift, or the seat
-//! has called, or it is silent past the cut-off.
+//! has called — and at the latest one cut-off after the lift, whatever a seat's beats say: a
+//! laptop that beats without ever vouching past the lift cannot hold the cup down.
 
 use bolide_protocol::Seat;
 
@@ -17,14 +18,14 @@ pub struct KlaxonCall {
 pub struct KlaxonOrder {
     lift: u64,
     calls: Vec<KlaxonCall>,
-    /// Per seat: latest host-converted time it has vouched for, and last time heard.
-    frontier: Vec<(u64, u64)>,
+    /// Per seat: latest host-converted time it has vouched for.
+    frontier: Vec<u64>,
     silence_us: u64,
 }
 
 impl KlaxonOrder {
-    pub fn new(pilots: u8, lift: u64, now: u64, silence_us: u64) -> KlaxonOrder {
-        KlaxonOrder { lift, calls: Vec::new(), frontier: vec![(0, now); pilots as usize], silence_us }
+    pub fn new(pilots: u8, lift: u64, silence_us: u64) -> KlaxonOrder {
+        KlaxonOrder { lift, calls: Vec::new(), frontier: vec![0; pilots as usize], silence_us }
     }
 
     pub fn lift(&self) -> u64 {
@@ -32,15 +33,15 @@ impl KlaxonOrder {
     }
 
     /// A heartbeat: `seat`'s clock (converted to the host's) has reached `at`.
-    pub fn heartbeat(&mut self, seat: Seat, at: u64, now: u64) {
-        let f = &mut self.frontier[seat.index()];
-        f.0 = f.0.max(at);
-        f.1 = now;
+    pub fn heartbeat(&mut self, seat: Seat, at: u64) {
+        if let Some(f) = self.frontier.get_mut(seat.index()) {
+            *f = (*f).max(at);
+        }
     }
 
     /// A call made at host time `at`: `false` if it came after the lift (refused, B-4.6).
-    pub fn call(&mut self, seat: Seat, at: u64, now: u64) -> bool {
-        self.heartbeat(seat, at, now);
+    pub fn call(&mut self, seat: Seat, at: u64) -> bool {
+        self.heartbeat(seat, at);
         if at > self.lift || self.calls.iter().any(|c| c.seat == seat) {
             return false;
         }
@@ -53,29 +54,30 @@ impl KlaxonOrder {
         &self.calls
     }
 
-    /// When a seat that holds the order up would be cut off for silence.
+    /// When the order settles without the seats still holding it up: one cut-off after the
+    /// lift. Clients only speak up once their clock passes the lift, so a call made just before
+    /// it is still in flight for one path delay; a seat heard since but not past the lift gets
+    /// no longer than a silent one.
     pub fn next_deadline(&self) -> Option<u64> {
         self.frontier
             .iter()
             .enumerate()
-            .filter(|(i, (shown, _))| *shown <= self.lift && !self.calls.iter().any(|c| c.seat.index() == *i))
-            .map(|(_, (_, heard))| self.silent_from(*heard) + 1)
-            .min()
+            .any(|(i, shown)| *shown <= self.lift && !self.calls.iter().any(|c| c.seat.index() == i))
+            .then(|| self.deadline().saturating_add(1))
     }
 
-    /// When a seat last heard at `heard` counts as silent. Clients only speak up once their
-    /// clock passes the lift, so the cut-off runs from the lift at the earliest: a call made
-    /// just before it is still in flight for one path delay.
-    fn silent_from(&self, heard: u64) -> u64 {
-        heard.max(self.lift) + self.silence_us
+    /// The latest the order waits for a call still on its way.
+    fn deadline(&self) -> u64 {
+        self.lift.saturating_add(self.silence_us)
     }
 
     /// The calls in call order once no earlier one can still arrive; `None` while waiting.
     pub fn settled(&self, now: u64) -> Option<Vec<KlaxonCall>> {
-        let waiting = self.frontier.iter().enumerate().any(|(i, &(shown, heard))| {
-            let called = self.calls.iter().any(|c| c.seat.index() == i);
-            !called && shown <= self.lift && now <= self.silent_from(heard)
-        });
+        let waiting = now <= self.deadline()
+            && self.frontier.iter().enumerate().any(|(i, &shown)| {
+                let called = self.calls.iter().any(|c| c.seat.index() == i);
+                !called && shown <= self.lift
+            });
         if waiting {
             return None;
         }
@@ -91,22 +93,22 @@ mod tests {
 
     #[test]
     fn b_4_6_calls_are_ordered_by_call_time_not_arrival() {
-        let mut k = KlaxonOrder::new(3, 1_000_000, 900_000, 200_000);
+        let mut k = KlaxonOrder::new(3, 1_000_000, 200_000);
         // Seat 2 called first (at 0.90 s) but over a slow link: it arrives last.
-        assert!(k.call(Seat(0), 950_000, 952_000));
-        k.heartbeat(Seat(1), 1_001_000, 1_002_000);
+        assert!(k.call(Seat(0), 950_000));
+        k.heartbeat(Seat(1), 1_001_000);
         assert_eq!(k.settled(1_002_000), None, "seat 2 has not shown it is past the lift");
-        assert!(k.call(Seat(2), 900_000, 1_040_000));
+        assert!(k.call(Seat(2), 900_000));
         let calls = k.settled(1_040_000).unwrap();
         assert_eq!(calls.iter().map(|c| c.seat).collect::<Vec<_>>(), vec![Seat(2), Seat(0)]);
     }
 
     #[test]
     fn b_4_6_a_call_after_the_lift_is_refused() {
-        let mut k = KlaxonOrder::new(3, 1_000_000, 1_000_000, 200_000);
-        assert!(!k.call(Seat(1), 1_000_001, 1_010_000));
-        assert!(k.call(Seat(0), 999_000, 1_010_000));
-        assert!(!k.call(Seat(0), 998_000, 1_010_000), "one call per seat");
+        let mut k = KlaxonOrder::new(3, 1_000_000, 200_000);
+        assert!(!k.call(Seat(1), 1_000_001));
+        assert!(k.call(Seat(0), 999_000));
+        assert!(!k.call(Seat(0), 998_000), "one call per seat");
         // Silent seats are not waited for past the cut-off, counted from the lift.
         assert_eq!(k.settled(1_150_000), None);
         assert!(k.settled(1_300_000).is_some());
@@ -116,11 +118,26 @@ mod tests {
     fn b_4_6_a_seat_quiet_under_the_cup_is_waited_for_after_the_lift() {
         // Seat 1 said nothing for the whole cup (it only beats after the lift): its call made
         // just before the lift is still travelling, so the order waits for it.
-        let mut k = KlaxonOrder::new(2, 1_000_000, 0, 200_000);
-        k.heartbeat(Seat(0), 1_001_000, 1_002_000);
+        let mut k = KlaxonOrder::new(2, 1_000_000, 200_000);
+        k.heartbeat(Seat(0), 1_001_000);
         assert_eq!(k.next_deadline(), Some(1_200_001));
         assert_eq!(k.settled(1_100_000), None, "seat 1 last spoke a second ago, yet the lift just passed");
-        assert!(k.call(Seat(1), 999_500, 1_150_000));
+        assert!(k.call(Seat(1), 999_500));
         assert_eq!(k.settled(1_150_000).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn b_4_6_beats_that_never_pass_the_lift_do_not_hold_the_cup_down() {
+        // Seat 1 beats every 10 ms for ever, each beat vouching a time before the lift.
+        let mut k = KlaxonOrder::new(2, 1_000_000, 200_000);
+        k.heartbeat(Seat(0), 1_001_000);
+        let mut now = 1_000_000;
+        while k.settled(now).is_none() {
+            k.heartbeat(Seat(1), 990_000);
+            now += 10_000;
+            assert!(now < 10_000_000, "the cup is still down 9 s after the lift");
+        }
+        assert_eq!(now, 1_210_000, "settled one cut-off after the lift");
+        assert_eq!(k.next_deadline(), Some(1_200_001));
     }
 }

@@ -667,8 +667,12 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
                     }
                     // Only an answer to a probe this host sent, once (fairness: a laptop may
                     // not invent samples of its own path).
+                    // And only one the transport could have measured: an answer held back to
+                    // look far away is dropped (`Sample::within_transport`).
                     Ok(Datagram::ClientPong { t0, t1, t2 }) if outstanding.answered(t0) => {
-                        Some(RoomInput::Probe { conn, sample: Sample::from_probe(t0, t1, t2, t) })
+                        let sample = Sample::from_probe(t0, t1, t2, t);
+                        let rtt = u64::try_from(connection.rtt().as_micros()).unwrap_or(u64::MAX);
+                        sample.within_transport(rtt).then_some(RoomInput::Probe { conn, sample })
                     }
                     Ok(Datagram::Beat { now_us, shown, acts }) => {
                         Some(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown, acts } })
@@ -818,19 +822,25 @@ impl RoomDriver {
     }
 
     /// Hands `items` to `conn`'s writer at host instant `at` (µs), the later ones (copies)
-    /// `wire::COPY_GAPS` apart.
+    /// `wire::COPY_GAPS` apart. A timed message is never dropped silently: a laptop whose
+    /// queue is full then is not reading the game, and it is closed with a reason, as
+    /// [`deliver`](Self::deliver) closes one (its reader then tells the room it is gone).
     fn send_at(&self, conn: ConnId, at: u64, items: Vec<Outgoing>) {
-        let Some(tx) = self.conns.get(&conn).map(|c| c.tx.clone()) else { return };
+        let Some((tx, connection)) = self.conns.get(&conn).map(|c| (c.tx.clone(), c.connection.clone())) else {
+            return;
+        };
         let when = self.started + Duration::from_micros(at);
         tokio::spawn(async move {
             tokio::time::sleep_until(when.into()).await;
-            let mut items = items.into_iter();
-            if let Some(first) = items.next() {
-                let _ = tx.try_send(first);
-            }
-            for (gap, item) in wire::COPY_GAPS.iter().zip(items) {
-                tokio::time::sleep(*gap).await;
-                let _ = tx.try_send(item);
+            let gaps = std::iter::once(Duration::ZERO).chain(wire::COPY_GAPS.iter().copied());
+            for (gap, item) in gaps.zip(items) {
+                tokio::time::sleep(gap).await;
+                if let Err(mpsc::error::TrySendError::Full(_)) = tx.try_send(item) {
+                    let reason = "closed: your laptop stopped reading the game at a timed moment; reconnect to take your seat back";
+                    tracing::warn!(conn, "{reason}");
+                    connection.close(close::BAD_FRAME.into(), reason.as_bytes());
+                    return;
+                }
             }
         });
     }

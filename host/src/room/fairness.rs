@@ -34,6 +34,10 @@ pub const WARM_UP_US: u64 = 1_000_000;
 pub const WARM_UPS: u8 = 3;
 /// Assumed path bound for a client the host has no probe from yet (µs).
 pub const UNKNOWN_OWD_US: u64 = 20_000;
+/// How far past what a laptop's clock can have read a claimed time may go before it is no
+/// time at all but a made-up number, refused (µs): far beyond any clock model's error, so an
+/// honest laptop never meets it, and small beside a reaction's 64-bit range.
+pub const IMPLAUSIBLE_US: u64 = 1_000_000;
 
 /// Which moment of which round: a beat or a record names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,6 +164,13 @@ pub(super) struct Fairness {
     moment: Option<Moment>,
     /// Lifts each seat made wait for its clock model to warm up.
     warm_ups: BTreeMap<Seat, u8>,
+    /// Connections whose implausible times were logged (once each).
+    implausible: std::collections::BTreeSet<ConnId>,
+    /// Timed moments each seat held up by beating without vouching (`LogLine::Stalled`),
+    /// in this championship.
+    stalls: BTreeMap<Seat, u8>,
+    /// Stalls of the open moment already counted.
+    stalls_counted: usize,
 }
 
 impl Fairness {
@@ -177,6 +188,7 @@ impl Fairness {
         self.slack.remove(&conn);
         self.acts_seen.remove(&conn);
         self.told_lift.remove(&conn);
+        self.implausible.remove(&conn);
     }
 
     /// A model of `conn`'s clock, once it has a probe.
@@ -270,8 +282,8 @@ impl Fairness {
     // ----- Klaxon calls (B-4.6, §6) -----
 
     /// The cup is down until `lift`: calls are open.
-    pub fn open_klaxon(&mut self, pilots: u8, lift: u64, now: u64, slowest_path: u64) {
-        self.klaxon = Some(KlaxonOrder::new(pilots, lift, now, SILENCE_US + slowest_path));
+    pub fn open_klaxon(&mut self, pilots: u8, lift: u64, slowest_path: u64) {
+        self.klaxon = Some(KlaxonOrder::new(pilots, lift, SILENCE_US + slowest_path));
         self.lift_passed = false;
         self.told_lift.clear();
     }
@@ -324,8 +336,19 @@ impl Fairness {
         now: u64,
     ) -> Result<(), RuleError> {
         let at = match caller {
-            // §7: no earlier than this client's own last beat that did not count the call.
-            Some((conn, seq, Some(t))) => self.under_cup(conn, self.beat_bound(conn, seq, t).0, now),
+            // §7: no earlier than this client's own last beat that did not count the call; and
+            // §5: no earlier than its arrival allows, as a grab's input — a laptop that counts
+            // its call in its beats ahead of time cannot claim the cup's first instant, and a
+            // call that arrives well after the lift is a call after the lift (B-4.6).
+            Some((conn, seq, Some(t))) => {
+                let owd_max = self.owd_max(conn);
+                let allowance = self
+                    .slack
+                    .get(&conn)
+                    .map_or(Self::default_allowance(owd_max), |s| s.input_allowance(Self::default_allowance(owd_max)));
+                let earliest = now.saturating_sub(owd_max.saturating_add(allowance));
+                self.under_cup(conn, self.beat_bound(conn, seq, t).0, now).max(earliest)
+            }
             Some((conn, _, None)) => now.saturating_sub(self.owd_max(conn)),
             None => now,
         };
@@ -334,7 +357,7 @@ impl Fairness {
             return Err(RuleError::KlaxonAlreadyCalled);
         }
         // B-4.6 ruling: too late, and the token is not spent.
-        if order.call(seat, at, now) { Ok(()) } else { Err(RuleError::KlaxonTooLate) }
+        if order.call(seat, at) { Ok(()) } else { Err(RuleError::KlaxonTooLate) }
     }
 
     // ----- the timed moments: the grab (B-4.3) and the Échange window (B-4.7) -----
@@ -353,6 +376,17 @@ impl Fairness {
             clamped: BTreeMap::new(),
             timed: BTreeMap::new(),
         });
+        self.stalls_counted = 0;
+    }
+
+    /// Timed moments `seat` held up by beating without vouching, in this championship.
+    pub fn stalls(&self, seat: Seat) -> u8 {
+        self.stalls.get(&seat).copied().unwrap_or(0)
+    }
+
+    /// Seats that held up the open moment this way: each stays cut off in it.
+    pub fn stalled_now(&self) -> Vec<Seat> {
+        self.moment.as_ref().map(|m| m.arbiter.stalled().collect()).unwrap_or_default()
     }
 
     /// The moment now open, and when it opens.
@@ -380,8 +414,15 @@ impl Fairness {
         // §7 first: the client's own beats bound its input on its own clock, exactly. The
         // path bounds below then catch what the beats cannot (a client that stopped beating).
         let (input, beat_clamp) = self.beat_bound(conn, seq, input);
-        let reaction = self.to_host_duration(conn, input - shown);
         let sent = self.moment.as_ref().and_then(|m| m.sent.get(&conn).copied()).unwrap_or(opens);
+        // Times no clock can have read are refused before any arithmetic on them.
+        if !self.plausible(conn, (shown, input), (sent, now), owd_max) {
+            if self.implausible.insert(conn) {
+                tracing::warn!(%seat, shown, input, "a timed request with times its laptop's clock cannot have read: refused (logged once per connection)");
+            }
+            return Err(RuleError::ImplausibleTiming);
+        }
+        let reaction = self.to_host_duration(conn, input - shown);
         let latest_show = opens.max(sent + owd_max);
         // Input: back to the laptop's last beat in this moment if it went silent since
         // (`silent_since`); otherwise what its beats showed its path needs (`fair::slack`). As
@@ -393,7 +434,7 @@ impl Fairness {
         // the clock model's error and the jitter tail — and on a path that goes quiet, the
         // moment's last copy, since the host cannot hear the silences on the way in.
         let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
-        let (default, shown_base) = (2 * owd_max + 30_000, 2 * jitter + 15_000);
+        let (default, shown_base) = (Self::default_allowance(owd_max), 2 * jitter + 15_000);
         let never_beat = Slack::default();
         let slack = self.slack.get(&conn).unwrap_or(&never_beat);
         let allowance = Allowance {
@@ -426,6 +467,29 @@ impl Fairness {
         let clamp = Clamp { input_us: b.clamped_input_us, shown_us: b.clamped_shown_us, beat_us: beat_clamp };
         self.request(Request { seat, action, reaction_us: b.reaction_us, arrival: now }, (seq, clamp, true), now);
         Ok(())
+    }
+
+    /// Room for a QUIC retransmission, should every copy of a request be lost (about a round
+    /// trip plus the peer's ack delay): what a laptop's input is allowed before its beats
+    /// told anything of its path (µs).
+    fn default_allowance(owd_max: u64) -> u64 {
+        owd_max.saturating_mul(2).saturating_add(30_000)
+    }
+
+    /// Whether `(shown, input)` on `conn`'s clock are times it can have read: the moment shown
+    /// no earlier than its update left the host (`sent`) and the input no later than the
+    /// request arrived (`now`), so the reaction no longer than the time between — each within
+    /// a generous [`IMPLAUSIBLE_US`] for the clock model's error. Anything past that is no
+    /// clock but a made-up number: it is refused, never clamped into a verdict.
+    fn plausible(&self, conn: ConnId, (shown, input): (u64, u64), (sent, now): (u64, u64), owd_max: u64) -> bool {
+        let slack = IMPLAUSIBLE_US.saturating_add(Self::default_allowance(owd_max));
+        // On the client's own clock, with no model at all: its drift is at most 500 ppm.
+        let longest = now.saturating_sub(sent).saturating_add(slack);
+        if input.saturating_sub(shown) > longest.saturating_add(longest / 1_000) {
+            return false;
+        }
+        let Some(c) = self.clock(conn) else { return true };
+        c.to_host(shown).saturating_add(slack) >= sent && c.to_host(input) <= now.saturating_add(slack)
     }
 
     /// A seat the host plays (a bot or a stand-in) acts at `now`: it lives on the host clock,
@@ -463,7 +527,7 @@ impl Fairness {
         self.slack.entry(conn).or_default().beat(late, now_us, now);
         let host_now = if vouches && self.klaxon.is_some() { self.under_cup(conn, now_us, now) } else { 0 };
         if let Some(order) = &mut self.klaxon {
-            order.heartbeat(seat, host_now, now);
+            order.heartbeat(seat, host_now);
         }
         // Its elapsed time counts once the host holds every action the beat counted.
         let elapsed = match named.filter(|_| vouches) {
@@ -482,7 +546,7 @@ impl Fairness {
             && let Some(order) = &mut self.klaxon
         {
             for s in hosted {
-                order.heartbeat(*s, now, now);
+                order.heartbeat(*s, now);
             }
             if let Some(calls) = order.settled(now) {
                 self.klaxon = None;
@@ -497,7 +561,15 @@ impl Fairness {
         for s in hosted {
             m.arbiter.heartbeat(*s, now - m.opens, now);
         }
-        let verdict = m.arbiter.poll(now)?;
+        let verdict = m.arbiter.poll(now);
+        for seat in m.arbiter.stalled().skip(self.stalls_counted).collect::<Vec<_>>() {
+            self.stalls_counted += 1;
+            let n = self.stalls.entry(seat).or_default();
+            *n = n.saturating_add(1);
+            tracing::warn!(%seat, stalls = *n, "a seat beat without vouching past the least request: the moment no longer waits for it");
+        }
+        let m = self.moment.as_mut()?;
+        let verdict = verdict?;
         if verdict.tie {
             // fairness.md §4: ties go to a seeded draw, and the draw is logged.
             if let Some(line) = m.arbiter.log.last() {

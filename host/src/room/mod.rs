@@ -225,6 +225,13 @@ impl Room {
         self.due.iter().map(|d| d.at).chain(self.fair.next_deadline()).min()
     }
 
+    /// The timed moment now open as a beat names it, shown at its opening instant (host
+    /// clock): what a laptop's beats say once it shows the moment.
+    pub fn open_moment_shown(&self) -> Option<bolide_protocol::wire::Shown> {
+        let (id, opens) = self.fair.open_moment()?;
+        Some(bolide_protocol::wire::Shown { race: id.race, round: id.round, moment: id.moment, at_us: opens })
+    }
+
     /// A timing probe came back from `conn` (fairness.md §1).
     pub fn probe(&mut self, conn: ConnId, sample: Sample) {
         self.fair.probe(conn, sample);
@@ -506,6 +513,7 @@ impl Room {
                     connected: s.conn.is_some(),
                 })
                 .collect(),
+            you: None,
             settings: self.config.settings.clone(),
             spectators: self.members.values().filter(|s| s.is_none()).count() as u16,
             started: !matches!(self.stage, Stage::Lobby),
@@ -521,8 +529,8 @@ impl Room {
 
     fn send_lobby(&self, out: &mut Vec<Output>) {
         let lobby = self.lobby_state();
-        for &conn in self.members.keys() {
-            out.push(Output::Send { conn, msg: ServerMsg::Lobby(lobby.clone()) });
+        for (&conn, &you) in &self.members {
+            out.push(Output::Send { conn, msg: ServerMsg::Lobby(LobbyState { you, ..lobby.clone() }) });
         }
     }
 
@@ -753,7 +761,7 @@ impl Room {
                 let lift = now.saturating_add(us(self.config.lift_delay_ms)).saturating_add(warm_up);
                 due.push(Due { at: lift, kind: DueKind::Lift });
                 let owd = self.slowest_pilot_path();
-                self.fair.open_klaxon(race.pilots(), lift, now, owd);
+                self.fair.open_klaxon(race.pilots(), lift, owd);
                 for seat in race.seats() {
                     if self.seats[seat.index()].bot_plays() {
                         // A slipping hand calls just after the lift: refused, token kept (B-4.6).

@@ -1024,17 +1024,7 @@ fn b_4_6_a_klaxon_call_is_judged_against_the_countdown_its_laptop_was_shown() {
     r.message(lift + 2_000, 1, ClientMsg::Heartbeat { now_us: anne_lift + 1_000, shown: None, acts: 1 }, &mut out);
     r.message(lift + 2_000, 2, ClientMsg::Heartbeat { now_us: bob_lift + 1_000, shown: None, acts: 1 }, &mut out);
     run(&mut r, lift + 2_000, lift + 10_000_000, &mut out, |r| r.fair.lift().is_none());
-    let order: Vec<Seat> = sent_to(&out, 1)
-        .into_iter()
-        .flat_map(|m| match m {
-            ServerMsg::Update { events, .. } => events.clone(),
-            _ => Vec::new(),
-        })
-        .filter_map(|e| match e {
-            Event::KlaxonCalled { seat, .. } => Some(seat),
-            _ => None,
-        })
-        .collect();
+    let order = klaxon_order(&out, 1);
     assert_eq!(order, vec![Seat(0), Seat(1)], "Anne, then Bob: {out:?}");
 }
 
@@ -1108,4 +1098,216 @@ fn b_4_7_a_klaxon_pick_that_hands_out_the_last_pawn_opens_the_echange_window_on_
         }
     }
     assert!(both > 0, "no Klaxon pick opened the Échange window: the case is not covered");
+}
+
+// ----- what a modified laptop can send (issue: a seated pilot's abuse) -----
+
+/// The Klaxon calls as `conn` was told of them, in order.
+fn klaxon_order(out: &[Output], conn: ConnId) -> Vec<Seat> {
+    sent_to(out, conn)
+        .into_iter()
+        .flat_map(|m| match m {
+            ServerMsg::Update { events, .. } => events.clone(),
+            _ => Vec::new(),
+        })
+        .filter_map(|e| match e {
+            Event::KlaxonCalled { seat, .. } => Some(seat),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The refusals `conn` was sent, in order.
+fn refusals(out: &[Output], conn: ConnId) -> Vec<RuleError> {
+    sent_to(out, conn)
+        .into_iter()
+        .filter_map(|m| match m {
+            ServerMsg::ActRefused { error, .. } => Some(error.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn b_4_3_a_grab_with_times_no_clock_can_read_is_refused_and_the_room_goes_on() {
+    // The grab that stopped the room: shown 0, input u64::MAX (an unchecked sum and an empty
+    // tie group indexed), and its neighbours — each refused, none judged, and the honest
+    // pilots' grab still ends.
+    let absurd = [(0, u64::MAX), (1, u64::MAX - 1), (u64::MAX - 5, u64::MAX), (0, 1 << 63), (u64::MAX / 2, u64::MAX)];
+    for (shown_us, input_us) in absurd {
+        let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+        out.clear();
+        r.message(reveal + 1_000, 1, ClientMsg::Grab { seq: 1, pawn: pawns[0], shown_us, input_us }, &mut out);
+        assert_eq!(refusals(&out, 1), [RuleError::ImplausibleTiming], "({shown_us}, {input_us})");
+        r.message(reveal + 210_000, 2, first_grab(reveal, pawns[0], 200_000), &mut out);
+        r.message(reveal + 260_000, 3, first_grab(reveal, pawns[1], 250_000), &mut out);
+        let bob = judged_once_the_grab_is_over(&mut r, reveal + 260_000, &mut out, Seat(1));
+        assert!(bob.granted && bob.reaction_us == 200_000, "{bob:?}");
+        assert!(out.iter().all(|o| !matches!(o, Output::Fair(f) if f.seat == Seat(0) && f.judged)));
+    }
+}
+
+#[test]
+fn b_4_3_beats_with_absurd_times_bound_only_their_own_laptop() {
+    // Anne's beats claim the end of time: her own later request is then no time at all.
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    for (now_us, acts) in [(u64::MAX, 0), (u64::MAX / 2, u32::MAX), (0, 0)] {
+        let beat = ClientMsg::Heartbeat { now_us, shown: Some(grab_shown(0)), acts };
+        r.message(reveal + 5_000, 1, beat, &mut out);
+    }
+    r.message(reveal + 200_000, 1, first_grab(reveal, pawns[0], 190_000), &mut out);
+    assert_eq!(refusals(&out, 1), [RuleError::ImplausibleTiming]);
+    r.message(reveal + 210_000, 2, first_grab(reveal, pawns[0], 200_000), &mut out);
+    r.message(reveal + 260_000, 3, first_grab(reveal, pawns[1], 250_000), &mut out);
+    let bob = judged_once_the_grab_is_over(&mut r, reveal + 260_000, &mut out, Seat(1));
+    assert!(bob.granted, "{bob:?}");
+}
+
+#[test]
+fn b_4_3_a_laptop_whose_beats_never_vouch_holds_a_grab_no_longer_than_a_silent_one() {
+    // Bob beats every 10 ms, each beat counting an action the host never got: nothing he says
+    // can rule out a request of his still on its way. The grab waits for him as long as for a
+    // silent laptop — a cut-off after Anne's reaction — and no longer.
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    r.message(reveal + 160_000, 1, first_grab(reveal, pawns[0], 150_000), &mut out);
+    r.message(reveal + 210_000, 3, first_grab(reveal, pawns[1], 200_000), &mut out);
+    let mut now = reveal + 160_000;
+    while r.championship().unwrap().race().car(Seat(0)).pawn.is_none() {
+        now += 10_000;
+        assert!(now < reveal + 2_000_000, "Anne's grab is still held 2 s after the reveal");
+        let beat = ClientMsg::Heartbeat { now_us: now, shown: Some(grab_shown(reveal)), acts: 7 };
+        r.message(now, 2, beat, &mut out);
+        r.message(now, 3, ClientMsg::Heartbeat { now_us: now, shown: Some(grab_shown(reveal)), acts: 1 }, &mut out);
+        r.tick(now, &mut out);
+    }
+    let bound = reveal + 150_000 + TIE_US + SILENCE_US + r.slowest_pilot_path();
+    assert!(
+        now <= bound + 10_000,
+        "committed at +{} ms, bound +{} ms",
+        (now - reveal) / 1_000,
+        (bound - reveal) / 1_000
+    );
+    assert_eq!(r.fair.stalls(Seat(1)), 1);
+}
+
+#[test]
+fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
+    // Four laptops; Bob stalls every grab. The second time, his stand-in takes a pawn for him
+    // at once instead of at his 8 s time limit.
+    let mut config = RoomConfig::new("GARE", settings(0, 1), 42);
+    config.lift_delay_ms = 100;
+    config.bot_delay_ms = 20;
+    config.grab_timeout_ms = 8_000;
+    let mut r = Room::new(config, 7);
+    let mut out = Vec::new();
+    for (conn, name) in [(1, "Anne"), (2, "Bob"), (3, "Chloé"), (4, "Dan")] {
+        r.hello(0, conn, hello(name, None), Steady, &mut out);
+        for i in 0..20 {
+            let t = i * 10_000;
+            r.probe(conn, crate::fair::Sample::from_probe(t, t + 1_000, t + 1_000, t + 2_000));
+        }
+    }
+    for conn in 1..=4 {
+        r.message(0, conn, ClientMsg::Ready(true), &mut out);
+    }
+    let in_grab = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab);
+    let mut now = 0;
+    let mut seq = [0u32; 5];
+    for grab in 1..=2 {
+        run(&mut r, now, now + 60_000_000, &mut out, in_grab);
+        r.seats[1].zombie = false;
+        let (id, reveal) = r.fair.open_moment().unwrap();
+        let shown = wire::Shown { race: id.race, round: id.round, moment: id.moment, at_us: reveal };
+        // Anne asks for the pawn Dan wants too; Dan waits for the outcome.
+        let pawns: Vec<Pawn> = r
+            .championship()
+            .unwrap()
+            .race()
+            .legal_actions(Seat(0))
+            .iter()
+            .filter_map(|a| match a {
+                Action::TakePawn { pawn } => Some(*pawn),
+                _ => None,
+            })
+            .collect();
+        seq[1] += 1;
+        let anne = ClientMsg::Grab { seq: seq[1], pawn: pawns[0], shown_us: reveal, input_us: reveal + 150_000 };
+        r.message(reveal + 160_000, 1, anne, &mut out);
+        now = reveal + 160_000;
+        while in_grab(&r) && now < reveal + 7_000_000 {
+            now += 10_000;
+            for conn in [1, 3, 4] {
+                let acts = r.fair.acts_seen(conn);
+                r.message(now, conn, ClientMsg::Heartbeat { now_us: now, shown: Some(shown), acts }, &mut out);
+            }
+            r.message(now, 2, ClientMsg::Heartbeat { now_us: now, shown: Some(shown), acts: 1_000 }, &mut out);
+            // Chloé and Dan take what is left once Anne has hers.
+            if r.championship().unwrap().race().car(Seat(0)).pawn.is_some() {
+                for (conn, seat) in [(3, Seat(2)), (4, Seat(3))] {
+                    let race = r.championship().unwrap().race();
+                    let free = race.legal_actions(seat).iter().find_map(|a| match a {
+                        Action::TakePawn { pawn } => Some(*pawn),
+                        _ => None,
+                    });
+                    if let (Some(pawn), None) = (free, race.car(seat).pawn) {
+                        seq[conn as usize] += 1;
+                        let s = seq[conn as usize];
+                        let msg = ClientMsg::Grab { seq: s, pawn, shown_us: reveal, input_us: now - 5_000 };
+                        r.message(now, conn, msg, &mut out);
+                    }
+                }
+            }
+            r.tick(now, &mut out);
+        }
+        assert!(!in_grab(&r), "grab {grab} still open 7 s after its reveal");
+        assert_eq!(r.fair.stalls(Seat(1)), grab, "grab {grab}");
+        if grab == 2 {
+            assert!(r.seats[1].zombie, "after a second stall Bob's stand-in plays for him");
+        }
+        // Through the rest of the round by time limits; Bob back in person for the next grab.
+        let next_round = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::CupDown);
+        now = run(&mut r, now, now + 600_000_000, &mut out, next_round);
+        r.seats[1].zombie = false;
+    }
+}
+
+#[test]
+fn b_4_6_beats_that_never_pass_the_lift_do_not_hold_the_cup_down() {
+    // Bob's beats under the cup keep saying a time before the lift: the cup lifts at most a
+    // cut-off after its instant all the same.
+    let (mut r, mut out, _, _) = three_laptops_at_the_grab();
+    let cup_down = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::CupDown);
+    let mut now = run(&mut r, 0, 600_000_000, &mut out, cup_down);
+    let lift = r.fair.lift().expect("the cup is down");
+    let told = r.fair.lift_for(2).expect("Bob's countdown");
+    while cup_down(&r) {
+        now += 10_000;
+        assert!(now < lift + 5_000_000, "the cup is still down 5 s after its lift");
+        r.message(now, 2, ClientMsg::Heartbeat { now_us: told - 1, shown: None, acts: 0 }, &mut out);
+        r.tick(now, &mut out);
+    }
+    assert!(now <= lift + SILENCE_US + r.slowest_pilot_path() + 10_000, "lifted {} ms late", (now - lift) / 1_000);
+}
+
+#[test]
+fn b_4_6_a_klaxon_call_is_no_earlier_than_its_arrival_allows() {
+    // Bob's laptop stamps its call at the cup's first instant but sends it just before the
+    // lift: it is taken as made no earlier than its arrival allows, after Anne's honest call.
+    // A call that arrives well after the lift is a call after the lift (B-4.6 ruling).
+    let (mut r, mut out, _, _) = three_laptops_at_the_grab();
+    let cup_down = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::CupDown);
+    run(&mut r, 0, 600_000_000, &mut out, cup_down);
+    let lift = r.fair.lift().expect("the cup is down");
+    let (anne, bob, chloe) = (r.fair.lift_for(1).unwrap(), r.fair.lift_for(2).unwrap(), r.fair.lift_for(3).unwrap());
+    out.clear();
+    let call = |seq, at_us| ClientMsg::Act { seq, action: Action::Klaxon, at_us: Some(at_us) };
+    r.message(lift - 60_000, 1, call(11, anne - 61_000), &mut out);
+    r.message(lift - 2_000, 2, call(11, bob - 1_000_000), &mut out);
+    r.message(lift + 500_000, 3, call(11, chloe - 500_000), &mut out);
+    assert_eq!(refusals(&out, 3), [RuleError::KlaxonTooLate], "Chloé's call came half a second after the lift");
+    run(&mut r, lift, lift + 10_000_000, &mut out, |r| r.fair.lift().is_none());
+    let order = klaxon_order(&out, 1);
+    assert_eq!(order, vec![Seat(0), Seat(1)], "Anne first: Bob's stamp is bounded by its arrival");
 }

@@ -140,10 +140,12 @@ impl Room {
             Some(champ) => champ.race().check(seat, Action::Klaxon),
             None => Err(RuleError::RaceOver),
         };
-        match checked.and_then(|()| self.fair.klaxon_call(Some((conn, seq, at_us)), seat, now)) {
-            Ok(()) => self.settle(now, out),
-            Err(error) => out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } }),
+        if let Err(error) = checked.and_then(|()| self.fair.klaxon_call(Some((conn, seq, at_us)), seat, now)) {
+            out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
         }
+        // Even a refused call (after the lift) says the laptop is past the lift: it may be the
+        // last one the order waited for.
+        self.settle(now, out);
     }
 
     /// A heartbeat from a seated pilot's connection.
@@ -228,7 +230,7 @@ impl Room {
         loop {
             let hosted = self.hosted();
             match self.fair.decide(now, &hosted) {
-                None => return,
+                None => return self.stand_in_for_stallers(now),
                 Some(Decision::Klaxon(calls)) => {
                     for call in calls {
                         if let Err(e) = self.apply(now, call.seat, Action::Klaxon, out) {
@@ -241,6 +243,23 @@ impl Room {
                 }
                 Some(Decision::Verdict { verdict, seq }) => self.apply_verdict(now, verdict, seq, out),
             }
+        }
+    }
+
+    /// A seat that held up a timed moment twice in the championship by beating without
+    /// vouching (a modified laptop: `fair::arbiter`'s `Stalled`) is played by its stand-in for
+    /// the rest of this moment, at once — as if it had let its time limit pass. It takes the
+    /// seat back by acting, as after any time limit.
+    fn stand_in_for_stallers(&mut self, now: u64) {
+        for seat in self.fair.stalled_now() {
+            let Some(slot) = self.seats.get_mut(seat.index()) else { continue };
+            if self.fair.stalls(seat) < 2 || slot.bot_plays() {
+                continue;
+            }
+            slot.zombie = true;
+            tracing::warn!(%seat, "a seat stalled a second timed moment: its stand-in plays it for this one");
+            self.due.retain(|d| d.kind != DueKind::Act(seat));
+            self.due.push(super::Due { at: now, kind: DueKind::Act(seat) });
         }
     }
 

@@ -1,0 +1,174 @@
+//! What the client-side fuzzers drive: bytes from a host (a hostile one, or a stranger posing
+//! as one) into the client core, as a laptop reads them — frames off the stream and
+//! datagrams — with the clock moving. `client/tests/fuzz_client.rs` replays mutations of real
+//! host traffic on stable in every `cargo test`; `cargo run --release -p bolide-client
+//! --example fuzz-client -- RUNS` runs as many as asked and prints the count.
+//!
+//! What must hold whatever the host sends: nothing panics; the seat the core keeps is one the
+//! view has; every legal action names what the view has; names and reasons are short and
+//! clean; the text faces render every view and event.
+
+use crate::state::ClientState;
+use bolide_protocol::wire::{self, BeatSchedule, FrameDecoder, MAX_NAME_CHARS, MAX_REASON_CHARS, ServerMsg};
+use bolide_protocol::{Seat, Timed};
+
+/// One input: a seat byte for the welcome, then records of `kind, len_lo, len_hi, bytes…`:
+/// stream bytes (split anywhere) or one datagram; the kind byte's high nibble moves the clock.
+pub fn host_bytes(data: &[u8]) {
+    let Some((&seat, mut rest)) = data.split_first() else { return };
+    let mut state = ClientState::default();
+    state.welcome((seat < 16).then_some(Seat(seat)), None, BeatSchedule::Steady);
+    let mut decoder = FrameDecoder::default();
+    let mut now = 1_000_000u64;
+    while let [kind, lo, hi, tail @ ..] = rest {
+        let n = usize::from(u16::from_le_bytes([*lo, *hi])).min(tail.len());
+        let (bytes, after) = tail.split_at(n);
+        rest = after;
+        now += u64::from(kind >> 4) * 7_000;
+        if kind & 1 == 0 {
+            decoder.push(bytes);
+            loop {
+                match decoder.next_frame() {
+                    Ok(Some(body)) => {
+                        if let Ok(msg) = wire::decode::<ServerMsg>(&body)
+                            && let Ok(shown) = state.on_message(msg, now)
+                        {
+                            check(&mut state, &shown, now);
+                        }
+                    }
+                    Ok(None) => break,
+                    // A host that breaks framing loses the link: start a new one.
+                    Err(_) => {
+                        decoder = FrameDecoder::default();
+                        break;
+                    }
+                }
+            }
+        } else if let Ok(datagram) = wire::decode_datagram(bytes)
+            && let Some(shown) = state.on_twin(datagram, now)
+        {
+            check(&mut state, &shown, now);
+        }
+    }
+}
+
+/// What a face does with a message, and what must hold after it.
+fn check(state: &mut ClientState, msg: &ServerMsg, now: u64) {
+    let m = &state.mirror;
+    if let Some(view) = &m.view {
+        if let Some(seat) = m.seat {
+            assert!(seat.index() < view.cars.len(), "seat {seat:?} past {} cars", view.cars.len());
+        }
+        for action in &m.legal {
+            assert!(view.check_action(action).is_ok(), "{action:?} offered");
+        }
+        let names: Vec<String> = (0..view.cars.len()).map(|i| m.name(Seat(i as u8))).collect();
+        let _ = crate::text::board(view, &names);
+        for event in &m.events {
+            let _ = crate::text::describe(event, &names);
+        }
+    }
+    if let Some(lobby) = &m.lobby {
+        assert!(lobby.seats.iter().all(|s| s.name.chars().count() <= MAX_NAME_CHARS));
+    }
+    if let Some(refusal) = &m.refusal {
+        assert!(refusal.chars().count() <= MAX_REASON_CHARS + 1, "{} chars", refusal.chars().count());
+        assert!(!refusal.chars().any(char::is_control));
+    }
+    if let ServerMsg::Refused { reason } = msg {
+        assert!(reason.chars().count() <= MAX_REASON_CHARS + 1 && !reason.chars().any(char::is_control));
+    }
+    // What the faces do next: show the moment, beat, take a legal action, timed or not.
+    if let Some(moment) = m.scheduled {
+        state.show(moment);
+    }
+    let _ = state.shown(now);
+    let _ = state.competing();
+    if state.beat_due().is_some() {
+        let _ = state.beat(now, now);
+    }
+    if let Some(&action) = state.mirror.legal.first() {
+        let timed = state.mirror.scheduled.is_some_and(|s| matches!(s.moment, Timed::Grab | Timed::Echange));
+        if timed {
+            let shown = state.shown_for(now);
+            let _ = state.timed(action, shown, now);
+        } else {
+            let _ = state.act(action, now);
+        }
+    }
+}
+
+/// Real host traffic to mutate: what a room sent the first of three laptops through a short
+/// championship against a bot — welcome, lobbies, every update, the moments' datagram twins —
+/// as [`host_bytes`] records.
+pub fn seeds() -> Vec<Vec<u8>> {
+    use bolide_host::room::{Output, Room, RoomConfig};
+    use bolide_protocol::TableOptions;
+    use bolide_protocol::wire::{ClientMsg, Hello, PROTOCOL_VERSION, Settings};
+    let settings = Settings {
+        options: TableOptions { races: 1, ..TableOptions::default() },
+        circuit: "cannes".into(),
+        bots: 1,
+        bot_level: Default::default(),
+    };
+    let mut config = RoomConfig::new("GARE", settings, 3);
+    (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (50, 5, 100, 100);
+    let mut room = Room::new(config, 3);
+    let mut out = Vec::new();
+    for conn in 1..=2 {
+        let hello =
+            Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: format!("P{conn}"), seat_token: None };
+        room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
+        room.message(0, conn, ClientMsg::Ready(true), &mut out);
+    }
+    let mut now = 0;
+    let mut records = Vec::new();
+    let mut ticks = 0;
+    while !room.is_finished() && ticks < 100_000 {
+        ticks += 1;
+        let Some(at) = room.next_deadline() else { break };
+        now = now.max(at);
+        room.tick(now, &mut out);
+        for o in out.drain(..) {
+            let (kind, bytes) = match o {
+                Output::Send { conn: 1, msg } | Output::SendAt { conn: 1, msg, .. } => (0x10, wire::encode(&msg)),
+                Output::DatagramAt { conn: 1, datagram, .. } => (0x11, wire::encode_datagram(&datagram)),
+                _ => continue,
+            };
+            let Ok(len) = u16::try_from(bytes.len()) else { continue };
+            records.push([&[kind][..], &len.to_le_bytes(), &bytes].concat());
+        }
+    }
+    // Inputs of a few records each, along the championship.
+    records.chunks(6).map(|c| [&[0u8][..], &c.concat()].concat()).collect()
+}
+
+/// `runs` mutations of [`seeds`] through [`host_bytes`], from `seed`: bytes flipped, inserted,
+/// removed, and records spliced in from elsewhere in the championship.
+pub fn mutate(runs: u64, seed: u64) -> u64 {
+    use rand::{RngExt, SeedableRng};
+    let inputs = seeds();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..runs {
+        let mut data = inputs[rng.random_range(0..inputs.len())].clone();
+        for _ in 0..rng.random_range(1..=6) {
+            let at = rng.random_range(0..=data.len());
+            match rng.random_range(0..5) {
+                0 if at < data.len() => data[at] ^= 1 << rng.random_range(0..8),
+                1 => data.insert(at, rng.random()),
+                2 if at < data.len() => {
+                    data.drain(at..(at + rng.random_range(1..=8)).min(data.len()));
+                }
+                3 if at < data.len() => data[at] = [0, 1, 5, 6, 7, 0x7f, 0x80, 0xff][rng.random_range(0..8)],
+                _ => {
+                    let other = &inputs[rng.random_range(0..inputs.len())];
+                    let from = rng.random_range(0..=other.len());
+                    let to = (from + rng.random_range(0..64)).min(other.len());
+                    data.splice(at..at, other[from..to].iter().copied());
+                }
+            }
+        }
+        host_bytes(&data);
+    }
+    runs
+}

@@ -1,0 +1,9 @@
+//! A short fuzzing run of the client core on stable: mutations of real host traffic (frames and
+//! datagrams) through `bolide_client::fuzzing::host_bytes`, which checks that nothing panics and
+//! that what a face reads stays within the table. The long run is the `fuzz-client` example.
+
+#[test]
+fn a_hostile_host_cannot_panic_the_client_core() {
+    assert!(bolide_client::fuzzing::seeds().len() > 20, "seeds from a whole championship");
+    assert_eq!(bolide_client::fuzzing::mutate(20_000, 7), 20_000);
+}
