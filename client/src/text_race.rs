@@ -43,7 +43,9 @@ pub fn run(args: TextArgs) -> anyhow::Result<()> {
 async fn race(args: TextArgs) -> anyhow::Result<()> {
     // A throw-away folder for the host's certificate and journal: a watched race is never
     // resumed, and each one would otherwise leave its journal behind.
-    let data_dir = std::env::temp_dir().join(format!("bolide-text-{}", std::process::id()));
+    // (From `tempfile`: a fresh name of its own, created 0700, removed when the race ends.)
+    let temp = tempfile::Builder::new().prefix("bolide-text-").tempdir()?;
+    let data_dir = temp.path().to_path_buf();
     let mut serve_args: Vec<String> =
         ["--bind", "127.0.0.1:0", "--no-mdns", "--name", "Bolide --text"].map(String::from).into();
     serve_args.extend(["--bots".into(), (args.players - 1).to_string(), "--races".into(), args.races.to_string()]);

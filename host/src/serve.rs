@@ -92,12 +92,19 @@ impl ServeArgs {
     }
 }
 
-pub fn default_data_dir() -> PathBuf {
+/// `$XDG_DATA_HOME/bolide`, else `~/.local/share/bolide`; never a folder in the current
+/// directory by surprise.
+pub fn default_data_dir() -> anyhow::Result<PathBuf> {
     let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("bolide")
+        .or_else(|| std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".local/share")));
+    match base {
+        Some(base) => Ok(base.join("bolide")),
+        None => anyhow::bail!(
+            "neither HOME nor XDG_DATA_HOME is set: say where the host keeps its files with --data-dir DIR"
+        ),
+    }
 }
 
 /// The addresses to tell people: the bound one, or every interface's when bound to all.
@@ -229,7 +236,12 @@ fn interrupted() -> anyhow::Result<impl std::future::Future<Output = ()>> {
 
 /// Starts a host from `serve`'s arguments (validated here, whoever gives them).
 pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
-    let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
+    let data_dir = match args.data_dir.clone() {
+        Some(dir) => dir,
+        None => default_data_dir()?,
+    };
+    crate::files::private_dir(&data_dir)
+        .map_err(|e| anyhow::anyhow!("cannot keep the host's files in {}: {e}", data_dir.display()))?;
     let identity = Identity::load_or_create(&data_dir.join("identity"))?;
     let journal_path = data_dir.join("championship.journal");
     let resume = if args.resume {
@@ -285,8 +297,13 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         Some(seed) => seed,
         None => secret::u64()?,
     };
+    let journal_word = resume.as_ref().and_then(|entries| match entries.first() {
+        Some(JournalEntry::Started { code, .. }) => Some(code.clone()),
+        _ => None,
+    });
     let word = match (&args.code, &resume) {
-        (Some(code), _) => check_code_word(code)?,
+        (Some(code), Some(_)) => resumed_word(code, journal_word.as_deref())?,
+        (Some(code), None) => check_code_word(code)?,
         (None, Some(entries)) => match entries.first() {
             Some(JournalEntry::Started { code, .. }) => code.clone(),
             _ => anyhow::bail!("the journal holds no started championship: start without --resume"),
@@ -343,6 +360,19 @@ fn unix_time() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
+/// The code word of a resumed room given `--code`: the journal's seats were admitted with the
+/// journal's word, so the room keeps it; another word is an error that says what to do.
+fn resumed_word(code: &str, journal_word: Option<&str>) -> anyhow::Result<String> {
+    let code = check_code_word(code)?;
+    match journal_word {
+        Some(word) if word.eq_ignore_ascii_case(&code) => Ok(word.to_string()),
+        Some(word) => anyhow::bail!(
+            "--resume continues the championship whose code word is {word}; drop --code, or pass --code {word}"
+        ),
+        None => anyhow::bail!("the journal holds no started championship: start without --resume"),
+    }
+}
+
 /// Finished championships' journals kept beside the current one (each new championship keeps
 /// the last one's, so a table can still look at it; a practice folder would otherwise fill up
 /// with one per practice race).
@@ -371,6 +401,14 @@ fn prune_old_journals(dir: &std::path::Path, keep: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resume_with_another_code_word_says_why_instead_of_refusing_every_laptop() {
+        assert_eq!(resumed_word("gare", Some("GARE")).unwrap(), "GARE");
+        let e = resumed_word("PISTE", Some("GARE")).unwrap_err().to_string();
+        assert!(e.contains("pass --code GARE"), "{e}");
+        assert!(resumed_word("GARE", None).is_err());
+    }
 
     #[test]
     fn only_the_newest_finished_journals_are_kept() {

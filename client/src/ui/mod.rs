@@ -169,8 +169,13 @@ impl BolideApp {
         }
     }
 
+    /// Where the embedded host keeps its files: `--data-dir`, or the user's data dir.
+    fn files_dir(&self) -> anyhow::Result<PathBuf> {
+        self.data_dir.clone().map_or_else(serve::default_data_dir, Ok)
+    }
+
     fn journal_path(&self) -> Option<PathBuf> {
-        Some(self.data_dir.clone().unwrap_or_else(serve::default_data_dir).join("championship.journal"))
+        self.files_dir().ok().map(|d| d.join("championship.journal"))
     }
 
     fn repaint(&self) -> Arc<dyn Fn() + Send + Sync> {
@@ -209,7 +214,13 @@ impl BolideApp {
                 self.start_host(args, false);
             }
             Intent::Practice { bots, level, races } => {
-                let practice_dir = self.data_dir.clone().unwrap_or_else(serve::default_data_dir).join("practice");
+                let practice_dir = match self.files_dir() {
+                    Ok(dir) => dir.join("practice"),
+                    Err(e) => {
+                        self.start.error = Some(e.to_string());
+                        return;
+                    }
+                };
                 let mut args = vec!["--bind".to_string(), "127.0.0.1:0".into(), "--no-mdns".into()];
                 args.extend(["--bots".into(), bots.to_string(), "--races".into(), races.to_string()]);
                 args.extend([

@@ -20,16 +20,13 @@ impl Identity {
             let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(std::fs::read(&key_path)?));
             return Ok(Identity { cert, key });
         }
-        std::fs::create_dir_all(dir)?;
+        crate::files::private_dir(dir)?;
         let made = rcgen::generate_simple_self_signed(vec!["bolide.local".to_string()])?;
         let key_der = made.signing_key.serialize_der();
-        std::fs::write(&key_path, &key_der)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&key_path, std::fs::Permissions::from_mode(0o600))?;
-        }
-        std::fs::write(&cert_path, made.cert.der())?;
+        // Created 0600 from the start (never readable between a write and a chmod), and never
+        // through a symlink.
+        crate::files::write_private(&key_path, &key_der)?;
+        crate::files::write_private(&cert_path, made.cert.der())?;
         Ok(Identity { cert: made.cert.der().clone(), key: PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key_der)) })
     }
 

@@ -319,9 +319,9 @@ impl Server {
             Journal::None => None,
             Journal::File(path) => {
                 if let Some(dir) = path.parent() {
-                    std::fs::create_dir_all(dir)?;
+                    crate::files::private_dir(dir)?;
                 }
-                Some(std::fs::OpenOptions::new().create(true).append(true).open(&path)?)
+                Some(crate::files::append_private(&path)?)
             }
         };
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
