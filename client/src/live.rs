@@ -191,7 +191,7 @@ async fn drive(
 /// What to tell a pilot whose table is gone for good.
 pub fn explain(e: &ClientError) -> String {
     match e {
-        ClientError::BadCode(_) => e.to_string(),
+        ClientError::BadCode(_) | ClientError::NotTheHost(_) => e.to_string(),
         ClientError::Refused(reason) => format!("The host refused: {reason}"),
         ClientError::Connect { reason, .. } if reason.contains("fingerprint") => format!(
             "This is not the host of that code: its certificate does not match the code's fingerprint. \

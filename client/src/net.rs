@@ -4,10 +4,11 @@
 //! build on it.
 
 use crate::state::{ClientState, SharedState};
-use bolide_link::{code::split_code, tls};
+use bolide_link::code::{RoomCode, parse_code};
+use bolide_link::{pake, tls};
 use bolide_protocol::view::ViewError;
 use bolide_protocol::wire::{
-    self, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, PROTOCOL_VERSION, SeatToken, ServerMsg,
+    self, ClientMsg, Datagram, FrameDecoder, FrameError, Knock, PROTOCOL_VERSION, Proof, SeatToken, ServerMsg,
 };
 use bolide_protocol::{Action, Pawn};
 use std::net::SocketAddr;
@@ -126,6 +127,10 @@ pub enum ClientError {
     Connect { addr: SocketAddr, reason: String },
     #[error("the host refused: {0}")]
     Refused(String),
+    #[error(
+        "this host does not know that code word ({0}): check the word on the host's screen — or someone on this network is posing as the host"
+    )]
+    NotTheHost(String),
     #[error("the host closed the connection (code {code}): {reason}")]
     Closed { code: u64, reason: String },
     #[error("connection lost: {0}")]
@@ -207,7 +212,8 @@ impl Session {
         options: ConnectOptions,
     ) -> Result<Session, ClientError> {
         let version = options.version;
-        let (word, fingerprint) = split_code(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
+        let RoomCode { word, fingerprint, room } =
+            parse_code(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
         let connect_err = |reason: String| ClientError::Connect { addr, reason };
         let local: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap() } else { "[::]:0".parse().unwrap() };
         let mut endpoint = match options.socket.clone() {
@@ -252,7 +258,23 @@ impl Session {
             answered,
             probes,
         };
-        session.write(&wire::encode(&Hello { version, code: word, name: name.to_string(), seat_token: token })).await?;
+        // The code word is proved, never sent (`bolide_link::pake`): the host proves it first,
+        // bound to this connection; only then does this laptop prove it, and send its seat token.
+        let (laptop, msg) = pake::Laptop::start(&word);
+        let knock = Knock { version, room, pake: msg, name: name.to_string() };
+        session.write(&wire::encode(&knock)).await?;
+        let (host_msg, host_proof) = match session.next().await? {
+            ServerMsg::Pake { msg, proof } => (msg, proof),
+            ServerMsg::Refused { reason } => return Err(ClientError::Refused(reason)),
+            other => {
+                return Err(ClientError::Lost(format!("expected the host's proof of the code word, got {other:?}")));
+            }
+        };
+        let binding = session.binding()?;
+        let confirmed =
+            laptop.finish(&host_msg, &host_proof, &binding).map_err(|e| ClientError::NotTheHost(e.to_string()))?;
+        let proof = confirmed.proof(pake::Side::Laptop, &binding);
+        session.write(&wire::encode(&Proof { proof, seat_token: token })).await?;
         match session.next().await? {
             ServerMsg::Welcome { seat, token, beats, .. } => {
                 session.state().welcome(seat, token, beats);
@@ -261,6 +283,16 @@ impl Session {
             ServerMsg::Refused { reason } => Err(ClientError::Refused(reason)),
             other => Err(ClientError::Lost(format!("expected a welcome, got {other:?}"))),
         }
+    }
+
+    /// This connection's exported TLS keying material: what both sides' proofs of the code word
+    /// are bound to.
+    fn binding(&self) -> Result<[u8; pake::BINDING_LEN], ClientError> {
+        let mut binding = [0; pake::BINDING_LEN];
+        self.connection
+            .export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"")
+            .map_err(|_| ClientError::Lost("the TLS session exports no keying material".into()))?;
+        Ok(binding)
     }
 
     async fn write(&mut self, bytes: &[u8]) -> Result<(), ClientError> {

@@ -52,7 +52,7 @@ fn clean(msg: &mut ServerMsg) -> Result<(), ViewError> {
         }
         ServerMsg::Refused { reason } | ServerMsg::LobbyRefused { reason } => *reason = clean_reason(reason),
         ServerMsg::Finished { standings } => standings.iter_mut().for_each(|l| l.name = clean_name(&l.name)),
-        ServerMsg::Update { .. } | ServerMsg::ActRefused { .. } => {}
+        ServerMsg::Update { .. } | ServerMsg::ActRefused { .. } | ServerMsg::Pake { .. } => {}
     }
     Ok(())
 }
@@ -106,7 +106,7 @@ impl Mirror {
             }
             ServerMsg::LobbyRefused { reason } => self.refusal = Some(reason.clone()),
             ServerMsg::Finished { standings } => self.finished = Some(standings.clone()),
-            ServerMsg::Welcome { .. } | ServerMsg::Refused { .. } => {}
+            ServerMsg::Welcome { .. } | ServerMsg::Refused { .. } | ServerMsg::Pake { .. } => {}
         }
     }
 

@@ -22,6 +22,7 @@ fn found() -> FoundHost {
         fingerprint: "7F3K0Q".into(),
         seats: "2/6".into(),
         version: bolide_protocol::wire::PROTOCOL_VERSION.to_string(),
+        instance: "bolide-7f3k0q._bolide._udp.local.".into(),
     }
 }
 
@@ -132,6 +133,22 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
     assert_eq!(h.state().last_intent, Some(expected));
     let prefs = h.state().prefs();
     assert_eq!((prefs.last_address.as_str(), prefs.last_code.as_str()), ("192.168.1.20:47117", "garage-7F3K0Q"));
+}
+
+#[test]
+fn two_tables_with_one_name_are_told_apart_by_their_address() {
+    let twin = FoundHost {
+        addr: "192.168.1.66:47117".parse().unwrap(),
+        instance: "bolide-evil._bolide._udp.local.".into(),
+        ..found()
+    };
+    let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
+    let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![found(), twin]))).unwrap().dry_run();
+    let mut h = harness(app);
+    h.run();
+    let version = bolide_protocol::wire::PROTOCOL_VERSION;
+    assert!(h.query_by_label(&format!("Anne's table at 192.168.1.20:47117 — 2/6 seats · v{version}")).is_some());
+    assert!(h.query_by_label(&format!("Anne's table at 192.168.1.66:47117 — 2/6 seats · v{version}")).is_some());
 }
 
 #[test]

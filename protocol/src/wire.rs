@@ -41,8 +41,31 @@ pub mod close {
     pub const FLOOD: u32 = 8;
 }
 
-/// The first frame a client sends. `version` comes first, so any later version can still read
-/// it and answer a mismatch with a clear message.
+/// The first frame a client sends: which room, and its half of the exchange over the code
+/// word (`bolide_link::pake`) — never the word itself, nor a seat token, before the host has
+/// proved it knows the word. `version` comes first, so any later version can still read it
+/// and answer a mismatch with a clear message. The host answers [`ServerMsg::Pake`] (or
+/// `Refused`), and the client [`Proof`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Knock {
+    pub version: u32,
+    /// The room on that host, from the room code (0: the host's first room).
+    pub room: u16,
+    /// The client's SPAKE2 message.
+    pub pake: Vec<u8>,
+    pub name: String,
+}
+
+/// The client's second frame, once the host proved it knows the code word: its own proof,
+/// and the token of a seat held before (a secret too: only for a host that knows the word).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proof {
+    pub proof: Vec<u8>,
+    pub seat_token: Option<SeatToken>,
+}
+
+/// What a laptop asks of a room once the code word is proved on both sides (the host's
+/// network layer builds it from [`Knock`] and [`Proof`]; tests hand it to a room directly).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hello {
     pub version: u32,
@@ -106,6 +129,12 @@ pub enum ServerMsg {
         token: Option<SeatToken>,
         room: String,
         beats: BeatSchedule,
+    },
+    /// The host's half of the exchange over the code word and its proof, bound to this
+    /// connection (`bolide_link::pake`).
+    Pake {
+        msg: Vec<u8>,
+        proof: Vec<u8>,
     },
     /// The hello was refused; the connection closes after this.
     Refused {

@@ -3,10 +3,10 @@
 //! race view that names a seat the table does not have.
 
 use bolide_client::net::{ClientError, Session};
-use bolide_host::net::{Identity, room_code, tls};
+use bolide_host::net::{Identity, pake, room_code, tls};
 use bolide_protocol::Seat;
 use bolide_protocol::view::ViewError;
-use bolide_protocol::wire::{self, FrameDecoder, Hello, PROTOCOL_VERSION, ServerMsg};
+use bolide_protocol::wire::{self, FrameDecoder, Knock, PROTOCOL_VERSION, Proof, ServerMsg};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -22,14 +22,21 @@ async fn a_view_naming_a_seat_that_does_not_exist_ends_the_link_with_a_clear_err
         let (mut send, mut recv) = connection.accept_bi().await.expect("a stream");
         let mut decoder = FrameDecoder::default();
         let mut buf = vec![0; 4096];
-        let hello: Hello = loop {
+        let mut frame = async || loop {
             if let Some(body) = decoder.next_frame().expect("a frame") {
-                break wire::decode(&body).expect("a hello");
+                break body;
             }
             let n = recv.read(&mut buf).await.expect("bytes").expect("more");
             decoder.push(&buf[..n]);
         };
-        assert_eq!(hello.version, PROTOCOL_VERSION);
+        // This fake host knows the word: it proves it, as a real one does.
+        let knock: Knock = wire::decode(&frame().await).expect("a hello");
+        assert_eq!(knock.version, PROTOCOL_VERSION);
+        let mut binding = [0; pake::BINDING_LEN];
+        connection.export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"").unwrap();
+        let (_, msg, proof) = pake::host_answer("GARE", &knock.pake, &binding).unwrap();
+        send.write_all(&wire::encode(&ServerMsg::Pake { msg, proof })).await.unwrap();
+        let _: Proof = wire::decode(&frame().await).expect("the laptop's proof");
         let welcome = ServerMsg::Welcome {
             version: PROTOCOL_VERSION,
             seat: Some(Seat(0)),

@@ -17,6 +17,8 @@ pub struct FoundHost {
     /// "taken/max".
     pub seats: String,
     pub version: String,
+    /// The advert's mDNS instance: an advert updates or removes only its own entry.
+    pub instance: String,
 }
 
 pub struct Discovery {
@@ -47,15 +49,19 @@ impl Discovery {
                             fingerprint: txt("fp").chars().filter(char::is_ascii_alphanumeric).take(6).collect(),
                             seats: txt("seats").chars().take(8).collect(),
                             version: txt("version").chars().take(8).collect(),
+                            instance: info.get_fullname().chars().take(256).collect(),
                         };
-                        list.retain(|h| h.fingerprint != host.fingerprint || h.addr.port() != host.addr.port());
+                        // An advert is nobody's proof: it replaces its own earlier entry only,
+                        // never another's (a copy of a table's fingerprint and port is a second
+                        // entry, and joining it fails the exchange over the code word).
+                        list.retain(|h| h.instance != host.instance);
                         // A bounded list: a flood of adverts cannot grow the window's memory.
                         if list.len() < 64 {
                             list.push(host);
                         }
                     }
                     mdns_sd::ServiceEvent::ServiceRemoved(_, fullname) => {
-                        list.retain(|h| !fullname.contains(&format!("bolide-{}", h.fingerprint.to_lowercase())));
+                        list.retain(|h| h.instance != fullname);
                     }
                     _ => continue,
                 }

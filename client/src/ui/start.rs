@@ -143,7 +143,11 @@ impl StartUi {
             } else {
                 format!("v{}, this laptop runs v{PROTOCOL_VERSION}: update one of them", host.version)
             };
-            let text = format!("{} — {} seats · {version}", host.name, host.seats);
+            // Adverts are not authenticated (the code word is, when joining): two tables with
+            // one name are told apart by their address, and neither replaces the other.
+            let twins = hosts.iter().filter(|h| h.name == host.name).count() > 1;
+            let place = if twins { format!(" at {}", host.addr) } else { String::new() };
+            let text = format!("{}{place} — {} seats · {version}", host.name, host.seats);
             if ui.add_enabled(compatible, egui::Button::new(RichText::new(text).size(17.0))).clicked() {
                 self.picked = Some(host.clone());
             }

@@ -6,5 +6,6 @@ pub mod mdns;
 pub mod server;
 pub mod tls;
 
+pub use bolide_link::pake;
 pub use identity::{Identity, room_code, split_code};
 pub use server::{Journal, Server};

@@ -6,8 +6,10 @@ use super::identity::Identity;
 use super::tls;
 use crate::fair::{OutstandingProbes, Sample};
 use crate::room::{ConnId, FairRecord, JournalEntry, Output, Room, RoomConfig};
+use bolide_link::pake;
 use bolide_protocol::wire::{
-    self, BeatSchedule, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, PROTOCOL_VERSION, ServerMsg, close,
+    self, BeatSchedule, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, Knock, PROTOCOL_VERSION, Proof,
+    SeatToken, ServerMsg, close,
 };
 use std::collections::HashMap;
 use std::io::Write;
@@ -74,6 +76,12 @@ const DATAGRAM_FLOOD_PER_S: f64 = 100.0;
 /// Wrong room codes an address may try: a burst, then this many a second.
 pub const WRONG_CODE_BURST: f64 = 5.0;
 pub const WRONG_CODES_PER_S: f64 = 1.0;
+/// Wrong room codes the whole host takes, from every address together (a laptop may claim
+/// many addresses): a burst, then one every two seconds — some 7 200 guesses in a four-hour
+/// night against 22^6 ≈ 1.1 × 10^8 words, a chance under 1 in 15 000. Past it the host locks
+/// joins for everyone until the bucket refills, and says so on its screen.
+pub const WRONG_CODE_HOST_BURST: f64 = 20.0;
+pub const WRONG_CODES_HOST_PER_S: f64 = 0.5;
 
 /// A token bucket: `burst` at once, refilled at `rate` a second.
 #[derive(Debug, Clone, Copy)]
@@ -106,12 +114,39 @@ struct Doors {
     pending: usize,
     pending_by_addr: HashMap<IpAddr, usize>,
     wrong_codes: HashMap<IpAddr, (Bucket, bool)>,
+    /// Wrong codes from every address together, and whether the lock-out was announced.
+    host_wrong: Option<(Bucket, bool)>,
 }
 
 impl Doors {
+    /// A wrong code from `ip`, counted against the address and the whole host. Past the
+    /// host's allowance every join is locked out until it refills: announced once, loudly.
+    fn wrong_code(&mut self, ip: IpAddr) -> bool {
+        let (host, announced) = self.host_wrong.get_or_insert((Bucket::full(WRONG_CODE_HOST_BURST), false));
+        if host.take(WRONG_CODE_HOST_BURST, WRONG_CODES_HOST_PER_S) {
+            *announced = false;
+        } else if !*announced {
+            *announced = true;
+            tracing::error!(
+                "{}",
+                "LOCKED: too many wrong room codes from this network; joins wait until the guessing stops \
+                 (someone may be trying codes: check who is on this Wi-Fi)"
+            );
+        }
+        self.address_wrong_code(ip)
+    }
+
+    /// Whether the host is locked out for everyone (too many wrong codes overall).
+    fn locked(&mut self) -> bool {
+        self.host_wrong.as_mut().is_some_and(|(bucket, _)| {
+            let mut peek = *bucket;
+            !peek.take(WRONG_CODE_HOST_BURST, WRONG_CODES_HOST_PER_S)
+        })
+    }
+
     /// A wrong code from `ip`: false once the address is past its allowance (logged once per
     /// burst). The table forgets addresses that have been quiet long enough to be full again.
-    fn wrong_code(&mut self, ip: IpAddr) -> bool {
+    fn address_wrong_code(&mut self, ip: IpAddr) -> bool {
         if self.wrong_codes.len() > 4096 {
             let refill = Duration::from_secs_f64(WRONG_CODE_BURST / WRONG_CODES_PER_S);
             self.wrong_codes.retain(|_, (b, _)| b.at.elapsed() < refill);
@@ -204,8 +239,10 @@ impl Stats {
 }
 
 struct RoomHandle {
-    /// The room's code word, compared in constant time.
+    /// The room's code word, proved by each laptop (`bolide_link::pake`), never compared.
     word: String,
+    /// The room's public number on this host: the room code's `-N` (0: none).
+    number: u16,
     tx: mpsc::Sender<RoomInput>,
 }
 
@@ -220,6 +257,8 @@ pub struct Server {
     /// Connections past their hello, now.
     open: Arc<AtomicU64>,
     code_suffix: String,
+    /// The next room's public number.
+    next_room: AtomicU64,
     started: Instant,
     next_conn: Arc<AtomicU64>,
     pub stats: Arc<Stats>,
@@ -272,6 +311,7 @@ impl Server {
             doors: Arc::default(),
             open: Arc::default(),
             code_suffix: identity.code_suffix(),
+            next_room: AtomicU64::new(0),
             started: Instant::now(),
             next_conn: Arc::new(AtomicU64::new(1)),
             stats: Arc::default(),
@@ -296,9 +336,12 @@ impl Server {
         self.endpoint.local_addr().expect("bound")
     }
 
-    /// The full code of a room with this word.
-    pub fn code(&self, word: &str) -> String {
-        format!("{}-{}", word.to_ascii_uppercase(), self.code_suffix)
+    /// The full code of room `number` with this word (the first room's has no number).
+    pub fn code(&self, word: &str, number: u16) -> String {
+        match number {
+            0 => format!("{}-{}", word.to_ascii_uppercase(), self.code_suffix),
+            n => format!("{}-{}-{n}", word.to_ascii_uppercase(), self.code_suffix),
+        }
     }
 
     /// Opens a room; returns its full code. A resumed room comes with its journal entries.
@@ -327,7 +370,9 @@ impl Server {
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         let mut rooms = self.rooms.lock().map_err(|_| anyhow::anyhow!("the room list is poisoned"))?;
         anyhow::ensure!(!rooms.iter().any(|r| r.word == word), "a room with the code word {word} is already open");
-        rooms.push(RoomHandle { word: word.clone(), tx });
+        let number = self.next_room.fetch_add(1, Ordering::Relaxed);
+        let number = u16::try_from(number).map_err(|_| anyhow::anyhow!("this host has opened 65 536 rooms"))?;
+        rooms.push(RoomHandle { word: word.clone(), number, tx });
         drop(rooms);
         let driver = RoomDriver {
             word: word.clone(),
@@ -345,7 +390,7 @@ impl Server {
             seats_tx: self.seats_tx.clone(),
         };
         tokio::spawn(driver.run());
-        Ok(self.code(&word))
+        Ok(self.code(&word, number))
     }
 
     fn spawn_accept_loop(&self) {
@@ -482,20 +527,23 @@ async fn serve_connection(
         let _ = send.write_all(&wire::encode(&ServerMsg::Refused { reason: reason.clone() })).await;
         return refuse(&connection, close::VERSION_MISMATCH, &reason).await;
     }
-    let hello: Hello = match wire::decode(&body) {
-        Ok(h) => h,
+    let knock: Knock = match wire::decode(&body) {
+        Ok(k) => k,
         Err(e) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
     };
     let refuse_with = |code: u32, reason: String| {
         let frame = wire::encode(&ServerMsg::Refused { reason: reason.clone() });
         (code, reason, frame)
     };
-    // Wrong codes are rate-limited per address; the comparison takes the same time whatever
-    // the guess shares with a real code word.
-    let word = hello.code.split('-').next().unwrap_or("").trim().to_ascii_uppercase();
+    // The room the code names (its number is public); its word is proved, never sent.
     let found = {
         let mut doors = door.doors.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
-        if !doors.may_try(peer.ip()) {
+        if doors.locked() {
+            Err(refuse_with(
+                close::WRONG_CODE,
+                "the host has had too many wrong room codes and is not taking joins for a minute: wait, then check the code on the host's screen".into(),
+            ))
+        } else if !doors.may_try(peer.ip()) {
             Err(refuse_with(
                 close::WRONG_CODE,
                 "too many wrong room codes from your address: wait a minute, then check the code on the host's screen"
@@ -503,29 +551,45 @@ async fn serve_connection(
             ))
         } else {
             let rooms = door.rooms.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
-            let mut found = None;
-            for r in rooms.iter() {
-                if crate::secret::same(r.word.as_bytes(), word.as_bytes()) {
-                    found = Some(r.tx.clone());
-                }
-            }
-            match found {
-                Some(tx) => Ok(tx),
-                None => {
-                    doors.wrong_code(peer.ip());
-                    tracing::info!(%peer, "refused a wrong room code");
-                    Err(refuse_with(close::WRONG_CODE, "wrong room code: ask the host for the code it printed".into()))
-                }
+            match rooms.iter().find(|r| r.number == knock.room) {
+                Some(r) => Ok((r.word.clone(), r.tx.clone())),
+                None => Err(refuse_with(
+                    close::WRONG_CODE,
+                    format!("this host has no room {}: check the code on the host's screen", knock.room),
+                )),
             }
         }
     };
-    let room = match found {
-        Ok(room) => room,
+    let (word, room) = match found {
+        Ok(found) => found,
         Err((code, reason, frame)) => {
             let _ = send.write_all(&frame).await;
             return refuse(&connection, code, &reason).await;
         }
     };
+    let proved = tokio::time::timeout(
+        HELLO_DEADLINE,
+        prove_the_word(&connection, &mut send, &mut recv, &mut decoder, &word, &knock.pake),
+    )
+    .await
+    .unwrap_or(Err(WordProof::Silent));
+    let seat_token = match proved {
+        Ok(token) => token,
+        Err(WordProof::Malformed(e)) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
+        Err(failed) => {
+            // A wrong proof, or a laptop that stopped once it saw ours (its word is not this
+            // room's): one guess, counted against the address and the whole host.
+            if let Ok(mut doors) = door.doors.lock() {
+                doors.wrong_code(peer.ip());
+            }
+            tracing::info!(%peer, ?failed, "refused a wrong room code");
+            let (code, reason, frame) =
+                refuse_with(close::WRONG_CODE, "wrong room code: ask the host for the code it printed".into());
+            let _ = send.write_all(&frame).await;
+            return refuse(&connection, code, &reason).await;
+        }
+    };
+    let hello = Hello { version, code: word, name: knock.name, seat_token };
     let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
     let out = ConnOut { tx, connection: connection.clone() };
     let others = door.open.fetch_add(1, Ordering::Relaxed) as usize;
@@ -596,6 +660,52 @@ async fn serve_connection(
     writer.abort();
     probes.abort();
     result
+}
+
+/// How a laptop's proof of the code word failed.
+#[derive(Debug)]
+enum WordProof {
+    /// Its proof did not hold: it does not know the word.
+    Wrong,
+    /// It went away (or stayed silent) after the host's proof: the word it has is not this
+    /// room's, so it would not prove it.
+    Silent,
+    /// Its message or frame was no SPAKE2 message or proof at all.
+    Malformed(String),
+}
+
+/// The host's side of the exchange over the code word (`bolide_link::pake`): its message and
+/// proof, bound to this connection, then the laptop's proof and seat token.
+async fn prove_the_word(
+    connection: &quinn::Connection,
+    send: &mut quinn::SendStream,
+    recv: &mut quinn::RecvStream,
+    decoder: &mut FrameDecoder,
+    word: &str,
+    laptop_msg: &[u8],
+) -> Result<Option<SeatToken>, WordProof> {
+    let mut binding = [0; pake::BINDING_LEN];
+    connection
+        .export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"")
+        .map_err(|_| WordProof::Malformed("no keying material".into()))?;
+    let (confirmed, msg, proof) =
+        pake::host_answer(word, laptop_msg, &binding).map_err(|e| WordProof::Malformed(e.to_string()))?;
+    send.write_all(&wire::encode(&ServerMsg::Pake { msg, proof })).await.map_err(|_| WordProof::Silent)?;
+    let mut buf = vec![0u8; 4 * 1024];
+    let body = loop {
+        match decoder.next_frame() {
+            Ok(Some(body)) => break body,
+            Ok(None) => {}
+            Err(e) => return Err(WordProof::Malformed(e.to_string())),
+        }
+        match recv.read(&mut buf).await {
+            Ok(Some(n)) => decoder.push(&buf[..n]),
+            _ => return Err(WordProof::Silent),
+        }
+    };
+    let Proof { proof, seat_token } = wire::decode(&body).map_err(|e| WordProof::Malformed(e.to_string()))?;
+    confirmed.check(pake::Side::Laptop, &binding, &proof).map_err(|_| WordProof::Wrong)?;
+    Ok(seat_token)
 }
 
 fn bad_frame(connection: &quinn::Connection, e: &FrameError) -> anyhow::Error {

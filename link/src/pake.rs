@@ -1,0 +1,153 @@
+//! The room code authenticates both sides (SPAKE2, as Magic Wormhole does for its short
+//! codes). The laptop and the host each prove they know the code word without sending it:
+//! each side's SPAKE2 message reveals nothing of the word, and a side without it gets one guess
+//! per connection — checked online, so the host's wrong-code limit bounds it. The key is
+//! confirmed with an HMAC over the TLS session's exported keying material, so the proof is
+//! bound to this very QUIC connection: a man in the middle with its own certificate holds two
+//! TLS sessions with different exported keys, and relaying the SPAKE2 messages between them
+//! fails both proofs. The host proves first; the laptop checks before it proves in turn (and
+//! before it sends its seat token).
+
+use ring::hmac;
+use spake2::{Ed25519Group, Identity, Password, Spake2};
+
+/// The TLS exporter label both sides derive their binding from.
+pub const EXPORTER_LABEL: &[u8] = b"EXPORTER-bolide-room-code";
+/// Bytes of exported keying material bound into each proof.
+pub const BINDING_LEN: usize = 32;
+/// A SPAKE2 message on Ed25519: a side byte and a point.
+pub const MESSAGE_LEN: usize = 33;
+
+const ID_LAPTOP: &[u8] = b"bolide laptop";
+const ID_HOST: &[u8] = b"bolide host";
+
+/// Why the exchange failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PakeError {
+    #[error("the other side's room-code message is malformed")]
+    Malformed,
+    #[error("the other side does not know this room's code word")]
+    WrongWord,
+}
+
+/// The code word as both sides feed it: trimmed, upper case (a code is read aloud and typed).
+fn password(word: &str) -> Password {
+    Password::new(word.trim().to_ascii_uppercase())
+}
+
+/// A laptop's side, between its message and the host's answer.
+pub struct Laptop(Spake2<Ed25519Group>);
+
+/// The keys both sides agree on, once the exchange is done.
+pub struct Confirmed {
+    key: hmac::Key,
+}
+
+impl Laptop {
+    /// Starts the exchange with the word the pilot typed: the message to send the host.
+    pub fn start(word: &str) -> (Laptop, Vec<u8>) {
+        let (state, msg) =
+            Spake2::<Ed25519Group>::start_a(&password(word), &Identity::new(ID_LAPTOP), &Identity::new(ID_HOST));
+        (Laptop(state), msg)
+    }
+
+    /// The host's message and proof: the keys if the host knows the word (on this connection,
+    /// `binding` being its exported keying material).
+    pub fn finish(self, host_msg: &[u8], host_proof: &[u8], binding: &[u8]) -> Result<Confirmed, PakeError> {
+        let key = self.0.finish(host_msg).map_err(|_| PakeError::Malformed)?;
+        let confirmed = Confirmed::new(&key);
+        confirmed.check(Side::Host, binding, host_proof)?;
+        Ok(confirmed)
+    }
+}
+
+/// The host's side: answers a laptop's message with its own and its proof.
+pub fn host_answer(word: &str, laptop_msg: &[u8], binding: &[u8]) -> Result<(Confirmed, Vec<u8>, Vec<u8>), PakeError> {
+    if laptop_msg.len() != MESSAGE_LEN {
+        return Err(PakeError::Malformed);
+    }
+    let (state, msg) =
+        Spake2::<Ed25519Group>::start_b(&password(word), &Identity::new(ID_LAPTOP), &Identity::new(ID_HOST));
+    let key = state.finish(laptop_msg).map_err(|_| PakeError::Malformed)?;
+    let confirmed = Confirmed::new(&key);
+    let proof = confirmed.proof(Side::Host, binding);
+    Ok((confirmed, msg, proof))
+}
+
+/// Who proves: each side's proof differs, so neither can be reflected back.
+#[derive(Debug, Clone, Copy)]
+pub enum Side {
+    Host,
+    Laptop,
+}
+
+impl Confirmed {
+    fn new(key: &[u8]) -> Confirmed {
+        Confirmed { key: hmac::Key::new(hmac::HMAC_SHA256, key) }
+    }
+
+    fn tagged(side: Side, binding: &[u8]) -> Vec<u8> {
+        let tag: &[u8] = match side {
+            Side::Host => b"host proves",
+            Side::Laptop => b"laptop proves",
+        };
+        [tag, binding].concat()
+    }
+
+    /// `side`'s proof of the key on the connection `binding` names.
+    pub fn proof(&self, side: Side, binding: &[u8]) -> Vec<u8> {
+        hmac::sign(&self.key, &Self::tagged(side, binding)).as_ref().to_vec()
+    }
+
+    /// Checks `side`'s proof, in constant time.
+    pub fn check(&self, side: Side, binding: &[u8], proof: &[u8]) -> Result<(), PakeError> {
+        hmac::verify(&self.key, &Self::tagged(side, binding), proof).map_err(|_| PakeError::WrongWord)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TLS: &[u8] = &[7; BINDING_LEN];
+
+    #[test]
+    fn the_same_word_on_both_sides_confirms_both_ways() {
+        let (laptop, msg) = Laptop::start(" garage ");
+        let (host, host_msg, host_proof) = host_answer("GARAGE", &msg, TLS).unwrap();
+        let confirmed = laptop.finish(&host_msg, &host_proof, TLS).unwrap();
+        host.check(Side::Laptop, TLS, &confirmed.proof(Side::Laptop, TLS)).unwrap();
+    }
+
+    #[test]
+    fn a_wrong_word_fails_on_both_sides_and_the_messages_do_not_carry_it() {
+        let (laptop, msg) = Laptop::start("PISTE");
+        assert!(!msg.windows(5).any(|w| w.eq_ignore_ascii_case(b"piste")));
+        let (host, host_msg, host_proof) = host_answer("GARAGE", &msg, TLS).unwrap();
+        assert_eq!(laptop.finish(&host_msg, &host_proof, TLS).err(), Some(PakeError::WrongWord));
+        // A laptop that guessed cannot make a proof the host takes either.
+        let (liar, msg) = Laptop::start("PISTE");
+        let (_, liar_host_msg, _) = host_answer("GARAGE", &msg, TLS).unwrap();
+        let forged = Confirmed::new(&[0; 32]).proof(Side::Laptop, TLS);
+        assert!(host.check(Side::Laptop, TLS, &forged).is_err());
+        assert!(liar.finish(&liar_host_msg, &[0; 32], TLS).is_err());
+    }
+
+    #[test]
+    fn a_man_in_the_middle_relaying_the_exchange_fails_both_proofs() {
+        // Two TLS sessions: laptop ↔ relay, relay ↔ host. The relay passes the SPAKE2 messages
+        // and proofs on unchanged; each side binds its proof to its own session.
+        let (to_laptop, to_host) = ([1; BINDING_LEN], [2; BINDING_LEN]);
+        let (laptop, msg) = Laptop::start("GARAGE");
+        let (_, host_msg, host_proof) = host_answer("GARAGE", &msg, &to_host).unwrap();
+        assert_eq!(laptop.finish(&host_msg, &host_proof, &to_laptop).err(), Some(PakeError::WrongWord));
+    }
+
+    #[test]
+    fn a_malformed_message_is_an_error_not_a_panic() {
+        assert_eq!(host_answer("GARAGE", &[], TLS).err(), Some(PakeError::Malformed));
+        assert_eq!(host_answer("GARAGE", &[0xff; MESSAGE_LEN], TLS).err(), Some(PakeError::Malformed));
+        let (laptop, _) = Laptop::start("GARAGE");
+        assert!(laptop.finish(&[1; 5], &[], TLS).is_err());
+    }
+}
