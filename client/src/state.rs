@@ -84,7 +84,12 @@ impl Mirror {
         self.dice.observe(msg);
         match msg {
             ServerMsg::Lobby(lobby) => {
-                // The lobby says whose it is each time: seats move up when a pilot leaves.
+                // The lobby says whose it is each time: seats move up when a pilot leaves. A
+                // seat the race view does not have drops the view until the host sends its own.
+                if self.view.as_ref().is_some_and(|v| lobby.you.is_some_and(|s| s.index() >= v.cars.len())) {
+                    self.view = None;
+                    self.legal.clear();
+                }
                 self.seat = lobby.you;
                 self.lobby = Some(lobby.clone());
             }
