@@ -51,6 +51,10 @@ impl Default for Limits {
     }
 }
 
+/// Past `pending / RETRY_BELOW` handshakes at once, an unvalidated address is asked to retry
+/// (QUIC address validation) before it may hold a slot.
+pub const RETRY_BELOW: usize = 4;
+
 /// The handshake and the hello frame together must be done within this.
 pub const HELLO_DEADLINE: Duration = Duration::from_secs(10);
 /// Frames and datagrams waiting for one connection's writer. A laptop that does not read
@@ -405,6 +409,18 @@ impl Server {
                 // Caps before any work: connections at once, handshakes at once, per address.
                 let slot = {
                     let Ok(mut d) = doors.lock() else { return };
+                    // Once handshakes pile up, an address must show it is one (a QUIC Retry: a
+                    // token only the real sender receives) before it holds a slot: Initials
+                    // spoofed from random addresses then cost a packet each, never a slot.
+                    if d.pending >= limits.pending / RETRY_BELOW && !incoming.remote_address_validated() {
+                        drop(d);
+                        if incoming.may_retry() {
+                            let _ = incoming.retry();
+                        } else {
+                            incoming.refuse();
+                        }
+                        continue;
+                    }
                     let mine = d.pending_by_addr.get(&ip).copied().unwrap_or(0);
                     let full = open.load(Ordering::Relaxed) as usize >= limits.connections;
                     if full || d.pending >= limits.pending || mine >= limits.pending_per_address {
