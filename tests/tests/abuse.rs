@@ -181,7 +181,7 @@ async fn spoof_initials(target: std::net::SocketAddr, fingerprint: &str, per_s: 
     let mut buf = vec![0u8; 2048];
     while started.elapsed() < time {
         let due = (started.elapsed().as_secs_f64() * f64::from(per_s)) as usize;
-        for _ in sent..due {
+        for _ in 0..due.saturating_sub(sent) {
             attempts.push(client.connect(capture.local_addr().unwrap(), "bolide.local").unwrap());
             let Ok(Ok(n)) = tokio::time::timeout(Duration::from_millis(50), capture.recv(&mut buf)).await else {
                 continue;
