@@ -4,6 +4,7 @@
 
 use crate::circuits::{CircuitChoice, CircuitLoadError};
 use crate::game::{Championship, ChampionshipSetup, Phase, Race, SetupError, Standing, StartState};
+use bolide_protocol::model::{MAX_PILOTS, MIN_PILOTS};
 use bolide_protocol::{Action, Atout, BonusKind, Event, FirstPlayer, Seat, TableOptions};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -92,6 +93,10 @@ pub enum ScenarioError {
     Setup(#[from] SetupError),
     #[error("`first_player`: there is no seat {0}")]
     FirstPlayer(u8),
+    #[error("`seats`: B-1.1: a race has 3 to 6 pilots, not {0}")]
+    Seats(usize),
+    #[error("`races`: a championship has 1 to 20 races, not {0}")]
+    Races(u8),
 }
 
 /// What a run printed, and why it failed, if it did.
@@ -157,7 +162,13 @@ pub fn run_text(text: &str, base: Option<&Path>) -> Result<RunReport, ScenarioEr
 }
 
 pub fn run(scenario: &Scenario) -> Result<RunReport, ScenarioError> {
-    let pilots = scenario.seats.len() as u8;
+    let pilots = u8::try_from(scenario.seats.len())
+        .ok()
+        .filter(|n| (MIN_PILOTS..=MAX_PILOTS).contains(&usize::from(*n)))
+        .ok_or(ScenarioError::Seats(scenario.seats.len()))?;
+    if !(1..=20).contains(&scenario.races) {
+        return Err(ScenarioError::Races(scenario.races));
+    }
     let first_player = match scenario.first_player {
         Some(s) if s < pilots => FirstPlayer::Seat(Seat(s)),
         Some(s) => return Err(ScenarioError::FirstPlayer(s)),

@@ -112,3 +112,32 @@ fn cli_failed_expectation_exits_non_zero() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected a on position 5"));
 }
+
+#[test]
+fn the_runner_refuses_what_it_cannot_hold_and_names_the_field() {
+    let seats = |n: usize| serde_json::to_string(&vec!["p"; n]).unwrap();
+    let error = |text: String| {
+        let e = scenario::run_text(&text, None).err().expect("refused");
+        // The whole chain, as the CLI prints it.
+        let mut words = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            words = format!("{words}: {s}");
+            source = s.source();
+        }
+        words
+    };
+    let base = |more: &str| format!(r#"{{"seats":{},"circuit":{{"preset":"cannes"}},"actions":[]{more}}}"#, seats(3));
+    let unknown_in_action = format!(
+        r#"{{"seats":{},"circuit":{{"preset":"cannes"}},"actions":[{{"seat":0,"action":{{"TakePawn":{{"pawn":1,"paws":2}}}}}}]}}"#,
+        seats(3)
+    );
+    assert!(error(unknown_in_action).contains("unknown field `paws`"));
+    let unknown_in_expect = base(r#","expect":{"events":[{"Crossed":{"seat":2,"place":1,"when":3}}]}"#);
+    assert!(error(unknown_in_expect).contains("unknown field `when`"));
+    let many = format!(r#"{{"seats":{},"circuit":{{"preset":"cannes"}},"actions":[]}}"#, seats(259));
+    assert!(error(many).contains("`seats`: B-1.1: a race has 3 to 6 pilots, not 259"));
+    assert!(error(base(r#","races":0"#)).contains("`races`"));
+    let finish = base(r#","start":{"cars":[{"seat":0,"position":37}]}"#);
+    assert!(error(finish).contains("cannot start at position 37"));
+}

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 /// One action by one seat. The engine applies it or refuses it with a
 /// [`RuleError`](crate::RuleError) naming the rule; a refused action changes nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// A field no action has is a mistake in a scenario file, not something to skip.
+#[serde(deny_unknown_fields)]
 pub enum Action {
     // --- B-4, the simultaneous phase ---
     /// B-4.6: call Klaxon before the cup is lifted.

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// One event of the log. [`Event::rule`] names the rule that produced it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Event {
     RaceStarted {
         race: u8,

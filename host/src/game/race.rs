@@ -236,7 +236,8 @@ impl Race {
             if car.seat.0 >= next.pilots {
                 return Err(SetupError::NoSuchSeat { seat: car.seat });
             }
-            if car.position > FINISH {
+            // A car on the finish line has finished: no race starts there.
+            if car.position >= FINISH {
                 return Err(SetupError::Position { seat: car.seat, position: car.position });
             }
             let c = &mut next.cars[car.seat.index()];

@@ -83,7 +83,7 @@ pub enum SetupError {
     BonusHeldTwice { kind: BonusKind },
     #[error("B-1.4: the supply holds only 6 Second Chance tokens")]
     SecondChanceSupply,
-    #[error("B-2.1: {seat} cannot start at position {position} (0 to 37)")]
+    #[error("B-2.1: {seat} cannot start at position {position} (0 to 36: 37 is the finish line)")]
     Position { seat: Seat, position: u8 },
     #[error("B-2.3: tile {tile} carries no star")]
     NotAStar { tile: u8 },
