@@ -167,7 +167,7 @@ fn join_by_hand_checks_the_address() {
 fn hosting_shows_the_room_code_large_with_the_addresses_to_join() {
     let (mut app, live, _commands) = seated(false);
     let addresses = vec!["192.168.1.20:47117".parse().unwrap(), "[fe80::1]:47117".parse().unwrap()];
-    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K0Q".into(), addresses }));
+    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K0Q".into(), addresses, guard: None }));
     let mut h = harness(app);
     h.run();
     assert!(h.query_by_label("Room code — tell it to everyone at the table").is_some());

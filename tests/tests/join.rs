@@ -124,3 +124,29 @@ async fn an_honest_join_proves_the_word_in_one_more_round_trip() {
     );
     assert!(times[5] < Duration::from_millis(500), "{times:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_codes_from_many_addresses_lock_the_host_and_its_screen_says_so() {
+    use bolide_client::net::ConnectOptions;
+    use quinn::Runtime;
+    let (server, code) = host("join-lockout", quick_room("GARAGE", 2, 1));
+    let addr = server.local_addr();
+    let fingerprint = code.split('-').nth(1).unwrap();
+    let guard = server.join_guard();
+    // Guesses from ten addresses, three each: under every address's own limit, past the host's.
+    let mut refused = 0;
+    for a in 0..10u8 {
+        for guess in 0..3 {
+            let from = std::net::UdpSocket::bind((std::net::Ipv4Addr::new(127, 0, 9, 10 + a), 0)).unwrap();
+            let socket = quinn::TokioRuntime.wrap_udp_socket(from).unwrap();
+            let options = ConnectOptions { socket: Some(socket), ..ConnectOptions::default() };
+            let wrong = format!("GUESS{a}{guess}-{fingerprint}");
+            refused += usize::from(Session::connect_with(addr, &wrong, "Eve", None, options).await.is_err());
+        }
+    }
+    assert_eq!(refused, 30);
+    assert!(guard.locked(), "the host's screen would not say it is locked");
+    // While locked, even the right code from a fresh address waits, and is told why.
+    let err = Session::connect(addr, &code, "Anne", None).await.err().expect("refused while locked");
+    assert!(err.to_string().contains("too many wrong room codes"), "{err}");
+}

@@ -35,6 +35,14 @@ impl LobbyUi {
                 ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
                 let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
                 ui.label(format!("Join at {}", addresses.join("  or  ")));
+                if host.guard.as_ref().is_some_and(|g| g.locked()) {
+                    ui.colored_label(
+                        egui::Color32::LIGHT_RED,
+                        "Joins are locked: too many wrong room codes from this network. They open again once the \
+                         guessing stops — someone may be trying codes: check who is on this Wi-Fi.",
+                    );
+                    ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));
+                }
             });
             ui.separator();
         }

@@ -30,6 +30,8 @@ use tokio::sync::oneshot;
 pub struct HostInfo {
     pub code: String,
     pub addresses: Vec<SocketAddr>,
+    /// The host's door: locked after too many wrong room codes (shown in the lobby).
+    pub guard: Option<bolide_host::net::server::JoinGuard>,
 }
 
 /// A table this window sits at.
@@ -257,7 +259,11 @@ impl BolideApp {
                     return;
                 }
             };
-            let info = HostInfo { code: hosting.code.clone(), addresses: hosting.addresses.clone() };
+            let info = HostInfo {
+                code: hosting.code.clone(),
+                addresses: hosting.addresses.clone(),
+                guard: Some(hosting.server.join_guard()),
+            };
             let _ = tx.send(Ok((info, hosting.server.local_addr().port(), practice)));
             if let Some(why) = hosting
                 .watch(async {

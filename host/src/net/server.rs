@@ -180,6 +180,23 @@ impl Doors {
     }
 }
 
+/// A look at the host's door from its screen: whether joins are locked out because of too many
+/// wrong room codes overall (`WRONG_CODE_HOST_BURST`).
+#[derive(Clone)]
+pub struct JoinGuard(Arc<Mutex<Doors>>);
+
+impl std::fmt::Debug for JoinGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JoinGuard").field("locked", &self.locked()).finish()
+    }
+}
+
+impl JoinGuard {
+    pub fn locked(&self) -> bool {
+        self.0.lock().is_ok_and(|mut d| d.locked())
+    }
+}
+
 /// A place in the pending count, given back when the hello is done (or failed).
 struct PendingSlot {
     doors: Arc<Mutex<Doors>>,
@@ -338,6 +355,11 @@ impl Server {
 
     pub fn local_addr(&self) -> SocketAddr {
         self.endpoint.local_addr().expect("bound")
+    }
+
+    /// What the host's screen shows of its door.
+    pub fn join_guard(&self) -> JoinGuard {
+        JoinGuard(self.doors.clone())
     }
 
     /// The full code of room `number` with this word (the first room's has no number).
