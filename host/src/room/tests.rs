@@ -456,18 +456,20 @@ fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Paw
     // Honest laptops beat from the instant they show the moment (a silent one is bounded
     // tighter: `fair::slack`).
     beat_at_the_opening(&mut r, &mut out, grab_shown(reveal));
-    let pawns: Vec<Pawn> = r
-        .championship()
-        .unwrap()
-        .race()
-        .legal_actions(Seat(0))
+    let pawns = pawns_to_take(&r, Seat(0));
+    (r, out, reveal, pawns)
+}
+
+/// The pawns `seat` may take now (its legal grabs).
+fn pawns_to_take(r: &Room, seat: Seat) -> Vec<Pawn> {
+    let legal = r.championship().map(|c| c.race().legal_actions(seat)).unwrap_or_default();
+    legal
         .iter()
         .filter_map(|a| match a {
             Action::TakePawn { pawn } => Some(*pawn),
             _ => None,
         })
-        .collect();
-    (r, out, reveal, pawns)
+        .collect()
 }
 
 /// Each of the three laptops beats once as it shows `moment`, with nothing sent in it yet.
@@ -1220,18 +1222,8 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
         r.seats[1].zombie = false;
         let (id, reveal) = r.fair.open_moment().unwrap();
         let shown = wire::Shown { race: id.race, round: id.round, moment: id.moment, at_us: reveal };
-        // Anne asks for the pawn Dan wants too; Dan waits for the outcome.
-        let pawns: Vec<Pawn> = r
-            .championship()
-            .unwrap()
-            .race()
-            .legal_actions(Seat(0))
-            .iter()
-            .filter_map(|a| match a {
-                Action::TakePawn { pawn } => Some(*pawn),
-                _ => None,
-            })
-            .collect();
+        // Anne asks for a pawn; Chloé and Dan take what is left once she has hers.
+        let pawns = pawns_to_take(&r, Seat(0));
         seq[1] += 1;
         let anne = ClientMsg::Grab { seq: seq[1], pawn: pawns[0], shown_us: reveal, input_us: reveal + 150_000 };
         r.message(reveal + 160_000, 1, anne, &mut out);
@@ -1246,12 +1238,8 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
             // Chloé and Dan take what is left once Anne has hers.
             if r.championship().unwrap().race().car(Seat(0)).pawn.is_some() {
                 for (conn, seat) in [(3, Seat(2)), (4, Seat(3))] {
-                    let race = r.championship().unwrap().race();
-                    let free = race.legal_actions(seat).iter().find_map(|a| match a {
-                        Action::TakePawn { pawn } => Some(*pawn),
-                        _ => None,
-                    });
-                    if let (Some(pawn), None) = (free, race.car(seat).pawn) {
+                    let free = pawns_to_take(&r, seat).first().copied();
+                    if let (Some(pawn), None) = (free, r.championship().unwrap().race().car(seat).pawn) {
                         seq[conn as usize] += 1;
                         let s = seq[conn as usize];
                         let msg = ClientMsg::Grab { seq: s, pawn, shown_us: reveal, input_us: now - 5_000 };
