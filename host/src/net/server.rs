@@ -980,15 +980,9 @@ impl RoomDriver {
         let when = self.started + Duration::from_micros(at);
         tokio::spawn(async move {
             tokio::time::sleep_until(when.into()).await;
-            let gaps = std::iter::once(Duration::ZERO).chain(wire::COPY_GAPS.iter().copied());
-            for (gap, item) in gaps.zip(items) {
-                tokio::time::sleep(gap).await;
-                if let Err(mpsc::error::TrySendError::Full(_)) = tx.try_send(item) {
-                    let reason = "closed: your laptop stopped reading the game at a timed moment; reconnect to take your seat back";
-                    tracing::warn!(conn, "{reason}");
-                    connection.close(close::BAD_FRAME.into(), reason.as_bytes());
-                    return;
-                }
+            if let Err(TimedDropped) = hand_over_timed(&tx, items).await {
+                tracing::warn!(conn, "{TIMED_DROPPED}");
+                connection.close(close::BAD_FRAME.into(), TIMED_DROPPED.as_bytes());
             }
         });
     }
@@ -1045,6 +1039,29 @@ impl RoomDriver {
     }
 }
 
+/// Why a laptop is closed when a timed message found its writer's queue full.
+const TIMED_DROPPED: &str =
+    "closed: your laptop stopped reading the game at a timed moment; reconnect to take your seat back";
+
+/// A timed message (a reveal, an Échange window) that a connection's queue could not take.
+#[derive(Debug, PartialEq)]
+struct TimedDropped;
+
+/// Hands a timed message and its copies to a writer's queue, `wire::COPY_GAPS` apart. It never
+/// waits for room in the queue (a late reveal is worse than none) and never drops one quietly:
+/// a full queue is an error, and the caller closes that connection with [`TIMED_DROPPED`].
+async fn hand_over_timed(tx: &mpsc::Sender<Outgoing>, items: Vec<Outgoing>) -> Result<(), TimedDropped> {
+    let gaps = std::iter::once(Duration::ZERO).chain(wire::COPY_GAPS.iter().copied());
+    for (gap, item) in gaps.zip(items) {
+        tokio::time::sleep(gap).await;
+        match tx.try_send(item) {
+            Ok(()) | Err(mpsc::error::TrySendError::Closed(_)) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => return Err(TimedDropped),
+        }
+    }
+    Ok(())
+}
+
 /// Runs one step of the room, catching a panic: the room is then in an unknown state, so the
 /// caller stops it and tells everyone why instead of leaving a silently dead room.
 fn guarded(step: impl FnOnce()) -> Result<(), String> {
@@ -1061,5 +1078,29 @@ async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(at) => tokio::time::sleep_until(at.into()).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_timed_message_a_full_queue_cannot_take_is_an_error_not_a_silent_drop() {
+        let (tx, mut rx) = mpsc::channel(2);
+        tx.try_send(Outgoing::Frame(vec![1])).unwrap();
+        // Room for the reveal, not for its first copy.
+        let items = vec![Outgoing::Datagram(vec![2]), Outgoing::Datagram(vec![3]), Outgoing::Datagram(vec![4])];
+        assert_eq!(hand_over_timed(&tx, items).await, Err(TimedDropped));
+        // A queue that drains in time takes the message and every copy.
+        while rx.try_recv().is_ok() {}
+        let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
+        let copies = (0..=wire::COPY_GAPS.len()).map(|i| Outgoing::Datagram(vec![i as u8])).collect();
+        assert_eq!(hand_over_timed(&tx, copies).await, Ok(()));
+        let mut got = 0;
+        while rx.try_recv().is_ok() {
+            got += 1;
+        }
+        assert_eq!(got, wire::COPY_GAPS.len() + 1);
     }
 }
