@@ -3,6 +3,7 @@
 use anyhow::Context;
 use bolide_host::bots::BotLevel;
 use bolide_host::{scenario, sim, verify};
+use bolide_protocol::options::GameKind;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -36,18 +37,66 @@ enum Command {
         #[arg(long)]
         commitment: Option<String>,
     },
-    /// Play bot races and print statistics as JSON.
+    /// Play bot races (or 1000 Bornes games or hands) and print statistics as JSON.
     Simulate {
+        /// The game: bolide or mille-bornes.
+        #[arg(long, default_value = "bolide")]
+        game: GameKind,
         #[arg(long, default_value_t = 1000)]
         races: u32,
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=6))]
+        /// Players: 3 to 6 for Bolide; 2, 3, 4, 6 or 8 for 1000 Bornes.
+        #[arg(long, default_value_t = 4)]
         players: u8,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Bot levels, rotated over the seats race after race.
+        /// Bot levels, rotated over the seats race after race (Bolide).
         #[arg(long, value_delimiter = ',', default_value = "strategic,random")]
         levels: Vec<BotLevel>,
+        /// 1000 Bornes: whole games to 5000 of one strategic bot against random-legal ones
+        /// (`good_bot_win_rate`).
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// 1000 Bornes: instead, this many hands of random-legal bots on one core, for the
+        /// engine's speed (`hands_per_second`).
+        #[arg(long)]
+        hands: Option<u32>,
     },
+}
+
+/// `simulate --game mille-bornes`: the good bot's win rate over whole games, or the engine's
+/// speed over hands of random-legal bots (timed here, at the binary's edge: the engine reads
+/// no clock).
+fn simulate_mille_bornes(players: u8, seed: u64, games: u32, hands: Option<u32>) -> anyhow::Result<serde_json::Value> {
+    use mille_bornes::{Manche, sim};
+    mille_bornes::Settings::default().check(players)?;
+    Ok(match hands {
+        Some(hands) => {
+            let start = std::time::Instant::now();
+            let plays = sim::play_hands(players, hands, seed)?;
+            let seconds = start.elapsed().as_secs_f64().max(1e-9);
+            serde_json::json!({
+                "game": "mille-bornes",
+                "players": players,
+                "hands": hands,
+                "plays": plays,
+                "seconds": seconds,
+                "hands_per_second": (f64::from(hands) / seconds).round(),
+                "plays_per_second": (plays as f64 / seconds).round(),
+                "state_bytes": std::mem::size_of::<Manche>(),
+            })
+        }
+        None => {
+            let start = std::time::Instant::now();
+            let rate = sim::good_bot_win_rate(players, games, seed)?;
+            serde_json::json!({
+                "game": "mille-bornes",
+                "players": players,
+                "games": games,
+                "good_bot_win_rate": rate,
+                "seconds": start.elapsed().as_secs_f64(),
+            })
+        }
+    })
 }
 
 fn main() -> ExitCode {
@@ -122,9 +171,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("dice       all match the seed and {against}: {}", verified.report);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Simulate { races, players, seed, levels } => {
+        Command::Simulate { game: GameKind::Bolide, races, players, seed, levels, .. } => {
+            anyhow::ensure!((3..=6).contains(&players), "Bolide plays 3 to 6 pilots (B-1.1), not {players}");
             let report = sim::simulate(races, players, seed, &levels)?;
             println!("{}", serde_json::to_string_pretty(&report)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Simulate { game: GameKind::MilleBornes, players, seed, games, hands, .. } => {
+            println!("{}", serde_json::to_string_pretty(&simulate_mille_bornes(players, seed, games, hands)?)?);
             Ok(ExitCode::SUCCESS)
         }
     }

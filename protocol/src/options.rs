@@ -71,3 +71,51 @@ impl std::str::FromStr for BotLevel {
             .ok_or_else(|| format!("`{s}` is not a bot level: random or strategic"))
     }
 }
+
+/// The games a table serves. The table names a game only here, to pick and advertise it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameKind {
+    /// Antoine Bauza's real-time racing game.
+    #[default]
+    Bolide,
+    /// The card game of the road, with its Coup-Fourré.
+    MilleBornes,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 2] = [GameKind::Bolide, GameKind::MilleBornes];
+
+    /// The name on the command line and in the advert.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Bolide => "bolide",
+            GameKind::MilleBornes => "mille-bornes",
+        }
+    }
+
+    /// The name on the box.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Bolide => "Bolide",
+            GameKind::MilleBornes => "1000 Bornes",
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for GameKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GameKind, String> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("`{s}` is not a game here: bolide or mille-bornes"))
+    }
+}

@@ -1,0 +1,31 @@
+//! *1000 Bornes* as a pure engine: the rules of `docs/rules/mille-bornes.md` (ids `M-…`) and
+//! nothing else — no I/O, no clock. The table drives it: `Partie::apply` for a seat's action,
+//! `Partie::close_window` when the Coup-Fourré window ends with no valid call, `view` for
+//! what each seat may see, `standings` at the end.
+//!
+//! Read `manche` first (one hand: `check` then `perform`), then `tableau` (what a car may do)
+//! and `score`.
+
+pub mod action;
+pub mod bots;
+pub mod card;
+pub mod deal;
+pub mod event;
+pub mod manche;
+pub mod options;
+pub mod partie;
+pub mod score;
+pub mod sim;
+pub mod tableau;
+
+pub use action::{Action, RuleError};
+pub use card::{Attack, Card, CardCounts, Family, Hazard, Safety};
+pub use event::Event;
+pub use manche::{Manche, Phase};
+pub use options::Settings;
+pub use partie::{Partie, Standing, View};
+pub use score::{HandScore, SideScore};
+pub use tableau::{Battle, Laid, Tableau};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,252 @@
+//! The whole game (*partie*, M-13): hands one after another, the deal passing to the left
+//! (M-11.5), running totals, and who wins. Its `apply` is what the table and the scenario
+//! runner call.
+
+use crate::action::{Action, RuleError};
+use crate::card::Card;
+use crate::deal;
+use crate::event::Event;
+use crate::manche::{Manche, Phase};
+use crate::options::{FirstDealer, GameMode, Settings, SettingsError};
+use crate::score::{HandScore, MAX_SIDES};
+use crate::tableau::Tableau;
+use bolide_protocol::model::Seat;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone)]
+pub struct Partie {
+    seed: u64,
+    manche: Manche,
+    totals: [u32; MAX_SIDES],
+    hands_won: [u8; MAX_SIDES],
+    history: Vec<HandScore>,
+    over: bool,
+}
+
+/// One seat's place at the end (M-13.2, M-13.3): partners share their side's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub seat: Seat,
+    pub side: u8,
+    pub points: u32,
+    pub hands_won: u8,
+    /// 1 for the winner; shared on a tie.
+    pub rank: u8,
+}
+
+/// What one seat (or a spectator) may know of the game (M-3.4): every tableau, the discard,
+/// the counts; its own hand only (and its partner's, with open hands, M-2.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    pub viewer: Option<Seat>,
+    pub players: u8,
+    pub sides: u8,
+    pub settings: Settings,
+    /// The hand being played, from 0.
+    pub hand_number: u16,
+    pub dealer: Seat,
+    pub phase: Phase,
+    /// The viewer's cards, in card order.
+    pub hand: Vec<Card>,
+    /// Partners' hands the viewer may see (open hands).
+    pub partner_hands: Vec<(Seat, Vec<Card>)>,
+    /// Cards in each seat's hand.
+    pub hand_sizes: Vec<u8>,
+    pub tableaux: Vec<Tableau>,
+    pub draw_count: u8,
+    pub discard_top: Option<Card>,
+    pub discard_count: u8,
+    pub totals: Vec<u32>,
+    pub hands_won: Vec<u8>,
+    /// Every hand scored so far, line by line.
+    pub history: Vec<HandScore>,
+    pub over: bool,
+}
+
+impl Partie {
+    /// M-3: a new game for `players` from `seed`; the first hand is dealt into `events`.
+    pub fn new(settings: Settings, players: u8, seed: u64, events: &mut Vec<Event>) -> Result<Partie, SettingsError> {
+        settings.check(players)?;
+        let dealer = match settings.first_dealer {
+            FirstDealer::Random => Seat(deal::first_dealer(seed, players)),
+            FirstDealer::Seat(seat) => Seat(seat),
+        };
+        let manche = Manche::deal(settings, players, seed, 0, dealer, events)?;
+        Ok(Partie { seed, manche, totals: [0; MAX_SIDES], hands_won: [0; MAX_SIDES], history: Vec::new(), over: false })
+    }
+
+    pub fn manche(&self) -> &Manche {
+        &self.manche
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    pub fn totals(&self) -> &[u32] {
+        &self.totals[..usize::from(self.manche.sides())]
+    }
+
+    pub fn hands_won(&self) -> &[u8] {
+        &self.hands_won[..usize::from(self.manche.sides())]
+    }
+
+    pub fn history(&self) -> &[HandScore] {
+        &self.history
+    }
+
+    pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        if self.over {
+            return Err(RuleError::GameOver);
+        }
+        self.manche.check(seat, action)
+    }
+
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, RuleError> {
+        let mut events = Vec::new();
+        self.apply_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    pub fn apply_into(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        if self.over {
+            return Err(RuleError::GameOver);
+        }
+        self.manche.apply_into(seat, action, events)?;
+        self.after(events);
+        Ok(())
+    }
+
+    /// The table closes the open Coup-Fourré window with no valid call.
+    pub fn close_window(&mut self, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        if self.over {
+            return Err(RuleError::GameOver);
+        }
+        self.manche.close_window(events)?;
+        self.after(events);
+        Ok(())
+    }
+
+    /// M-11.5, M-13: once a hand is over, add its score and deal the next, or end the game.
+    fn after(&mut self, events: &mut Vec<Event>) {
+        if self.manche.phase() != Phase::Over {
+            return;
+        }
+        let Some(score) = self.manche.score().copied() else { return };
+        for (side, line) in score.lines().iter().enumerate() {
+            self.totals[side] = self.totals[side].saturating_add(line.total());
+            self.hands_won[side] = self.hands_won[side].saturating_add(u8::from(line.winner()));
+        }
+        self.history.push(score);
+        let played = self.history.len();
+        let over = match self.manche.settings().mode {
+            GameMode::Points { target } => self.totals().iter().any(|&t| t >= target),
+            GameMode::Hands { hands } => played >= usize::from(hands),
+        };
+        if over || played >= usize::from(u16::MAX) {
+            self.over = true;
+            events.push(Event::GameOver);
+            return;
+        }
+        let m = &self.manche;
+        let (settings, players, number, dealer) = (*m.settings(), m.players(), m.number(), m.next(m.dealer()));
+        if let Ok(next) = Manche::deal(settings, players, self.seed, number + 1, dealer, events) {
+            self.manche = next;
+        }
+    }
+
+    pub fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        if !self.over {
+            self.manche.legal_actions_into(seat, out);
+        }
+    }
+
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(seat, &mut out);
+        out
+    }
+
+    /// M-13.2 (points, then hands won) or M-13.3 (hands won): each seat's place, partners
+    /// sharing their side's; `None` until the game is over.
+    pub fn standings(&self) -> Option<Vec<Standing>> {
+        if !self.over {
+            return None;
+        }
+        let key = |side: usize| match self.manche.settings().mode {
+            GameMode::Points { .. } => (self.totals[side], self.hands_won[side]),
+            GameMode::Hands { .. } => (u32::from(self.hands_won[side]), 0),
+        };
+        let sides = usize::from(self.manche.sides());
+        let rank = |side: usize| 1 + (0..sides).filter(|&other| key(other) > key(side)).count() as u8;
+        Some(
+            (0..self.manche.players())
+                .map(|s| {
+                    let side = self.manche.side_of(Seat(s));
+                    let i = usize::from(side);
+                    Standing {
+                        seat: Seat(s),
+                        side,
+                        points: self.totals[i],
+                        hands_won: self.hands_won[i],
+                        rank: rank(i),
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// What `viewer` may see now (M-3.4).
+    pub fn view(&self, viewer: Option<Seat>) -> View {
+        let m = &self.manche;
+        let viewer = viewer.filter(|v| v.0 < m.players());
+        let cards = |seat: Seat| m.hand(seat).map(|h| h.cards().collect()).unwrap_or_default();
+        let (discard, discard_top) = m.discard();
+        View {
+            viewer,
+            players: m.players(),
+            sides: m.sides(),
+            settings: *m.settings(),
+            hand_number: m.number(),
+            dealer: m.dealer(),
+            phase: m.phase(),
+            hand: viewer.map(cards).unwrap_or_default(),
+            partner_hands: (0..m.players())
+                .map(Seat)
+                .filter(|&s| Some(s) != viewer && m.sees_hand(viewer, s))
+                .map(|s| (s, cards(s)))
+                .collect(),
+            hand_sizes: (0..m.players()).map(|s| m.hand(Seat(s)).map_or(0, |h| h.total() as u8)).collect(),
+            tableaux: m.tableaux().to_vec(),
+            draw_count: m.draw_count(),
+            discard_top,
+            discard_count: discard.total() as u8,
+            totals: self.totals().to_vec(),
+            hands_won: self.hands_won().to_vec(),
+            history: self.history.clone(),
+            over: self.over,
+        }
+    }
+
+    /// `event` as `viewer` may see it: another seat's draw loses its card unless the viewer
+    /// may see that seat's hand.
+    pub fn event_for(&self, event: Event, viewer: Option<Seat>) -> Event {
+        match event {
+            Event::Drew { seat, card: Some(_) } if !self.manche.sees_hand(viewer, seat) => {
+                Event::Drew { seat, card: None }
+            }
+            event => event,
+        }
+    }
+}
+
+#[cfg(test)]
+impl Partie {
+    pub(crate) fn manche_mut(&mut self) -> &mut Manche {
+        &mut self.manche
+    }
+}
