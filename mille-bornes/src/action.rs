@@ -1,7 +1,7 @@
 //! What a player may ask for, and why the engine refuses.
 
 use crate::card::{Attack, Card, Safety};
-use bolide_protocol::model::Seat;
+use bolide_table::Seat;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

@@ -8,8 +8,8 @@ use crate::action::Action;
 use crate::card::{Attack, Card, CardCounts, Family, Safety};
 use crate::manche::{Manche, Phase};
 use crate::tableau::Tableau;
-use bolide_protocol::model::Seat;
-use bolide_protocol::options::BotLevel;
+use bolide_table::BotLevel;
+use bolide_table::Seat;
 use rand::{Rng, RngExt};
 
 /// What `seat`'s bot does now, if it has anything to do. `scratch` is reused between calls.

@@ -1,6 +1,6 @@
 //! The provably fair deal (M-3.2): every hand's deck order comes from the game's seed, on a
 //! ChaCha stream keyed by what it is for and which hand, as Bolide's dice are
-//! (`bolide_protocol::dice`). Whoever learns the seed at the end re-deals every hand and
+//! (Bolide's `dice`). Whoever learns the seed at the end re-deals every hand and
 //! checks every card they saw; nobody's play shifts the next hand's deck.
 
 use crate::card::{Card, DECK_SIZE};

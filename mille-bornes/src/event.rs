@@ -3,7 +3,7 @@
 
 use crate::card::{Attack, Card, Safety};
 use crate::score::HandScore;
-use bolide_protocol::model::Seat;
+use bolide_table::Seat;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,7 +10,7 @@ use crate::event::Event;
 use crate::options::{BlockedHand, CoupFourreMode, SafetyOnAttack, Settings, SettingsError, sides_for};
 use crate::score::{HandScore, MAX_SIDES, score_hand};
 use crate::tableau::{Laid, Tableau};
-use bolide_protocol::model::Seat;
+use bolide_table::Seat;
 use serde::{Deserialize, Serialize};
 
 /// Most players at a table (M-2.1).
@@ -47,6 +47,8 @@ pub struct Manche {
     phase: Phase,
     /// M-11.3 option: the draw pile's last card has been drawn.
     drew_last: bool,
+    /// Attacks played this hand: each opened a window (M-15.1).
+    attacks: u16,
     score: Option<HandScore>,
 }
 
@@ -77,6 +79,7 @@ impl Manche {
             discard_top: None,
             phase: Phase::Over,
             drew_last: false,
+            attacks: 0,
             score: None,
         };
         let first = manche.next(dealer);
@@ -138,6 +141,11 @@ impl Manche {
 
     pub fn discard(&self) -> (&CardCounts, Option<Card>) {
         (&self.discard, self.discard_top)
+    }
+
+    /// Attacks played so far this hand: the open window is the latest one's.
+    pub fn attacks(&self) -> u16 {
+        self.attacks
     }
 
     pub fn score(&self) -> Option<&HandScore> {
@@ -366,6 +374,7 @@ impl Manche {
     /// mode (M-15.13), the host lays the safety for its holder at once.
     fn attack(&mut self, attacker: Seat, side: u8, attack: Attack, events: &mut Vec<Event>) {
         self.phase = Phase::Window { attacker, side, attack };
+        self.attacks = self.attacks.saturating_add(1);
         match self.settings.coup_fourre {
             CoupFourreMode::RealTime => {
                 events.push(Event::WindowOpened { attacker, side, attack, ms: self.settings.window_ms });

@@ -10,7 +10,7 @@ use crate::manche::{Manche, Phase};
 use crate::options::{FirstDealer, GameMode, Settings, SettingsError};
 use crate::score::{HandScore, MAX_SIDES};
 use crate::tableau::Tableau;
-use bolide_protocol::model::Seat;
+use bolide_table::Seat;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone)]
@@ -248,5 +248,88 @@ impl Partie {
 impl Partie {
     pub(crate) fn manche_mut(&mut self) -> &mut Manche {
         &mut self.manche
+    }
+}
+
+/// 1000 Bornes at the table: a hand's turns are sequential decisions, and every attack opens
+/// a timed moment for the attacked side (M-15: released at once, the news is public) that
+/// ends with its window unless a Coup-Fourré ends it first.
+impl bolide_table::Game for Partie {
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+    type Settings = Settings;
+    type Refusal = RuleError;
+
+    const NAME: &'static str = "mille-bornes";
+
+    fn check_settings(settings: &Settings, players: u8) -> Result<(), String> {
+        settings.check(players).map_err(|e| e.to_string())
+    }
+
+    fn start(settings: &Settings, players: u8, seed: u64, events: &mut Vec<Event>) -> Result<Partie, String> {
+        Partie::new(*settings, players, seed, events).map_err(|e| e.to_string())
+    }
+
+    fn apply(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.apply_into(seat, action, events)
+    }
+
+    fn legal(&self, seat: Seat, out: &mut Vec<Action>) {
+        self.legal_actions_into(seat, out);
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> View {
+        Partie::view(self, viewer)
+    }
+
+    fn event_for(&self, event: &Event, viewer: Option<Seat>) -> Event {
+        Partie::event_for(self, *event, viewer)
+    }
+
+    fn step(&self) -> bolide_table::Step {
+        use bolide_table::{Release, Seats, Step};
+        if self.over {
+            return Step::Over;
+        }
+        let m = &self.manche;
+        match m.phase() {
+            Phase::Turn { seat } => Step::Sequential { seats: Seats::one(seat) },
+            Phase::Window { side, .. } => Step::Timed {
+                // Every attack is a new moment: the hand and the attack's number in it name it.
+                moment: (u64::from(m.number()) << 16) | u64::from(m.attacks()),
+                contenders: m.seats_of(side).collect(),
+                release: Release::Public,
+                window_us: Some(u64::from(m.settings().window_ms) * 1000),
+            },
+            Phase::Over => Step::Over,
+        }
+    }
+
+    fn time_is_up(&mut self, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.close_window(events)
+    }
+
+    fn bot(
+        &self,
+        seat: Seat,
+        level: bolide_table::BotLevel,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        scratch: &mut Vec<Action>,
+    ) -> Option<Action> {
+        if self.over {
+            return None;
+        }
+        crate::bots::decide(&self.manche, seat, level, rng, scratch)
+    }
+
+    fn standings(&self) -> Option<Vec<bolide_table::Standing>> {
+        let lines = Partie::standings(self)?;
+        Some(
+            lines
+                .iter()
+                .map(|s| bolide_table::Standing { seat: s.seat, points: s.points, wins: s.hands_won, rank: s.rank })
+                .collect(),
+        )
     }
 }

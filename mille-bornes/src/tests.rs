@@ -9,7 +9,7 @@ use crate::options::{BlockedHand, CoupFourreMode, FirstDealer, GameMode, SafetyO
 use crate::partie::Partie;
 use crate::tableau::{Battle, Laid};
 use Card::*;
-use bolide_protocol::model::Seat;
+use bolide_table::Seat;
 
 const SEED: u64 = 0x1000_b0e5;
 
@@ -115,7 +115,7 @@ fn step(p: &mut Partie, rng: &mut rand_chacha::ChaCha8Rng, scratch: &mut Vec<Act
     let m = p.manche();
     match m.phase() {
         Phase::Turn { seat } => {
-            let a = crate::bots::decide(m, seat, bolide_protocol::options::BotLevel::Random, rng, scratch).unwrap();
+            let a = crate::bots::decide(m, seat, bolide_table::BotLevel::Random, rng, scratch).unwrap();
             p.apply_into(seat, a, events).unwrap();
         }
         Phase::Window { side, .. } => {
@@ -901,7 +901,7 @@ fn m_15_10_with_no_call_the_attack_stands_and_the_next_turn_starts() {
 fn m_15_11_a_bot_holding_the_safety_calls_one_that_does_not_never_does() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     let mut scratch = Vec::new();
-    for level in [bolide_protocol::options::BotLevel::Random, bolide_protocol::options::BotLevel::Strategic] {
+    for level in [bolide_table::BotLevel::Random, bolide_table::BotLevel::Strategic] {
         let m = window(2, Creve, &[Increvable]);
         assert_eq!(crate::bots::decide(&m, Seat(1), level, &mut rng, &mut scratch), Some(Action::CoupFourre));
         let m = window(2, Creve, &[D25]);
@@ -927,7 +927,7 @@ fn m_15_13_automatic_mode_lays_the_safety_for_its_holder_at_once() {
 mod props {
     use super::*;
     use crate::options::{BlockedTie, No200Bonus, ShutOut};
-    use bolide_protocol::options::BotLevel;
+    use bolide_table::BotLevel;
     use proptest::prelude::*;
 
     fn settings() -> impl Strategy<Value = (u8, Settings)> {

@@ -13,28 +13,8 @@ pub const START: u8 = 0;
 /// The finish line (B-2.1): a car here has crossed (B-5.6).
 pub const FINISH: u8 = 37;
 
-/// A place at the table, `0..pilots`. Seats form a ring; the left neighbour of seat `s` is
-/// `s + 1` modulo the number of pilots (B-1.7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Seat(pub u8);
-
-impl Seat {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The number a person reads (seat 1 is `Seat(0)`), for any seat a peer may name.
-    pub fn number(self) -> u16 {
-        u16::from(self.0) + 1
-    }
-}
-
-impl std::fmt::Display for Seat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "seat {}", self.0)
-    }
-}
+/// A place at the table: the table's (`bolide_table`), shared by every game.
+pub use bolide_table::Seat;
 
 /// A pawn and the reservoir die of the same colour (B-1.2). Pawn `i` has the colour of the
 /// pilot in seat `i`, so there are exactly as many pawns as pilots.

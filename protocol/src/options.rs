@@ -33,44 +33,8 @@ impl Default for TableOptions {
     }
 }
 
-/// How well the host's bots play: the seats it fills and the stand-ins for absent pilots.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BotLevel {
-    /// Any legal action, uniformly at random: bots for fun.
-    Random,
-    /// Reads the road ahead and uses its tokens with purpose: bots to win (default).
-    #[default]
-    Strategic,
-}
-
-impl BotLevel {
-    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Strategic];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            BotLevel::Random => "random",
-            BotLevel::Strategic => "strategic",
-        }
-    }
-}
-
-impl std::fmt::Display for BotLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for BotLevel {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<BotLevel, String> {
-        BotLevel::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| format!("`{s}` is not a bot level: random or strategic"))
-    }
-}
+/// How well the host's bots play: the table's (`bolide_table`), for every game.
+pub use bolide_table::BotLevel;
 
 /// The games a table serves. The table names a game only here, to pick and advertise it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -117,5 +81,21 @@ impl std::str::FromStr for GameKind {
             .into_iter()
             .find(|g| g.name() == s)
             .ok_or_else(|| format!("`{s}` is not a game here: bolide or mille-bornes"))
+    }
+}
+
+/// Bolide's own settings, as the table hands them to its engine: the table options and the
+/// circuits (the bots and their level are the table's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RaceSettings {
+    pub options: TableOptions,
+    /// A preset name, `random:SEED`, or the circuit notation itself.
+    pub circuit: String,
+}
+
+impl Default for RaceSettings {
+    fn default() -> RaceSettings {
+        RaceSettings { options: TableOptions::default(), circuit: "random:1".into() }
     }
 }

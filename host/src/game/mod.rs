@@ -4,6 +4,7 @@
 pub mod championship;
 pub mod race;
 pub mod setup;
+pub mod table;
 
 pub use championship::{Championship, ChampionshipSetup, Standing, standings_from};
 pub use race::{Car, Phase, Race};

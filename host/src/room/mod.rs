@@ -996,6 +996,15 @@ pub fn check_settings(settings: &Settings, seated: usize) -> Result<(), String> 
 /// flag and for the wire; a file named on the host's command line was read into the notation
 /// before it got here, and nothing here opens a file.
 pub fn circuits_for(settings: &Settings, races: u8) -> Result<Vec<Circuit>, circuits::CircuitLoadError> {
+    let race = bolide_protocol::options::RaceSettings { options: settings.options, circuit: settings.circuit.clone() };
+    circuits_for_race(&race, races)
+}
+
+/// [`circuits_for`] from Bolide's own settings.
+pub fn circuits_for_race(
+    settings: &bolide_protocol::options::RaceSettings,
+    races: u8,
+) -> Result<Vec<Circuit>, circuits::CircuitLoadError> {
     if settings.circuit.chars().count() > bolide_protocol::wire::MAX_CIRCUIT_CHARS {
         return Err(circuits::CircuitLoadError::TooLong);
     }

@@ -1,0 +1,238 @@
+//! The seam between the table and its games (`shared/design/architecture.md`, "The table and
+//! its games"). The table — lobby, seats and tokens, stand-in bots, time limits, journal,
+//! the fair arbiter and its beats, the wire envelope, the client core — drives any [`Game`]:
+//! it asks what a seat may do, applies an action, shows each seat its view, asks what must be
+//! timed now ([`Step`]) and what a bot would do, and reads the standings at the end.
+//!
+//! **Architecture Invariant:** this crate names no game. A game is a pure engine: it does no
+//! I/O and reads no clock; the table owns every instant.
+//!
+//! Models: ripgrep's `grep-matcher` (the trait crate) implemented by `grep-regex` and
+//! `grep-pcre2`; quinn-proto's `congestion::Controller` implemented by Cubic, NewReno, BBR.
+
+pub mod drive;
+
+use rand_chacha::ChaCha8Rng;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// A place at the table, `0..players`. Seats form a ring; the left neighbour of seat `s` is
+/// `s + 1` modulo the number of players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The number a person reads (seat 1 is `Seat(0)`), for any seat a peer may name.
+    pub fn number(self) -> u16 {
+        u16::from(self.0) + 1
+    }
+}
+
+impl std::fmt::Display for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+/// Most seats at any table (1000 Bornes plays up to 8).
+pub const MAX_SEATS: usize = 8;
+
+/// A set of seats, as a bit mask: what a [`Step`] names without allocating.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Seats(pub u16);
+
+impl Seats {
+    pub fn one(seat: Seat) -> Seats {
+        Seats(1u16.checked_shl(u32::from(seat.0)).unwrap_or(0))
+    }
+
+    pub fn with(self, seat: Seat) -> Seats {
+        Seats(self.0 | Seats::one(seat).0)
+    }
+
+    pub fn contains(self, seat: Seat) -> bool {
+        self.0 & Seats::one(seat).0 != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..16u8).map(Seat).filter(move |s| self.contains(*s))
+    }
+}
+
+impl FromIterator<Seat> for Seats {
+    fn from_iter<I: IntoIterator<Item = Seat>>(seats: I) -> Seats {
+        seats.into_iter().fold(Seats::default(), Seats::with)
+    }
+}
+
+/// How well the host's bots play: the seats it fills and the stand-ins for absent players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Any legal action, uniformly at random: bots for fun.
+    Random,
+    /// Plays with purpose: bots to win (default).
+    #[default]
+    Strategic,
+}
+
+impl BotLevel {
+    pub const ALL: [BotLevel; 2] = [BotLevel::Random, BotLevel::Strategic];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotLevel::Random => "random",
+            BotLevel::Strategic => "strategic",
+        }
+    }
+}
+
+impl std::fmt::Display for BotLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BotLevel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BotLevel, String> {
+        BotLevel::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("`{s}` is not a bot level: random or strategic"))
+    }
+}
+
+/// One seat's place at the end of a game; partners share their side's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub seat: Seat,
+    pub points: u32,
+    /// Races or hands won: the game's first tie-break.
+    pub wins: u8,
+    /// 1 for the winner; shared on a tie.
+    pub rank: u8,
+}
+
+/// When the news that opens a timed moment may leave the host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Release {
+    /// At a secret instant, timed to arrive everywhere just before it (Bolide's reveal).
+    Secret,
+    /// At once: the news is public already (an attack laid, an Échange window).
+    Public,
+}
+
+/// What the table must time now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// These seats must decide, each on its own time limit.
+    Sequential { seats: Seats },
+    /// A countdown to a public instant (Bolide's cup): `callers` may call before it ends, and
+    /// the table orders their calls by when they were made; then it tells the game the time
+    /// is up ([`Game::time_is_up`]).
+    Countdown { callers: Seats },
+    /// A timed moment: `contenders` race each other, judged on their own clocks by reaction
+    /// (shown → input). `moment` is the game's name for it (a new one for each moment).
+    /// `window_us`: a moment that ends with its time ([`Game::time_is_up`]) rather than when
+    /// every contender has acted.
+    Timed { moment: u64, contenders: Seats, release: Release, window_us: Option<u64> },
+    /// The game is over.
+    Over,
+}
+
+/// A game the table can serve: a pure engine, as seen by the table.
+pub trait Game: Clone + Send + Sync + Sized + 'static {
+    type Action: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
+    type Event: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
+    type View: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
+    type Settings: Clone + PartialEq + Debug + Default + Send + Sync + Serialize + DeserializeOwned;
+    type Refusal: std::error::Error + Clone + PartialEq + Send + Sync + Serialize + DeserializeOwned;
+
+    /// The name a command line, the lobby and the advert give it (`bolide`, `mille-bornes`).
+    const NAME: &'static str;
+
+    /// Whether `players` can play with `settings`: the one check for a flag and the wire.
+    /// The refusal names the rule or the field and says what to pick instead.
+    fn check_settings(settings: &Self::Settings, players: u8) -> Result<(), String>;
+
+    /// A new game, its opening events into `events`. Every random thing comes from `seed`.
+    fn start(settings: &Self::Settings, players: u8, seed: u64, events: &mut Vec<Self::Event>) -> Result<Self, String>;
+
+    /// `check` then `perform`: a refusal names its rule and changes nothing.
+    fn apply(&mut self, seat: Seat, action: Self::Action, events: &mut Vec<Self::Event>) -> Result<(), Self::Refusal>;
+
+    /// Every action `seat` may take now (what passes `apply`'s check), into `out`.
+    fn legal(&self, seat: Seat, out: &mut Vec<Self::Action>);
+
+    /// What `viewer` (a seat, or `None` for a spectator) may see.
+    fn view(&self, viewer: Option<Seat>) -> Self::View;
+
+    /// `event` as `viewer` may see it (another player's draw loses its card).
+    fn event_for(&self, event: &Self::Event, viewer: Option<Seat>) -> Self::Event {
+        let _ = viewer;
+        event.clone()
+    }
+
+    /// What the table must time now.
+    fn step(&self) -> Step;
+
+    /// The table's clock ended the countdown, or the timed moment that ends with its time.
+    fn time_is_up(&mut self, events: &mut Vec<Self::Event>) -> Result<(), Self::Refusal>;
+
+    /// What `seat`'s bot would do now (a call in a countdown or a moment, or a decision), if
+    /// anything. `scratch` is reused between calls.
+    fn bot(
+        &self,
+        seat: Seat,
+        level: BotLevel,
+        rng: &mut ChaCha8Rng,
+        scratch: &mut Vec<Self::Action>,
+    ) -> Option<Self::Action>;
+
+    /// Each seat's place once the game is over.
+    fn standings(&self) -> Option<Vec<Standing>>;
+}
+
+/// Places from `(seat, points, wins)`: most points first, then most wins; equal keys share.
+pub fn rank(lines: impl IntoIterator<Item = (Seat, u32, u8)>) -> Vec<Standing> {
+    let mut lines: Vec<Standing> =
+        lines.into_iter().map(|(seat, points, wins)| Standing { seat, points, wins, rank: 0 }).collect();
+    lines.sort_by(|a, b| (b.points, b.wins).cmp(&(a.points, a.wins)).then(a.seat.cmp(&b.seat)));
+    let keys: Vec<(u32, u8)> = lines.iter().map(|l| (l.points, l.wins)).collect();
+    for line in &mut lines {
+        line.rank = keys.iter().filter(|k| **k > (line.points, line.wins)).count() as u8 + 1;
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_as_a_mask() {
+        let s: Seats = [Seat(0), Seat(3), Seat(7)].into_iter().collect();
+        assert_eq!(s.iter().collect::<Vec<_>>(), [Seat(0), Seat(3), Seat(7)]);
+        assert!(!s.contains(Seat(1)) && s.contains(Seat(7)));
+        assert!(Seats::one(Seat(200)).is_empty(), "a seat past the mask is in no set");
+    }
+
+    #[test]
+    fn equal_keys_share_a_place() {
+        let r = rank([(Seat(0), 10, 1), (Seat(1), 12, 0), (Seat(2), 10, 1), (Seat(3), 10, 0)]);
+        let by_seat = |s| r.iter().find(|l| l.seat == Seat(s)).unwrap().rank;
+        assert_eq!([by_seat(0), by_seat(1), by_seat(2), by_seat(3)], [2, 1, 2, 4]);
+    }
+}
