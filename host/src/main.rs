@@ -22,7 +22,8 @@ struct Cli {
 enum Command {
     /// Host a game night: a QUIC server for one room (see the README).
     Serve(bolide_host::serve::ServeArgs),
-    /// Apply a JSON scenario through the engine and print the final state and event log.
+    /// Apply a JSON scenario through the engine (Bolide's, or 1000 Bornes' with `"game":
+    /// "mille-bornes"`) and print the final state and event log.
     Scenario {
         /// The scenario file (see docs/scenario-format.md).
         file: PathBuf,
@@ -124,7 +125,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scenario { file } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let report =
-                scenario::run_text(&text, file.parent()).with_context(|| format!("scenario {}", file.display()))?;
+                scenario::run_any_text(&text, file.parent()).with_context(|| format!("scenario {}", file.display()))?;
             println!("{}", serde_json::to_string_pretty(&report.output)?);
             if let Some(failure) = &report.failure {
                 eprintln!("error: {failure}");

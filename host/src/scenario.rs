@@ -6,6 +6,7 @@ use crate::circuits::{CircuitChoice, CircuitLoadError};
 use crate::game::{Championship, ChampionshipSetup, Phase, Race, SetupError, Standing, StartState};
 use bolide_protocol::model::{MAX_PILOTS, MIN_PILOTS};
 use bolide_protocol::{Action, Atout, BonusKind, Event, FirstPlayer, Seat, TableOptions};
+use bolide_table::scenario;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::path::Path;
@@ -97,27 +98,43 @@ pub enum ScenarioError {
     Seats(usize),
     #[error("`races`: a championship has 1 to 20 races, not {0}")]
     Races(u8),
+    #[error("`game`: {0}")]
+    Game(String),
+    #[error("1000 Bornes scenario")]
+    MilleBornes(#[from] mille_bornes::scenario::ScenarioError),
 }
 
-/// What a run printed, and why it failed, if it did.
-pub struct RunReport {
-    pub output: Output,
+/// A run of either game's scenario: its output as JSON, and why it failed, if it did.
+pub struct AnyReport {
+    pub output: serde_json::Value,
     pub failure: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Output {
-    pub description: String,
-    #[serde(rename = "final")]
-    pub final_state: FinalState,
-    pub events: Vec<LoggedEvent>,
+/// Parses and runs a scenario of the game its `"game"` field names (`bolide` when absent);
+/// `base` resolves a relative circuit file.
+pub fn run_any_text(text: &str, base: Option<&Path>) -> Result<AnyReport, ScenarioError> {
+    let mut json: serde_json::Value = serde_json::from_str(text)?;
+    let game = match json.as_object_mut().and_then(|o| o.remove("game")) {
+        None => bolide_protocol::options::GameKind::Bolide,
+        Some(serde_json::Value::String(name)) => name.parse().map_err(ScenarioError::Game)?,
+        Some(other) => return Err(ScenarioError::Game(format!("a game's name, not {other}"))),
+    };
+    match game {
+        bolide_protocol::options::GameKind::Bolide => {
+            let report = run_text(&json.to_string(), base)?;
+            Ok(AnyReport { output: serde_json::to_value(&report.output)?, failure: report.failure })
+        }
+        bolide_protocol::options::GameKind::MilleBornes => {
+            let scenario: mille_bornes::scenario::Scenario = serde_json::from_value(json)?;
+            let report = mille_bornes::scenario::run(&scenario)?;
+            Ok(AnyReport { output: serde_json::to_value(&report.output)?, failure: report.failure })
+        }
+    }
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct LoggedEvent {
-    pub rule: &'static str,
-    pub event: Event,
-}
+pub type Output = scenario::Output<FinalState, Event>;
+pub type LoggedEvent = scenario::LoggedEvent<Event>;
+pub type RunReport = scenario::RunReport<FinalState, Event>;
 
 /// The whole final state, secrets included: a scenario is an omniscient tool.
 #[derive(Debug, Clone, Serialize)]
@@ -205,17 +222,10 @@ pub fn run(scenario: &Scenario) -> Result<RunReport, ScenarioError> {
         }
         let result = champ.apply(step.seat, step.action);
         let what = format!("action #{} ({} {:?})", i + 1, step.seat, step.action);
-        match (result, &step.refused) {
-            (Ok(new), None) => events.extend(new),
-            (Err(e), Some(rule)) if e.rule() == *rule => {}
-            (Err(e), _) => {
-                failure = Some(format!("{what} refused: {e}"));
-                break;
-            }
-            (Ok(_), Some(rule)) => {
-                failure = Some(format!("{what} was expected to be refused by {rule}, but it was applied"));
-                break;
-            }
+        let result = result.map(|new| events.extend(new));
+        if let Err(e) = scenario::judge(result, |e| e.rule().to_string(), step.refused.as_deref(), &what) {
+            failure = Some(e);
+            break;
         }
     }
     let output = Output {
@@ -294,11 +304,5 @@ fn check(expect: &Expect, out: &Output) -> Result<(), String> {
     if let Some(oil) = expect.oil.filter(|o| Some(*o) != state.oil) {
         return Err(format!("expected oil on {oil}, found {:?}", state.oil));
     }
-    let mut log = out.events.iter();
-    for want in &expect.events {
-        if !log.any(|e| e.event == *want) {
-            return Err(format!("expected event {want:?} (in order) in the log"));
-        }
-    }
-    Ok(())
+    scenario::in_order(out.events.iter().map(|e| &e.event), &expect.events)
 }

@@ -12,7 +12,9 @@ fn run_file(name: &str) -> scenario::RunReport {
 }
 
 fn assert_passes(name: &str) {
-    let report = run_file(name);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/scenarios");
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    let report = scenario::run_any_text(&text, Some(&dir)).unwrap();
     assert_eq!(report.failure, None, "{name}");
 }
 
@@ -54,7 +56,34 @@ fn every_documented_scenario_passes() {
             n += 1;
         }
     }
-    assert!(n >= 5);
+    assert!(n >= 7);
+}
+
+#[test]
+fn m_10_5_a_coup_fourre_scenario_skips_the_seat_between() {
+    assert_passes("mille-bornes-coup-fourre.json");
+}
+
+#[test]
+fn m_6_4_an_exact_finish_scenario_and_its_score_sheet() {
+    assert_passes("mille-bornes-exact-finish.json");
+}
+
+#[test]
+fn a_1000_bornes_scenario_names_its_bad_field_or_rule() {
+    let run = |text: &str| scenario::run_any_text(text, None).map(|r| r.failure);
+    // What `bolide-host scenario` prints: the error and its causes.
+    let says = |text: &str| format!("{:#}", anyhow::Error::new(run(text).unwrap_err()));
+    assert!(
+        says(r#"{"game":"mille-bornes","seats":["a","b"],"actions":[],"hand":[]}"#).contains("unknown field `hand`")
+    );
+    assert!(says(r#"{"game":"mille-bornes","seats":["a","b","c","d","e"],"actions":[]}"#).contains("M-2.1"));
+    assert!(says(r#"{"game":"mille-bornes","seats":["a","b"],"actions":[{"seat":0}]}"#).contains("`actions` #1"));
+    assert!(says(r#"{"game":"chess","seats":["a","b"],"actions":[]}"#).contains("not a game here"));
+    let failure = run(r#"{"game":"mille-bornes","seats":["a","b"],"hands":[["D25"]],"turn":0,
+        "actions":[{"seat":0,"action":{"Play":{"card":"D25","on":null}}}]}"#)
+    .unwrap();
+    assert!(failure.unwrap().contains("M-6.1"), "a refusal names its rule");
 }
 
 fn cli(args: &[&str]) -> std::process::Output {

@@ -37,3 +37,25 @@ pub enum Event {
     /// M-13: the game is over.
     GameOver,
 }
+
+impl Event {
+    /// The rule the event applies, for the log.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Event::Dealt { .. } => "M-3.2",
+            Event::Drew { .. } => "M-5.5",
+            Event::Played { .. } => "M-5.1",
+            Event::Cleared { .. } => "M-9.4",
+            Event::PlaysAgain { .. } => "M-9.3",
+            Event::Discarded { .. } => "M-5.3",
+            Event::Passed { .. } => "M-11.2",
+            Event::Turn { .. } => "M-5.1",
+            Event::WindowOpened { .. } => "M-15.1",
+            Event::CoupFourre { .. } => "M-10.4",
+            Event::LostTurn { .. } => "M-10.5",
+            Event::AttackStands { .. } => "M-15.10",
+            Event::HandEnded { .. } => "M-12",
+            Event::GameOver => "M-13",
+        }
+    }
+}

@@ -14,6 +14,7 @@ pub mod event;
 pub mod manche;
 pub mod options;
 pub mod partie;
+pub mod scenario;
 pub mod score;
 pub mod sim;
 pub mod tableau;

@@ -79,6 +79,12 @@ impl Partie {
         &self.manche
     }
 
+    /// The hand itself, for arranging a situation (tests, the scenario runner): its
+    /// `arrange_*` keep the box whole. Nothing a seat sends reaches it.
+    pub fn manche_mut(&mut self) -> &mut Manche {
+        &mut self.manche
+    }
+
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -241,13 +247,6 @@ impl Partie {
             }
             event => event,
         }
-    }
-}
-
-#[cfg(test)]
-impl Partie {
-    pub(crate) fn manche_mut(&mut self) -> &mut Manche {
-        &mut self.manche
     }
 }
 

@@ -236,3 +236,62 @@ mod tests {
         assert_eq!([by_seat(0), by_seat(1), by_seat(2), by_seat(3)], [2, 1, 2, 4]);
     }
 }
+
+pub mod scenario {
+    //! What every game's scenario runner shares: a step's outcome against what the file
+    //! expected, and events expected in order in the log.
+
+    use serde::Serialize;
+    use std::fmt::{Debug, Display};
+
+    /// What a run prints: the end state (`F`, the game's) and the log.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Output<F, E> {
+        pub description: String,
+        #[serde(rename = "final")]
+        pub final_state: F,
+        pub events: Vec<LoggedEvent<E>>,
+    }
+
+    /// What a run printed, and why it failed, if it did.
+    pub struct RunReport<F, E> {
+        pub output: Output<F, E>,
+        pub failure: Option<String>,
+    }
+
+    /// An event in a scenario's output, with the rule it applies.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct LoggedEvent<E> {
+        pub rule: &'static str,
+        pub event: E,
+    }
+
+    /// A step applied (`Ok`) or refused, against the rule the file said it must be refused
+    /// with (`refused`); `Err` is the run's failure, naming the step (`what`).
+    pub fn judge<E: Display>(
+        result: Result<(), E>,
+        rule_of: impl Fn(&E) -> String,
+        refused: Option<&str>,
+        what: &str,
+    ) -> Result<(), String> {
+        match (result, refused) {
+            (Ok(()), None) => Ok(()),
+            (Err(e), Some(rule)) if rule_of(&e) == rule => Ok(()),
+            (Err(e), _) => Err(format!("{what} refused: {e}")),
+            (Ok(()), Some(rule)) => Err(format!("{what} was expected to be refused by {rule}, but it was applied")),
+        }
+    }
+
+    /// Whether `want` appears in `log` in this order (not necessarily adjacent).
+    pub fn in_order<'a, E: PartialEq + Debug + 'a>(
+        mut log: impl Iterator<Item = &'a E>,
+        want: &[E],
+    ) -> Result<(), String> {
+        for w in want {
+            if !log.any(|e| e == w) {
+                return Err(format!("expected event {w:?} (in order) in the log"));
+            }
+        }
+        Ok(())
+    }
+}
