@@ -58,6 +58,23 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.sync_all()
 }
 
+/// Reads a circuit file (a host's `--circuit FILE`, a scenario's, the lobby's file picker):
+/// never one a peer named — the wire names no files.
+pub fn read_circuit(path: &Path) -> Result<bolide_protocol::Circuit, crate::circuits::CircuitLoadError> {
+    use crate::circuits::CircuitLoadError;
+    use std::io::Read;
+    // A circuit file is a few hundred bytes: read no more than a generous bound, so a path
+    // such as /dev/zero is an error, not a host eating its memory.
+    const MAX_FILE: u64 = 16 * 1024;
+    let io = |error| CircuitLoadError::Io { path: path.into(), error };
+    let mut text = String::new();
+    std::fs::File::open(path).map_err(io)?.take(MAX_FILE + 1).read_to_string(&mut text).map_err(io)?;
+    if text.len() as u64 > MAX_FILE {
+        return Err(io(std::io::Error::other(format!("over {MAX_FILE} bytes: not a circuit file"))));
+    }
+    bolide_protocol::Circuit::parse(&text).map_err(|error| CircuitLoadError::InvalidFile { path: path.into(), error })
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -77,5 +94,19 @@ mod tests {
         std::os::unix::fs::symlink(&elsewhere, dir.join("link")).unwrap();
         assert!(write_private(&dir.join("link"), b"secret").is_err(), "written through a symlink");
         assert!(!elsewhere.exists());
+    }
+
+    #[test]
+    fn b_2_5_a_broken_file_names_the_rule_and_position() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("broken.txt");
+        std::fs::write(&path, "# my circuit\nS S 70 80 S* 60 60 S S 90* 100 S S 70* 70 80 S S* S 80* 90 S S 100 S 70 80 S S 80 90 S S* S S 70\n").unwrap();
+        let err = read_circuit(&path).unwrap_err().to_string();
+        assert!(err.contains("B-2.4") && err.contains("broken.txt"), "{err}");
+        assert!(matches!(
+            read_circuit(&dir.path().join("missing.txt")),
+            Err(crate::circuits::CircuitLoadError::Io { .. })
+        ));
+        assert!(read_circuit(Path::new("/dev/zero")).is_err(), "a device is not a circuit file");
     }
 }

@@ -194,7 +194,10 @@ pub fn run(scenario: &Scenario) -> Result<RunReport, ScenarioError> {
     let setup = ChampionshipSetup {
         pilots,
         options: TableOptions { first_player, races: scenario.races, ..TableOptions::default() },
-        circuits: vec![scenario.circuit.load()?],
+        circuits: vec![match &scenario.circuit {
+            CircuitChoice::File(path) => crate::files::read_circuit(path)?,
+            choice => choice.load()?,
+        }],
         seed: scenario.seed,
         first_race_bonuses: scenario.bonuses,
     };

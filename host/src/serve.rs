@@ -1,7 +1,7 @@
 //! `bolide-host serve`: a host for a game night, unattended if need be.
 
 use crate::bots::BotLevel;
-use crate::circuits::{self, CircuitChoice};
+use crate::circuits::CircuitChoice;
 use crate::net::{Identity, Journal, Server, mdns::Advert};
 use crate::room::{JournalEntry, RoomConfig, check_settings, complete_len};
 use crate::secret;
@@ -282,7 +282,7 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
     // room and the wire never name a file.
     let circuit = match CircuitChoice::from_arg(&args.circuit) {
         CircuitChoice::File(path) => {
-            circuits::from_file(&path).map_err(|e| anyhow::anyhow!("--circuit: {e}"))?.to_string()
+            crate::files::read_circuit(&path).map_err(|e| anyhow::anyhow!("--circuit: {e}"))?.to_string()
         }
         _ => args.circuit.clone(),
     };

@@ -1,4 +1,5 @@
-//! Where circuits come from (B-2.5): named presets, seeded random layouts and custom files.
+//! Where circuits come from (B-2.5): named presets, seeded random layouts and the notation (a
+//! file is read by the host, `bolide_host::files::read_circuit`: this crate does no I/O).
 //! Every one goes through [`Circuit::new`], the validity check.
 
 use crate::circuit::TILE_SET;
@@ -6,7 +7,7 @@ use crate::{Circuit, CircuitError, Tile};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use thiserror::Error;
 
 /// The named preset circuits, in the text notation of [`crate::circuit`].
@@ -41,6 +42,8 @@ pub enum CircuitLoadError {
     TooLong,
     #[error("`random:{0}`: the seed must be a whole number from 0 to 18446744073709551615")]
     BadSeed(String),
+    #[error("circuit file {0}: read it first (the protocol reads no files)")]
+    NotRead(PathBuf),
     #[error("cannot read circuit file {path}: {error}")]
     Io { path: PathBuf, error: std::io::Error },
     #[error("circuit file {path}: {error}")]
@@ -50,12 +53,14 @@ pub enum CircuitLoadError {
 }
 
 impl CircuitChoice {
+    /// The circuit, for every choice but a file: this crate does no I/O, and the host reads
+    /// a file (`bolide_host::files::read_circuit`) before it gets here.
     pub fn load(&self) -> Result<Circuit, CircuitLoadError> {
         match self {
             CircuitChoice::Preset(name) => preset(name),
             CircuitChoice::Seed(seed) => Ok(random(*seed)),
             CircuitChoice::Tiles(text) => Ok(Circuit::parse(text)?),
-            CircuitChoice::File(path) => from_file(path),
+            CircuitChoice::File(path) => Err(CircuitLoadError::NotRead(path.clone())),
         }
     }
 
@@ -93,20 +98,6 @@ pub fn preset(name: &str) -> Result<Circuit, CircuitLoadError> {
     Ok(Circuit::parse(text)?)
 }
 
-pub fn from_file(path: &Path) -> Result<Circuit, CircuitLoadError> {
-    use std::io::Read;
-    // A circuit file is a few hundred bytes: read no more than a generous bound, so a path
-    // such as /dev/zero is an error, not a host eating its memory.
-    const MAX_FILE: u64 = 16 * 1024;
-    let io = |error| CircuitLoadError::Io { path: path.into(), error };
-    let mut text = String::new();
-    std::fs::File::open(path).map_err(io)?.take(MAX_FILE + 1).read_to_string(&mut text).map_err(io)?;
-    if text.len() as u64 > MAX_FILE {
-        return Err(io(std::io::Error::other(format!("over {MAX_FILE} bytes: not a circuit file"))));
-    }
-    Circuit::parse(&text).map_err(|error| CircuitLoadError::InvalidFile { path: path.into(), error })
-}
-
 /// A random valid layout: the whole tile set shuffled until it passes B-2.5. Rejection keeps
 /// every valid layout equally likely; about one shuffle in seven passes, so this is quick.
 pub fn random(seed: u64) -> Circuit {
@@ -141,17 +132,6 @@ mod tests {
             assert_eq!(random(seed), random(seed));
         }
         assert_ne!(random(1), random(2));
-    }
-
-    #[test]
-    fn b_2_5_a_broken_file_names_the_rule_and_position() {
-        let dir = std::env::temp_dir().join(format!("bolide-circuit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("broken.txt");
-        std::fs::write(&path, "# my circuit\nS S 70 80 S* 60 60 S S 90* 100 S S 70* 70 80 S S* S 80* 90 S S 100 S 70 80 S S 80 90 S S* S S 70\n").unwrap();
-        let err = from_file(&path).unwrap_err().to_string();
-        assert!(err.contains("B-2.4") && err.contains("broken.txt"), "{err}");
-        assert!(matches!(from_file(&dir.join("missing.txt")), Err(CircuitLoadError::Io { .. })));
     }
 
     #[test]

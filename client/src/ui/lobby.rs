@@ -186,7 +186,7 @@ impl LobbyUi {
                     (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
                     _ => std::path::PathBuf::from(path.as_str()),
                 };
-                match bolide_protocol::circuits::from_file(&expanded) {
+                match bolide_host::files::read_circuit(&expanded) {
                     Ok(circuit) => {
                         s.circuit = circuit.to_string();
                         self.file_error = None;

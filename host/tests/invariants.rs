@@ -1,0 +1,93 @@
+//! The architecture's invariants (ARCHITECTURE.md, "Invariants"), held by reading the
+//! imports and calls of each layer's source:
+//! - the table's seam (`table/`) names no game;
+//! - a game's engine (`mille-bornes/`, Bolide's `host/src/game/`) does no I/O and reads no
+//!   clock: every instant is the table's;
+//! - `protocol/` does no I/O.
+//!
+//! Test code (a `tests.rs`/`props.rs` file, or what follows `#[cfg(test)]` in a file) is not
+//! held to them: tests may print and time.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && !matches!(path.file_name().and_then(|n| n.to_str()), Some("tests.rs" | "props.rs"))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// Every line of the non-test code under `dirs` that contains one of `forbidden`.
+fn violations(dirs: &[&str], forbidden: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        sources(&root().join(dir), &mut files);
+    }
+    assert!(!files.is_empty(), "no sources under {dirs:?}");
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in code.lines().enumerate() {
+            let line_code = line.split("//").next().unwrap_or("");
+            for word in forbidden.iter().filter(|w| line_code.contains(**w)) {
+                found.push(format!("{}:{}: `{word}`", file.strip_prefix(root()).unwrap_or(&file).display(), n + 1));
+            }
+        }
+    }
+    found
+}
+
+/// What reads a clock or does I/O, as Rust code spells it.
+const IO_AND_CLOCKS: &[&str] = &[
+    "std::fs",
+    "std::net",
+    "std::env",
+    "std::process",
+    "std::thread",
+    "Instant",
+    "SystemTime",
+    "tokio",
+    "quinn",
+    "File::",
+    "stdin",
+    "stdout",
+    "println!",
+    "eprintln!",
+];
+
+#[test]
+fn the_table_names_no_game() {
+    let games = ["bolide_protocol", "bolide_host", "bolide_client", "bolide_bots", "mille_bornes"];
+    let found = violations(&["table/src"], &games);
+    assert!(found.is_empty(), "Architecture Invariant: the table names no game's types:\n{}", found.join("\n"));
+}
+
+#[test]
+fn a_game_s_engine_does_no_io_and_reads_no_clock() {
+    let found = violations(&["mille-bornes/src", "host/src/game"], IO_AND_CLOCKS);
+    assert!(found.is_empty(), "Architecture Invariant: engines are pure:\n{}", found.join("\n"));
+}
+
+#[test]
+fn protocol_does_no_io() {
+    let found = violations(&["protocol/src"], IO_AND_CLOCKS);
+    assert!(found.is_empty(), "Architecture Invariant: protocol does no I/O:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_scan_sees_what_it_looks_for() {
+    // The network layer does I/O: a scan that found nothing there would prove nothing above.
+    assert!(!violations(&["host/src/net"], IO_AND_CLOCKS).is_empty());
+    assert!(!violations(&["host/src/game"], &["bolide_protocol"]).is_empty());
+}
