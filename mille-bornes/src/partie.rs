@@ -332,3 +332,15 @@ impl bolide_table::Game for Partie {
         )
     }
 }
+
+#[cfg(test)]
+impl Partie {
+    /// Ends the game with these totals and hands won, for the standings' tests.
+    pub(crate) fn force_totals(&mut self, totals: &[u32], hands_won: &[u8]) {
+        for (i, (t, w)) in totals.iter().zip(hands_won).enumerate() {
+            self.totals[i] = *t;
+            self.hands_won[i] = *w;
+        }
+        self.over = true;
+    }
+}

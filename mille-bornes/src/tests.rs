@@ -1038,3 +1038,148 @@ fn m_3_4_redealing_the_secrets_changes_what_the_viewer_cannot_see_only() {
     assert_ne!(p.view(Some(Seat(1))), before.view(Some(Seat(1))));
     assert_eq!(p.manche().census(), CardCounts::full_deck());
 }
+
+// Rules whose test is a count, a whole hand or a comparison of views.
+
+#[test]
+fn m_1_4_the_counts_make_106_without_the_stray_two() {
+    let by_family = |f: fn(crate::card::Family) -> bool| -> u32 {
+        Card::ALL.iter().filter(|c| f(c.family())).map(|c| u32::from(c.count())).sum()
+    };
+    use crate::card::Family;
+    let (distance, attack, remedy, safety) = (
+        by_family(|f| matches!(f, Family::Distance(_))),
+        by_family(|f| matches!(f, Family::Attack(_))),
+        by_family(|f| matches!(f, Family::Remedy(_))),
+        by_family(|f| matches!(f, Family::Safety(_))),
+    );
+    assert_eq!((distance, attack, remedy, safety), (46, 18, 38, 4));
+    assert_eq!(distance + attack + remedy + safety + 4, 110, "with the 4 mémo cards, the box's 110; no ×2 card");
+}
+
+#[test]
+fn m_1_5_every_player_count_plays_all_106_cards() {
+    for players in [2, 3, 4, 6, 8] {
+        let m = Manche::deal(Settings::default(), players, SEED, 0, Seat(0), &mut Vec::new()).unwrap();
+        assert_eq!(m.census(), CardCounts::full_deck(), "{players} players");
+        let in_play =
+            usize::from(m.draw_count()) + (0..players).map(|s| m.hand(Seat(s)).unwrap().total()).sum::<usize>();
+        assert_eq!(in_play, 106, "{players} players: nothing removed");
+    }
+}
+
+#[test]
+fn m_11_6_no_allonge_700_is_not_a_finish_in_a_1000_km_trip() {
+    let mut m = table(2);
+    m.arrange_tableau(0, &[FeuVert, D200, D200, D100, D100, D50]).unwrap();
+    m.arrange_hand(Seat(0), &[D50]).unwrap();
+    m.apply(Seat(0), play(D50)).unwrap();
+    assert_eq!(m.tableau(0).unwrap().km, 700);
+    assert_eq!(m.phase(), Phase::Turn { seat: Seat(1) }, "the hand goes on: nobody may stop at 700");
+}
+
+/// Side 0 at `km` with `laid` safeties (one of them by Coup-Fourré when `cf`), scored alone
+/// against a side at 25 km in a blocked hand.
+fn score_of(km: &[Card], laid: &[Card], cf: bool) -> crate::score::SideScore {
+    let mut m = table(2);
+    m.arrange_tableau(0, &[FeuVert]).unwrap();
+    m.arrange_tableau(0, km).unwrap();
+    m.arrange_tableau(0, laid).unwrap();
+    m.arrange_tableau(1, &[FeuVert, D25]).unwrap();
+    if cf {
+        m.arrange_hand(Seat(1), &[Accident]).unwrap();
+        m.arrange_hand(Seat(0), &[AsDuVolant]).unwrap();
+        m.arrange_turn(Seat(1)).unwrap();
+        m.apply(Seat(1), attack(Accident, 0)).unwrap();
+        m.apply(Seat(0), Action::CoupFourre).unwrap();
+    }
+    for s in 0..2 {
+        m.arrange_hand(Seat(s), &[]).unwrap();
+    }
+    m.arrange_hand(Seat(0), &[D25]).unwrap();
+    m.arrange_draw_count(0);
+    m.arrange_turn(Seat(0)).unwrap();
+    let events = m.apply(Seat(0), Action::Discard { card: D25 }).unwrap();
+    let Some(Event::HandEnded { score, .. }) = events.last() else { panic!("{events:?}") };
+    score.lines[0]
+}
+
+#[test]
+fn m_12_2_one_hundred_per_safety_on_the_tableau() {
+    assert_eq!(score_of(&[D100], &[Increvable, CiterneDEssence], false).safeties, 200);
+}
+
+#[test]
+fn m_12_3_three_hundred_more_per_coup_fourre() {
+    let s = score_of(&[D100], &[], true);
+    assert_eq!((s.safeties, s.coup_fourres), (100, 300));
+}
+
+#[test]
+fn m_12_4_the_winner_of_a_blocked_hand_scores_400() {
+    let s = score_of(&[D100], &[], false);
+    assert_eq!((s.won, s.without_200), (400, 200), "a blocked hand's leader is its winner");
+}
+
+#[test]
+fn m_12_7_nothing_else_scores_not_even_all_four_safeties() {
+    let s = score_of(&[D100], &[VehiculePrioritaire, CiterneDEssence, Increvable, AsDuVolant], false);
+    assert_eq!(s.total(), 100 + 400 + 400 + 200, "km, four safeties, the win, no 200: no extra bonus");
+}
+
+#[test]
+fn m_13_2_a_tie_on_points_is_broken_by_hands_won_then_shared() {
+    let mut p = Partie::new(Settings::default(), 3, SEED, &mut Vec::new()).unwrap();
+    p.force_totals(&[5200, 5200, 4000], &[2, 1, 0]);
+    let s = p.standings().unwrap();
+    assert_eq!(s.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 2, 3]);
+    p.force_totals(&[5200, 5200, 4000], &[1, 1, 0]);
+    let s = p.standings().unwrap();
+    assert_eq!(s.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 1, 3], "still tied: the win is shared");
+}
+
+#[test]
+fn m_15_4_every_viewer_sees_the_same_pending_attack() {
+    let mut p = Partie::new(Settings::default(), 3, SEED, &mut Vec::new()).unwrap();
+    let m = p.manche_mut();
+    for s in 0..3 {
+        m.arrange_hand(Seat(s), &[]).unwrap();
+    }
+    m.arrange_tableau(1, &[FeuVert]).unwrap();
+    m.arrange_hand(Seat(0), &[Creve]).unwrap();
+    m.arrange_turn(Seat(0)).unwrap();
+    p.apply(Seat(0), attack(Creve, 1)).unwrap();
+    let public = |v: crate::partie::View| (v.phase, v.tableaux, v.draw_count, v.discard_top, v.hand_sizes);
+    let spectator = public(p.view(None));
+    assert!(matches!(spectator.0, Phase::Window { side: 1, attack: Attack::Creve, .. }));
+    for s in 0..3 {
+        assert_eq!(public(p.view(Some(Seat(s)))), spectator, "seat {s} sees what a spectator sees");
+    }
+}
+
+#[test]
+fn m_15_8_one_valid_call_per_window_the_holder_s() {
+    let mut m = table(6);
+    m.arrange_tableau(1, &[FeuVert]).unwrap();
+    m.arrange_hand(Seat(0), &[Creve]).unwrap();
+    m.arrange_hand(Seat(4), &[Increvable]).unwrap();
+    m.apply(Seat(0), attack(Creve, 1)).unwrap();
+    assert_eq!(m.check(Seat(1), Action::CoupFourre), Err(RuleError::SafetyNotHeld { safety: Safety::Increvable }));
+    m.apply(Seat(4), Action::CoupFourre).unwrap();
+    assert_eq!(m.check(Seat(1), Action::CoupFourre), Err(RuleError::NoWindow), "the window closed with the call");
+}
+
+#[test]
+fn m_15_9_after_a_valid_call_the_caller_plays_and_the_skipped_are_named() {
+    let mut m = table(4);
+    m.arrange_tableau(3, &[FeuVert]).unwrap();
+    m.arrange_hand(Seat(0), &[FeuRouge]).unwrap();
+    m.arrange_hand(Seat(3), &[VehiculePrioritaire]).unwrap();
+    m.apply(Seat(0), attack(FeuRouge, 3)).unwrap();
+    let events = m.apply(Seat(3), Action::CoupFourre).unwrap();
+    let lost: Vec<Seat> =
+        events.iter().filter_map(|e| if let Event::LostTurn { seat } = e { Some(*seat) } else { None }).collect();
+    assert_eq!(lost, [Seat(1), Seat(2)]);
+    assert_eq!(m.phase(), Phase::Turn { seat: Seat(3) });
+    assert_eq!(m.discard().1, Some(FeuRouge));
+}
