@@ -1,6 +1,6 @@
 //! Every rule id of `rules/bolide.md` and `rules/mille-bornes.md` has at least one test named
-//! after it (`B-5.13` →
-//! a test function whose name starts with `b_5_13_`), somewhere in the workspace.
+//! after it (`B-5.13` → a test function whose name starts with `b_5_13_`), somewhere in the
+//! workspace.
 //!
 //! The rules live in `shared/rules/bolide.md` beside the repository; `docs/rules/bolide.md`
 //! is a copy so a clone alone still checks. When both are there they must be identical.
