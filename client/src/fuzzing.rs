@@ -63,9 +63,11 @@ fn check(state: &mut ClientState, msg: &ServerMsg, now: u64) {
             assert!(view.check_action(action).is_ok(), "{action:?} offered");
         }
         let names: Vec<String> = (0..view.cars.len()).map(|i| m.name(Seat(i as u8))).collect();
-        let _ = crate::text::board(view, &names);
-        for event in &m.events {
-            let _ = crate::text::describe(event, &names);
+        for lang in crate::lang::Lang::ALL {
+            let _ = crate::text::board(view, &names, lang.words());
+            for event in &m.events {
+                let _ = crate::text::describe(event, &names, lang.words());
+            }
         }
     }
     if let Some(lobby) = &m.lobby {

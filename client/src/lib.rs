@@ -9,6 +9,7 @@
 pub mod beat;
 pub mod bot;
 pub mod fuzzing;
+pub mod lang;
 pub mod live;
 pub mod net;
 pub mod state;

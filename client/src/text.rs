@@ -1,5 +1,6 @@
 //! A race as text: the circuit as a strip of tiles, one lane per car, and one line per event.
 
+use crate::lang::Words;
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::model::FINISH;
 use bolide_protocol::movement::Road;
@@ -25,30 +26,30 @@ fn tile_char(road: &Road<'_>, position: u8) -> char {
 }
 
 /// The board as seen by `view.viewer`: the strip, the stars still face down, a lane per car.
-pub fn board(view: &PlayerView, names: &[String]) -> String {
+pub fn board(view: &PlayerView, names: &[String], w: &Words) -> String {
     let road = Road::new(&view.circuit, view.oil);
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(6);
     let mut out = String::new();
     let strip: String = (0..=FINISH).map(|p| tile_char(&road, p)).collect();
-    let _ = writeln!(out, "{:width$}  {strip}", "circuit");
+    let _ = writeln!(out, "{:width$}  {strip}", w.circuit);
     let stars: String = (0..=FINISH).map(|p| if view.stars.iter().any(|s| s.tile == p) { '*' } else { ' ' }).collect();
-    let _ = writeln!(out, "{:width$}  {}", "bonus", stars.trim_end());
+    let _ = writeln!(out, "{:width$}  {}", w.bonus, stars.trim_end());
     for car in &view.cars {
         let mut lane: Vec<char> = vec![' '; FINISH as usize + 1];
         lane[car.position as usize] = '>';
         let lane: String = lane.into_iter().collect();
         let mut notes = Vec::new();
         if view.lanterne_rouge == Some(car.seat) {
-            notes.push("Lanterne Rouge".to_string());
+            notes.push(w.lanterne_rouge.to_string());
         }
         if car.second_chance {
-            notes.push("Second Chance".to_string());
+            notes.push(w.second_chance.to_string());
         }
-        let atouts: Vec<String> = car.atouts.iter().map(|a| format!("{a:?}")).collect();
-        let bonuses: Vec<String> = car.bonuses.iter().map(|b| format!("{b:?}")).collect();
-        notes.push(if atouts.is_empty() { "no Atout left".into() } else { format!("atouts {}", atouts.join(" ")) });
+        let atouts: Vec<&str> = car.atouts.iter().map(|a| w.atout(a)).collect();
+        let bonuses: Vec<&str> = car.bonuses.iter().map(|b| w.bonus(b)).collect();
+        notes.push(if atouts.is_empty() { w.no_atout_left.into() } else { (w.atouts_held)(&atouts.join(", ")) });
         if !bonuses.is_empty() {
-            notes.push(format!("bonus {}", bonuses.join(" ")));
+            notes.push((w.bonuses_held)(&bonuses.join(", ")));
         }
         let _ = writeln!(
             out,
@@ -63,69 +64,63 @@ pub fn board(view: &PlayerView, names: &[String]) -> String {
 }
 
 /// One line of commentary for an event, or `None` for the bookkeeping ones.
-pub fn describe(event: &Event, names: &[String]) -> Option<String> {
+pub fn describe(event: &Event, names: &[String], w: &Words) -> Option<String> {
     let n = |s: &Seat| name(names, *s);
     Some(match event {
-        Event::RaceStarted { race, first_player } => format!("Race {race}! {} starts.", n(first_player)),
-        Event::RoundStarted { round, first_player, .. } => {
-            format!("— Round {round}: {} holds the cup —", n(first_player))
-        }
-        Event::PanneSeche { seat } => format!("{}: Panne Sèche! Reservoir counts as 1 this round.", n(seat)),
-        Event::KlaxonCalled { seat, .. } => format!("{}: Tuut-tuut! (Klaxon)", n(seat)),
-        Event::CupLifted => "The cup is lifted!".into(),
-        Event::KlaxonPeek { seat } => format!("{} peeks under the cup…", n(seat)),
+        Event::RaceStarted { race, first_player } => (w.race_started)(*race, &n(first_player)),
+        Event::RoundStarted { round, first_player, .. } => (w.round_started)(*round, &n(first_player)),
+        Event::PanneSeche { seat } => (w.panne_seche)(&n(seat)),
+        Event::KlaxonCalled { seat, .. } => (w.klaxon_called)(&n(seat)),
+        Event::CupLifted => w.cup_lifted.into(),
+        Event::KlaxonPeek { seat } => (w.klaxon_peek)(&n(seat)),
         Event::ReservoirsRevealed { values } => {
-            format!("Reservoirs: {}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "))
+            (w.reservoirs)(&values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "))
         }
-        Event::PawnTaken { seat, pawn, auto } => {
-            let how = if *auto { "gets the last pawn," } else { "grabs pawn" };
-            format!("{} {how} {}", n(seat), pawn.number())
-        }
-        Event::Echanged { seat, with } => format!("{} plays Échange with {}", n(seat), n(with)),
-        Event::LanterneRougeMove { seat, to, .. } => format!("{}: Lanterne Rouge, free tile to {to}", n(seat)),
-        Event::AsDeLaRoute { seat } => format!("{}: As de la route, no limits!", n(seat)),
-        Event::Aspiration { seat, to, .. } => format!("{}: Aspiration up to {to}", n(seat)),
-        Event::Rolled { seat, accelerator, speed } => format!("{} rolls {accelerator}: {speed} km/h", n(seat)),
-        Event::SecondChance { seat, accelerator, speed } => {
-            format!("{}: Second Chance, rolls {accelerator}: {speed} km/h", n(seat))
-        }
+        Event::PawnTaken { seat, pawn, auto: true } => (w.gets_last_pawn)(&n(seat), pawn.number()),
+        Event::PawnTaken { seat, pawn, auto: false } => (w.grabs_pawn)(&n(seat), pawn.number()),
+        Event::Echanged { seat, with } => (w.echanged)(&n(seat), &n(with)),
+        Event::LanterneRougeMove { seat, to, .. } => (w.lanterne_rouge_move)(&n(seat), *to),
+        Event::AsDeLaRoute { seat } => (w.as_de_la_route)(&n(seat)),
+        Event::Aspiration { seat, to, .. } => (w.aspiration)(&n(seat), *to),
+        Event::Rolled { seat, accelerator, speed } => (w.rolled)(&n(seat), *accelerator, *speed),
+        Event::SecondChance { seat, accelerator, speed } => (w.second_chance_rolled)(&n(seat), *accelerator, *speed),
         Event::Moved { seat, from, to, blocked_at } => match blocked_at {
-            Some(b) if from == to => format!("{} is stuck on {from} (too fast for tile {b})", n(seat)),
-            Some(b) => format!("{} moves from {from} to {to}, too fast for tile {b}", n(seat)),
-            None => format!("{} moves from {from} to {to}", n(seat)),
+            Some(b) if from == to => (w.stuck)(&n(seat), *from, *b),
+            Some(b) => (w.moved_blocked)(&n(seat), *from, *to, *b),
+            None => (w.moved)(&n(seat), *from, *to),
         },
-        Event::Raccourci { seat, from, to } => format!("{}: Raccourci! from {from} to {to}", n(seat)),
-        Event::Nitro { seat, to, .. } => format!("{}: Nitro! one more tile to {to}", n(seat)),
-        Event::Crossed { seat, place } => format!("{} crosses the line (#{place})", n(seat)),
-        Event::Assistance { seat, atout } => format!("{}: Assistance brings back {atout:?}", n(seat)),
-        Event::Huile { seat, tile } => format!("{} pours oil on tile {tile}", n(seat)),
-        Event::BonusTaken { seat, tile, kind } => format!("{} picks up {kind:?} on {tile}", n(seat)),
-        Event::SecondChanceTaken { seat } => format!("{} takes a Second Chance token", n(seat)),
-        Event::LanterneRouge { seat: Some(seat) } => format!("{} is the Lanterne Rouge", n(seat)),
+        Event::Raccourci { seat, from, to } => (w.raccourci)(&n(seat), *from, *to),
+        Event::Nitro { seat, to, .. } => (w.nitro)(&n(seat), *to),
+        Event::Crossed { seat, place } => (w.crossed)(&n(seat), *place),
+        Event::Assistance { seat, atout } => (w.assistance)(&n(seat), w.atout(*atout)),
+        Event::Huile { seat, tile } => (w.huile)(&n(seat), *tile),
+        Event::BonusTaken { seat, tile, kind } => (w.bonus_taken)(&n(seat), w.bonus(*kind), *tile),
+        Event::SecondChanceTaken { seat } => (w.second_chance_taken)(&n(seat)),
+        Event::LanterneRouge { seat: Some(seat) } => (w.is_lanterne_rouge)(&n(seat)),
         Event::RaceEnded { ranking } => {
             let lines: Vec<String> = ranking.iter().map(|(s, r)| format!("{r}. {}", n(s))).collect();
-            format!("Race over: {}", lines.join(", "))
+            (w.race_over)(&lines.join(", "))
         }
         Event::RacePoints { points } => {
             let lines: Vec<String> =
                 points.iter().enumerate().map(|(i, p)| format!("{} {p}", n(&Seat(i as u8)))).collect();
-            format!("Points: {}", lines.join(", "))
+            (w.points)(&lines.join(", "))
         }
         Event::ChampionshipEnded { standings } => {
             let lines: Vec<String> =
-                standings.iter().map(|(s, p, w, r)| format!("{r}. {} {p} pts ({w} wins)", n(s))).collect();
-            format!("Championship: {}", lines.join(", "))
+                standings.iter().map(|(s, p, v, r)| (w.standing_line)(*r, &n(s), *p, *v)).collect();
+            (w.championship)(&lines.join(", "))
         }
         Event::PhotoFinish(photo) => {
             let title = match photo.moment {
-                Timed::Grab => "Photo finish",
-                Timed::Echange => "Échange photo finish",
+                Timed::Grab => w.photo_finish,
+                Timed::Echange => w.echange_photo_finish,
             };
             let mut line = format!("{title}: {}", reaction_order(photo, names).join(", "));
             for c in &photo.contested {
-                let _ = write!(line, " · {}", contest(c, names));
+                let _ = write!(line, " · {}", contest(c, names, w));
             }
-            for m in echange_margins(photo, names) {
+            for m in echange_margins(photo, names, w) {
                 let _ = write!(line, " · {m}");
             }
             line
@@ -155,27 +150,27 @@ pub fn reaction_order(photo: &PhotoFinish, names: &[String]) -> Vec<String> {
 
 /// In an Échange window the order is the verdict: "Anne chose 10 ms before Bob" for each
 /// declaration and the next one (none for a grab).
-pub fn echange_margins(photo: &PhotoFinish, names: &[String]) -> Vec<String> {
+pub fn echange_margins(photo: &PhotoFinish, names: &[String], w: &Words) -> Vec<String> {
     if photo.moment != Timed::Echange {
         return Vec::new();
     }
     let order = photo.fastest_first();
     order
         .windows(2)
-        .map(|w| {
-            let ((a, ra), (b, rb)) = (w[0], w[1]);
-            format!("{} chose {} before {}", name(names, a), ms(rb.saturating_sub(ra)), name(names, b))
+        .map(|pair| {
+            let ((a, ra), (b, rb)) = (pair[0], pair[1]);
+            (w.chose_before)(&name(names, a), &ms(rb.saturating_sub(ra)), &name(names, b))
         })
         .collect()
 }
 
 /// "pawn 3 to Anne, 4.2 ms ahead of Bob" (or "tied with Bob, drawn").
-pub fn contest(c: &Contest, names: &[String]) -> String {
+pub fn contest(c: &Contest, names: &[String], w: &Words) -> String {
     let (winner, runner_up) = (name(names, c.winner), name(names, c.runner_up));
     if c.drawn {
-        format!("pawn {} to {winner}, tied with {runner_up} (drawn)", c.pawn.number())
+        (w.pawn_to_tied)(c.pawn.number(), &winner, &runner_up)
     } else {
-        format!("pawn {} to {winner}, {} ahead of {runner_up}", c.pawn.number(), ms(c.margin_us))
+        (w.pawn_to_ahead)(c.pawn.number(), &winner, &ms(c.margin_us), &runner_up)
     }
 }
 
@@ -193,7 +188,7 @@ mod tests {
     fn board_draws_the_strip_and_every_car() {
         let race = sim::random_race(3, 4);
         let names: Vec<String> = ["Anne", "Bob", "Chloé"].map(String::from).to_vec();
-        let text = board(&race.view_for(Seat(0)), &names);
+        let text = board(&race.view_for(Seat(0)), &names, &crate::lang::EN);
         let strip = text.lines().next().unwrap();
         assert_eq!(strip.chars().filter(|c| "6789X".contains(*c)).count(), 16, "{text}");
         assert_eq!(text.lines().filter(|l| l.contains('>')).count(), 3);
@@ -204,7 +199,23 @@ mod tests {
     fn events_read_as_sentences() {
         let names: Vec<String> = ["El Gato"].map(String::from).to_vec();
         let e = Event::Moved { seat: Seat(0), from: 0, to: 2, blocked_at: Some(3) };
-        assert_eq!(describe(&e, &names).unwrap(), "El Gato moves from 0 to 2, too fast for tile 3");
+        assert_eq!(describe(&e, &names, &crate::lang::EN).unwrap(), "El Gato moves from 0 to 2, too fast for tile 3");
+    }
+
+    #[test]
+    fn the_event_log_reads_naturally_in_french() {
+        let names: Vec<String> = ["El Gato", "Anne"].map(String::from).to_vec();
+        let fr = &crate::lang::FR;
+        let e = Event::Moved { seat: Seat(0), from: 0, to: 2, blocked_at: Some(3) };
+        assert_eq!(describe(&e, &names, fr).unwrap(), "El Gato avance de 0 à 2, trop rapide pour la case 3");
+        let e = Event::BonusTaken { seat: Seat(1), tile: 33, kind: bolide_protocol::BonusKind::PanneSeche };
+        assert_eq!(describe(&e, &names, fr).unwrap(), "Anne ramasse Panne Sèche en 33");
+        let e = Event::BonusTaken { seat: Seat(1), tile: 33, kind: bolide_protocol::BonusKind::PanneSeche };
+        assert_eq!(
+            describe(&e, &names, &crate::lang::EN).unwrap(),
+            "Anne picks up Panne Sèche on 33",
+            "the box's name, not PanneSeche"
+        );
     }
 
     #[test]
@@ -219,7 +230,7 @@ mod tests {
             ],
         };
         assert_eq!(
-            describe(&Event::PhotoFinish(photo), &names).unwrap(),
+            describe(&Event::PhotoFinish(photo), &names, &crate::lang::EN).unwrap(),
             "Photo finish: Bob 312 ms, Anne 318 ms · pawn 3 to Bob, 6.3 ms ahead of Anne · pawn 1 to Anne, tied with Chloé (drawn)"
         );
         assert_eq!(ms(350), "0.35 ms");
@@ -234,7 +245,7 @@ mod tests {
             contested: vec![],
         };
         assert_eq!(
-            describe(&Event::PhotoFinish(photo), &names).unwrap(),
+            describe(&Event::PhotoFinish(photo), &names, &crate::lang::EN).unwrap(),
             "Échange photo finish: Chloé 402 ms, Anne 410 ms · Chloé chose 7.5 ms before Anne"
         );
     }

@@ -5,6 +5,7 @@
 
 use bolide_bots::BotLevel;
 use bolide_client::bot;
+use bolide_client::lang::{Lang, Words};
 use bolide_client::state::Mirror;
 use bolide_client::text;
 use bolide_host::serve::{self, ServeArgs};
@@ -30,6 +31,9 @@ pub struct TextArgs {
     /// A bot's thinking time in milliseconds (0: as fast as it goes; at most a minute).
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub pace_ms: u64,
+    /// The narration's language, en or fr (default: the window's choice, else the system's).
+    #[arg(long)]
+    pub lang: Option<Lang>,
 }
 
 /// The pilot this terminal follows.
@@ -58,8 +62,9 @@ async fn race(args: TextArgs) -> anyhow::Result<()> {
     let serve_args = ServeArgs::parse_words(serve_args)?;
     let hosting = serve::start(serve_args).await?;
     let addr = SocketAddr::from(([127, 0, 0, 1], hosting.server.local_addr().port()));
-    println!("Bolide — {} pilots: {WATCHED} and {} host bots", args.players, args.players - 1);
-    let mut narrator = Narrator::default();
+    let w = args.lang.unwrap_or_else(bolide_client::ui::prefs::Prefs::saved_lang).words();
+    println!("{}", (w.text_title)(args.players, WATCHED, args.players - 1));
+    let mut narrator = Narrator { started: false, w };
     let think = Duration::from_millis(args.pace_ms);
     let seed = args.seed.unwrap_or(0);
     let played =
@@ -70,43 +75,44 @@ async fn race(args: TextArgs) -> anyhow::Result<()> {
     let played = played?;
     println!(
         "{}",
-        played.dice.verdict().map_or("The dice were not revealed.".into(), |v| match v {
-            Ok(check) => format!("Dice checked: {check}"),
-            Err(e) => format!("The dice do NOT match: {e}"),
+        played.dice.verdict().map_or(w.dice_not_revealed.into(), |v| match v {
+            Ok(check) => (w.dice_checked)(&check.to_string()),
+            Err(e) => (w.dice_do_not_match)(&e.to_string()),
         })
     );
     Ok(())
 }
 
 /// Tells what the watched laptop is told, in words.
-#[derive(Default)]
 struct Narrator {
     started: bool,
+    w: &'static Words,
 }
 
 impl Narrator {
     fn told(&mut self, msg: &ServerMsg, mirror: &Mirror) {
         let seats = mirror.lobby.as_ref().map_or(&[][..], |l| &l.seats[..]);
         let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+        let w = self.w;
         match msg {
             ServerMsg::Lobby(lobby) if lobby.started && !self.started => {
                 self.started = true;
                 for s in seats {
-                    println!("  {} ({})", s.name, if s.bot { "host bot" } else { "over the wire" });
+                    println!("  {} ({})", s.name, if s.bot { w.host_bot } else { w.over_the_wire });
                 }
             }
             ServerMsg::Update { events, view, .. } => {
-                for line in events.iter().filter_map(|e| text::describe(e, &names)) {
+                for line in events.iter().filter_map(|e| text::describe(e, &names, w)) {
                     println!("{line}");
                 }
                 if events.iter().any(|e| matches!(e, Event::RoundEnded { .. } | Event::RaceEnded { .. })) {
-                    print!("{}", text::board(view, &names));
+                    print!("{}", text::board(view, &names, w));
                 }
             }
             ServerMsg::Finished { standings } => {
-                println!("Championship over:");
+                println!("{}", w.championship_over);
                 for l in standings {
-                    println!("  {}. {} — {} points, {} race wins", l.rank, l.name, l.points, l.wins);
+                    println!("  {}", (w.standing_full)(l.rank, &l.name, l.points, l.wins));
                 }
             }
             _ => {}

@@ -540,3 +540,27 @@ fn the_lobby_shows_the_commitment_to_the_seed() {
     let sealed = live.state().mirror.lobby.as_ref().unwrap().dice.short();
     assert!(h.query_by_label(&format!("Dice sealed: {sealed}…")).is_some());
 }
+
+#[test]
+fn the_language_switch_speaks_french_and_is_remembered() {
+    let mut h = harness(app());
+    h.run();
+    h.get_by_label("Host a game");
+    h.get_by_label("Français").click();
+    h.run();
+    h.get_by_label("Héberger une partie");
+    h.get_by_label("Rejoindre une table");
+    h.get_by_label("S'entraîner").click();
+    h.run();
+    assert_eq!(h.state().prefs().lang, Some(bolide_client::lang::Lang::Fr), "the choice is kept in the prefs");
+    assert!(matches!(h.state().last_intent, Some(Intent::Practice { .. })));
+    // A French race screen: the cup, the log and the tokens by the box's names.
+    let (mut app, live, _commands) = seated(true);
+    app.set_lang(bolide_client::lang::Lang::Fr);
+    set_view(&live, view(), vec![Action::Klaxon]);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Le gobelet est posé");
+    h.get_by_label("Ce qui s'est passé");
+    h.get_by_label("Pilotes");
+}

@@ -1,6 +1,6 @@
-//! How the table looks: the cars' colours, token names in the game's words, sizes.
+//! How the table looks: the cars' colours and their names on the box, sizes.
 
-use bolide_protocol::{Atout, BonusKind, Colour};
+use bolide_protocol::Colour;
 use egui::Color32;
 
 /// A car's colour on screen.
@@ -31,25 +31,6 @@ pub fn colour_name(c: Colour) -> &'static str {
         Colour::Jaune => "Jaune",
         Colour::Noir => "Noir",
         Colour::Blanc => "Blanc",
-    }
-}
-
-pub fn atout_name(a: Atout) -> &'static str {
-    match a {
-        Atout::AsDeLaRoute => "As de la route",
-        Atout::Nitro => "Nitro",
-        Atout::Klaxon => "Klaxon",
-    }
-}
-
-pub fn bonus_name(b: BonusKind) -> &'static str {
-    match b {
-        BonusKind::Raccourci => "Raccourci",
-        BonusKind::Aspiration => "Aspiration",
-        BonusKind::Assistance => "Assistance",
-        BonusKind::Huile => "Huile",
-        BonusKind::Echange => "Échange",
-        BonusKind::PanneSeche => "Panne Sèche",
     }
 }
 

@@ -67,6 +67,8 @@ pub struct BolideApp {
     pub last_intent: Option<Intent>,
     /// Tests: record intents without starting hosts or connections.
     dry_run: bool,
+    /// The language when the pilot chose none: the system's in the window, English in tests.
+    system_lang: crate::lang::Lang,
 }
 
 impl BolideApp {
@@ -74,6 +76,7 @@ impl BolideApp {
     pub fn new(ctx: &egui::Context) -> anyhow::Result<BolideApp> {
         let prefs_path = Prefs::default_path();
         let mut app = BolideApp::with(Prefs::load(prefs_path.as_ref()), prefs_path, None)?;
+        app.system_lang = crate::lang::Lang::from_env();
         let repaint_ctx = ctx.clone();
         app.discovery = Discovery::browse(Arc::new(move || repaint_ctx.request_repaint()))
             .map_err(|e| tracing::warn!("no mDNS on this machine ({e}): join by address"))
@@ -99,12 +102,23 @@ impl BolideApp {
             last_intent: None,
             dry_run: false,
             title: "",
+            system_lang: crate::lang::Lang::En,
         })
     }
 
     /// What this window remembers between runs.
     pub fn prefs(&self) -> &Prefs {
         &self.prefs
+    }
+
+    /// Speaks `lang` from now on, as the start screen's switch does.
+    pub fn set_lang(&mut self, lang: crate::lang::Lang) {
+        self.prefs.lang = Some(lang);
+    }
+
+    /// The language the window speaks now.
+    pub fn lang(&self) -> crate::lang::Lang {
+        self.prefs.lang.unwrap_or(self.system_lang)
     }
 
     /// Tests: the start screen records what was asked and launches nothing.
@@ -138,8 +152,9 @@ impl BolideApp {
             self.ctx = Some(ui.ctx().clone());
         }
         self.poll_starting();
+        let w = self.lang().words();
         if let Some(seated) = &mut self.table {
-            let back = seated.show(ui);
+            let back = seated.show(ui, w);
             let title = seated.title();
             self.set_title(ui.ctx(), title);
             if back {
@@ -151,7 +166,14 @@ impl BolideApp {
         let can_resume = self.journal_path().is_some_and(|p| p.exists());
         egui::CentralPanel::default().show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                if let Some(intent) = self.start.show(ui, &mut self.prefs, self.discovery.as_ref(), can_resume) {
+                let lang = self.lang();
+                let before = self.prefs.lang;
+                let intent = self.start.show(ui, &mut self.prefs, self.discovery.as_ref(), can_resume, lang);
+                if self.prefs.lang != before {
+                    // A language picked is remembered at once, not only when a table starts.
+                    self.prefs.save(self.prefs_path.as_ref());
+                }
+                if let Some(intent) = intent {
                     self.prefs.save(self.prefs_path.as_ref());
                     self.launch(intent);
                 }
@@ -367,7 +389,7 @@ impl Seated {
     }
 
     /// Returns true when the pilot goes back to the start screen.
-    fn show(&mut self, ui: &mut egui::Ui) -> bool {
+    fn show(&mut self, ui: &mut egui::Ui, w: &'static crate::lang::Words) -> bool {
         let live = self.live.clone();
         // The link's task waits for this lock at most one frame; the window reads a
         // consistent table for the whole frame.
@@ -408,7 +430,7 @@ impl Seated {
         if let Some(standings) = t.finished.clone() {
             egui::CentralPanel::default().show(ui, |ui| podium::show(ui, t, &standings));
         } else if started && t.view.is_some() {
-            self.race.show(ui, &live, t);
+            self.race.show(ui, &live, t, w);
         } else {
             egui::CentralPanel::default().show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, &live, t, self.host.as_ref()));

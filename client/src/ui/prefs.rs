@@ -15,6 +15,8 @@ pub struct Prefs {
     pub last_code: String,
     /// The table name a hosted game advertises.
     pub table_name: String,
+    /// The language chosen on the start screen (`None`: the system's, `Lang::from_env`).
+    pub lang: Option<crate::lang::Lang>,
 }
 
 impl Default for Prefs {
@@ -25,6 +27,7 @@ impl Default for Prefs {
             last_address: String::new(),
             last_code: String::new(),
             table_name: "Bolide".into(),
+            lang: None,
         }
     }
 }
@@ -36,6 +39,12 @@ impl Prefs {
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
         Some(base.join("bolide").join("settings.json"))
+    }
+
+    /// The language a face without a start screen (`--text`, `bolide-bot`) speaks: the one
+    /// chosen in the window, else the system's.
+    pub fn saved_lang() -> crate::lang::Lang {
+        Prefs::load(Prefs::default_path().as_ref()).lang.unwrap_or_else(crate::lang::Lang::from_env)
     }
 
     pub fn load(path: Option<&PathBuf>) -> Prefs {

@@ -4,6 +4,7 @@
 //! the `Move` actions in it.
 
 use super::{board, look};
+use crate::lang::Words;
 use crate::live::{Command, Live};
 use crate::state::Mirror;
 use bolide_protocol::view::{PhaseView, TurnStep};
@@ -41,14 +42,15 @@ struct Scene<'a> {
     names: Vec<String>,
     colours: Vec<Colour>,
     now_us: u64,
+    w: &'static Words,
 }
 
 impl<'a> Scene<'a> {
-    fn new(live: &'a Live, t: &'a Mirror, view: &'a PlayerView) -> Self {
+    fn new(live: &'a Live, t: &'a Mirror, view: &'a PlayerView, w: &'static Words) -> Self {
         let seats = (0..view.cars.len()).map(|i| Seat(i as u8));
         let names = seats.clone().map(|seat| t.name(seat)).collect();
         let colours = seats.map(|seat| t.colour(seat)).collect();
-        Scene { live, t, view, names, colours, now_us: live.now_us() }
+        Scene { live, t, view, names, colours, now_us: live.now_us(), w }
     }
 
     fn name(&self, seat: Seat) -> &str {
@@ -66,24 +68,17 @@ impl<'a> Scene<'a> {
 }
 
 impl RaceUi {
-    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Mirror) {
+    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Mirror, w: &'static Words) {
         let Some(view) = t.view.as_ref() else {
-            ui.label("Waiting for the first view of the race…");
+            ui.label(w.waiting_first_view);
             return;
         };
         if let Some(seat) = t.seat.filter(|s| s.index() >= view.cars.len()) {
             // The client core keeps its seat within the view; a host that broke that is told.
-            ui.colored_label(
-                Color32::LIGHT_RED,
-                format!(
-                    "The host put this laptop in seat {} of a table of {}: leave and join again.",
-                    seat.number(),
-                    view.cars.len()
-                ),
-            );
+            ui.colored_label(Color32::LIGHT_RED, (w.seat_past_table)(seat.number(), view.cars.len()));
             return;
         }
-        let s = Scene::new(live, t, view);
+        let s = Scene::new(live, t, view, w);
         self.animate(ui, view);
 
         egui::Panel::top("race-status").show(ui, |ui| status_line(ui, &s));
@@ -155,18 +150,18 @@ impl RaceUi {
     }
 
     fn controls(&mut self, ui: &mut egui::Ui, s: &Scene) {
-        let (t, view) = (s.t, s.view);
+        let (t, view, w) = (s.t, s.view, s.w);
         if let Some(refusal) = &t.refusal {
-            ui.colored_label(Color32::from_rgb(230, 120, 40), format!("Refused: {refusal}"));
+            ui.colored_label(Color32::from_rgb(230, 120, 40), (w.refused)(refusal));
         }
         match view.phase {
             PhaseView::CupDown => cup_down(ui, s),
             PhaseView::KlaxonPicks { next } => {
                 if Some(next) == t.seat {
-                    ui.heading("Klaxon! You peek under the cup: choose your pawn");
+                    ui.heading(w.klaxon_you_peek);
                     self.pawns(ui, s, false);
                 } else {
-                    ui.heading(format!("{} peeks under the cup and chooses…", s.name(next)));
+                    ui.heading((w.peeks_and_chooses)(s.name(next)));
                 }
             }
             PhaseView::Grab | PhaseView::Echange => {
@@ -174,7 +169,7 @@ impl RaceUi {
                 let show_at = t.scheduled.filter(|m| Some((m.race, m.round, m.moment)) == moment).map(|m| m.at_us);
                 match show_at {
                     Some(at) if s.now_us < at => {
-                        ui.heading(if view.phase == PhaseView::Grab { "Hands ready…" } else { "Échange window…" });
+                        ui.heading(if view.phase == PhaseView::Grab { w.hands_ready } else { w.echange_soon });
                         // Wake exactly when the moment shows.
                         ui.ctx().request_repaint_after(std::time::Duration::from_micros(at - s.now_us));
                     }
@@ -184,39 +179,36 @@ impl RaceUi {
             }
             PhaseView::Movement => self.movement(ui, s),
             PhaseView::Over => {
-                ui.heading("Race over");
+                ui.heading(w.race_over_heading);
                 race_points(ui, s);
             }
         }
     }
 
     fn grab(&mut self, ui: &mut egui::Ui, s: &Scene) {
-        let (live, t, view) = (s.live, s.t, s.view);
+        let (live, t, view, w) = (s.live, s.t, s.view, s.w);
         let me = t.seat;
         let mine = me.and_then(|s| view.car(s).pawn);
         match (mine, self.asked) {
             (Some(pawn), _) => {
                 let value = view.pawns.iter().find(|p| p.pawn == pawn).and_then(|p| p.reservoir);
                 ui.heading(
-                    RichText::new(format!("Yours: pawn {} — reservoir {}", pawn.number(), value.unwrap_or(0)))
+                    RichText::new((w.yours_pawn)(pawn.number(), value.unwrap_or(0)))
                         .color(Color32::from_rgb(60, 200, 90)),
                 );
             }
             (None, Some((race, round, pawn))) if (race, round) == (view.race, view.round) => {
                 if let Some(owner) = view.pawns.iter().find(|p| p.pawn == pawn).and_then(|p| p.owner) {
-                    ui.heading(
-                        RichText::new(format!("Taken by {} — choose again", s.name(owner)))
-                            .color(Color32::from_rgb(240, 130, 40)),
-                    );
+                    ui.heading(RichText::new((w.taken_by)(s.name(owner))).color(Color32::from_rgb(240, 130, 40)));
                 } else {
-                    ui.heading("Asked… waiting for the host's verdict");
+                    ui.heading(w.asked_waiting);
                 }
             }
             _ if me.is_some() => {
-                ui.heading("GRAB! Click a pawn or press 1–6");
+                ui.heading(w.grab_now);
             }
             _ => {
-                ui.heading("The grab is on");
+                ui.heading(w.grab_is_on);
             }
         }
         let still_grabbing = me.is_some() && mine.is_none();
@@ -248,10 +240,10 @@ impl RaceUi {
                 let value = p.reservoir.map_or("?".to_string(), |v| v.to_string());
                 let (label, fill) = match p.owner {
                     Some(owner) => (
-                        format!("Pawn {} · {value}\n{}", p.pawn.number(), s.name(owner)),
+                        format!("{}\n{}", (s.w.pawn_label)(p.pawn.number(), &value), s.name(owner)),
                         look::greyed(look::colour(t.colour(owner))),
                     ),
-                    None => (format!("Pawn {} · {value}", p.pawn.number()), look::colour(c)),
+                    None => ((s.w.pawn_label)(p.pawn.number(), &value), look::colour(c)),
                 };
                 let take = Action::TakePawn { pawn: p.pawn };
                 let allowed = t.legal.contains(&take) && !waiting;
@@ -273,21 +265,21 @@ impl RaceUi {
     }
 
     fn movement(&mut self, ui: &mut egui::Ui, s: &Scene) {
-        let t = s.t;
+        let (t, w) = (s.t, s.w);
         let Some(turn) = s.view.turn else { return };
         let mine = Some(turn.seat) == t.seat;
-        let who = if mine { "Your turn".to_string() } else { format!("{}'s turn", s.name(turn.seat)) };
+        let who = if mine { w.your_turn.to_string() } else { (w.someones_turn)(s.name(turn.seat)) };
         ui.horizontal(|ui| {
             ui.heading(who);
-            ui.label(format!("reservoir {}", turn.reservoir));
+            ui.label((w.reservoir_n)(turn.reservoir));
             if let Some(die) = turn.accelerator {
-                ui.label(RichText::new(format!("accelerator die: {die}")).size(18.0).strong());
+                ui.label(RichText::new((w.accelerator_die)(die)).size(18.0).strong());
             }
             if let Some(speed) = turn.speed {
                 ui.label(RichText::new(format!("{speed} km/h")).size(18.0));
             }
             if turn.step == TurnStep::Moving {
-                ui.label(format!("{} movement points", turn.points_left));
+                ui.label((w.movement_points)(turn.points_left));
             }
         });
         if !mine {
@@ -297,14 +289,14 @@ impl RaceUi {
         ui.horizontal_wrapped(|ui| {
             for action in &t.legal {
                 let label = match action {
-                    Action::Roll => "Roll the accelerator (R)".to_string(),
-                    Action::AsDeLaRoute => "As de la route".into(),
-                    Action::Aspiration => "Aspiration".into(),
-                    Action::SecondChance => "Second Chance".into(),
-                    Action::Raccourci { tiles_before } => format!("Raccourci after {tiles_before} tiles"),
-                    Action::Nitro => "Nitro".into(),
-                    Action::Assistance { atout } => format!("Assistance: take back {}", look::atout_name(*atout)),
-                    Action::EndTurn => "End turn (E)".into(),
+                    Action::Roll => w.roll_button.to_string(),
+                    Action::AsDeLaRoute => w.atout(Atout::AsDeLaRoute).into(),
+                    Action::Aspiration => w.bonus(bolide_protocol::BonusKind::Aspiration).into(),
+                    Action::SecondChance => w.second_chance.into(),
+                    Action::Raccourci { tiles_before } => (w.raccourci_after)(*tiles_before),
+                    Action::Nitro => w.atout(Atout::Nitro).into(),
+                    Action::Assistance { atout } => (w.assistance_take_back)(w.atout(*atout)),
+                    Action::EndTurn => w.end_turn_button.into(),
                     Action::Move { .. } | Action::Huile { .. } => continue,
                     other => format!("{other:?}"),
                 };
@@ -313,7 +305,7 @@ impl RaceUi {
                 }
             }
             if t.legal.iter().any(|a| matches!(a, Action::Huile { .. })) {
-                let label = if self.picking_oil { "Huile: click a gold tile (Esc to cancel)" } else { "Huile" };
+                let label = if self.picking_oil { w.huile_pick } else { w.bonus(bolide_protocol::BonusKind::Huile) };
                 if ui.button(RichText::new(label).size(17.0)).clicked() {
                     self.picking_oil = !self.picking_oil;
                 }
@@ -323,9 +315,9 @@ impl RaceUi {
             t.legal.iter().filter_map(|a| if let Action::Move { tiles } = a { Some(*tiles) } else { None }).collect();
         if !moves.is_empty() {
             ui.horizontal(|ui| {
-                ui.label("Move: click a gold tile, or");
+                ui.label(w.move_click_or);
                 for tiles in &moves {
-                    if ui.button(if *tiles == 1 { "1 tile".to_string() } else { format!("{tiles} tiles") }).clicked() {
+                    if ui.button((w.n_tiles)(*tiles)).clicked() {
                         act(Action::Move { tiles: *tiles });
                     }
                 }
@@ -387,21 +379,21 @@ fn digit_pressed(i: &egui::InputState) -> Option<u8> {
 }
 
 fn cup_down(ui: &mut egui::Ui, s: &Scene) {
-    let (t, view) = (s.t, s.view);
+    let (t, view, w) = (s.t, s.view, s.w);
     let left = t.deadline_at_us.map(|d| d.saturating_sub(s.now_us));
     ui.horizontal(|ui| {
-        ui.heading("The cup is down");
+        ui.heading(w.cup_down);
         if let Some(left) = left {
-            ui.label(RichText::new(format!("lifts in {:.1} s", left as f64 / 1e6)).size(18.0));
+            ui.label(RichText::new((w.lifts_in)(left as f64 / 1e6)).size(18.0));
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
         }
     });
     if !view.klaxon_calls.is_empty() {
         let calls: Vec<&str> = view.klaxon_calls.iter().map(|seat| s.name(*seat)).collect();
-        ui.label(format!("Klaxon! {}", calls.join(", ")));
+        ui.label((w.klaxon_calls)(&calls.join(", ")));
     }
     if t.legal.contains(&Action::Klaxon) {
-        let klaxon = egui::Button::new(RichText::new("Klaxon (K)").size(22.0)).min_size(Vec2::new(180.0, 50.0));
+        let klaxon = egui::Button::new(RichText::new(w.klaxon_button).size(22.0)).min_size(Vec2::new(180.0, 50.0));
         if ui.add(klaxon).clicked() || ui.input(|i| i.key_pressed(egui::Key::K)) {
             s.act(Action::Klaxon);
         }
@@ -420,20 +412,20 @@ impl RaceUi {
 
     /// B-4.7: the Échange window, timed like the grab — the first to choose is applied first.
     fn echange(&mut self, ui: &mut egui::Ui, s: &Scene) {
-        let (live, t, view) = (s.live, s.t, s.view);
+        let (live, t, view, w) = (s.live, s.t, s.view, s.w);
         self.drawn(ui, live, view);
         let offers: Vec<Seat> =
             t.legal.iter().filter_map(|a| if let Action::Echange { with } = a { Some(*with) } else { None }).collect();
         if offers.is_empty() {
-            ui.heading("Échange: the bonus holders decide…");
+            ui.heading(w.echange_holders_decide);
             return;
         }
         let round = (view.race, view.round);
         if self.declared == Some(round) && t.refusal.is_none() {
-            ui.heading("Declared… waiting for the host's verdict");
+            ui.heading(w.declared_waiting);
             return;
         }
-        ui.heading("ÉCHANGE! Swap pawns with someone? The quickest choice goes first (B-4.7)");
+        ui.heading(w.echange_now);
         let mut declared = None;
         let mut declare = |action| {
             live.send(Command::Timed { action, input_us: live.now_us() });
@@ -443,13 +435,13 @@ impl RaceUi {
             for with in offers {
                 let theirs =
                     view.car(with).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)).and_then(|p| p.reservoir);
-                let label = format!("Échange with {} (reservoir {})", s.name(with), theirs.unwrap_or(0));
+                let label = (w.echange_with)(s.name(with), theirs.unwrap_or(0));
                 if ui.button(RichText::new(label).size(17.0)).clicked() {
                     declare(Action::Echange { with });
                 }
             }
             let keep = t.legal.contains(&Action::KeepPawn)
-                && (ui.button(RichText::new("Keep my pawn (Esc)").size(17.0)).clicked()
+                && (ui.button(RichText::new(w.keep_my_pawn).size(17.0)).clicked()
                     || ui.input(|i| i.key_pressed(egui::Key::Escape)));
             if keep {
                 declare(Action::KeepPawn);
@@ -462,12 +454,12 @@ impl RaceUi {
 }
 
 fn status_line(ui: &mut egui::Ui, s: &Scene) {
-    let (t, view) = (s.t, s.view);
+    let (t, view, w) = (s.t, s.view, s.w);
     ui.horizontal(|ui| {
         let races = t.lobby.as_ref().map_or(0, |l| l.settings.options.races);
-        ui.label(RichText::new(format!("Race {}/{races} · Round {}", view.race, view.round)).size(18.0).strong());
+        ui.label(RichText::new((w.race_round)(view.race, races, view.round)).size(18.0).strong());
         if let Some(turn) = view.turn.filter(|_| view.phase == PhaseView::Movement) {
-            ui.label(format!("· {} drives", s.name(turn.seat)));
+            ui.label((w.drives)(s.name(turn.seat)));
         }
         if let Some(deadline) = t.deadline_at_us.filter(|_| view.phase != PhaseView::CupDown) {
             let left_us = deadline.saturating_sub(s.now_us);
@@ -475,31 +467,30 @@ fn status_line(ui: &mut egui::Ui, s: &Scene) {
             // an idle screen wakes when the figure shown changes, a frame every ten seconds
             // until the end is near.
             let step = if left_us >= 10_000_000 { 10_000_000 } else { 1_000_000 };
-            ui.label(format!("· {} s before a bot plays for you", left_us / step * step / 1_000_000));
+            ui.label((w.before_bot)(left_us / step * step / 1_000_000));
             ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
         }
         if let Some(me) = t.seat {
             ui.separator();
-            ui.label(RichText::new(format!("You: {}", tokens(view, me))).strong());
+            ui.label(RichText::new((w.you_tokens)(&tokens(view, me, w))).strong());
         }
     });
 }
 
 /// A seat's public tokens in words.
-pub fn tokens(view: &PlayerView, seat: Seat) -> String {
+pub fn tokens(view: &PlayerView, seat: Seat, w: &Words) -> String {
     let car = view.car(seat);
-    let mut parts: Vec<String> =
-        Atout::ALL.iter().filter(|a| car.atouts.contains(**a)).map(|a| look::atout_name(*a).to_string()).collect();
-    parts.extend(car.bonuses.iter().map(|b| look::bonus_name(b).to_string()));
+    let mut parts: Vec<&str> = Atout::ALL.iter().filter(|a| car.atouts.contains(**a)).map(|a| w.atout(*a)).collect();
+    parts.extend(car.bonuses.iter().map(|b| w.bonus(b)));
     if car.second_chance {
-        parts.push("Second Chance".into());
+        parts.push(w.second_chance);
     }
-    if parts.is_empty() { "no token left".into() } else { parts.join(", ") }
+    if parts.is_empty() { w.no_token_left.into() } else { parts.join(", ") }
 }
 
 fn side_panel(ui: &mut egui::Ui, s: &Scene) {
-    let (t, view) = (s.t, s.view);
-    ui.heading("Pilots");
+    let (t, view, w) = (s.t, s.view, s.w);
+    ui.heading(w.pilots);
     // The ranking: crossed cars in crossing order, then by position.
     let mut order: Vec<Seat> = view.cars.iter().map(|c| c.seat).collect();
     order.sort_by_key(|s| {
@@ -512,23 +503,23 @@ fn side_panel(ui: &mut egui::Ui, s: &Scene) {
             ui.label(RichText::new(format!("{}.", rank + 1)).strong());
             let name = format!(" {} {} ", seat.number(), s.name(*seat));
             ui.label(RichText::new(name).background_color(look::colour(c)).color(look::ink(c)));
-            let mut notes = vec![format!("tile {}", view.car(*seat).position)];
+            let mut notes = vec![(w.tile_n)(view.car(*seat).position)];
             if view.lanterne_rouge == Some(*seat) {
-                notes.push("Lanterne Rouge".into());
+                notes.push(w.lanterne_rouge.into());
             }
-            ui.label(notes.join(" · ")).on_hover_text(tokens(view, *seat));
+            ui.label(notes.join(" · ")).on_hover_text(tokens(view, *seat, w));
             ui.end_row();
         }
     });
     ui.separator();
     photo_finish(ui, s);
     ui.separator();
-    ui.label(RichText::new("What happened").strong());
+    ui.label(RichText::new(w.what_happened).strong());
     egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
         let start = t.events.len().saturating_sub(200);
         for event in &t.events[start..] {
-            if let Some(line) = crate::text::describe(event, &s.names) {
-                ui.label(line).on_hover_text(format!("rule {}", event.rule()));
+            if let Some(line) = crate::text::describe(event, &s.names, w) {
+                ui.label(line).on_hover_text((w.rule_n)(event.rule()));
             }
         }
     });
@@ -539,13 +530,14 @@ fn side_panel(ui: &mut egui::Ui, s: &Scene) {
 /// declaration went before the next.
 fn photo_finish(ui: &mut egui::Ui, s: &Scene) {
     let last = s.t.events.iter().rev().find_map(|e| if let Event::PhotoFinish(p) = e { Some(p) } else { None });
+    let w = s.w;
     let title = match last.map(|p| p.moment) {
-        Some(Timed::Echange) => "Photo finish — Échange",
-        _ => "Photo finish",
+        Some(Timed::Echange) => w.echange_photo_finish,
+        _ => w.photo_finish,
     };
     ui.label(RichText::new(title).strong());
     let Some(photo) = last else {
-        ui.label("After each grab: every pilot's reaction, and what each contested pawn was won by.");
+        ui.label(w.photo_finish_hint);
         return;
     };
     egui::Grid::new("photo-finish").show(ui, |ui| {
@@ -559,9 +551,9 @@ fn photo_finish(ui: &mut egui::Ui, s: &Scene) {
         }
     });
     for contest in &photo.contested {
-        ui.label(crate::text::contest(contest, &s.names));
+        ui.label(crate::text::contest(contest, &s.names, w));
     }
-    for margin in crate::text::echange_margins(photo, &s.names) {
+    for margin in crate::text::echange_margins(photo, &s.names, w) {
         ui.label(margin);
     }
 }
@@ -578,7 +570,7 @@ fn race_points(ui: &mut egui::Ui, s: &Scene) {
     if let Some(points) = points_by_race(s.t).last() {
         ui.horizontal_wrapped(|ui| {
             for (i, p) in points.iter().enumerate() {
-                ui.label(format!("{}: {p} pts", s.name(Seat(i as u8))));
+                ui.label((s.w.pts)(s.name(Seat(i as u8)), *p));
             }
         });
     }

@@ -3,6 +3,7 @@
 use super::discovery::{Discovery, FoundHost};
 use super::look;
 use super::prefs::Prefs;
+use crate::lang::{Lang, Words};
 use bolide_bots::BotLevel;
 use bolide_protocol::Colour;
 use bolide_protocol::wire::{DEFAULT_PORT, PROTOCOL_VERSION};
@@ -72,24 +73,34 @@ impl StartUi {
         prefs: &mut Prefs,
         discovery: Option<&Discovery>,
         can_resume: bool,
+        lang: Lang,
     ) -> Option<Intent> {
         let mut intent = None;
+        let w = lang.words();
+        // The language: the system's until the pilot picks one, then remembered.
+        ui.horizontal(|ui| {
+            for choice in Lang::ALL {
+                if ui.selectable_label(lang == choice, choice.name()).clicked() && lang != choice {
+                    prefs.lang = Some(choice);
+                }
+            }
+        });
         ui.vertical_centered(|ui| {
             ui.add_space(12.0);
             ui.label(RichText::new("BOLIDE").size(56.0).strong().italics());
-            ui.label("The racing party game — every laptop at the table, one grab for the pawns.");
+            ui.label(w.tagline);
         });
         ui.add_space(10.0);
         if let Some(error) = &self.error {
             ui.colored_label(egui::Color32::from_rgb(240, 110, 60), RichText::new(error).size(16.0));
         }
         ui.horizontal(|ui| {
-            let label = ui.label(RichText::new("Your name").size(18.0));
+            let label = ui.label(RichText::new(w.your_name).size(18.0));
             let edit =
-                egui::TextEdit::singleline(&mut prefs.name).hint_text("Pilot").char_limit(24).desired_width(220.0);
+                egui::TextEdit::singleline(&mut prefs.name).hint_text(w.pilot).char_limit(24).desired_width(220.0);
             ui.add(edit).labelled_by(label.id);
             ui.add_space(20.0);
-            ui.label("Colour");
+            ui.label(w.colour);
             for c in Colour::ALL {
                 if look::swatch(ui, c, prefs.colour == c, true).clicked() {
                     prefs.colour = c;
@@ -98,28 +109,28 @@ impl StartUi {
         });
         ui.add_space(10.0);
         ui.columns(3, |cols| {
-            cols[0].group(|ui| intent = intent.take().or(self.host(ui, prefs, can_resume)));
-            cols[1].group(|ui| intent = intent.take().or(self.join(ui, prefs, discovery)));
-            cols[2].group(|ui| intent = intent.take().or(self.practice(ui)));
+            cols[0].group(|ui| intent = intent.take().or(self.host(ui, prefs, can_resume, w)));
+            cols[1].group(|ui| intent = intent.take().or(self.join(ui, prefs, discovery, w)));
+            cols[2].group(|ui| intent = intent.take().or(self.practice(ui, w)));
         });
         intent
     }
 
-    fn host(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, can_resume: bool) -> Option<Intent> {
-        ui.heading("Host on this laptop");
-        ui.label("This laptop hosts; the others join it over the Wi-Fi.");
+    fn host(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, can_resume: bool, w: &Words) -> Option<Intent> {
+        ui.heading(w.host_heading);
+        ui.label(w.host_blurb);
         ui.horizontal(|ui| {
-            let label = ui.label("Table name");
+            let label = ui.label(w.table_name);
             ui.add(egui::TextEdit::singleline(&mut prefs.table_name).char_limit(24).desired_width(160.0))
                 .labelled_by(label.id);
         });
-        ui.add(egui::Slider::new(&mut self.host_bots, 0..=5).text("bots"));
-        ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text("races"));
-        level_picker(ui, &mut self.host_level);
+        ui.add(egui::Slider::new(&mut self.host_bots, 0..=5).text(w.bots));
+        ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text(w.races));
+        level_picker(ui, &mut self.host_level, w);
         if can_resume {
-            ui.checkbox(&mut self.resume, "Resume the championship that was interrupted");
+            ui.checkbox(&mut self.resume, w.resume_interrupted);
         }
-        let go = ui.add(egui::Button::new(RichText::new("Host a game").size(20.0)).min_size(Vec2::new(200.0, 44.0)));
+        let go = ui.add(egui::Button::new(RichText::new(w.host_a_game).size(20.0)).min_size(Vec2::new(200.0, 44.0)));
         go.clicked().then(|| Intent::Host {
             table_name: prefs.table_name.clone(),
             bots: self.host_bots,
@@ -129,40 +140,45 @@ impl StartUi {
         })
     }
 
-    fn join(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, discovery: Option<&Discovery>) -> Option<Intent> {
-        ui.heading("Join a table");
+    fn join(
+        &mut self,
+        ui: &mut egui::Ui,
+        prefs: &mut Prefs,
+        discovery: Option<&Discovery>,
+        w: &Words,
+    ) -> Option<Intent> {
+        ui.heading(w.join_heading);
         let mut intent = None;
         let hosts = discovery.map(Discovery::hosts).unwrap_or_default();
         if hosts.is_empty() {
-            ui.label("Looking for hosts on this network…");
+            ui.label(w.looking_for_hosts);
         }
         for host in &hosts {
             let compatible = host.version == PROTOCOL_VERSION.to_string();
             let version = if compatible {
                 format!("v{}", host.version)
             } else {
-                format!("v{}, this laptop runs v{PROTOCOL_VERSION}: update one of them", host.version)
+                (w.version_mismatch)(&host.version, PROTOCOL_VERSION)
             };
             // Adverts are not authenticated (the code word is, when joining): two tables with
             // one name are told apart by their address, and neither replaces the other.
             let twins = hosts.iter().filter(|h| h.name == host.name).count() > 1;
-            let place = if twins { format!(" at {}", host.addr) } else { String::new() };
-            let text = format!("{}{place} — {} seats · {version}", host.name, host.seats);
+            let place = if twins { (w.at_address)(&host.addr.to_string()) } else { String::new() };
+            let text = (w.host_entry)(&host.name, &place, &host.seats, &version);
             if ui.add_enabled(compatible, egui::Button::new(RichText::new(text).size(17.0))).clicked() {
                 self.picked = Some(host.clone());
             }
         }
         if let Some(host) = self.picked.clone() {
             ui.separator();
-            ui.label(format!("{} at {}", host.name, host.addr));
+            ui.label(format!("{}{}", host.name, (w.at_address)(&host.addr.to_string())));
             ui.horizontal(|ui| {
-                let label = ui.label("Code word");
-                let field =
-                    egui::TextEdit::singleline(&mut self.word).hint_text("as on the host's screen").char_limit(12);
+                let label = ui.label(w.code_word);
+                let field = egui::TextEdit::singleline(&mut self.word).hint_text(w.as_on_host_screen).char_limit(12);
                 ui.add(field).labelled_by(label.id);
                 ui.label(format!("-{}", host.fingerprint));
             });
-            if ui.button(RichText::new("Join this table").size(18.0)).clicked() {
+            if ui.button(RichText::new(w.join_this_table).size(18.0)).clicked() {
                 let code = format!("{}-{}", self.word.trim(), host.fingerprint);
                 // Remembered as the last host, as one typed by hand is.
                 prefs.last_address = host.addr.to_string();
@@ -171,37 +187,32 @@ impl StartUi {
             }
         }
         ui.separator();
-        ui.label("Or type what the host's screen shows:");
+        ui.label(w.or_type);
         egui::Grid::new("join-by-hand").num_columns(2).show(ui, |ui| {
-            let label = ui.label("Address");
+            let label = ui.label(w.address);
             ui.add(egui::TextEdit::singleline(&mut prefs.last_address).hint_text("192.168.1.20:47117"))
                 .labelled_by(label.id);
             ui.end_row();
-            let label = ui.label("Room code");
+            let label = ui.label(w.room_code);
             ui.add(egui::TextEdit::singleline(&mut prefs.last_code).hint_text("GARAGE-7F3K0Q")).labelled_by(label.id);
             ui.end_row();
         });
-        if ui.button(RichText::new("Join").size(18.0)).clicked() {
+        if ui.button(RichText::new(w.join).size(18.0)).clicked() {
             match parse_address(&prefs.last_address) {
                 Some(addr) => intent = Some(Intent::Join { addr, code: prefs.last_code.trim().to_string() }),
-                None => {
-                    self.error = Some(format!(
-                        "`{}` is not an address: type it as the host's screen shows it, such as 192.168.1.20:47117",
-                        prefs.last_address
-                    ))
-                }
+                None => self.error = Some((w.not_an_address)(&prefs.last_address)),
             }
         }
         intent
     }
 
-    fn practice(&mut self, ui: &mut egui::Ui) -> Option<Intent> {
-        ui.heading("Practice alone");
-        ui.label("You against bots, right now, on this laptop.");
-        ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text("bots"));
-        ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text("races"));
-        level_picker(ui, &mut self.practice_level);
-        let go = ui.add(egui::Button::new(RichText::new("Practice").size(20.0)).min_size(Vec2::new(200.0, 44.0)));
+    fn practice(&mut self, ui: &mut egui::Ui, w: &Words) -> Option<Intent> {
+        ui.heading(w.practice_heading);
+        ui.label(w.practice_blurb);
+        ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
+        ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
+        level_picker(ui, &mut self.practice_level, w);
+        let go = ui.add(egui::Button::new(RichText::new(w.practice).size(20.0)).min_size(Vec2::new(200.0, 44.0)));
         go.clicked().then_some(Intent::Practice {
             bots: self.practice_bots,
             level: self.practice_level,
@@ -210,11 +221,11 @@ impl StartUi {
     }
 }
 
-fn level_picker(ui: &mut egui::Ui, level: &mut BotLevel) {
+fn level_picker(ui: &mut egui::Ui, level: &mut BotLevel, w: &Words) {
     ui.horizontal(|ui| {
-        ui.label("bots play");
-        ui.selectable_value(level, BotLevel::Random, "for fun");
-        ui.selectable_value(level, BotLevel::Strategic, "to win");
+        ui.label(w.bots_play);
+        ui.selectable_value(level, BotLevel::Random, w.for_fun);
+        ui.selectable_value(level, BotLevel::Strategic, w.to_win);
     });
 }
 

@@ -1,0 +1,539 @@
+//! Every string a player reads, in one place per language: French and English.
+//!
+//! A typed table rather than Fluent files: each language is one value of [`Words`], so a
+//! language that lacks a key, or a message whose arguments changed, does not compile — the
+//! check "each language has every key" is the compiler's, before any test runs; a message
+//! with arguments is a function, so word order follows each language (French puts the name
+//! where French puts it) with no placeholder syntax to get wrong. Token and card names are
+//! printed as the box prints them.
+
+use bolide_protocol::{Atout, BonusKind};
+use serde::{Deserialize, Serialize};
+
+/// The languages of the window, `--text` and `bolide-bot`'s lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Lang {
+    #[default]
+    En,
+    Fr,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fr];
+
+    /// French where the system's language is French (`LC_ALL`, `LC_MESSAGES`, `LANG`, the
+    /// first one set wins, as POSIX reads them), English otherwise.
+    pub fn from_env() -> Lang {
+        let var = ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok().filter(|s| !s.is_empty()))
+            .unwrap_or_default();
+        Lang::from_locale(&var)
+    }
+
+    /// `fr_FR.UTF-8`, `fr_CA`, `fr` → French; anything else → English.
+    pub fn from_locale(locale: &str) -> Lang {
+        if locale.to_ascii_lowercase().starts_with("fr") { Lang::Fr } else { Lang::En }
+    }
+
+    pub fn words(self) -> &'static Words {
+        match self {
+            Lang::En => &EN,
+            Lang::Fr => &FR,
+        }
+    }
+
+    /// The language's own name, as its speakers write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Fr => "Français",
+        }
+    }
+}
+
+impl std::str::FromStr for Lang {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Lang, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "en" | "english" => Ok(Lang::En),
+            "fr" | "français" | "francais" | "french" => Ok(Lang::Fr),
+            _ => Err(format!("`{s}` is not a language here: en or fr")),
+        }
+    }
+}
+
+/// Every string of one language.
+pub struct Words {
+    // Tokens and colours, as the box prints them.
+    pub atouts: [&'static str; 3],
+    pub bonuses: [&'static str; 6],
+    pub lanterne_rouge: &'static str,
+    pub second_chance: &'static str,
+
+    // The board in a terminal.
+    pub circuit: &'static str,
+    pub bonus: &'static str,
+    pub no_atout_left: &'static str,
+    pub atouts_held: fn(&str) -> String,
+    pub bonuses_held: fn(&str) -> String,
+
+    // The event log.
+    pub race_started: fn(u8, &str) -> String,
+    pub round_started: fn(u16, &str) -> String,
+    pub panne_seche: fn(&str) -> String,
+    pub klaxon_called: fn(&str) -> String,
+    pub cup_lifted: &'static str,
+    pub klaxon_peek: fn(&str) -> String,
+    pub reservoirs: fn(&str) -> String,
+    pub grabs_pawn: fn(&str, u16) -> String,
+    pub gets_last_pawn: fn(&str, u16) -> String,
+    pub echanged: fn(&str, &str) -> String,
+    pub lanterne_rouge_move: fn(&str, u8) -> String,
+    pub as_de_la_route: fn(&str) -> String,
+    pub aspiration: fn(&str, u8) -> String,
+    pub rolled: fn(&str, u8, u8) -> String,
+    pub second_chance_rolled: fn(&str, u8, u8) -> String,
+    pub stuck: fn(&str, u8, u8) -> String,
+    pub moved_blocked: fn(&str, u8, u8, u8) -> String,
+    pub moved: fn(&str, u8, u8) -> String,
+    pub raccourci: fn(&str, u8, u8) -> String,
+    pub nitro: fn(&str, u8) -> String,
+    pub crossed: fn(&str, u8) -> String,
+    pub assistance: fn(&str, &str) -> String,
+    pub huile: fn(&str, u8) -> String,
+    pub bonus_taken: fn(&str, &str, u8) -> String,
+    pub second_chance_taken: fn(&str) -> String,
+    pub is_lanterne_rouge: fn(&str) -> String,
+    pub race_over: fn(&str) -> String,
+    pub points: fn(&str) -> String,
+    pub standing_line: fn(u8, &str, u32, u8) -> String,
+    pub championship: fn(&str) -> String,
+    pub photo_finish: &'static str,
+    pub echange_photo_finish: &'static str,
+    pub chose_before: fn(&str, &str, &str) -> String,
+    pub pawn_to_tied: fn(u16, &str, &str) -> String,
+    pub pawn_to_ahead: fn(u16, &str, &str, &str) -> String,
+
+    // The race screen.
+    pub waiting_first_view: &'static str,
+    pub seat_past_table: fn(u16, usize) -> String,
+    pub refused: fn(&str) -> String,
+    pub klaxon_you_peek: &'static str,
+    pub peeks_and_chooses: fn(&str) -> String,
+    pub hands_ready: &'static str,
+    pub echange_soon: &'static str,
+    pub race_over_heading: &'static str,
+    pub yours_pawn: fn(u16, u8) -> String,
+    pub taken_by: fn(&str) -> String,
+    pub asked_waiting: &'static str,
+    pub grab_now: &'static str,
+    pub grab_is_on: &'static str,
+    pub pawn_label: fn(u16, &str) -> String,
+    pub your_turn: &'static str,
+    pub someones_turn: fn(&str) -> String,
+    pub reservoir_n: fn(u8) -> String,
+    pub accelerator_die: fn(u8) -> String,
+    pub movement_points: fn(u8) -> String,
+    pub roll_button: &'static str,
+    pub raccourci_after: fn(u8) -> String,
+    pub assistance_take_back: fn(&str) -> String,
+    pub end_turn_button: &'static str,
+    pub huile_pick: &'static str,
+    pub move_click_or: &'static str,
+    pub n_tiles: fn(u8) -> String,
+    pub cup_down: &'static str,
+    pub lifts_in: fn(f64) -> String,
+    pub klaxon_calls: fn(&str) -> String,
+    pub klaxon_button: &'static str,
+    pub echange_holders_decide: &'static str,
+    pub declared_waiting: &'static str,
+    pub echange_now: &'static str,
+    pub echange_with: fn(&str, u8) -> String,
+    pub keep_my_pawn: &'static str,
+    pub race_round: fn(u8, u8, u16) -> String,
+    pub drives: fn(&str) -> String,
+    pub before_bot: fn(u64) -> String,
+    pub you_tokens: fn(&str) -> String,
+    pub no_token_left: &'static str,
+    pub pilots: &'static str,
+    pub tile_n: fn(u8) -> String,
+    pub what_happened: &'static str,
+    pub rule_n: fn(&str) -> String,
+    pub photo_finish_hint: &'static str,
+    pub pts: fn(&str, u32) -> String,
+
+    // `bolide --text`.
+    pub text_title: fn(u8, &str, u8) -> String,
+    pub host_bot: &'static str,
+    pub over_the_wire: &'static str,
+    pub championship_over: &'static str,
+    pub standing_full: fn(u8, &str, u32, u8) -> String,
+    pub dice_not_revealed: &'static str,
+    pub dice_checked: fn(&str) -> String,
+    pub dice_do_not_match: fn(&str) -> String,
+
+    // The start screen.
+    pub tagline: &'static str,
+    pub your_name: &'static str,
+    pub pilot: &'static str,
+    pub colour: &'static str,
+    pub host_heading: &'static str,
+    pub host_blurb: &'static str,
+    pub table_name: &'static str,
+    pub bots: &'static str,
+    pub races: &'static str,
+    pub resume_interrupted: &'static str,
+    pub host_a_game: &'static str,
+    pub join_heading: &'static str,
+    pub looking_for_hosts: &'static str,
+    pub version_mismatch: fn(&str, u32) -> String,
+    pub at_address: fn(&str) -> String,
+    pub host_entry: fn(&str, &str, &str, &str) -> String,
+    pub code_word: &'static str,
+    pub as_on_host_screen: &'static str,
+    pub join_this_table: &'static str,
+    pub or_type: &'static str,
+    pub address: &'static str,
+    pub room_code: &'static str,
+    pub join: &'static str,
+    pub not_an_address: fn(&str) -> String,
+    pub practice_heading: &'static str,
+    pub practice_blurb: &'static str,
+    pub practice: &'static str,
+    pub bots_play: &'static str,
+    pub for_fun: &'static str,
+    pub to_win: &'static str,
+}
+
+impl Words {
+    pub fn atout(&self, atout: Atout) -> &'static str {
+        self.atouts[atout as usize]
+    }
+
+    pub fn bonus(&self, kind: BonusKind) -> &'static str {
+        self.bonuses[kind as usize]
+    }
+}
+
+/// Token names are the box's, in both languages (the box is French).
+const ATOUTS: [&str; 3] = ["As de la route", "Nitro", "Klaxon"];
+const BONUSES: [&str; 6] = ["Raccourci", "Aspiration", "Assistance", "Huile", "Échange", "Panne Sèche"];
+
+pub static EN: Words = Words {
+    atouts: ATOUTS,
+    bonuses: BONUSES,
+    lanterne_rouge: "Lanterne Rouge",
+    second_chance: "Seconde Chance",
+
+    circuit: "circuit",
+    bonus: "bonus",
+    no_atout_left: "no Atout left",
+    atouts_held: |list| format!("Atouts {list}"),
+    bonuses_held: |list| format!("bonus {list}"),
+
+    race_started: |race, first| format!("Race {race}! {first} starts."),
+    round_started: |round, first| format!("— Round {round}: {first} holds the cup —"),
+    panne_seche: |who| format!("{who}: Panne Sèche! Reservoir counts as 1 this round."),
+    klaxon_called: |who| format!("{who}: Tuut-tuut! (Klaxon)"),
+    cup_lifted: "The cup is lifted!",
+    klaxon_peek: |who| format!("{who} peeks under the cup…"),
+    reservoirs: |values| format!("Reservoirs: {values}"),
+    grabs_pawn: |who, pawn| format!("{who} grabs pawn {pawn}"),
+    gets_last_pawn: |who, pawn| format!("{who} gets the last pawn, {pawn}"),
+    echanged: |who, with| format!("{who} plays Échange with {with}"),
+    lanterne_rouge_move: |who, to| format!("{who}: Lanterne Rouge, free tile to {to}"),
+    as_de_la_route: |who| format!("{who}: As de la route, no limits!"),
+    aspiration: |who, to| format!("{who}: Aspiration up to {to}"),
+    rolled: |who, roll, speed| format!("{who} rolls {roll}: {speed} km/h"),
+    second_chance_rolled: |who, roll, speed| format!("{who}: Seconde Chance, rolls {roll}: {speed} km/h"),
+    stuck: |who, at, tile| format!("{who} is stuck on {at} (too fast for tile {tile})"),
+    moved_blocked: |who, from, to, tile| format!("{who} moves from {from} to {to}, too fast for tile {tile}"),
+    moved: |who, from, to| format!("{who} moves from {from} to {to}"),
+    raccourci: |who, from, to| format!("{who}: Raccourci! from {from} to {to}"),
+    nitro: |who, to| format!("{who}: Nitro! one more tile to {to}"),
+    crossed: |who, place| format!("{who} crosses the line (#{place})"),
+    assistance: |who, atout| format!("{who}: Assistance brings back {atout}"),
+    huile: |who, tile| format!("{who} pours oil on tile {tile}"),
+    bonus_taken: |who, kind, tile| format!("{who} picks up {kind} on {tile}"),
+    second_chance_taken: |who| format!("{who} takes a Seconde Chance token"),
+    is_lanterne_rouge: |who| format!("{who} is the Lanterne Rouge"),
+    race_over: |ranking| format!("Race over: {ranking}"),
+    points: |list| format!("Points: {list}"),
+    standing_line: |rank, who, points, wins| format!("{rank}. {who} {points} pts ({wins} wins)"),
+    championship: |list| format!("Championship: {list}"),
+    photo_finish: "Photo finish",
+    echange_photo_finish: "Échange photo finish",
+    chose_before: |a, by, b| format!("{a} chose {by} before {b}"),
+    pawn_to_tied: |pawn, winner, other| format!("pawn {pawn} to {winner}, tied with {other} (drawn)"),
+    pawn_to_ahead: |pawn, winner, by, other| format!("pawn {pawn} to {winner}, {by} ahead of {other}"),
+    waiting_first_view: "Waiting for the first view of the race…",
+    seat_past_table: |seat, n| {
+        format!("The host put this laptop in seat {seat} of a table of {n}: leave and join again.")
+    },
+    refused: |why| format!("Refused: {why}"),
+    klaxon_you_peek: "Klaxon! You peek under the cup: choose your pawn",
+    peeks_and_chooses: |who| format!("{who} peeks under the cup and chooses…"),
+    hands_ready: "Hands ready…",
+    echange_soon: "Échange window…",
+    race_over_heading: "Race over",
+    yours_pawn: |pawn, value| format!("Yours: pawn {pawn} — reservoir {value}"),
+    taken_by: |who| format!("Taken by {who} — choose again"),
+    asked_waiting: "Asked… waiting for the host's verdict",
+    grab_now: "GRAB! Click a pawn or press 1–6",
+    grab_is_on: "The grab is on",
+    pawn_label: |pawn, value| format!("Pawn {pawn} · {value}"),
+    your_turn: "Your turn",
+    someones_turn: |who| format!("{who}'s turn"),
+    reservoir_n: |n| format!("reservoir {n}"),
+    accelerator_die: |n| format!("accelerator die: {n}"),
+    movement_points: |n| format!("{n} movement points"),
+    roll_button: "Roll the accelerator (R)",
+    raccourci_after: |n| format!("Raccourci after {n} tiles"),
+    assistance_take_back: |atout| format!("Assistance: take back {atout}"),
+    end_turn_button: "End turn (E)",
+    huile_pick: "Huile: click a gold tile (Esc to cancel)",
+    move_click_or: "Move: click a gold tile, or",
+    n_tiles: |n| if n == 1 { "1 tile".into() } else { format!("{n} tiles") },
+    cup_down: "The cup is down",
+    lifts_in: |s| format!("lifts in {s:.1} s"),
+    klaxon_calls: |list| format!("Klaxon! {list}"),
+    klaxon_button: "Klaxon (K)",
+    echange_holders_decide: "Échange: the bonus holders decide…",
+    declared_waiting: "Declared… waiting for the host's verdict",
+    echange_now: "ÉCHANGE! Swap pawns with someone? The quickest choice goes first (B-4.7)",
+    echange_with: |who, r| format!("Échange with {who} (reservoir {r})"),
+    keep_my_pawn: "Keep my pawn (Esc)",
+    race_round: |race, races, round| format!("Race {race}/{races} · Round {round}"),
+    drives: |who| format!("· {who} drives"),
+    before_bot: |s| format!("· {s} s before a bot plays for you"),
+    you_tokens: |list| format!("You: {list}"),
+    no_token_left: "no token left",
+    pilots: "Pilots",
+    tile_n: |n| format!("tile {n}"),
+    what_happened: "What happened",
+    rule_n: |id| format!("rule {id}"),
+    photo_finish_hint: "After each grab: every pilot's reaction, and what each contested pawn was won by.",
+    pts: |who, p| format!("{who}: {p} pts"),
+    text_title: |n, who, bots| format!("Bolide — {n} pilots: {who} and {bots} host bots"),
+    host_bot: "host bot",
+    over_the_wire: "over the wire",
+    championship_over: "Championship over:",
+    standing_full: |rank, who, points, wins| format!("{rank}. {who} — {points} points, {wins} race wins"),
+    dice_not_revealed: "The dice were not revealed.",
+    dice_checked: |check| format!("Dice checked: {check}"),
+    dice_do_not_match: |e| format!("The dice do NOT match: {e}"),
+    tagline: "The racing party game — every laptop at the table, one grab for the pawns.",
+    your_name: "Your name",
+    pilot: "Pilot",
+    colour: "Colour",
+    host_heading: "Host on this laptop",
+    host_blurb: "This laptop hosts; the others join it over the Wi-Fi.",
+    table_name: "Table name",
+    bots: "bots",
+    races: "races",
+    resume_interrupted: "Resume the championship that was interrupted",
+    host_a_game: "Host a game",
+    join_heading: "Join a table",
+    looking_for_hosts: "Looking for hosts on this network…",
+    version_mismatch: |theirs, ours| format!("v{theirs}, this laptop runs v{ours}: update one of them"),
+    at_address: |addr| format!(" at {addr}"),
+    host_entry: |name, place, seats, version| format!("{name}{place} — {seats} seats · {version}"),
+    code_word: "Code word",
+    as_on_host_screen: "as on the host's screen",
+    join_this_table: "Join this table",
+    or_type: "Or type what the host's screen shows:",
+    address: "Address",
+    room_code: "Room code",
+    join: "Join",
+    not_an_address: |text| {
+        format!("`{text}` is not an address: type it as the host's screen shows it, such as 192.168.1.20:47117")
+    },
+    practice_heading: "Practice alone",
+    practice_blurb: "You against bots, right now, on this laptop.",
+    practice: "Practice",
+    bots_play: "bots play",
+    for_fun: "for fun",
+    to_win: "to win",
+};
+
+pub static FR: Words = Words {
+    atouts: ATOUTS,
+    bonuses: BONUSES,
+    lanterne_rouge: "Lanterne Rouge",
+    second_chance: "Seconde Chance",
+
+    circuit: "circuit",
+    bonus: "bonus",
+    no_atout_left: "plus d'Atout",
+    atouts_held: |list| format!("Atouts {list}"),
+    bonuses_held: |list| format!("bonus {list}"),
+
+    race_started: |race, first| format!("Course {race} ! {first} commence."),
+    round_started: |round, first| format!("— Tour {round} : {first} tient le gobelet —"),
+    panne_seche: |who| format!("{who} : Panne Sèche ! Son réservoir compte pour 1 ce tour-ci."),
+    klaxon_called: |who| format!("{who} : Tuut-tuut ! (Klaxon)"),
+    cup_lifted: "Le gobelet est levé !",
+    klaxon_peek: |who| format!("{who} jette un œil sous le gobelet…"),
+    reservoirs: |values| format!("Réservoirs : {values}"),
+    grabs_pawn: |who, pawn| format!("{who} attrape le pion {pawn}"),
+    gets_last_pawn: |who, pawn| format!("{who} reçoit le dernier pion, le {pawn}"),
+    echanged: |who, with| format!("{who} joue Échange avec {with}"),
+    lanterne_rouge_move: |who, to| format!("{who} : Lanterne Rouge, une case gratuite jusqu'en {to}"),
+    as_de_la_route: |who| format!("{who} : As de la route, plus de limites !"),
+    aspiration: |who, to| format!("{who} : Aspiration jusqu'en {to}"),
+    rolled: |who, roll, speed| format!("{who} lance {roll} : {speed} km/h"),
+    second_chance_rolled: |who, roll, speed| format!("{who} : Seconde Chance, lance {roll} : {speed} km/h"),
+    stuck: |who, at, tile| format!("{who} reste en {at} (trop rapide pour la case {tile})"),
+    moved_blocked: |who, from, to, tile| format!("{who} avance de {from} à {to}, trop rapide pour la case {tile}"),
+    moved: |who, from, to| format!("{who} avance de {from} à {to}"),
+    raccourci: |who, from, to| format!("{who} : Raccourci ! de {from} à {to}"),
+    nitro: |who, to| format!("{who} : Nitro ! une case de plus, jusqu'en {to}"),
+    crossed: |who, place| format!("{who} franchit la ligne ({place}e)"),
+    assistance: |who, atout| format!("{who} : Assistance rend {atout}"),
+    huile: |who, tile| format!("{who} verse de l'huile sur la case {tile}"),
+    bonus_taken: |who, kind, tile| format!("{who} ramasse {kind} en {tile}"),
+    second_chance_taken: |who| format!("{who} prend un jeton Seconde Chance"),
+    is_lanterne_rouge: |who| format!("{who} est la Lanterne Rouge"),
+    race_over: |ranking| format!("Course terminée : {ranking}"),
+    points: |list| format!("Points : {list}"),
+    standing_line: |rank, who, points, wins| format!("{rank}. {who} {points} pts ({wins} victoires)"),
+    championship: |list| format!("Championnat : {list}"),
+    photo_finish: "Photo-finish",
+    echange_photo_finish: "Photo-finish de l'Échange",
+    chose_before: |a, by, b| format!("{a} a choisi {by} avant {b}"),
+    pawn_to_tied: |pawn, winner, other| format!("pion {pawn} pour {winner}, à égalité avec {other} (tiré au sort)"),
+    pawn_to_ahead: |pawn, winner, by, other| format!("pion {pawn} pour {winner}, {by} devant {other}"),
+    waiting_first_view: "En attente de la première vue de la course…",
+    seat_past_table: |seat, n| {
+        format!("L'hôte a placé ce portable à la place {seat} d'une table de {n} : quittez et rejoignez à nouveau.")
+    },
+    refused: |why| format!("Refusé : {why}"),
+    klaxon_you_peek: "Klaxon ! Vous regardez sous le gobelet : choisissez votre pion",
+    peeks_and_chooses: |who| format!("{who} regarde sous le gobelet et choisit…"),
+    hands_ready: "Mains prêtes…",
+    echange_soon: "Fenêtre d'Échange…",
+    race_over_heading: "Course terminée",
+    yours_pawn: |pawn, value| format!("À vous : pion {pawn} — réservoir {value}"),
+    taken_by: |who| format!("Pris par {who} — choisissez-en un autre"),
+    asked_waiting: "Demandé… en attente du verdict de l'hôte",
+    grab_now: "ATTRAPEZ ! Cliquez un pion ou tapez 1–6",
+    grab_is_on: "On attrape les pions",
+    pawn_label: |pawn, value| format!("Pion {pawn} · {value}"),
+    your_turn: "À vous de jouer",
+    someones_turn: |who| format!("Au tour de {who}"),
+    reservoir_n: |n| format!("réservoir {n}"),
+    accelerator_die: |n| format!("dé accélérateur : {n}"),
+    movement_points: |n| format!("{n} points de mouvement"),
+    roll_button: "Lancer l'accélérateur (R)",
+    raccourci_after: |n| format!("Raccourci après {n} cases"),
+    assistance_take_back: |atout| format!("Assistance : reprendre {atout}"),
+    end_turn_button: "Fin du tour (E)",
+    huile_pick: "Huile : cliquez une case dorée (Échap pour annuler)",
+    move_click_or: "Avancer : cliquez une case dorée, ou",
+    n_tiles: |n| if n == 1 { "1 case".into() } else { format!("{n} cases") },
+    cup_down: "Le gobelet est posé",
+    lifts_in: |s| format!("levé dans {s:.1} s"),
+    klaxon_calls: |list| format!("Klaxon ! {list}"),
+    klaxon_button: "Klaxon (K)",
+    echange_holders_decide: "Échange : les détenteurs du bonus décident…",
+    declared_waiting: "Déclaré… en attente du verdict de l'hôte",
+    echange_now: "ÉCHANGE ! Échanger votre pion ? Le choix le plus rapide passe en premier (B-4.7)",
+    echange_with: |who, r| format!("Échange avec {who} (réservoir {r})"),
+    keep_my_pawn: "Garder mon pion (Échap)",
+    race_round: |race, races, round| format!("Course {race}/{races} · Tour {round}"),
+    drives: |who| format!("· {who} conduit"),
+    before_bot: |s| format!("· {s} s avant qu'un robot joue pour vous"),
+    you_tokens: |list| format!("Vous : {list}"),
+    no_token_left: "plus aucun jeton",
+    pilots: "Pilotes",
+    tile_n: |n| format!("case {n}"),
+    what_happened: "Ce qui s'est passé",
+    rule_n: |id| format!("règle {id}"),
+    photo_finish_hint: "Après chaque prise : la réaction de chaque pilote, et de combien chaque pion disputé a été gagné.",
+    pts: |who, p| format!("{who} : {p} pts"),
+    text_title: |n, who, bots| format!("Bolide — {n} pilotes : {who} et {bots} robots de l'hôte"),
+    host_bot: "robot de l'hôte",
+    over_the_wire: "par le réseau",
+    championship_over: "Championnat terminé :",
+    standing_full: |rank, who, points, wins| format!("{rank}. {who} — {points} points, {wins} courses gagnées"),
+    dice_not_revealed: "Les dés n'ont pas été révélés.",
+    dice_checked: |check| format!("Dés vérifiés : {check}"),
+    dice_do_not_match: |e| format!("Les dés NE correspondent PAS : {e}"),
+    tagline: "Le jeu de course entre amis — chaque portable à la table, une seule prise pour les pions.",
+    your_name: "Votre nom",
+    pilot: "Pilote",
+    colour: "Couleur",
+    host_heading: "Héberger sur ce portable",
+    host_blurb: "Ce portable héberge ; les autres le rejoignent par le Wi-Fi.",
+    table_name: "Nom de la table",
+    bots: "robots",
+    races: "courses",
+    resume_interrupted: "Reprendre le championnat interrompu",
+    host_a_game: "Héberger une partie",
+    join_heading: "Rejoindre une table",
+    looking_for_hosts: "Recherche des tables sur ce réseau…",
+    version_mismatch: |theirs, ours| format!("v{theirs}, ce portable a la v{ours} : mettez l'un des deux à jour"),
+    at_address: |addr| format!(" à {addr}"),
+    host_entry: |name, place, seats, version| format!("{name}{place} — {seats} places · {version}"),
+    code_word: "Mot de code",
+    as_on_host_screen: "comme sur l'écran de l'hôte",
+    join_this_table: "Rejoindre cette table",
+    or_type: "Ou tapez ce que montre l'écran de l'hôte :",
+    address: "Adresse",
+    room_code: "Code de la table",
+    join: "Rejoindre",
+    not_an_address: |text| {
+        format!(
+            "`{text}` n'est pas une adresse : tapez-la comme l'écran de l'hôte la montre, par exemple 192.168.1.20:47117"
+        )
+    },
+    practice_heading: "S'entraîner seul",
+    practice_blurb: "Vous contre des robots, tout de suite, sur ce portable.",
+    practice: "S'entraîner",
+    bots_play: "les robots jouent",
+    for_fun: "pour rire",
+    to_win: "pour gagner",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn french_is_chosen_where_the_system_speaks_french() {
+        assert_eq!(Lang::from_locale("fr_FR.UTF-8"), Lang::Fr);
+        assert_eq!(Lang::from_locale("fr_CA"), Lang::Fr);
+        assert_eq!(Lang::from_locale("en_GB.UTF-8"), Lang::En);
+        assert_eq!(Lang::from_locale("C"), Lang::En);
+        assert_eq!(Lang::from_locale(""), Lang::En);
+    }
+
+    #[test]
+    fn token_names_are_the_box_s() {
+        for lang in Lang::ALL {
+            let w = lang.words();
+            assert_eq!(w.bonus(BonusKind::PanneSeche), "Panne Sèche");
+            assert_eq!(w.atout(Atout::AsDeLaRoute), "As de la route");
+            assert_eq!(w.bonus(BonusKind::Echange), "Échange");
+            assert!(w.second_chance == "Seconde Chance");
+        }
+    }
+
+    #[test]
+    fn every_message_reads_in_each_language() {
+        // The compiler checked every key is there; this checks each says something, and
+        // that French is French where the sentence is not a name.
+        let (en, fr) = (&EN, &FR);
+        assert_ne!((en.race_started)(1, "A"), (fr.race_started)(1, "A"));
+        assert_ne!(en.cup_lifted, fr.cup_lifted);
+        for w in [en, fr] {
+            for s in [w.cup_lifted, w.photo_finish, w.echange_photo_finish, w.circuit, w.no_atout_left] {
+                assert!(!s.trim().is_empty());
+            }
+            assert!((w.moved)("Anne", 1, 3).contains("Anne"));
+            assert!((w.pawn_to_ahead)(3, "Bob", "4 ms", "Anne").contains("Bob"));
+        }
+    }
+}
