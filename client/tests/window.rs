@@ -563,4 +563,14 @@ fn the_language_switch_speaks_french_and_is_remembered() {
     h.get_by_label("Le gobelet est posé");
     h.get_by_label("Ce qui s'est passé");
     h.get_by_label("Pilotes");
+    h.get_by_label("Quitter la table");
+    // The lobby too.
+    let (mut app, _live, mut commands) = seated(false);
+    app.set_lang(bolide_client::lang::Lang::Fr);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Championnat");
+    h.get_by_label("Posez votre main à plat sur la table (prêt)").click();
+    h.run();
+    assert!(drain(&mut commands).contains(&Command::Ready(true)));
 }

@@ -65,7 +65,8 @@ async fn main() -> ExitCode {
                 "accelerators": report.accelerators, "bonuses": report.bonuses, "first_players": report.first_players,
             })),
             Some(Err(e)) => {
-                eprintln!("error: bot {i}: the dice do not match the seed: {e}");
+                let w = bolide_client::ui::prefs::Prefs::saved_lang().words();
+                eprintln!("error: bot {i}: {}", (w.dice_do_not_match)(&e.to_string()));
                 return ExitCode::FAILURE;
             }
             None => dice.push(serde_json::json!({ "bot": i, "commitment": commitment, "match": null })),

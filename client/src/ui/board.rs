@@ -51,6 +51,7 @@ pub struct BoardInput<'a> {
     pub shown_at: &'a [f32],
     /// Positions the pilot may pick now.
     pub pickable: &'a [u8],
+    pub w: &'static crate::lang::Words,
 }
 
 /// Draws the board in `rect`; returns the position the pilot clicked among `pickable`.
@@ -77,7 +78,7 @@ pub fn show(ui: &mut egui::Ui, rect: Rect, input: &BoardInput<'_>) -> Option<u8>
         painter.rect_filled(r, CornerRadius::same((side * 0.12) as u8), fill);
         if position == START || position == FINISH {
             chequer(&painter, r);
-            let label = if position == START { "START" } else { "FINISH" };
+            let label = if position == START { input.w.start_mark } else { input.w.finish_mark };
             painter.text(
                 r.center_bottom() + Vec2::new(0.0, side * 0.12),
                 Align2::CENTER_TOP,
@@ -133,7 +134,7 @@ pub fn show(ui: &mut egui::Ui, rect: Rect, input: &BoardInput<'_>) -> Option<u8>
             painter.text(
                 r.center() + Vec2::new(0.0, side * 0.1),
                 Align2::CENTER_CENTER,
-                "oil",
+                input.w.oil,
                 FontId::proportional(side * 0.12),
                 Color32::from_gray(200),
             );
@@ -149,7 +150,7 @@ pub fn show(ui: &mut egui::Ui, rect: Rect, input: &BoardInput<'_>) -> Option<u8>
         }
         let id = ui.scope_id().with(("tile", position));
         let response = ui.interact(r, id, if pickable { Sense::click() } else { Sense::hover() });
-        let label = tile_label(view, position, face_down);
+        let label = tile_label(view, position, face_down, input.w);
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, pickable, &label));
         let response = response.on_hover_text(&label);
         if pickable && response.clicked() {
@@ -215,24 +216,24 @@ fn chequer(painter: &egui::Painter, r: Rect) {
 }
 
 /// A tile in words (its hover text and its accessible label).
-pub fn tile_label(view: &PlayerView, position: u8, face_down: bool) -> String {
+pub fn tile_label(view: &PlayerView, position: u8, face_down: bool, w: &crate::lang::Words) -> String {
     let mut text = match position {
-        START => "Start grid".to_string(),
-        FINISH => "Finish line".to_string(),
+        START => w.start_grid.to_string(),
+        FINISH => w.finish_line.to_string(),
         p => match view.circuit.limit(p) {
-            Some(limit) => format!("Tile {p}: curve, {limit} km/h"),
-            None => format!("Tile {p}: straight"),
+            Some(limit) => (w.tile_curve)(p, limit),
+            None => (w.tile_straight)(p),
         },
     };
     if face_down {
-        text.push_str(", a face-down bonus");
+        text.push_str(w.face_down_bonus);
     }
     if view.oil == Some(position) {
-        text.push_str(", oil (B-5.14)");
+        text.push_str(w.oil_here);
     }
     let here: Vec<String> = view.cars.iter().filter(|c| c.position == position).map(|c| seat_word(c.seat)).collect();
     if !here.is_empty() {
-        text.push_str(&format!(", cars: {}", here.join(", ")));
+        text.push_str(&(w.cars_here)(&here.join(", ")));
     }
     text
 }

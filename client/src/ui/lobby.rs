@@ -2,6 +2,7 @@
 //! first pilot's settings, which everyone sees change live.
 
 use super::look;
+use crate::lang::Words;
 use crate::live::{Command, Live};
 use crate::state::Mirror;
 use bolide_protocol::circuits::PRESETS;
@@ -21,33 +22,39 @@ pub struct LobbyUi {
     file: Option<String>,
     /// Why the last file could not be used.
     file_error: Option<String>,
+    /// The language of this frame.
+    w: Option<&'static Words>,
 }
 
 impl LobbyUi {
-    pub fn show(&mut self, ui: &mut egui::Ui, live: &Live, t: &Mirror, hosting: Option<&super::HostInfo>) {
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        live: &Live,
+        t: &Mirror,
+        hosting: Option<&super::HostInfo>,
+        w: &'static Words,
+    ) {
+        self.w = Some(w);
         let Some(lobby) = t.lobby.as_ref() else {
-            ui.label("Waiting for the lobby…");
+            ui.label(w.waiting_lobby);
             return;
         };
         if let Some(host) = hosting {
             ui.vertical_centered(|ui| {
-                ui.label("Room code — tell it to everyone at the table");
+                ui.label(w.room_code_tell);
                 ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
                 let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
-                ui.label(format!("Join at {}", addresses.join("  or  ")));
+                ui.label((w.join_at)(&addresses.join(w.or_sep)));
                 if host.guard.as_ref().is_some_and(|g| g.locked()) {
-                    ui.colored_label(
-                        egui::Color32::LIGHT_RED,
-                        "Joins are locked: too many wrong room codes from this network. They open again once the \
-                         guessing stops — someone may be trying codes: check who is on this Wi-Fi.",
-                    );
+                    ui.colored_label(egui::Color32::LIGHT_RED, w.joins_locked);
                     ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));
                 }
             });
             ui.separator();
         }
         ui.columns(2, |cols| {
-            seats(&mut cols[0], live, t, lobby);
+            seats(&mut cols[0], live, t, lobby, w);
             let first = t.seat == Some(Seat(0));
             self.settings(&mut cols[1], live, lobby, first);
         });
@@ -57,59 +64,57 @@ impl LobbyUi {
         ui.separator();
         // Provably fair dice: the host is bound to this seed before anything is drawn.
         let sealed = t.dice.commitment().unwrap_or(lobby.dice);
-        ui.label(format!("Dice sealed: {}…", sealed.short())).on_hover_text(format!(
-            "The host's commitment to the championship's seed (SHA-256 {sealed}). The seed is revealed \
-             when the championship ends, and this laptop then checks every die it saw against it."
-        ));
+        ui.label((w.dice_sealed)(&sealed.short())).on_hover_text((w.dice_sealed_hover)(&sealed.to_string()));
     }
 
     fn settings(&mut self, ui: &mut egui::Ui, live: &Live, lobby: &LobbyState, first: bool) {
-        ui.heading("Championship");
+        let w = self.words();
+        ui.heading(w.championship_heading);
         if !first {
-            ui.label("The first pilot sets the championship; it changes here live.");
+            ui.label(w.first_pilot_sets);
         }
         let mut s = lobby.settings.clone();
         let seated = lobby.seats.len();
         let mut changed = false;
         ui.add_enabled_ui(first, |ui| {
             egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
-                let label = ui.label("Races (B-7.1, default 3)");
+                let label = ui.label(w.races_setting);
                 changed |= ui.add(egui::Slider::new(&mut s.options.races, 1..=20)).labelled_by(label.id).changed();
                 ui.end_row();
-                let label = ui.label("Bots");
+                let label = ui.label(w.bots_setting);
                 let most = (MAX_PILOTS - seated) as u8;
                 changed |= ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id).changed();
                 ui.end_row();
-                ui.label("Bots play");
+                ui.label(w.bots_play_setting);
                 ui.horizontal(|ui| {
-                    for (level, words) in [(BotLevel::Random, "for fun"), (BotLevel::Strategic, "to win")] {
+                    for (level, words) in [(BotLevel::Random, w.for_fun), (BotLevel::Strategic, w.to_win)] {
                         changed |= ui.selectable_value(&mut s.bot_level, level, words).changed();
                     }
                 });
                 ui.end_row();
-                let label = ui.label("First player (B-1.7, default random)");
+                let label = ui.label(w.first_player_setting);
                 let current = match s.options.first_player {
-                    FirstPlayer::Random => "random".to_string(),
-                    FirstPlayer::Seat(seat) => format!("seat {}", seat.number()),
+                    FirstPlayer::Random => w.random.to_string(),
+                    FirstPlayer::Seat(seat) => (w.seat_n)(seat.number()),
                 };
                 let combo = egui::ComboBox::from_id_salt("first-player").selected_text(current).show_ui(ui, |ui| {
                     changed |=
-                        ui.selectable_value(&mut s.options.first_player, FirstPlayer::Random, "random").changed();
+                        ui.selectable_value(&mut s.options.first_player, FirstPlayer::Random, w.random).changed();
                     for i in 0..(seated + s.bots as usize).min(MAX_PILOTS) {
                         let seat = FirstPlayer::Seat(Seat(i as u8));
                         changed |=
-                            ui.selectable_value(&mut s.options.first_player, seat, format!("seat {}", i + 1)).changed();
+                            ui.selectable_value(&mut s.options.first_player, seat, (w.seat_n)(i as u16 + 1)).changed();
                     }
                 });
                 combo.response.labelled_by(label.id);
                 ui.end_row();
-                let label = ui.label("Circuit");
+                let label = ui.label(w.circuit_setting);
                 changed |= self.circuit(ui, &mut s, label.id);
                 ui.end_row();
             });
         });
         if let Some(tiles) = &mut self.tiles {
-            changed |= tile_editor(ui, tiles, &mut self.swap_from, &mut s, first);
+            changed |= tile_editor(ui, tiles, &mut self.swap_from, &mut s, first, w);
         }
         if changed && first {
             live.send(Command::Configure(s));
@@ -118,10 +123,11 @@ impl LobbyUi {
 
     /// Preset, seeded random layout (its seed shown), or the tiles themselves.
     fn circuit(&mut self, ui: &mut egui::Ui, s: &mut Settings, label: egui::Id) -> bool {
+        let w = self.words();
         let mut changed = false;
         ui.vertical(|ui| {
             let combo =
-                egui::ComboBox::from_id_salt("circuit").selected_text(circuit_label(&s.circuit)).show_ui(ui, |ui| {
+                egui::ComboBox::from_id_salt("circuit").selected_text(circuit_label(&s.circuit, w)).show_ui(ui, |ui| {
                     for (name, _) in PRESETS {
                         if ui.selectable_label(s.circuit == name, name).clicked() {
                             s.circuit = name.to_string();
@@ -129,10 +135,7 @@ impl LobbyUi {
                             changed = true;
                         }
                     }
-                    if ui
-                        .selectable_label(s.circuit.starts_with("random:"), "random (a new layout each race)")
-                        .clicked()
-                    {
+                    if ui.selectable_label(s.circuit.starts_with("random:"), w.random_layout).clicked() {
                         // Any seed will do: layouts are public, only variety matters here.
                         let seed = std::time::SystemTime::now()
                             .duration_since(std::time::UNIX_EPOCH)
@@ -141,11 +144,11 @@ impl LobbyUi {
                         (self.tiles, self.file) = (None, None);
                         changed = true;
                     }
-                    if ui.selectable_label(self.file.is_some(), "from a file on this laptop").clicked() {
+                    if ui.selectable_label(self.file.is_some(), w.from_a_file).clicked() {
                         self.file = Some(String::new());
                         self.tiles = None;
                     }
-                    if ui.selectable_label(self.tiles.is_some(), "edit the tiles").clicked() {
+                    if ui.selectable_label(self.tiles.is_some(), w.edit_tiles).clicked() {
                         self.file = None;
                         let start = Circuit::parse(&s.circuit)
                             .ok()
@@ -158,7 +161,7 @@ impl LobbyUi {
             if let Some(seed) = s.circuit.strip_prefix("random:") {
                 let mut text = seed.to_string();
                 ui.horizontal(|ui| {
-                    let label = ui.label("seed");
+                    let label = ui.label(w.seed);
                     if ui.text_edit_singleline(&mut text).labelled_by(label.id).changed() && text.parse::<u64>().is_ok()
                     {
                         s.circuit = format!("random:{text}");
@@ -172,16 +175,22 @@ impl LobbyUi {
 }
 
 impl LobbyUi {
+    /// This frame's language (English before the first frame).
+    fn words(&self) -> &'static Words {
+        self.w.unwrap_or(&crate::lang::EN)
+    }
+
     /// A circuit file read here, on this laptop (the host never opens a file the wire names):
     /// its tiles go to the host as the notation, checked like any other (B-2.4, B-2.5).
     fn circuit_file(&mut self, ui: &mut egui::Ui, s: &mut Settings) -> bool {
+        let w = self.words();
         let Some(path) = &mut self.file else { return false };
         let mut changed = false;
         ui.horizontal(|ui| {
-            let label = ui.label("file");
+            let label = ui.label(w.file);
             ui.add(egui::TextEdit::singleline(path).hint_text("~/circuits/spa.txt").desired_width(220.0))
                 .labelled_by(label.id);
-            if ui.button("Load").clicked() {
+            if ui.button(w.load).clicked() {
                 let expanded = match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
                     (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
                     _ => std::path::PathBuf::from(path.as_str()),
@@ -203,8 +212,8 @@ impl LobbyUi {
     }
 }
 
-fn circuit_label(circuit: &str) -> String {
-    if circuit.contains(' ') { "custom tiles".into() } else { circuit.to_string() }
+fn circuit_label(circuit: &str, w: &Words) -> String {
+    if circuit.contains(' ') { w.custom_tiles.into() } else { circuit.to_string() }
 }
 
 /// The tile editor: 36 tiles in order; click two to swap them; the validity of the layout
@@ -215,10 +224,10 @@ fn tile_editor(
     swap_from: &mut Option<usize>,
     s: &mut Settings,
     first: bool,
+    w: &Words,
 ) -> bool {
     ui.separator();
-    let label =
-        ui.label("Tiles in order (click two to swap them; or type the notation: S straight, 60–100 a curve, * a star)");
+    let label = ui.label(w.tiles_in_order);
     let mut changed = false;
     let mut parts: Vec<String> = tiles.split_whitespace().map(str::to_string).collect();
     ui.horizontal_wrapped(|ui| {
@@ -239,25 +248,25 @@ fn tile_editor(
     ui.add(egui::TextEdit::multiline(tiles).desired_rows(2).desired_width(f32::INFINITY)).labelled_by(label.id);
     match Circuit::parse(tiles) {
         Ok(circuit) => {
-            ui.colored_label(egui::Color32::from_rgb(60, 190, 90), "A valid circuit (B-2.4, B-2.5)");
-            if first && ui.button("Use this circuit").clicked() {
+            ui.colored_label(egui::Color32::from_rgb(60, 190, 90), w.valid_circuit);
+            if first && ui.button(w.use_circuit).clicked() {
                 s.circuit = circuit.to_string();
                 changed = true;
             }
         }
         Err(e) => {
-            ui.colored_label(egui::Color32::from_rgb(230, 90, 60), format!("Not a valid circuit: {e}"));
+            ui.colored_label(egui::Color32::from_rgb(230, 90, 60), (w.not_valid_circuit)(&e.to_string()));
         }
     }
     changed
 }
 
-fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState) {
-    ui.heading("Pilots");
+fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState, w: &Words) {
+    ui.heading(w.pilots);
     egui::Grid::new("seats").striped(true).min_col_width(60.0).show(ui, |ui| {
         for seat in &lobby.seats {
             let c = seat.colour;
-            let you = if t.seat == Some(seat.seat) { " (you)" } else { "" };
+            let you = if t.seat == Some(seat.seat) { w.you_mark } else { "" };
             ui.label(
                 RichText::new(format!(" {}{you} ", seat.name))
                     .size(18.0)
@@ -266,28 +275,28 @@ fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState) {
             );
             ui.label(look::colour_name(c));
             let state = match (seat.bot, seat.connected, seat.ready) {
-                (true, _, _) => "bot",
-                (false, false, _) => "disconnected",
-                (false, true, true) => "ready",
-                (false, true, false) => "not ready",
+                (true, _, _) => w.bot,
+                (false, false, _) => w.disconnected,
+                (false, true, true) => w.ready,
+                (false, true, false) => w.not_ready,
             };
             ui.label(state);
             ui.end_row();
         }
         for n in 1..=lobby.settings.bots {
-            ui.label(format!("Bot {n}"));
+            ui.label((w.bot_n)(n));
             ui.label("—");
-            ui.label("bot");
+            ui.label(w.bot);
             ui.end_row();
         }
     });
     let Some(me) = t.seat else {
-        ui.label(format!("You watch ({} spectators).", lobby.spectators));
+        ui.label((w.you_watch)(lobby.spectators));
         return;
     };
     let Some(mine) = lobby.seats.iter().find(|s| s.seat == me) else { return };
     ui.add_space(8.0);
-    ui.label("Your colour");
+    ui.label(w.your_colour);
     ui.horizontal(|ui| {
         for c in Colour::ALL {
             let taken = lobby.seats.iter().any(|s| s.colour == c && s.seat != me);
@@ -297,13 +306,9 @@ fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState) {
         }
     });
     ui.add_space(8.0);
-    let (label, ready) = if mine.ready {
-        ("Hand flat on the table (ready) — click to lift it", false)
-    } else {
-        ("Put your hand flat on the table (ready)", true)
-    };
+    let (label, ready) = if mine.ready { (w.hand_flat, false) } else { (w.put_hand_flat, true) };
     if ui.add(egui::Button::new(RichText::new(label).size(20.0)).min_size(Vec2::new(300.0, 48.0))).clicked() {
         live.send(Command::Ready(ready));
     }
-    ui.label("The race starts when every pilot is ready and at least three seats are filled.");
+    ui.label(w.race_starts_when);
 }

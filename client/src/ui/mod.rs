@@ -401,22 +401,22 @@ impl Seated {
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new("BOLIDE").strong().italics());
                 ui.label(&*live.code);
-                if ui.button("Leave the table").clicked() {
+                if ui.button(w.leave_table).clicked() {
                     back = true;
                 }
             });
             match &link {
                 Link::Connecting => {
-                    ui.label("Connecting…");
+                    ui.label(w.connecting);
                 }
                 Link::Connected => {}
                 Link::Reconnecting { attempt, why } => {
-                    let text = format!("Connection lost ({why}) — coming back to your seat, try {attempt}…");
+                    let text = (w.connection_lost)(why, *attempt);
                     ui.colored_label(egui::Color32::from_rgb(250, 200, 60), egui::RichText::new(text).size(18.0));
                 }
                 Link::Ended(message) => {
                     ui.colored_label(egui::Color32::from_rgb(240, 120, 60), egui::RichText::new(message).size(18.0));
-                    if ui.button("Back to the start screen").clicked() {
+                    if ui.button(w.back_to_start).clicked() {
                         back = true;
                     }
                 }
@@ -428,12 +428,12 @@ impl Seated {
         }
         let started = t.lobby.as_ref().is_some_and(|l| l.started);
         if let Some(standings) = t.finished.clone() {
-            egui::CentralPanel::default().show(ui, |ui| podium::show(ui, t, &standings));
+            egui::CentralPanel::default().show(ui, |ui| podium::show(ui, t, &standings, w));
         } else if started && t.view.is_some() {
             self.race.show(ui, &live, t, w);
         } else {
             egui::CentralPanel::default().show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, &live, t, self.host.as_ref()));
+                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, &live, t, self.host.as_ref(), w));
             });
         }
         back

@@ -2,41 +2,34 @@
 
 use super::look;
 use super::race::points_by_race;
+use crate::lang::Words;
 use crate::state::Mirror;
 use bolide_protocol::wire::StandingLine;
 use egui::RichText;
 
-pub fn show(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine]) {
+pub fn show(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine], w: &Words) {
     ui.vertical_centered(|ui| {
-        ui.heading(RichText::new("Championship over").size(34.0));
+        ui.heading(RichText::new(w.championship_over_heading).size(34.0));
         ui.add_space(10.0);
         for line in standings {
             let c = t.colour(line.seat);
             let size = if line.rank <= 3 { 28.0 - 3.0 * f32::from(line.rank) } else { 18.0 };
             ui.label(
-                RichText::new(format!(
-                    "{}. {} — {} point{}, {} race {}",
-                    line.rank,
-                    line.name,
-                    line.points,
-                    if line.points == 1 { "" } else { "s" },
-                    line.wins,
-                    if line.wins == 1 { "win" } else { "wins" }
-                ))
-                .size(size)
-                .background_color(look::colour(c))
-                .color(look::ink(c)),
+                RichText::new((w.podium_line)(line.rank, &line.name, line.points, line.wins))
+                    .size(size)
+                    .background_color(look::colour(c))
+                    .color(look::ink(c)),
             );
         }
     });
     ui.add_space(8.0);
-    ui.vertical_centered(|ui| dice(ui, t));
+    ui.vertical_centered(|ui| dice(ui, t, w));
     ui.add_space(12.0);
     let races = points_by_race(t);
     if races.is_empty() {
         return;
     }
-    ui.label(RichText::new("Points after each race").strong());
+    ui.label(RichText::new(w.points_after_each_race).strong());
     let count = races.len();
     egui_plot::Plot::new("points-per-race")
         .height(ui.available_height().clamp(160.0, 420.0))
@@ -48,9 +41,9 @@ pub fn show(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine]) {
         .x_grid_spacer(move |_| {
             (0..=count).map(|race| egui_plot::GridMark { value: race as f64, step_size: 1.0 }).collect()
         })
-        .x_axis_formatter(|mark, _| match mark.value.round() as i64 {
-            0 => "start".into(),
-            race => format!("race {race}"),
+        .x_axis_formatter(move |mark, _| match mark.value.round() as i64 {
+            0 => w.axis_start.into(),
+            race => (w.axis_race)(race),
         })
         .show(ui, |plot| {
             for line in standings {
@@ -67,23 +60,23 @@ pub fn show(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine]) {
 }
 
 /// Provably fair dice: what this laptop's own check of every draw it saw says.
-fn dice(ui: &mut egui::Ui, t: &Mirror) {
+fn dice(ui: &mut egui::Ui, t: &Mirror, w: &Words) {
     let sealed = t.dice.commitment().map_or_else(String::new, |c| format!(" ({}…)", c.short()));
     match t.dice.verdict() {
         Some(Ok(report)) => {
             ui.colored_label(
                 egui::Color32::from_rgb(90, 190, 110),
-                format!("Dice checked: {report}, all from the seed the lobby sealed{sealed}."),
+                (w.dice_checked_sealed)(&report.to_string(), &sealed),
             );
         }
         Some(Err(mismatch)) => {
             ui.colored_label(
                 egui::Color32::from_rgb(230, 80, 60),
-                RichText::new(format!("The dice do NOT match the sealed seed: {mismatch}")).size(20.0).strong(),
+                RichText::new((w.dice_mismatch_sealed)(&mismatch.to_string())).size(20.0).strong(),
             );
         }
         None => {
-            ui.weak(format!("The host has not revealed its seed{sealed}: the dice cannot be checked."));
+            ui.weak((w.seed_not_revealed)(&sealed));
         }
     }
 }

@@ -91,7 +91,8 @@ impl RaceUi {
         egui::CentralPanel::default().show(ui, |ui| {
             let rect = ui.available_rect_before_wrap();
             let pickable = self.pickable(t, view);
-            let input = board::BoardInput { view, colours: &s.colours, shown_at: &self.shown_at, pickable: &pickable };
+            let input =
+                board::BoardInput { view, colours: &s.colours, shown_at: &self.shown_at, pickable: &pickable, w: s.w };
             if let Some(tile) = board::show(ui, rect, &input) {
                 self.tile_clicked(&s, tile);
             }
