@@ -269,6 +269,8 @@ pub struct Words {
     pub connecting: &'static str,
     pub connection_lost: fn(&str, u32) -> String,
     pub back_to_start: &'static str,
+    pub cannot_host: fn(&str) -> String,
+    pub host_did_not_start: &'static str,
 }
 
 impl Words {
@@ -490,6 +492,8 @@ pub static EN: Words = Words {
     connecting: "Connecting…",
     connection_lost: |why, attempt| format!("Connection lost ({why}) — coming back to your seat, try {attempt}…"),
     back_to_start: "Back to the start screen",
+    cannot_host: |why| format!("Cannot host: {why}"),
+    host_did_not_start: "The host could not start.",
 };
 
 pub static FR: Words = Words {
@@ -701,6 +705,8 @@ pub static FR: Words = Words {
     connecting: "Connexion…",
     connection_lost: |why, attempt| format!("Connexion perdue ({why}) — retour à votre place, essai {attempt}…"),
     back_to_start: "Retour à l'écran d'accueil",
+    cannot_host: |why| format!("Impossible d'héberger : {why}"),
+    host_did_not_start: "L'hôte n'a pas pu démarrer.",
 };
 
 #[cfg(test)]

@@ -273,11 +273,12 @@ impl BolideApp {
         };
         let (tx, rx) = oneshot::channel();
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let w = self.lang().words();
         self.runtime.spawn(async move {
             let hosting = match serve::start(args).await {
                 Ok(h) => h,
                 Err(e) => {
-                    let _ = tx.send(Err(format!("Cannot host: {e:#}")));
+                    let _ = tx.send(Err((w.cannot_host)(&format!("{e:#}"))));
                     return;
                 }
             };
@@ -311,7 +312,7 @@ impl BolideApp {
             }
             Err(oneshot::error::TryRecvError::Closed) => {
                 self.starting = None;
-                self.start.error = Some("The host could not start.".into());
+                self.start.error = Some(self.lang().words().host_did_not_start.into());
             }
             Ok(Err(why)) => {
                 self.starting = None;
