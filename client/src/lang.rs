@@ -271,6 +271,16 @@ pub struct Words {
     pub back_to_start: &'static str,
     pub cannot_host: fn(&str) -> String,
     pub host_did_not_start: &'static str,
+
+    // How to play, and Practice's first-round guide.
+    pub how_to_play: &'static str,
+    pub back: &'static str,
+    pub howto_bolide: &'static [(&'static str, &'static str)],
+    pub howto_mille_bornes: &'static [(&'static str, &'static str)],
+    pub no_sound_note: &'static str,
+    pub guide_title: &'static str,
+    pub guide_steps: [&'static str; 4],
+    pub guide_start: &'static str,
 }
 
 impl Words {
@@ -494,6 +504,81 @@ pub static EN: Words = Words {
     back_to_start: "Back to the start screen",
     cannot_host: |why| format!("Cannot host: {why}"),
     host_did_not_start: "The host could not start.",
+    how_to_play: "How to play",
+    back: "Back",
+    howto_bolide: &[
+        (
+            "The race",
+            "3 to 6 pilots race around a circuit of 36 tiles: straights, and curves with a speed limit (60 to 100 km/h). The first car across the finish line wins the race; a championship chains races and adds up their points (B-6.3, B-7).",
+        ),
+        (
+            "The cup and the grab",
+            "Each round the host rolls one reservoir die per pilot under the cup. When the cup lifts, everyone grabs a pawn at once — press 1–6 or click it. The fastest hand wins a contested pawn: the host measures each reaction on that pilot's own laptop, from the instant the reservoirs appeared on its screen to the key press, so a far laptop loses nothing (B-4.2, B-4.3).",
+        ),
+        (
+            "Klaxon",
+            "Before the cup lifts, press K to call Klaxon (once per race): you peek under the cup and choose your pawn before anyone else. A call after the lift is refused and the token kept (B-4.6).",
+        ),
+        (
+            "Moving",
+            "In turn, roll the accelerator (R): your speed is (reservoir + accelerator) × 10 km/h, and you may move up to your reservoir's value in tiles — but never onto a curve whose limit is below your speed. A car that could not move at all takes a Seconde Chance token (B-5.2 to B-5.4).",
+        ),
+        (
+            "Tokens",
+            "Each pilot has three Atouts — As de la route (ignore the limits), Nitro (one more tile), Klaxon — and may pick up face-down bonuses on the star tiles: Raccourci, Aspiration, Assistance, Huile, Échange, Panne Sèche. One special token per pilot per round (B-1.3, B-1.5, B-5.7).",
+        ),
+        (
+            "Échange",
+            "A pilot holding Échange may swap pawns with another after the grab, in a window timed like the grab: the quickest choice goes first (B-4.7).",
+        ),
+        (
+            "Lanterne Rouge",
+            "A car alone in last place at the end of a round holds the Lanterne Rouge: next round it first moves one tile for free (B-6.1, B-5.1).",
+        ),
+        (
+            "Points",
+            "At the end of a race the last car scores 0 and every other car one point per tile it is ahead of the last, plus 3 for every car that crossed the line; ties in the championship are broken by races won (B-7.2, B-7.3).",
+        ),
+    ],
+    howto_mille_bornes: &[
+        (
+            "The trip",
+            "2, 3, 4, 6 or 8 players (pairs at 6 and 8) race to lay exactly 1000 km of distance cards. A hand ends when a side reaches 1000 exactly, or when the cards run out; the game goes on hand after hand to 5000 points (M-2, M-11, M-13).",
+        ),
+        (
+            "A turn",
+            "Draw a card, then play one card or discard one: distance on your own row, a remedy or a safety on your own piles, an attack on an opponent's (M-5).",
+        ),
+        (
+            "Rolling",
+            "A car needs a Feu Vert to start and after every attack but the Limite. Under a Limite de Vitesse only 25 and 50 km may be laid; two 200 km cards per hand at most; the finish must be exact (M-4, M-6).",
+        ),
+        (
+            "Attacks and remedies",
+            "Feu Rouge is answered by Feu Vert, Limite de Vitesse by Fin de Limite, Panne d'Essence by Essence, Crevé by Roue de Secours, Accident by Réparations. An attack goes only on a car that rolls (a Limite on anyone) (M-1.3, M-7, M-8).",
+        ),
+        (
+            "Safeties",
+            "Véhicule Prioritaire, Citerne d'Essence, Increvable, As du Volant protect your car for the rest of the hand, and laying one gives you another play (M-9).",
+        ),
+        (
+            "Coup-Fourré",
+            "When an attack lands on your side and you hold its safety, press Coup-Fourré ! (Space) before the window closes: the attack is discarded, your safety lies crosswise, you draw and play at once, and it scores 300 more. The window opens on every attack, for everyone, the same length, whoever holds what (M-10, M-15).",
+        ),
+        (
+            "Scoring",
+            "Each km is a point; 100 per safety, 300 more per Coup-Fourré, 400 for the hand's winner, 200 more for winning without a 200, and 500 for each other side left at 0 km (M-12).",
+        ),
+    ],
+    no_sound_note: "No sound marks the reveal: sound leaves each laptop tens of milliseconds apart, and the fastest ear would win instead of the fastest hand.",
+    guide_title: "Your first race: what happens",
+    guide_steps: [
+        "1. The cup: the host rolls a reservoir die per pilot under it. A countdown shows when it lifts.",
+        "2. Klaxon: before the lift, press K (once per race) to peek and choose your pawn first.",
+        "3. The grab: the moment the reservoirs show, press 1–6 for the pawn you want. The fastest hand gets it — timed on this laptop, not by the network.",
+        "4. Your turn: roll the accelerator (R), then click a gold tile (or press a digit) to move. Slow down for the curves.",
+    ],
+    guide_start: "Got it — start the race",
 };
 
 pub static FR: Words = Words {
@@ -707,6 +792,81 @@ pub static FR: Words = Words {
     back_to_start: "Retour à l'écran d'accueil",
     cannot_host: |why| format!("Impossible d'héberger : {why}"),
     host_did_not_start: "L'hôte n'a pas pu démarrer.",
+    how_to_play: "Comment jouer",
+    back: "Retour",
+    howto_bolide: &[
+        (
+            "La course",
+            "3 à 6 pilotes courent sur un circuit de 36 cases : des lignes droites, et des virages limités en vitesse (60 à 100 km/h). La première voiture à franchir la ligne d'arrivée gagne la course ; un championnat enchaîne les courses et additionne leurs points (B-6.3, B-7).",
+        ),
+        (
+            "Le gobelet et la prise",
+            "À chaque tour, l'hôte lance un dé réservoir par pilote sous le gobelet. Quand le gobelet se lève, tout le monde attrape un pion en même temps — tapez 1–6 ou cliquez-le. La main la plus rapide gagne un pion disputé : l'hôte mesure chaque réaction sur le portable du pilote lui-même, de l'instant où les réservoirs sont apparus à l'écran jusqu'à la touche, si bien qu'un portable éloigné ne perd rien (B-4.2, B-4.3).",
+        ),
+        (
+            "Klaxon",
+            "Avant que le gobelet se lève, tapez K pour annoncer Klaxon (une fois par course) : vous regardez sous le gobelet et choisissez votre pion avant tout le monde. Un Klaxon après la levée est refusé et le jeton conservé (B-4.6).",
+        ),
+        (
+            "Avancer",
+            "Chacun son tour, lancez l'accélérateur (R) : votre vitesse vaut (réservoir + accélérateur) × 10 km/h, et vous avancez au plus de la valeur de votre réservoir — sans jamais entrer dans un virage limité sous votre vitesse. Une voiture qui n'a pas pu bouger prend un jeton Seconde Chance (B-5.2 à B-5.4).",
+        ),
+        (
+            "Les jetons",
+            "Chaque pilote a trois Atouts — As de la route (ignorer les limites), Nitro (une case de plus), Klaxon — et peut ramasser les bonus face cachée des cases étoile : Raccourci, Aspiration, Assistance, Huile, Échange, Panne Sèche. Un seul jeton spécial par pilote et par tour (B-1.3, B-1.5, B-5.7).",
+        ),
+        (
+            "Échange",
+            "Un pilote qui détient Échange peut échanger son pion avec un autre après la prise, dans une fenêtre chronométrée comme la prise : le choix le plus rapide passe en premier (B-4.7).",
+        ),
+        (
+            "Lanterne Rouge",
+            "Une voiture seule en dernière position à la fin d'un tour prend la Lanterne Rouge : au tour suivant elle avance d'abord d'une case gratuite (B-6.1, B-5.1).",
+        ),
+        (
+            "Les points",
+            "À la fin d'une course, la dernière voiture marque 0 et chaque autre un point par case d'avance sur la dernière, plus 3 pour chaque voiture qui a franchi la ligne ; au championnat, les égalités se départagent aux courses gagnées (B-7.2, B-7.3).",
+        ),
+    ],
+    howto_mille_bornes: &[
+        (
+            "Le voyage",
+            "2, 3, 4, 6 ou 8 joueurs (par équipes de deux à 6 et 8) font la course pour poser exactement 1000 km de cartes étapes. Une manche finit quand un camp atteint 1000 pile, ou quand les cartes sont épuisées ; la partie continue manche après manche jusqu'à 5000 points (M-2, M-11, M-13).",
+        ),
+        (
+            "Un tour",
+            "Piochez une carte, puis jouez-en une ou défaussez-en une : des kilomètres sur votre ligne, une parade ou une botte sur vos piles, une attaque sur celles d'un adversaire (M-5).",
+        ),
+        (
+            "Rouler",
+            "Il faut un Feu Vert pour démarrer, et après chaque attaque sauf la Limite. Sous une Limite de Vitesse, seules les étapes de 25 et 50 km se posent ; deux cartes 200 km au plus par manche ; l'arrivée doit tomber pile (M-4, M-6).",
+        ),
+        (
+            "Attaques et parades",
+            "Le Feu Vert répond au Feu Rouge, la Fin de Limite à la Limite de Vitesse, l'Essence à la Panne d'Essence, la Roue de Secours au Crevé, les Réparations à l'Accident. Une attaque ne se pose que sur une voiture qui roule (la Limite, sur n'importe qui) (M-1.3, M-7, M-8).",
+        ),
+        (
+            "Les bottes",
+            "Véhicule Prioritaire, Citerne d'Essence, Increvable, As du Volant protègent votre voiture pour le reste de la manche, et en poser une vous fait rejouer (M-9).",
+        ),
+        (
+            "Coup-Fourré",
+            "Quand une attaque tombe sur votre camp et que vous tenez sa botte, appuyez sur Coup-Fourré ! (Espace) avant que la fenêtre se ferme : l'attaque part à la défausse, votre botte se pose en travers, vous piochez et rejouez aussitôt, et elle rapporte 300 de plus. La fenêtre s'ouvre à chaque attaque, pour tout le monde, de la même durée, quoi que chacun ait en main (M-10, M-15).",
+        ),
+        (
+            "Les points",
+            "Chaque kilomètre vaut un point ; 100 par botte, 300 de plus par Coup-Fourré, 400 pour le gagnant de la manche, 200 de plus s'il gagne sans carte 200, et 500 pour chaque autre camp resté à 0 km (M-12).",
+        ),
+    ],
+    no_sound_note: "Aucun son ne marque la révélation : le son sort de chaque portable à des dizaines de millisecondes d'écart, et l'oreille la plus rapide gagnerait à la place de la main la plus rapide.",
+    guide_title: "Votre première course : ce qui va se passer",
+    guide_steps: [
+        "1. Le gobelet : l'hôte lance sous le gobelet un dé réservoir par pilote. Un compte à rebours montre quand il se lève.",
+        "2. Klaxon : avant la levée, tapez K (une fois par course) pour regarder et choisir votre pion en premier.",
+        "3. La prise : dès que les réservoirs s'affichent, tapez 1–6 pour le pion que vous voulez. La main la plus rapide l'obtient — chronométrée sur ce portable, pas par le réseau.",
+        "4. Votre tour : lancez l'accélérateur (R), puis cliquez une case dorée (ou tapez un chiffre) pour avancer. Ralentissez dans les virages.",
+    ],
+    guide_start: "Compris — lancer la course",
 };
 
 #[cfg(test)]

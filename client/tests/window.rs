@@ -574,3 +574,86 @@ fn the_language_switch_speaks_french_and_is_remembered() {
     h.run();
     assert!(drain(&mut commands).contains(&Command::Ready(true)));
 }
+
+#[test]
+fn practice_s_first_race_waits_for_the_guide_once_and_never_again() {
+    let (live, mut commands) = Live::detached("PRACTICE-7F3K0Q");
+    {
+        live.set_link(Link::Connected);
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+        let (_, l, _) = seated(false);
+        state.mirror.lobby = l.state().mirror.lobby.clone();
+    }
+    let mut app = app();
+    app.sit_practice(live.clone());
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Your first race: what happens");
+    assert!(!drain(&mut commands).contains(&Command::Ready(true)), "the race waits for the newcomer");
+    h.get_by_label("Got it — start the race").click();
+    h.run();
+    assert!(drain(&mut commands).contains(&Command::Ready(true)));
+    assert!(h.state().prefs().guide_seen);
+    // The next practice starts at once.
+    let prefs = h.state().prefs().clone();
+    let (live, mut commands) = Live::detached("PRACTICE-7F3K0Q");
+    {
+        live.set_link(Link::Connected);
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+        let (_, l, _) = seated(false);
+        state.mirror.lobby = l.state().mirror.lobby.clone();
+    }
+    let mut app = BolideApp::with(prefs, None, None).unwrap().dry_run();
+    app.sit_practice(live);
+    let mut h = harness(app);
+    h.run();
+    assert!(drain(&mut commands).contains(&Command::Ready(true)));
+    assert!(h.query_by_label("Your first race: what happens").is_none());
+}
+
+#[test]
+fn how_to_play_explains_each_game_in_the_window_s_language() {
+    let mut h = harness(app());
+    h.run();
+    h.get_by_label("How to play").click();
+    h.run();
+    h.get_by_label("The cup and the grab");
+    h.get_by_label("1000 Bornes").click();
+    h.run();
+    h.get_by_label("Coup-Fourré");
+    h.get_by_label("Back").click();
+    h.run();
+    h.get_by_label("Host a game");
+    let mut app = app();
+    app.set_lang(bolide_client::lang::Lang::Fr);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Comment jouer").click();
+    h.run();
+    h.get_by_label("Le gobelet et la prise");
+}
+
+/// Every character of every message, in both languages, has a glyph in the window's fonts: a
+/// missing one (an arrow, a typographic quote) stops the window in the middle of a frame.
+#[test]
+fn every_character_of_every_message_is_in_the_window_s_fonts() {
+    let source = include_str!("../src/lang.rs");
+    let mut used = std::collections::BTreeSet::new();
+    for line in source.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        // The text between quotes: the messages themselves, not the code around them.
+        for (i, part) in line.split('"').enumerate() {
+            if i % 2 == 1 {
+                used.extend(part.chars().filter(|c| !c.is_ascii()));
+            }
+        }
+    }
+    assert!(used.contains(&'é') && used.contains(&'…'), "the scan reads the messages: {used:?}");
+    let mut h = harness(app());
+    h.run();
+    let missing: Vec<char> = h
+        .ctx
+        .fonts_mut(|f| used.iter().copied().filter(|c| !f.has_glyph(&egui::FontId::proportional(14.0), *c)).collect());
+    assert!(missing.is_empty(), "characters the window cannot draw: {missing:?}");
+}

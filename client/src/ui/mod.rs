@@ -5,6 +5,7 @@
 
 mod board;
 pub mod discovery;
+mod howto;
 mod lobby;
 mod look;
 mod podium;
@@ -146,6 +147,15 @@ impl BolideApp {
         });
     }
 
+    /// Sits the window at a practice table, as Practice does once its host is up (tests feed
+    /// a detached link): its first race waits for the first-round guide.
+    pub fn sit_practice(&mut self, live: Live) {
+        self.sit(live, None);
+        if let Some(seated) = &mut self.table {
+            seated.practice = true;
+        }
+    }
+
     /// One frame of the whole window.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         if self.ctx.is_none() {
@@ -154,7 +164,11 @@ impl BolideApp {
         self.poll_starting();
         let w = self.lang().words();
         if let Some(seated) = &mut self.table {
-            let back = seated.show(ui, w);
+            let seen = self.prefs.guide_seen;
+            let back = seated.show(ui, w, &mut self.prefs.guide_seen);
+            if self.prefs.guide_seen != seen {
+                self.prefs.save(self.prefs_path.as_ref());
+            }
             let title = seated.title();
             self.set_title(ui.ctx(), title);
             if back {
@@ -349,6 +363,27 @@ impl BolideApp {
     }
 }
 
+/// Practice's first-round guide: the cup, Klaxon, the grab and a turn, with their keys;
+/// returns true once the pilot starts the race.
+fn first_round_guide(ui: &mut egui::Ui, w: &crate::lang::Words) -> bool {
+    ui.vertical_centered(|ui| {
+        ui.add_space(20.0);
+        ui.heading(egui::RichText::new(w.guide_title).size(28.0));
+        ui.add_space(12.0);
+    });
+    for step in w.guide_steps {
+        ui.label(egui::RichText::new(step).size(19.0));
+        ui.add_space(6.0);
+    }
+    ui.add_space(12.0);
+    ui.vertical_centered(|ui| {
+        let start =
+            egui::Button::new(egui::RichText::new(w.guide_start).size(22.0)).min_size(egui::Vec2::new(320.0, 52.0));
+        ui.add(start).clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter))
+    })
+    .inner
+}
+
 fn level_arg(level: BotLevel) -> String {
     match level {
         BotLevel::Random => "random".into(),
@@ -390,7 +425,7 @@ impl Seated {
     }
 
     /// Returns true when the pilot goes back to the start screen.
-    fn show(&mut self, ui: &mut egui::Ui, w: &'static crate::lang::Words) -> bool {
+    fn show(&mut self, ui: &mut egui::Ui, w: &'static crate::lang::Words, guide_seen: &mut bool) -> bool {
         let live = self.live.clone();
         // The link's task waits for this lock at most one frame; the window reads a
         // consistent table for the whole frame.
@@ -423,12 +458,24 @@ impl Seated {
                 }
             }
         });
-        if self.practice && !self.ready_sent && t.seat.is_some() && t.lobby.as_ref().is_some_and(|l| !l.started) {
+        let in_lobby = t.seat.is_some() && t.lobby.as_ref().is_some_and(|l| !l.started);
+        let guide = self.practice && !self.ready_sent && in_lobby && !*guide_seen;
+        if self.practice && !self.ready_sent && in_lobby && *guide_seen {
             self.ready_sent = true;
             live.send(Command::Ready(true));
         }
         let started = t.lobby.as_ref().is_some_and(|l| l.started);
-        if let Some(standings) = t.finished.clone() {
+        if guide {
+            // Practice's first race waits for the newcomer to read what is about to happen:
+            // the cup lifts about two seconds after Ready, and the bots grab in under one.
+            egui::CentralPanel::default().show(ui, |ui| {
+                if first_round_guide(ui, w) {
+                    *guide_seen = true;
+                    self.ready_sent = true;
+                    live.send(Command::Ready(true));
+                }
+            });
+        } else if let Some(standings) = t.finished.clone() {
             egui::CentralPanel::default().show(ui, |ui| podium::show(ui, t, &standings, w));
         } else if started && t.view.is_some() {
             self.race.show(ui, &live, t, w);

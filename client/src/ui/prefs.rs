@@ -17,6 +17,8 @@ pub struct Prefs {
     pub table_name: String,
     /// The language chosen on the start screen (`None`: the system's, `Lang::from_env`).
     pub lang: Option<crate::lang::Lang>,
+    /// Practice showed its first-round guide once (it is not shown again).
+    pub guide_seen: bool,
 }
 
 impl Default for Prefs {
@@ -28,6 +30,7 @@ impl Default for Prefs {
             last_code: String::new(),
             table_name: "Bolide".into(),
             lang: None,
+            guide_seen: false,
         }
     }
 }

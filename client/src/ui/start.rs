@@ -45,6 +45,8 @@ pub struct StartUi {
     word: String,
     picked: Option<FoundHost>,
     pub error: Option<String>,
+    /// The "How to play" page, when open, and the game it explains.
+    howto: Option<super::howto::Game>,
 }
 
 impl Default for StartUi {
@@ -60,6 +62,7 @@ impl Default for StartUi {
             word: String::new(),
             picked: None,
             error: None,
+            howto: None,
         }
     }
 }
@@ -77,12 +80,22 @@ impl StartUi {
     ) -> Option<Intent> {
         let mut intent = None;
         let w = lang.words();
+        if let Some(game) = &mut self.howto {
+            if super::howto::show(ui, game, w) {
+                self.howto = None;
+            }
+            return None;
+        }
         // The language: the system's until the pilot picks one, then remembered.
         ui.horizontal(|ui| {
             for choice in Lang::ALL {
                 if ui.selectable_label(lang == choice, choice.name()).clicked() && lang != choice {
                     prefs.lang = Some(choice);
                 }
+            }
+            ui.separator();
+            if ui.button(w.how_to_play).clicked() {
+                self.howto = Some(super::howto::Game::Bolide);
             }
         });
         ui.vertical_centered(|ui| {
