@@ -575,16 +575,21 @@ fn the_language_switch_speaks_french_and_is_remembered() {
     assert!(drain(&mut commands).contains(&Command::Ready(true)));
 }
 
+/// A practice table's lobby, seated at seat 0, not started.
+fn practice_lobby() -> (Live, UnboundedReceiver<Command>) {
+    let (live, commands) = Live::detached("PRACTICE-7F3K0Q");
+    live.set_link(Link::Connected);
+    let mut state = live.state();
+    state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+    let (_, lobby, _) = seated(false);
+    state.mirror.lobby = lobby.state().mirror.lobby.clone();
+    drop(state);
+    (live, commands)
+}
+
 #[test]
 fn practice_s_first_race_waits_for_the_guide_once_and_never_again() {
-    let (live, mut commands) = Live::detached("PRACTICE-7F3K0Q");
-    {
-        live.set_link(Link::Connected);
-        let mut state = live.state();
-        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
-        let (_, l, _) = seated(false);
-        state.mirror.lobby = l.state().mirror.lobby.clone();
-    }
+    let (live, mut commands) = practice_lobby();
     let mut app = app();
     app.sit_practice(live.clone());
     let mut h = harness(app);
@@ -597,14 +602,7 @@ fn practice_s_first_race_waits_for_the_guide_once_and_never_again() {
     assert!(h.state().prefs().guide_seen);
     // The next practice starts at once.
     let prefs = h.state().prefs().clone();
-    let (live, mut commands) = Live::detached("PRACTICE-7F3K0Q");
-    {
-        live.set_link(Link::Connected);
-        let mut state = live.state();
-        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
-        let (_, l, _) = seated(false);
-        state.mirror.lobby = l.state().mirror.lobby.clone();
-    }
+    let (live, mut commands) = practice_lobby();
     let mut app = BolideApp::with(prefs, None, None).unwrap().dry_run();
     app.sit_practice(live);
     let mut h = harness(app);
