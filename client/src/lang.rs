@@ -281,6 +281,9 @@ pub struct Words {
     pub guide_title: &'static str,
     pub guide_steps: [&'static str; 4],
     pub guide_start: &'static str,
+    pub stats_heading: &'static str,
+    pub stats_columns: [&'static str; 8],
+    pub reactions_chart: &'static str,
 }
 
 impl Words {
@@ -579,6 +582,18 @@ pub static EN: Words = Words {
         "4. Your turn: roll the accelerator (R), then click a gold tile (or press a digit) to move. Slow down for the curves.",
     ],
     guide_start: "Got it — start the race",
+    stats_heading: "The night's statistics",
+    stats_columns: [
+        "Pilot",
+        "Median reaction",
+        "Fastest",
+        "Contested pawns won (median margin)",
+        "Lost",
+        "Klaxon (chose first)",
+        "Tokens played",
+        "Tiles per round",
+    ],
+    reactions_chart: "Reactions, grab after grab (ms)",
 };
 
 pub static FR: Words = Words {
@@ -867,6 +882,18 @@ pub static FR: Words = Words {
         "4. Votre tour : lancez l'accélérateur (R), puis cliquez une case dorée (ou tapez un chiffre) pour avancer. Ralentissez dans les virages.",
     ],
     guide_start: "Compris — lancer la course",
+    stats_heading: "Les statistiques de la soirée",
+    stats_columns: [
+        "Pilote",
+        "Réaction médiane",
+        "La plus rapide",
+        "Pions disputés gagnés (écart médian)",
+        "Perdus",
+        "Klaxon (choisi en premier)",
+        "Jetons joués",
+        "Cases par tour",
+    ],
+    reactions_chart: "Réactions, prise après prise (ms)",
 };
 
 #[cfg(test)]

@@ -13,5 +13,6 @@ pub mod lang;
 pub mod live;
 pub mod net;
 pub mod state;
+pub mod stats;
 pub mod text;
 pub mod ui;

@@ -457,6 +457,17 @@ fn the_end_shows_the_podium_and_the_points_race_by_race() {
         let mut t = live.state();
         t.mirror.events.push(Event::RacePoints { points: vec![6, 3, 1] });
         t.mirror.events.push(Event::RacePoints { points: vec![1, 6, 3] });
+        t.mirror.events.push(Event::PhotoFinish(PhotoFinish {
+            moment: Timed::Grab,
+            reactions: vec![Some(312_000), Some(298_500), Some(640_000)],
+            contested: vec![Contest {
+                pawn: Pawn(0),
+                winner: Seat(1),
+                runner_up: Seat(0),
+                margin_us: 13_500,
+                drawn: false,
+            }],
+        }));
         let line = |seat: u8, name: &str, points, rank| StandingLine {
             seat: Seat(seat),
             name: name.into(),
@@ -477,6 +488,11 @@ fn the_end_shows_the_podium_and_the_points_race_by_race() {
     assert!(h.query_by_label("Championship over").is_some());
     assert!(h.query_by_label_contains("1. Bob — 9 points").is_some());
     assert!(h.query_by_label("Points after each race").is_some());
+    // The night's statistics, from the published photo finish: Bob's reaction and his win.
+    assert!(h.query_by_label("The night's statistics").is_some());
+    assert_eq!(h.query_all_by_label("298 ms").count(), 2, "Bob's median and fastest reaction");
+    assert!(h.query_by_label("1 (14 ms)").is_some(), "Bob won one contested pawn by 13.5 ms");
+    assert!(h.query_by_label("Reactions, grab after grab (ms)").is_some());
 }
 
 /// The lobby at the end of a championship whose first race this laptop saw drawn from `seed`

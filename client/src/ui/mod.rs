@@ -476,7 +476,8 @@ impl Seated {
                 }
             });
         } else if let Some(standings) = t.finished.clone() {
-            egui::CentralPanel::default().show(ui, |ui| podium::show(ui, t, &standings, w));
+            egui::CentralPanel::default()
+                .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::show(ui, t, &standings, w)));
         } else if started && t.view.is_some() {
             self.race.show(ui, &live, t, w);
         } else {

@@ -25,6 +25,8 @@ pub fn show(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine], w: &Words
     ui.add_space(8.0);
     ui.vertical_centered(|ui| dice(ui, t, w));
     ui.add_space(12.0);
+    night(ui, t, standings, w);
+    ui.add_space(12.0);
     let races = points_by_race(t);
     if races.is_empty() {
         return;
@@ -79,4 +81,52 @@ fn dice(ui: &mut egui::Ui, t: &Mirror, w: &Words) {
             ui.weak((w.seed_not_revealed)(&sealed));
         }
     }
+}
+
+/// The night's statistics (`crate::stats`): a line per pilot, and each pilot's reactions grab
+/// after grab.
+fn night(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine], w: &Words) {
+    let pilots = standings.iter().map(|l| l.seat.index() + 1).max().unwrap_or(0);
+    let stats = crate::stats::night(&t.events, pilots);
+    ui.label(RichText::new(w.stats_heading).strong());
+    let ms = |us: Option<u32>| us.map_or("—".to_string(), crate::text::ms);
+    egui::Grid::new("night-stats").striped(true).show(ui, |ui| {
+        for h in w.stats_columns {
+            ui.label(RichText::new(h).strong());
+        }
+        ui.end_row();
+        for line in standings {
+            let Some(s) = stats.get(line.seat.index()) else { continue };
+            let c = t.colour(line.seat);
+            ui.label(RichText::new(format!(" {} ", line.name)).background_color(look::colour(c)).color(look::ink(c)));
+            ui.label(ms(s.median_us()));
+            ui.label(ms(s.fastest_us()));
+            ui.label(format!("{} ({})", s.contests_won.len(), ms(s.median_win_margin_us())));
+            ui.label(s.contests_lost.len().to_string());
+            ui.label(format!("{} ({})", s.klaxon_calls, s.klaxon_first));
+            ui.label(s.tokens.to_string());
+            ui.label(s.tiles_per_round().map_or("—".into(), |t| format!("{t:.1}")));
+            ui.end_row();
+        }
+    });
+    if stats.iter().all(|s| s.reactions.is_empty()) {
+        return;
+    }
+    ui.label(RichText::new(w.reactions_chart).strong());
+    egui_plot::Plot::new("reactions")
+        .height(180.0)
+        .legend(egui_plot::Legend::default())
+        .allow_scroll(false)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .y_axis_formatter(|mark, _| format!("{:.0} ms", mark.value))
+        .show(ui, |plot| {
+            for line in standings {
+                let Some(s) = stats.get(line.seat.index()) else { continue };
+                let points: Vec<[f64; 2]> =
+                    s.reactions.iter().enumerate().map(|(i, r)| [(i + 1) as f64, f64::from(*r) / 1000.0]).collect();
+                let colour = look::colour(t.colour(line.seat));
+                plot.points(egui_plot::Points::new(line.name.clone(), points).color(colour).radius(4.0));
+            }
+        });
 }
