@@ -671,3 +671,32 @@ fn every_character_of_every_message_is_in_the_window_s_fonts() {
         .fonts_mut(|f| used.iter().copied().filter(|c| !f.has_glyph(&egui::FontId::proportional(14.0), *c)).collect());
     assert!(missing.is_empty(), "characters the window cannot draw: {missing:?}");
 }
+
+/// A latecomer who joins a table that has started watches it: the race as the pilots see it
+/// (board, pilots, photo finish, log), without a pawn to grab or a button to press.
+#[test]
+fn a_spectator_watches_the_race_without_a_hand_or_buttons() {
+    let (live, mut commands) = Live::detached("GARAGE-7F3K0Q");
+    live.set_link(Link::Connected);
+    {
+        let mut state = live.state();
+        state.welcome(None, None, bolide_protocol::wire::BeatSchedule::Steady);
+        let (_, pilots, _) = seated(true);
+        state.mirror.lobby = pilots.state().mirror.lobby.clone();
+    }
+    let mut v = sim::random_race(3, 7).spectator_view();
+    v.phase = PhaseView::Grab;
+    set_view(&live, v, vec![]);
+    let mut app = app();
+    app.sit(live, None);
+    let mut h = harness(app);
+    h.run_steps(2);
+    assert!(h.query_by_label("The grab is on").is_some(), "told what happens, not asked to grab");
+    assert!(h.query_by_label("Pilots").is_some() && h.query_by_label("What happened").is_some());
+    assert!(h.query_by_label_contains("You:").is_none(), "no tokens of its own");
+    for key in [egui::Key::Num1, egui::Key::K, egui::Key::R] {
+        h.key_press(key);
+        h.run_steps(1);
+    }
+    assert!(drain(&mut commands).iter().all(|c| !matches!(c, Command::Act { .. } | Command::Timed { .. })));
+}
