@@ -86,18 +86,6 @@ impl StartUi {
             }
             return None;
         }
-        // The language: the system's until the pilot picks one, then remembered.
-        ui.horizontal(|ui| {
-            for choice in Lang::ALL {
-                if ui.selectable_label(lang == choice, choice.name()).clicked() && lang != choice {
-                    prefs.lang = Some(choice);
-                }
-            }
-            ui.separator();
-            if ui.button(w.how_to_play).clicked() {
-                self.howto = Some(super::howto::Game::Bolide);
-            }
-        });
         ui.vertical_centered(|ui| {
             ui.add_space(12.0);
             ui.label(RichText::new("BOLIDE").size(56.0).strong().italics());
@@ -125,6 +113,20 @@ impl StartUi {
             cols[0].group(|ui| intent = intent.take().or(self.host(ui, prefs, can_resume, w)));
             cols[1].group(|ui| intent = intent.take().or(self.join(ui, prefs, discovery, w)));
             cols[2].group(|ui| intent = intent.take().or(self.practice(ui, w)));
+        });
+        // Below the three doors (the window scripts click them where they have always been):
+        // the language — the system's until the pilot picks one, then remembered — and the rules.
+        ui.add_space(10.0);
+        ui.horizontal(|ui| {
+            for choice in Lang::ALL {
+                if ui.selectable_label(lang == choice, choice.name()).clicked() && lang != choice {
+                    prefs.lang = Some(choice);
+                }
+            }
+            ui.separator();
+            if ui.button(w.how_to_play).clicked() {
+                self.howto = Some(super::howto::Game::Bolide);
+            }
         });
         intent
     }
