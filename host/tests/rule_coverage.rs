@@ -116,3 +116,15 @@ fn an_empty_function_named_after_a_rule_does_not_count() {
         assert_eq!(is_a_test_that_asserts(text, at), counts, "{text}");
     }
 }
+
+/// The fairness design the code cites (`fairness.md §…`) is in the repository, and matches
+/// the team's copy when both are there.
+#[test]
+fn the_fairness_design_the_code_cites_is_in_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let copy = std::fs::read_to_string(root.join("docs/fairness.md")).expect("docs/fairness.md");
+    assert!(copy.contains("## "), "docs/fairness.md has its sections");
+    if let Ok(shared) = std::fs::read_to_string(root.join("../shared/design/fairness.md")) {
+        assert_eq!(copy, shared, "docs/fairness.md is out of date: copy shared/design/fairness.md over it");
+    }
+}
