@@ -12,6 +12,7 @@ pub mod fuzzing;
 pub mod lang;
 pub mod live;
 pub mod net;
+pub mod practice_mb;
 pub mod state;
 pub mod stats;
 pub mod text;

@@ -700,3 +700,49 @@ fn a_spectator_watches_the_race_without_a_hand_or_buttons() {
     }
     assert!(drain(&mut commands).iter().all(|c| !matches!(c, Command::Act { .. } | Command::Timed { .. })));
 }
+
+/// 1000 Bornes practice on this laptop: the game is picked under Practice and remembered;
+/// the screen shows every tableau, the hand (lit cards playable), and a card is played or
+/// discarded by its buttons.
+#[test]
+fn mille_bornes_practice_shows_the_tableaux_and_plays_a_card_from_the_hand() {
+    let mut h = harness(app());
+    h.run();
+    h.get_by_label("1000 Bornes").click();
+    h.run();
+    assert!(h.state().prefs().practice_mille_bornes, "the game is remembered");
+    h.get_by_label("2").click();
+    h.run();
+    h.get_by_label("Practice").click();
+    h.run_steps(2);
+    assert!(matches!(h.state().last_intent, Some(Intent::PracticeMilleBornes { players: 2, .. })));
+    h.get_by_label("Hand 1");
+    h.get_by_label_contains("Draw pile:");
+    assert_eq!(h.query_all_by_label_contains("/ 1000 km").count(), 2, "both sides' distance bars");
+    // Wait for this pilot's turn (the bots think 0.7 s each), then pick a card of the hand and
+    // play it by its button, or discard it.
+    for _ in 0..200 {
+        h.run_steps(1);
+        if h.query_by_label("Your turn").is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert!(h.query_by_label("Your turn").is_some(), "this pilot's turn comes");
+    let cards = mille_bornes::Card::ALL.map(|c| c.name());
+    let card = cards.iter().find(|c| h.query_by_label(c).is_some()).expect("a hand of cards");
+    h.get_by_label(card).click();
+    h.run();
+    match h.query_by_label("Play (Enter)") {
+        Some(play) => play.click(),
+        None => h.get_by_label("Discard (D)").click(),
+    }
+    h.run();
+    assert!(
+        h.query_by_label_contains("Anne plays").is_some() || h.query_by_label_contains("Anne discards").is_some(),
+        "the log says what this pilot did"
+    );
+    h.get_by_label("Leave the table").click();
+    h.run();
+    h.get_by_label("Host a game");
+}

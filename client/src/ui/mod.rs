@@ -4,10 +4,12 @@
 //! rule: what may be done is the host's `legal` list.
 
 mod board;
+mod cards;
 pub mod discovery;
 mod howto;
 mod lobby;
 mod look;
+mod mille_bornes;
 mod podium;
 pub mod prefs;
 mod race;
@@ -70,6 +72,9 @@ pub struct BolideApp {
     dry_run: bool,
     /// The language when the pilot chose none: the system's in the window, English in tests.
     system_lang: crate::lang::Lang,
+    /// A 1000 Bornes practice game on this laptop, its screen, and the clock it runs on.
+    mille_bornes: Option<(crate::practice_mb::LocalGame, mille_bornes::MilleBornesUi)>,
+    clock: std::time::Instant,
 }
 
 impl BolideApp {
@@ -104,6 +109,8 @@ impl BolideApp {
             dry_run: false,
             title: "",
             system_lang: crate::lang::Lang::En,
+            mille_bornes: None,
+            clock: std::time::Instant::now(),
         })
     }
 
@@ -163,6 +170,15 @@ impl BolideApp {
         }
         self.poll_starting();
         let w = self.lang().words();
+        if self.mille_bornes.is_some() {
+            self.set_title(ui.ctx(), "Bolide — 1000 Bornes");
+            let now = self.clock.elapsed().as_micros() as u64;
+            let left = self.mille_bornes.as_mut().is_some_and(|(game, screen)| screen.show(ui, game, now, w));
+            if left {
+                self.mille_bornes = None;
+            }
+            return;
+        }
         if let Some(seated) = &mut self.table {
             let seen = self.prefs.guide_seen;
             let back = seated.show(ui, w, &mut self.prefs.guide_seen);
@@ -228,6 +244,19 @@ impl BolideApp {
     fn launch(&mut self, intent: Intent) {
         self.last_intent = Some(intent.clone());
         self.start.error = None;
+        // A local game starts no host and no connection: even a dry run plays it.
+        if let Intent::PracticeMilleBornes { players, level } = intent {
+            let mut names =
+                vec![if self.prefs.name.trim().is_empty() { "Pilot".to_string() } else { self.prefs.name.clone() }];
+            names.extend((1..players).map(|n| format!("Bot {n}")));
+            let seed = getrandom::u64().unwrap_or(1);
+            let now = self.clock.elapsed().as_micros() as u64;
+            match crate::practice_mb::LocalGame::new(players, level, seed, names, now) {
+                Ok(game) => self.mille_bornes = Some((game, mille_bornes::MilleBornesUi::default())),
+                Err(e) => self.start.error = Some(e),
+            }
+            return;
+        }
         if self.dry_run {
             return;
         }
@@ -251,6 +280,7 @@ impl BolideApp {
                 }
                 self.start_host(args, false);
             }
+            Intent::PracticeMilleBornes { .. } => {}
             Intent::Practice { bots, level, races } => {
                 let practice_dir = match self.files_dir() {
                     Ok(dir) => dir.join("practice"),

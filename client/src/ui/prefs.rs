@@ -19,6 +19,8 @@ pub struct Prefs {
     pub lang: Option<crate::lang::Lang>,
     /// Practice showed its first-round guide once (it is not shown again).
     pub guide_seen: bool,
+    /// Practice plays 1000 Bornes rather than Bolide.
+    pub practice_mille_bornes: bool,
 }
 
 impl Default for Prefs {
@@ -31,6 +33,7 @@ impl Default for Prefs {
             table_name: "Bolide".into(),
             lang: None,
             guide_seen: false,
+            practice_mille_bornes: false,
         }
     }
 }

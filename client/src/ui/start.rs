@@ -31,6 +31,11 @@ pub enum Intent {
         level: BotLevel,
         races: u8,
     },
+    /// 1000 Bornes against bots on this laptop (`players` in all, you included).
+    PracticeMilleBornes {
+        players: u8,
+        level: BotLevel,
+    },
 }
 
 pub struct StartUi {
@@ -41,6 +46,8 @@ pub struct StartUi {
     practice_bots: u8,
     practice_races: u8,
     practice_level: BotLevel,
+    /// Players at a 1000 Bornes practice table (M-2.1: 2, 3, 4, 6 or 8).
+    practice_mb_players: u8,
     /// The code word typed for a host picked from the list.
     word: String,
     picked: Option<FoundHost>,
@@ -59,6 +66,7 @@ impl Default for StartUi {
             practice_bots: 3,
             practice_races: 1,
             practice_level: BotLevel::Random,
+            practice_mb_players: 4,
             word: String::new(),
             picked: None,
             error: None,
@@ -112,7 +120,7 @@ impl StartUi {
         ui.columns(3, |cols| {
             cols[0].group(|ui| intent = intent.take().or(self.host(ui, prefs, can_resume, w)));
             cols[1].group(|ui| intent = intent.take().or(self.join(ui, prefs, discovery, w)));
-            cols[2].group(|ui| intent = intent.take().or(self.practice(ui, w)));
+            cols[2].group(|ui| intent = intent.take().or(self.practice(ui, prefs, w)));
         });
         // Below the three doors (the window scripts click them where they have always been):
         // the language — the system's until the pilot picks one, then remembered — and the rules.
@@ -221,17 +229,36 @@ impl StartUi {
         intent
     }
 
-    fn practice(&mut self, ui: &mut egui::Ui, w: &Words) -> Option<Intent> {
+    fn practice(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, w: &Words) -> Option<Intent> {
         ui.heading(w.practice_heading);
         ui.label(w.practice_blurb);
-        ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
-        ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
+        let mille_bornes = prefs.practice_mille_bornes;
+        if mille_bornes {
+            ui.horizontal(|ui| {
+                for n in mille_bornes::options::PLAYER_COUNTS {
+                    ui.selectable_value(&mut self.practice_mb_players, n, n.to_string());
+                }
+                ui.label(w.players);
+            });
+        } else {
+            ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
+            ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
+        }
         level_picker(ui, &mut self.practice_level, w);
         let go = ui.add(egui::Button::new(RichText::new(w.practice).size(20.0)).min_size(Vec2::new(200.0, 44.0)));
-        go.clicked().then_some(Intent::Practice {
-            bots: self.practice_bots,
-            level: self.practice_level,
-            races: self.practice_races,
+        // The game, below the button the window scripts click: Bolide, or 1000 Bornes.
+        ui.horizontal(|ui| {
+            ui.label(w.practice_game);
+            ui.selectable_value(&mut prefs.practice_mille_bornes, false, "Bolide");
+            ui.selectable_value(&mut prefs.practice_mille_bornes, true, "1000 Bornes");
+        });
+        if !go.clicked() {
+            return None;
+        }
+        Some(if mille_bornes {
+            Intent::PracticeMilleBornes { players: self.practice_mb_players, level: self.practice_level }
+        } else {
+            Intent::Practice { bots: self.practice_bots, level: self.practice_level, races: self.practice_races }
         })
     }
 }

@@ -1,0 +1,134 @@
+//! 1000 Bornes cards drawn by the program: a colour and a symbol per family — attacks red with
+//! a warning triangle, remedies green with a round sign, safeties gold with a star, distances
+//! blue with their kilometres — and the name as the box prints it. No image files.
+
+use egui::{Color32, CornerRadius, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
+use mille_bornes::{Card, Family};
+
+pub fn fill(card: Card) -> Color32 {
+    match card.family() {
+        Family::Attack(_) => Color32::from_rgb(196, 48, 43),
+        Family::Remedy(_) => Color32::from_rgb(46, 140, 70),
+        Family::Safety(_) => Color32::from_rgb(214, 168, 34),
+        Family::Distance(_) => Color32::from_rgb(38, 92, 196),
+    }
+}
+
+/// Draws `card` in a `size` rect; `lit`: it can be played now; `selected`: the one picked.
+/// Its accessible label is its name.
+pub fn card(ui: &mut egui::Ui, card: Card, size: Vec2, lit: bool, selected: bool) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(size, Sense::click());
+    let painter = ui.painter_at(rect.expand(3.0));
+    let base = fill(card);
+    let colour = if lit || selected { base } else { base.gamma_multiply(0.55) };
+    let r = CornerRadius::same((size.x * 0.08) as u8);
+    painter.rect_filled(rect, r, colour);
+    let stroke = if selected {
+        Stroke::new(3.0, Color32::WHITE)
+    } else if response.hovered() && lit {
+        Stroke::new(2.0, Color32::from_gray(230))
+    } else {
+        Stroke::new(1.0, Color32::from_gray(30))
+    };
+    painter.rect_stroke(rect, r, stroke, egui::StrokeKind::Outside);
+    let symbol_centre = rect.center_top() + Vec2::new(0.0, size.y * 0.38);
+    symbol(&painter, card, symbol_centre, size.x * 0.28);
+    // The name fits the card's width: a long name on a small card gets a smaller font.
+    let name = short_name(card);
+    let fits = size.x * 0.9 / (name.chars().count() as f32 * 0.55);
+    painter.text(
+        rect.center_bottom() - Vec2::new(0.0, size.y * 0.08),
+        egui::Align2::CENTER_BOTTOM,
+        name,
+        FontId::proportional((size.x * 0.13).min(fits).clamp(6.0, 22.0)),
+        Color32::WHITE,
+    );
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, lit, card.name()));
+    response.on_hover_text(card.name())
+}
+
+/// The name on two lines at most, as it fits on a card.
+fn short_name(card: Card) -> &'static str {
+    match card {
+        Card::FinDeLimite => "Fin de Limite",
+        Card::LimiteDeVitesse => "Limite",
+        Card::VehiculePrioritaire => "Prioritaire",
+        Card::CiterneDEssence => "Citerne",
+        Card::RoueDeSecours => "Roue de Secours",
+        Card::PanneDEssence => "Panne d'Essence",
+        other => other.name(),
+    }
+}
+
+fn symbol(painter: &egui::Painter, card: Card, c: Pos2, r: f32) {
+    let white = Color32::WHITE;
+    match card.family() {
+        Family::Distance(km) => {
+            painter.text(c, egui::Align2::CENTER_CENTER, km.to_string(), FontId::proportional(r * 1.3), white);
+        }
+        Family::Attack(_) => {
+            let points =
+                vec![c + Vec2::new(0.0, -r), c + Vec2::new(r * 0.95, r * 0.7), c + Vec2::new(-r * 0.95, r * 0.7)];
+            painter.add(Shape::closed_line(points, Stroke::new(r * 0.16, white)));
+            painter.text(
+                c + Vec2::new(0.0, r * 0.15),
+                egui::Align2::CENTER_CENTER,
+                "!",
+                FontId::proportional(r),
+                white,
+            );
+        }
+        Family::Remedy(_) => {
+            painter.circle_stroke(c, r * 0.85, Stroke::new(r * 0.16, white));
+            painter.line_segment(
+                [c + Vec2::new(-r * 0.4, 0.0), c + Vec2::new(r * 0.4, 0.0)],
+                Stroke::new(r * 0.18, white),
+            );
+            painter.line_segment(
+                [c + Vec2::new(0.0, -r * 0.4), c + Vec2::new(0.0, r * 0.4)],
+                Stroke::new(r * 0.18, white),
+            );
+        }
+        Family::Safety(_) => {
+            let star: Vec<Pos2> = (0..10)
+                .map(|i| {
+                    let angle = std::f32::consts::PI * (i as f32) / 5.0 - std::f32::consts::FRAC_PI_2;
+                    let radius = if i % 2 == 0 { r } else { r * 0.45 };
+                    c + Vec2::new(angle.cos(), angle.sin()) * radius
+                })
+                .collect();
+            painter.add(Shape::closed_line(star, Stroke::new(r * 0.14, white)));
+        }
+    }
+}
+
+/// A small card in `rect` for a tableau's pile (no interaction).
+pub fn small(ui: &mut egui::Ui, card: Option<Card>, width: f32, empty: &str) {
+    let size = Vec2::new(width, width * 1.4);
+    match card {
+        Some(c) => {
+            card_static(ui, c, size);
+        }
+        None => {
+            let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
+            ui.painter().rect_stroke(
+                rect,
+                CornerRadius::same(4),
+                Stroke::new(1.0, Color32::from_gray(90)),
+                egui::StrokeKind::Inside,
+            );
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                empty,
+                FontId::proportional(11.0),
+                Color32::from_gray(140),
+            );
+        }
+    }
+}
+
+fn card_static(ui: &mut egui::Ui, card: Card, size: Vec2) -> Rect {
+    let response = self::card(ui, card, size, true, false);
+    response.rect
+}

@@ -1,0 +1,313 @@
+//! The 1000 Bornes screen: every side's tableau at once (battle and speed piles, the distance
+//! bar to 1000, the 200s, the safeties — a Coup-Fourré's marked), the hand below with the
+//! cards that can be played lit, the Coup-Fourré window's countdown and button, the log and
+//! the score sheet. It reads a view and the legal actions, as every screen does; it never
+//! re-derives a rule.
+
+use super::cards;
+use crate::lang::Words;
+use crate::practice_mb::LocalGame;
+use bolide_table::Seat;
+use egui::{Color32, RichText, Vec2};
+use mille_bornes::{Action, Card, Event, Family, Phase, View};
+
+/// What the screen remembers between frames.
+#[derive(Default)]
+pub struct MilleBornesUi {
+    /// The card picked in the hand.
+    selected: Option<Card>,
+}
+
+/// The names of the seats that drive `side` ("Anne & Bot 3" for partners).
+fn side_name(view: &View, names: &[String], side: u8) -> String {
+    let seats: Vec<&str> = (0..view.players)
+        .filter(|s| s % view.sides.max(1) == side)
+        .map(|s| names.get(usize::from(s)).map_or("?", String::as_str))
+        .collect();
+    seats.join(" & ")
+}
+
+impl MilleBornesUi {
+    /// One frame of a local practice game; returns true when the player leaves.
+    pub fn show(&mut self, ui: &mut egui::Ui, game: &mut LocalGame, now: u64, w: &Words) -> bool {
+        if let Some(next) = game.tick(now) {
+            ui.ctx().request_repaint_after(std::time::Duration::from_micros(next.saturating_sub(now).max(1_000)));
+        }
+        let view = game.view();
+        let legal = game.legal();
+        let names = game.names.clone();
+        let you = game.you;
+        let mut leave = false;
+        egui::Panel::top("mb-status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new("1000 BORNES").strong().italics());
+                if ui.button(w.leave_table).clicked() {
+                    leave = true;
+                }
+                ui.separator();
+                ui.label(RichText::new((w.mb_hand_n)(view.hand_number + 1)).strong());
+                for side in 0..view.sides {
+                    let total = view.totals.get(usize::from(side)).copied().unwrap_or(0);
+                    ui.label(format!("{}: {total}", side_name(&view, &names, side)));
+                }
+                ui.separator();
+                ui.label((w.mb_draw_pile)(view.draw_count));
+            });
+        });
+        egui::Panel::right("mb-side").min_size(300.0).show(ui, |ui| side_panel(ui, game, &view, &names, w));
+        egui::Panel::bottom("mb-hand").min_size(220.0).show(ui, |ui| {
+            self.hand(ui, game, &view, &legal, &names, now, w);
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            if game.partie().is_over() {
+                ui.heading(RichText::new(w.mb_game_over).size(30.0));
+                if let Some(standings) = game.partie().standings() {
+                    let mut lines = standings;
+                    lines.sort_by_key(|s| (s.rank, s.seat));
+                    for s in lines {
+                        let who = names.get(s.seat.index()).map_or("?", String::as_str);
+                        ui.label(RichText::new((w.standing_full)(s.rank, who, s.points, s.hands_won)).size(20.0));
+                    }
+                }
+                return;
+            }
+            egui::ScrollArea::vertical().show(ui, |ui| tableaux(ui, game, &view, &names, you, now, w));
+        });
+        leave
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hand(
+        &mut self,
+        ui: &mut egui::Ui,
+        game: &mut LocalGame,
+        view: &View,
+        legal: &[Action],
+        names: &[String],
+        now: u64,
+        w: &Words,
+    ) {
+        let you = game.you;
+        let my_side = you.0 % view.sides.max(1);
+        ui.horizontal(|ui| {
+            let turn = match view.phase {
+                Phase::Turn { seat } if seat == you => w.your_turn.to_string(),
+                Phase::Turn { seat } => (w.someones_turn)(names.get(seat.index()).map_or("?", String::as_str)),
+                Phase::Window { .. } => w.mb_window_open.to_string(),
+                Phase::Over => String::new(),
+            };
+            ui.heading(turn);
+            if let Some(refusal) = &game.refusal {
+                let text = match refusal {
+                    mille_bornes::RuleError::SafetyNotHeld { safety } => (w.mb_cf_refused)(safety.card().name()),
+                    other => other.to_string(),
+                };
+                ui.colored_label(Color32::from_rgb(240, 130, 50), text);
+            }
+        });
+        // M-15.5: the attacked side's players get the button, whether or not they hold it.
+        if let Phase::Window { side, .. } = view.phase
+            && side == my_side
+        {
+            let button = egui::Button::new(RichText::new(w.mb_coup_fourre_button).size(24.0).strong())
+                .fill(Color32::from_rgb(214, 168, 34))
+                .min_size(Vec2::new(320.0, 56.0));
+            if ui.add(button).clicked() || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+                game.act(Action::CoupFourre, now);
+            }
+        }
+        let width = (ui.available_width() / 8.0).clamp(70.0, 150.0);
+        let size = Vec2::new(width, width * 1.4);
+        let keys = [
+            egui::Key::Num1,
+            egui::Key::Num2,
+            egui::Key::Num3,
+            egui::Key::Num4,
+            egui::Key::Num5,
+            egui::Key::Num6,
+            egui::Key::Num7,
+        ];
+        ui.horizontal(|ui| {
+            for (i, card) in view.hand.iter().enumerate() {
+                let playable = legal.iter().any(|a| matches!(a, Action::Play { card: c, .. } if c == card));
+                let selected = self.selected == Some(*card);
+                let clicked = cards::card(ui, *card, size, playable, selected).clicked()
+                    || keys.get(i).is_some_and(|k| ui.input(|inp| inp.key_pressed(*k)));
+                if clicked {
+                    self.selected = Some(*card);
+                }
+            }
+        });
+        let Some(card) = self.selected.filter(|c| view.hand.contains(c)) else { return };
+        let plays: Vec<Action> =
+            legal.iter().copied().filter(|a| matches!(a, Action::Play { card: c, .. } if *c == card)).collect();
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(card.name()).strong());
+            for play in &plays {
+                let label = match play {
+                    Action::Play { on: Some(side), .. } => (w.mb_on_side)(&side_name(view, names, *side)),
+                    _ => w.mb_play.to_string(),
+                };
+                if ui.button(RichText::new(label).size(17.0)).clicked() {
+                    game.act(*play, now);
+                    self.selected = None;
+                }
+            }
+            let discard = Action::Discard { card };
+            if legal.contains(&discard) && ui.button(RichText::new(w.mb_discard).size(17.0)).clicked() {
+                game.act(discard, now);
+                self.selected = None;
+            }
+        });
+        // Enter plays on the only target; D discards.
+        let (enter, d) = ui.input(|i| (i.key_pressed(egui::Key::Enter), i.key_pressed(egui::Key::D)));
+        if enter && plays.len() == 1 {
+            game.act(plays[0], now);
+            self.selected = None;
+        } else if d && legal.contains(&Action::Discard { card }) {
+            game.act(Action::Discard { card }, now);
+            self.selected = None;
+        }
+    }
+}
+
+fn tableaux(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], you: Seat, now: u64, w: &Words) {
+    let my_side = you.0 % view.sides.max(1);
+    let columns = if view.sides > 2 { 2 } else { view.sides.max(1) as usize };
+    egui::Grid::new("mb-tableaux").num_columns(columns).spacing(Vec2::new(24.0, 16.0)).show(ui, |ui| {
+        for (i, t) in view.tableaux.iter().enumerate() {
+            let side = i as u8;
+            ui.group(|ui| {
+                ui.set_min_width(420.0);
+                let mut title = side_name(view, names, side);
+                if side == my_side {
+                    title.push_str(w.you_mark);
+                }
+                let turn_here = matches!(view.phase, Phase::Turn { seat } if seat.0 % view.sides.max(1) == side);
+                let title = RichText::new(title).size(18.0).strong();
+                ui.label(if turn_here { title.color(Color32::from_rgb(250, 210, 80)) } else { title });
+                ui.horizontal(|ui| {
+                    cards::small(ui, t.battle_top, 56.0, w.mb_battle);
+                    cards::small(ui, t.speed_top, 56.0, w.mb_speed);
+                    ui.vertical(|ui| {
+                        let target = view.settings.target_km;
+                        ui.add(
+                            egui::ProgressBar::new(f32::from(t.km) / f32::from(target.max(1)))
+                                .text((w.mb_km_of)(t.km, target))
+                                .desired_width(220.0),
+                        );
+                        ui.label((w.mb_two_hundreds)(t.two_hundreds()));
+                        let state = if t.needs_feu_vert() {
+                            w.mb_needs_feu_vert
+                        } else if t.rolls() {
+                            w.mb_rolls
+                        } else {
+                            w.mb_stopped
+                        };
+                        ui.label(if t.limited() { format!("{state} · {}", w.mb_limited) } else { state.to_string() });
+                    });
+                });
+                ui.horizontal(|ui| {
+                    for safety in mille_bornes::Safety::ALL {
+                        if let Some(how) = t.safeties[safety.index()] {
+                            cards::small(ui, Some(safety.card()), 40.0, "");
+                            if how == mille_bornes::Laid::CoupFourre {
+                                ui.label(RichText::new(w.mb_coup_fourre_mark).italics());
+                            }
+                        }
+                    }
+                });
+                // M-15.4: the pending attack on its pile, with the window's countdown.
+                if let Phase::Window { side: target, attack, .. } = view.phase
+                    && target == side
+                {
+                    ui.horizontal(|ui| {
+                        cards::small(ui, Some(attack.card()), 56.0, "");
+                        if let Some(window) = game.window() {
+                            let length = window.closes_at.saturating_sub(window.opened_at).max(1) as f32;
+                            let left = window.closes_at.saturating_sub(now) as f32;
+                            ui.add(
+                                egui::ProgressBar::new(left / length)
+                                    .text((w.mb_window_left)(f64::from(left) / 1e6))
+                                    .desired_width(220.0),
+                            );
+                            ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
+                        }
+                    });
+                }
+            });
+            if (i + 1) % columns == 0 {
+                ui.end_row();
+            }
+        }
+    });
+}
+
+fn side_panel(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], w: &Words) {
+    ui.horizontal(|ui| {
+        ui.label(w.mb_discard_pile);
+        cards::small(ui, view.discard_top, 48.0, "");
+    });
+    if let Some(last) = view.history.last() {
+        ui.separator();
+        ui.label(RichText::new(w.mb_score_sheet).strong());
+        egui::Grid::new("mb-score").striped(true).show(ui, |ui| {
+            ui.label("");
+            for h in w.mb_score_lines {
+                ui.label(h);
+            }
+            ui.end_row();
+            for (side, line) in last.lines().iter().enumerate() {
+                ui.label(side_name(view, names, side as u8));
+                for v in [
+                    line.distance,
+                    line.safeties,
+                    line.coup_fourres,
+                    line.won,
+                    line.without_200,
+                    line.shut_out,
+                    line.total(),
+                ] {
+                    ui.label(v.to_string());
+                }
+                ui.end_row();
+            }
+        });
+    }
+    ui.separator();
+    ui.label(RichText::new(w.what_happened).strong());
+    egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
+        let start = game.log.len().saturating_sub(200);
+        for event in &game.log[start..] {
+            if let Some(line) = describe(event, view, names, w) {
+                ui.label(line).on_hover_text((w.rule_n)(event.rule()));
+            }
+        }
+    });
+}
+
+/// One line of the log for a 1000 Bornes event, or `None` for the bookkeeping ones.
+pub fn describe(event: &Event, view: &View, names: &[String], w: &Words) -> Option<String> {
+    let who = |s: &Seat| names.get(s.index()).cloned().unwrap_or_else(|| "?".into());
+    Some(match event {
+        Event::Dealt { hand, dealer, .. } => (w.mb_dealt)(hand + 1, &who(dealer)),
+        Event::Drew { card: Some(card), .. } => (w.mb_you_draw)(card.name()),
+        Event::Played { seat, card, side } => match card.family() {
+            Family::Attack(_) => (w.mb_attacks)(&who(seat), card.name(), &side_name(view, names, *side)),
+            _ => (w.mb_plays)(&who(seat), card.name()),
+        },
+        Event::Discarded { seat, card } => (w.mb_discards)(&who(seat), card.name()),
+        Event::Cleared { card, .. } => (w.mb_cleared)(card.name()),
+        Event::PlaysAgain { seat } => (w.mb_plays_again)(&who(seat)),
+        Event::Passed { seat } => (w.mb_passes)(&who(seat)),
+        Event::WindowOpened { side, .. } => (w.mb_window_for)(&side_name(view, names, *side)),
+        Event::CoupFourre { seat, safety, .. } => (w.mb_coup_fourre)(&who(seat), safety.card().name()),
+        Event::LostTurn { seat } => (w.mb_lost_turn)(&who(seat)),
+        Event::AttackStands { side, attack } => {
+            (w.mb_attack_stands)(attack.card().name(), &side_name(view, names, *side))
+        }
+        Event::HandEnded { hand, .. } => (w.mb_hand_over)(hand + 1),
+        Event::GameOver => w.mb_game_over.into(),
+        Event::Drew { card: None, .. } | Event::Turn { .. } => return None,
+    })
+}
