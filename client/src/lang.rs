@@ -323,6 +323,10 @@ pub struct Words {
     pub mb_hand_over: fn(u16) -> String,
     pub practice_game: &'static str,
     pub players: &'static str,
+    pub mb_standing: fn(u8, &str, u32, u8) -> String,
+    pub mb_cards_checked: fn(usize) -> String,
+    pub mb_cards_do_not_match: fn(&str) -> String,
+    pub mb_points_per_hand: &'static str,
 }
 
 impl Words {
@@ -670,6 +674,10 @@ pub static EN: Words = Words {
     mb_hand_over: |hand| format!("Hand {hand} is over"),
     practice_game: "game",
     players: "players",
+    mb_standing: |rank, who, points, hands| format!("{rank}. {who} — {points} points, {hands} hands won"),
+    mb_cards_checked: |hands| format!("Cards checked: every card you saw in {hands} hands is the seed's deal."),
+    mb_cards_do_not_match: |why| format!("The cards do NOT match the seed: {why}"),
+    mb_points_per_hand: "Points after each hand",
 };
 
 pub static FR: Words = Words {
@@ -1007,6 +1015,12 @@ pub static FR: Words = Words {
     mb_hand_over: |hand| format!("Manche {hand} terminée"),
     practice_game: "jeu",
     players: "joueurs",
+    mb_standing: |rank, who, points, hands| format!("{rank}. {who} — {points} points, {hands} manches gagnées"),
+    mb_cards_checked: |hands| {
+        format!("Cartes vérifiées : chaque carte vue en {hands} manches est celle de la donne de la graine.")
+    },
+    mb_cards_do_not_match: |why| format!("Les cartes NE correspondent PAS à la graine : {why}"),
+    mb_points_per_hand: "Points après chaque manche",
 };
 
 #[cfg(test)]

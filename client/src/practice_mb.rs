@@ -18,8 +18,11 @@ pub struct LocalGame {
     pub names: Vec<String>,
     level: BotLevel,
     rng: ChaCha8Rng,
-    /// Every event, as the player may see it (others' draws hidden).
+    /// Every event, as the player may see it (others' draws hidden); the last few thousand.
     pub log: Vec<Event>,
+    /// The whole game's events as the player saw them, for the deal check at the end (a
+    /// game is a few thousand events).
+    full_log: Vec<Event>,
     /// When the next bot acts (µs on the caller's clock), and the window's schedule.
     next_bot_at: Option<u64>,
     window: Option<Window>,
@@ -50,6 +53,7 @@ impl LocalGame {
             level,
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0xb07),
             log: Vec::new(),
+            full_log: Vec::new(),
             next_bot_at: None,
             window: None,
             refusal: None,
@@ -69,6 +73,17 @@ impl LocalGame {
 
     pub fn partie(&self) -> &Partie {
         &self.partie
+    }
+
+    /// M-3.2: every card this player saw, re-dealt from the game's seed once it is over (at a
+    /// table, the host reveals the seed at the end; here the engine is on this laptop).
+    pub fn cards_checked(&self) -> Option<Result<usize, mille_bornes::deal::DealMismatch>> {
+        if !self.partie.is_over() {
+            return None;
+        }
+        let mut watch = mille_bornes::deal::DealWatch::default();
+        self.full_log.iter().for_each(|e| watch.saw(*e));
+        Some(watch.check(self.partie.seed(), self.partie.manche().players()))
     }
 
     pub fn window(&self) -> Option<Window> {
@@ -150,7 +165,11 @@ impl LocalGame {
             if matches!(event, Event::CoupFourre { .. } | Event::AttackStands { .. } | Event::HandEnded { .. }) {
                 self.window = None;
             }
-            self.log.push(self.partie.event_for(event, Some(self.you)));
+            let seen = self.partie.event_for(event, Some(self.you));
+            self.log.push(seen);
+            if self.full_log.len() < 200_000 {
+                self.full_log.push(seen);
+            }
         }
         if self.log.len() > 4000 {
             self.log.drain(..1000);

@@ -60,15 +60,7 @@ impl MilleBornesUi {
         });
         egui::CentralPanel::default().show(ui, |ui| {
             if game.partie().is_over() {
-                ui.heading(RichText::new(w.mb_game_over).size(30.0));
-                if let Some(standings) = game.partie().standings() {
-                    let mut lines = standings;
-                    lines.sort_by_key(|s| (s.rank, s.seat));
-                    for s in lines {
-                        let who = names.get(s.seat.index()).map_or("?", String::as_str);
-                        ui.label(RichText::new((w.standing_full)(s.rank, who, s.points, s.hands_won)).size(20.0));
-                    }
-                }
+                egui::ScrollArea::vertical().show(ui, |ui| podium(ui, game, &view, &names, w));
                 return;
             }
             egui::ScrollArea::vertical().show(ui, |ui| tableaux(ui, game, &view, &names, you, now, w));
@@ -310,4 +302,45 @@ pub fn describe(event: &Event, view: &View, names: &[String], w: &Words) -> Opti
         Event::GameOver => w.mb_game_over.into(),
         Event::Drew { card: None, .. } | Event::Turn { .. } => return None,
     })
+}
+
+/// The end of a game: the places (M-13), the points hand after hand, and the deal checked.
+fn podium(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], w: &Words) {
+    ui.heading(RichText::new(w.mb_game_over).size(30.0));
+    if let Some(mut lines) = game.partie().standings() {
+        lines.sort_by_key(|s| (s.rank, s.seat));
+        for s in lines.iter().filter(|s| s.seat.0 < view.sides) {
+            let side = side_name(view, names, s.side);
+            ui.label(RichText::new((w.mb_standing)(s.rank, &side, s.points, s.hands_won)).size(22.0));
+        }
+    }
+    match game.cards_checked() {
+        Some(Ok(hands)) => {
+            ui.colored_label(Color32::from_rgb(90, 190, 110), (w.mb_cards_checked)(hands));
+        }
+        Some(Err(e)) => {
+            ui.colored_label(Color32::from_rgb(230, 80, 60), (w.mb_cards_do_not_match)(&e.to_string()));
+        }
+        None => {}
+    }
+    ui.add_space(8.0);
+    ui.label(RichText::new(w.mb_points_per_hand).strong());
+    let history = game.partie().history();
+    egui_plot::Plot::new("mb-points")
+        .height(260.0)
+        .legend(egui_plot::Legend::default())
+        .allow_scroll(false)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .show(ui, |plot| {
+            for side in 0..view.sides {
+                let mut total = 0.0;
+                let mut points = vec![[0.0, 0.0]];
+                for (hand, score) in history.iter().enumerate() {
+                    total += f64::from(score.lines().get(usize::from(side)).map_or(0, |l| l.total()));
+                    points.push([(hand + 1) as f64, total]);
+                }
+                plot.line(egui_plot::Line::new(side_name(view, names, side), points).width(3.0));
+            }
+        });
 }
