@@ -24,6 +24,11 @@ start_window() { # start_window DISPLAY_NUMBER
     [ $waited -lt 100 ] || { echo "window: Xvfb did not start"; cat "$tmp/xvfb.log"; exit 1; }
     sleep 0.1; waited=$((waited + 1))
   done
+  # A script may hand the window its remembered settings (the game Practice plays, a name).
+  if [ -n "${WINDOW_SETTINGS:-}" ]; then
+    mkdir -p "$XDG_CONFIG_HOME/bolide"
+    printf '%s' "$WINDOW_SETTINGS" >"$XDG_CONFIG_HOME/bolide/settings.json"
+  fi
   "$BIN" >"$tmp/bolide.log" 2>&1 &
   app=$!
   deadline=$((SECONDS + ${WINDOW_DEADLINE_S:-600}))

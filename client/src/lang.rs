@@ -327,6 +327,8 @@ pub struct Words {
     pub mb_cards_checked: fn(usize) -> String,
     pub mb_cards_do_not_match: fn(&str) -> String,
     pub mb_points_per_hand: &'static str,
+    pub mb_to_5000: &'static str,
+    pub mb_hands_n: fn(u8) -> String,
 }
 
 impl Words {
@@ -674,10 +676,14 @@ pub static EN: Words = Words {
     mb_hand_over: |hand| format!("Hand {hand} is over"),
     practice_game: "game",
     players: "players",
-    mb_standing: |rank, who, points, hands| format!("{rank}. {who} — {points} points, {hands} hands won"),
+    mb_standing: |rank, who, points, hands| {
+        format!("{rank}. {who} — {points} points, {hands} hand{} won", if hands == 1 { "" } else { "s" })
+    },
     mb_cards_checked: |hands| format!("Cards checked: every card you saw in {hands} hands is the seed's deal."),
     mb_cards_do_not_match: |why| format!("The cards do NOT match the seed: {why}"),
     mb_points_per_hand: "Points after each hand",
+    mb_to_5000: "to 5000 points",
+    mb_hands_n: |n| if n == 1 { "1 hand".into() } else { format!("{n} hands") },
 };
 
 pub static FR: Words = Words {
@@ -1015,12 +1021,16 @@ pub static FR: Words = Words {
     mb_hand_over: |hand| format!("Manche {hand} terminée"),
     practice_game: "jeu",
     players: "joueurs",
-    mb_standing: |rank, who, points, hands| format!("{rank}. {who} — {points} points, {hands} manches gagnées"),
+    mb_standing: |rank, who, points, hands| {
+        format!("{rank}. {who} — {points} points, {hands} manche{} gagnée{0}", if hands > 1 { "s" } else { "" })
+    },
     mb_cards_checked: |hands| {
         format!("Cartes vérifiées : chaque carte vue en {hands} manches est celle de la donne de la graine.")
     },
     mb_cards_do_not_match: |why| format!("Les cartes NE correspondent PAS à la graine : {why}"),
     mb_points_per_hand: "Points après chaque manche",
+    mb_to_5000: "jusqu'à 5000 points",
+    mb_hands_n: |n| if n == 1 { "1 manche".into() } else { format!("{n} manches") },
 };
 
 #[cfg(test)]

@@ -42,9 +42,15 @@ pub struct Window {
 
 impl LocalGame {
     /// A game for `players` (you at seat 0) against bots of `level`, dealt from `seed`.
-    pub fn new(players: u8, level: BotLevel, seed: u64, names: Vec<String>, now: u64) -> Result<LocalGame, String> {
+    pub fn new(
+        players: u8,
+        level: BotLevel,
+        seed: u64,
+        names: Vec<String>,
+        settings: Settings,
+        now: u64,
+    ) -> Result<LocalGame, String> {
         let mut events = Vec::new();
-        let settings = Settings::default();
         let partie = Partie::new(settings, players, seed, &mut events).map_err(|e| e.to_string())?;
         let mut game = LocalGame {
             partie,
@@ -73,6 +79,18 @@ impl LocalGame {
 
     pub fn partie(&self) -> &Partie {
         &self.partie
+    }
+
+    /// The window's title: where the player is (a glance at the task bar, and the hook the
+    /// window scripts follow).
+    pub fn title(&self) -> &'static str {
+        let my_side = self.you.0 % self.partie.manche().sides().max(1);
+        match self.partie.manche().phase() {
+            _ if self.partie.is_over() => "Bolide — 1000 Bornes — game over",
+            Phase::Turn { seat } if seat == self.you => "Bolide — 1000 Bornes — your turn",
+            Phase::Window { side, .. } if side == my_side => "Bolide — 1000 Bornes — Coup-Fourré?",
+            _ => "Bolide — 1000 Bornes",
+        }
     }
 
     /// M-3.2: every card this player saw, re-dealt from the game's seed once it is over (at a
@@ -189,7 +207,7 @@ mod tests {
     /// you may; returns the windows seen.
     #[test]
     fn m_15_11_a_local_game_runs_with_bots_windows_and_their_calls_to_its_end() {
-        let mut g = LocalGame::new(4, BotLevel::Strategic, 5, names(), 0).unwrap();
+        let mut g = LocalGame::new(4, BotLevel::Strategic, 5, names(), Settings::default(), 0).unwrap();
         let (mut now, mut windows, mut bot_calls) = (0u64, 0, 0);
         for _ in 0..200_000 {
             if g.partie().is_over() {
@@ -222,7 +240,7 @@ mod tests {
 
     #[test]
     fn m_15_5_your_call_without_the_safety_is_refused_to_you() {
-        let mut g = LocalGame::new(2, BotLevel::Random, 1, names()[..2].to_vec(), 0).unwrap();
+        let mut g = LocalGame::new(2, BotLevel::Random, 1, names()[..2].to_vec(), Settings::default(), 0).unwrap();
         g.act(Action::CoupFourre, 0);
         assert_eq!(g.refusal, Some(RuleError::NoWindow));
     }

@@ -65,6 +65,11 @@ impl MilleBornesUi {
             }
             egui::ScrollArea::vertical().show(ui, |ui| tableaux(ui, game, &view, &names, you, now, w));
         });
+        // What this frame's input started (a card played hands the turn to a bot, which
+        // thinks on the clock) needs a frame of its own when its time comes.
+        if let Some(next) = game.tick(now) {
+            ui.ctx().request_repaint_after(std::time::Duration::from_micros(next.saturating_sub(now).max(1_000)));
+        }
         leave
     }
 
@@ -169,70 +174,87 @@ fn tableaux(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], 
     egui::Grid::new("mb-tableaux").num_columns(columns).spacing(Vec2::new(24.0, 16.0)).show(ui, |ui| {
         for (i, t) in view.tableaux.iter().enumerate() {
             let side = i as u8;
+            // A grid's cell lays out left to right; a tableau reads top to bottom.
             ui.group(|ui| {
-                ui.set_min_width(420.0);
-                let mut title = side_name(view, names, side);
-                if side == my_side {
-                    title.push_str(w.you_mark);
-                }
-                let turn_here = matches!(view.phase, Phase::Turn { seat } if seat.0 % view.sides.max(1) == side);
-                let title = RichText::new(title).size(18.0).strong();
-                ui.label(if turn_here { title.color(Color32::from_rgb(250, 210, 80)) } else { title });
-                ui.horizontal(|ui| {
-                    cards::small(ui, t.battle_top, 56.0, w.mb_battle);
-                    cards::small(ui, t.speed_top, 56.0, w.mb_speed);
-                    ui.vertical(|ui| {
-                        let target = view.settings.target_km;
-                        ui.add(
-                            egui::ProgressBar::new(f32::from(t.km) / f32::from(target.max(1)))
-                                .text((w.mb_km_of)(t.km, target))
-                                .desired_width(220.0),
-                        );
-                        ui.label((w.mb_two_hundreds)(t.two_hundreds()));
-                        let state = if t.needs_feu_vert() {
-                            w.mb_needs_feu_vert
-                        } else if t.rolls() {
-                            w.mb_rolls
-                        } else {
-                            w.mb_stopped
-                        };
-                        ui.label(if t.limited() { format!("{state} · {}", w.mb_limited) } else { state.to_string() });
-                    });
-                });
-                ui.horizontal(|ui| {
-                    for safety in mille_bornes::Safety::ALL {
-                        if let Some(how) = t.safeties[safety.index()] {
-                            cards::small(ui, Some(safety.card()), 40.0, "");
-                            if how == mille_bornes::Laid::CoupFourre {
-                                ui.label(RichText::new(w.mb_coup_fourre_mark).italics());
-                            }
-                        }
-                    }
-                });
-                // M-15.4: the pending attack on its pile, with the window's countdown.
-                if let Phase::Window { side: target, attack, .. } = view.phase
-                    && target == side
-                {
-                    ui.horizontal(|ui| {
-                        cards::small(ui, Some(attack.card()), 56.0, "");
-                        if let Some(window) = game.window() {
-                            let length = window.closes_at.saturating_sub(window.opened_at).max(1) as f32;
-                            let left = window.closes_at.saturating_sub(now) as f32;
-                            ui.add(
-                                egui::ProgressBar::new(left / length)
-                                    .text((w.mb_window_left)(f64::from(left) / 1e6))
-                                    .desired_width(220.0),
-                            );
-                            ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
-                        }
-                    });
-                }
+                ui.vertical(|ui| tableau(ui, game, view, names, side, t, my_side, now, w));
             });
             if (i + 1) % columns == 0 {
                 ui.end_row();
             }
         }
     });
+}
+
+/// One side's tableau: its name, piles, distance, safeties, and an attack pending on it.
+#[allow(clippy::too_many_arguments)]
+fn tableau(
+    ui: &mut egui::Ui,
+    game: &LocalGame,
+    view: &View,
+    names: &[String],
+    side: u8,
+    t: &mille_bornes::Tableau,
+    my_side: u8,
+    now: u64,
+    w: &Words,
+) {
+    ui.set_min_width(420.0);
+    let mut title = side_name(view, names, side);
+    if side == my_side {
+        title.push_str(w.you_mark);
+    }
+    let turn_here = matches!(view.phase, Phase::Turn { seat } if seat.0 % view.sides.max(1) == side);
+    let title = RichText::new(title).size(18.0).strong();
+    ui.label(if turn_here { title.color(Color32::from_rgb(250, 210, 80)) } else { title });
+    ui.horizontal(|ui| {
+        cards::small(ui, t.battle_top, 56.0, w.mb_battle);
+        cards::small(ui, t.speed_top, 56.0, w.mb_speed);
+        ui.vertical(|ui| {
+            let target = view.settings.target_km;
+            ui.add(
+                egui::ProgressBar::new(f32::from(t.km) / f32::from(target.max(1)))
+                    .text((w.mb_km_of)(t.km, target))
+                    .desired_width(220.0),
+            );
+            ui.label((w.mb_two_hundreds)(t.two_hundreds()));
+            let state = if t.needs_feu_vert() {
+                w.mb_needs_feu_vert
+            } else if t.rolls() {
+                w.mb_rolls
+            } else {
+                w.mb_stopped
+            };
+            ui.label(if t.limited() { format!("{state} · {}", w.mb_limited) } else { state.to_string() });
+        });
+    });
+    ui.horizontal(|ui| {
+        for safety in mille_bornes::Safety::ALL {
+            if let Some(how) = t.safeties[safety.index()] {
+                cards::small(ui, Some(safety.card()), 40.0, "");
+                if how == mille_bornes::Laid::CoupFourre {
+                    ui.label(RichText::new(w.mb_coup_fourre_mark).italics());
+                }
+            }
+        }
+    });
+    // M-15.4: the pending attack on its pile, with the window's countdown.
+    if let Phase::Window { side: target, attack, .. } = view.phase
+        && target == side
+    {
+        ui.horizontal(|ui| {
+            cards::small(ui, Some(attack.card()), 56.0, "");
+            if let Some(window) = game.window() {
+                let length = window.closes_at.saturating_sub(window.opened_at).max(1) as f32;
+                let left = window.closes_at.saturating_sub(now) as f32;
+                ui.add(
+                    egui::ProgressBar::new(left / length)
+                        .text((w.mb_window_left)(f64::from(left) / 1e6))
+                        .desired_width(220.0),
+                );
+                ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
+            }
+        });
+    }
 }
 
 fn side_panel(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], w: &Words) {

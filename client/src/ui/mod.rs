@@ -171,9 +171,11 @@ impl BolideApp {
         self.poll_starting();
         let w = self.lang().words();
         if self.mille_bornes.is_some() {
-            self.set_title(ui.ctx(), "Bolide — 1000 Bornes");
             let now = self.clock.elapsed().as_micros() as u64;
             let left = self.mille_bornes.as_mut().is_some_and(|(game, screen)| screen.show(ui, game, now, w));
+            // The title after the frame: the game may have moved on during it (a bot's turn).
+            let title = self.mille_bornes.as_ref().map_or("Bolide", |(game, _)| game.title());
+            self.set_title(ui.ctx(), title);
             if left {
                 self.mille_bornes = None;
             }
@@ -245,13 +247,17 @@ impl BolideApp {
         self.last_intent = Some(intent.clone());
         self.start.error = None;
         // A local game starts no host and no connection: even a dry run plays it.
-        if let Intent::PracticeMilleBornes { players, level } = intent {
+        if let Intent::PracticeMilleBornes { players, level, hands } = intent {
             let mut names =
                 vec![if self.prefs.name.trim().is_empty() { "Pilot".to_string() } else { self.prefs.name.clone() }];
             names.extend((1..players).map(|n| format!("Bot {n}")));
             let seed = getrandom::u64().unwrap_or(1);
             let now = self.clock.elapsed().as_micros() as u64;
-            match crate::practice_mb::LocalGame::new(players, level, seed, names, now) {
+            let mode = hands.map_or(::mille_bornes::options::GameMode::Points { target: 5000 }, |hands| {
+                ::mille_bornes::options::GameMode::Hands { hands }
+            });
+            let settings = ::mille_bornes::Settings { mode, ..Default::default() };
+            match crate::practice_mb::LocalGame::new(players, level, seed, names, settings, now) {
                 Ok(game) => self.mille_bornes = Some((game, mille_bornes::MilleBornesUi::default())),
                 Err(e) => self.start.error = Some(e),
             }

@@ -31,10 +31,12 @@ pub enum Intent {
         level: BotLevel,
         races: u8,
     },
-    /// 1000 Bornes against bots on this laptop (`players` in all, you included).
+    /// 1000 Bornes against bots on this laptop (`players` in all, you included), to 5000
+    /// points or for a number of hands (M-13.1).
     PracticeMilleBornes {
         players: u8,
         level: BotLevel,
+        hands: Option<u8>,
     },
 }
 
@@ -48,6 +50,8 @@ pub struct StartUi {
     practice_level: BotLevel,
     /// Players at a 1000 Bornes practice table (M-2.1: 2, 3, 4, 6 or 8).
     practice_mb_players: u8,
+    /// A game of hands (M-13.3: 1, 3 or 5) rather than to 5000 points.
+    practice_mb_hands: Option<u8>,
     /// The code word typed for a host picked from the list.
     word: String,
     picked: Option<FoundHost>,
@@ -67,6 +71,7 @@ impl Default for StartUi {
             practice_races: 1,
             practice_level: BotLevel::Random,
             practice_mb_players: 4,
+            practice_mb_hands: None,
             word: String::new(),
             picked: None,
             error: None,
@@ -240,6 +245,12 @@ impl StartUi {
                 }
                 ui.label(w.players);
             });
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut self.practice_mb_hands, None, w.mb_to_5000);
+                for n in [1, 3, 5] {
+                    ui.selectable_value(&mut self.practice_mb_hands, Some(n), (w.mb_hands_n)(n));
+                }
+            });
         } else {
             ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
             ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
@@ -256,7 +267,11 @@ impl StartUi {
             return None;
         }
         Some(if mille_bornes {
-            Intent::PracticeMilleBornes { players: self.practice_mb_players, level: self.practice_level }
+            Intent::PracticeMilleBornes {
+                players: self.practice_mb_players,
+                level: self.practice_level,
+                hands: self.practice_mb_hands,
+            }
         } else {
             Intent::Practice { bots: self.practice_bots, level: self.practice_level, races: self.practice_races }
         })

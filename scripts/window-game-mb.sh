@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# A whole 1000 Bornes game in a real window: starts `bolide` under Xvfb with Practice set to
+# 1000 Bornes, plays a one-hand game against three bots with the keyboard as a person would
+# (xdotool: 1 picks the first card, Enter plays it where it can only go, D discards it; Space
+# answers an attack with a Coup-Fourré), and saves screenshots of the start screen, a turn, a
+# Coup-Fourré window and the score sheet at the end.
+#
+#   bash scripts/window-game-mb.sh [BOLIDE_BINARY] [SCREENSHOT_DIR]
+#
+# Needs what window-game.sh needs; says why and exits 0 when it is missing. Bounded: it gives
+# up after 10 minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-target/release/bolide}
+OUT=${2:-docs/screenshots}
+source scripts/window-lib.sh
+if missing=$(window_tools_missing); then
+  echo "1000 Bornes window game skipped: $missing is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
+  exit 0
+fi
+[ -x "$BIN" ] || { echo "1000 Bornes window game: no binary at $BIN (cargo build --release -p bolide-client)"; exit 1; }
+mkdir -p "$OUT"
+export WINDOW_SETTINGS='{"name": "Anne", "practice_mille_bornes": true, "lang": "En"}'
+start_window "${WINDOW_GAME_DISPLAY:-86}"
+# The start screen at 1280x800, Practice column: one hand, bots that play to win, Practice.
+click 998 242; click 1012 265
+shot mb-start
+click 1060 300
+wait_title '1000 Bornes'
+shot_taken=""
+while [ $SECONDS -lt $deadline ]; do
+  t=$(title)
+  case "$t" in
+    *"your turn"*)
+      [[ $shot_taken == *turn* ]] || { sleep 0.3; shot mb-turn; shot_taken+=" turn"; }
+      xdotool key 1; sleep 0.1; xdotool key Return; sleep 0.1; xdotool key d ;;
+    *"Coup-Fourré?"*)
+      [[ $shot_taken == *coup* ]] || { sleep 0.3; shot mb-coup-fourre; shot_taken+=" coup"; }
+      xdotool key space ;;
+    *"game over"*) sleep 1; shot mb-score; echo "1000 Bornes window game: played to the end"; exit 0 ;;
+  esac
+  sleep 0.2
+done
+echo "1000 Bornes window game: the game did not end in time (title: $(title))"
+exit 1
