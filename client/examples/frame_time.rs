@@ -4,15 +4,18 @@
 //! clock; the process's resident memory before and after. The GPU's part (uploading and
 //! drawing the triangles) is not in it.
 //!
-//! `cargo run --release -p bolide-client --example frame_time`
+//! `cargo run --release -p bolide-client --example frame_time`; with `-- mille-bornes`, the
+//! 1000 Bornes screen instead: eight players (four teams), mid-hand, bots playing on the clock.
 
 use bolide_client::live::{Link, Live};
+use bolide_client::practice_mb::LocalGame;
 use bolide_client::ui::BolideApp;
 use bolide_client::ui::prefs::Prefs;
 use bolide_host::sim;
 use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
 use bolide_protocol::wire::{LobbySeat, LobbyState, Settings};
 use bolide_protocol::{Action, Colour, Event, Seat, TableOptions};
+use bolide_table::BotLevel;
 
 const FRAMES: usize = 10_000;
 const WARM_UP: usize = 300;
@@ -34,6 +37,7 @@ fn rss_kb() -> u64 {
 }
 
 fn main() -> anyhow::Result<()> {
+    let mille_bornes = std::env::args().any(|a| a == "mille-bornes");
     let (live, _commands) = Live::detached("GARAGE-7F3K0Q");
     {
         live.set_link(Link::Connected);
@@ -87,7 +91,34 @@ fn main() -> anyhow::Result<()> {
         }
     }
     let mut app = BolideApp::with(Prefs::default(), None, None)?;
-    app.sit(live, None);
+    if mille_bornes {
+        let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"].map(String::from).to_vec();
+        let settings = ::mille_bornes::Settings::default();
+        let mut game = LocalGame::new(8, BotLevel::Strategic, 3, names, settings, 0).map_err(anyhow::Error::msg)?;
+        // Into the hand: every seat's turn played by a bot until cards lie on every tableau.
+        let mut now = 0;
+        while game.partie().manche().draw_count() > 40 && !game.partie().is_over() {
+            now += 100_000;
+            game.tick(now);
+            if let Some(action) = game
+                .legal()
+                .into_iter()
+                .find(|a| matches!(a, ::mille_bornes::Action::Play { .. }))
+                .or_else(|| game.legal().first().copied())
+            {
+                game.act(action, now);
+            }
+        }
+        eprintln!(
+            "1000 Bornes: hand {}, {} cards in the draw pile, over: {}",
+            game.partie().manche().number() + 1,
+            game.partie().manche().draw_count(),
+            game.partie().is_over()
+        );
+        app.play_mille_bornes(game);
+    } else {
+        app.sit(live, None);
+    }
     let ctx = egui::Context::default();
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1920.0, 1080.0));
     let mut times = Vec::with_capacity(FRAMES);
@@ -119,7 +150,7 @@ fn main() -> anyhow::Result<()> {
     let report = serde_json::json!({
         "frames": FRAMES,
         "size": "1920x1080",
-        "cars": 6,
+        "screen": if mille_bornes { "1000 Bornes, 8 players" } else { "Bolide race, 6 cars" },
         "cpu_ms_per_frame": { "p50": at(0.5), "p99": at(0.99), "max": at(1.0) },
         "rss_kb": { "start": rss_start, "end": rss_kb() },
     });

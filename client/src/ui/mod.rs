@@ -154,6 +154,11 @@ impl BolideApp {
         });
     }
 
+    /// Sits the window at a 1000 Bornes game on this laptop (the frame-time example, tests).
+    pub fn play_mille_bornes(&mut self, game: crate::practice_mb::LocalGame) {
+        self.mille_bornes = Some((game, mille_bornes::MilleBornesUi::default()));
+    }
+
     /// Sits the window at a practice table, as Practice does once its host is up (tests feed
     /// a detached link): its first race waits for the first-round guide.
     pub fn sit_practice(&mut self, live: Live) {
