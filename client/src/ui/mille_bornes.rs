@@ -16,6 +16,8 @@ use mille_bornes::{Action, Card, Event, Family, Phase, View};
 pub struct MilleBornesUi {
     /// The card picked in the hand.
     selected: Option<Card>,
+    /// The card under the pointer (or picked): its possible targets are outlined.
+    pointed: Option<Card>,
 }
 
 /// The names of the seats that drive `side` ("Anne & Bot 3" for partners).
@@ -63,7 +65,17 @@ impl MilleBornesUi {
                 egui::ScrollArea::vertical().show(ui, |ui| podium(ui, game, &view, &names, w));
                 return;
             }
-            egui::ScrollArea::vertical().show(ui, |ui| tableaux(ui, game, &view, &names, you, now, w));
+            // Where the card under the pointer (or the one picked) could go: those tableaux are
+            // outlined, as a hand hovering over the table would show.
+            let card = self.pointed.or(self.selected);
+            let targets: Vec<u8> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Play { card: c, on } if Some(*c) == card => Some(on.unwrap_or(you.0 % view.sides.max(1))),
+                    _ => None,
+                })
+                .collect();
+            egui::ScrollArea::vertical().show(ui, |ui| tableaux(ui, game, &view, &names, you, &targets, now, w));
         });
         // What this frame's input started (a card played hands the turn to a bot, which
         // thinks on the clock) needs a frame of its own when its time comes.
@@ -115,6 +127,7 @@ impl MilleBornesUi {
         }
         let width = (ui.available_width() / 8.0).clamp(70.0, 150.0);
         let size = Vec2::new(width, width * 1.4);
+        let mut pointed = None;
         let keys = [
             egui::Key::Num1,
             egui::Key::Num2,
@@ -128,13 +141,17 @@ impl MilleBornesUi {
             for (i, card) in view.hand.iter().enumerate() {
                 let playable = legal.iter().any(|a| matches!(a, Action::Play { card: c, .. } if c == card));
                 let selected = self.selected == Some(*card);
-                let clicked = cards::card(ui, *card, size, playable, selected).clicked()
-                    || keys.get(i).is_some_and(|k| ui.input(|inp| inp.key_pressed(*k)));
+                let response = cards::card(ui, *card, size, playable, selected);
+                if response.hovered() {
+                    pointed = Some(*card);
+                }
+                let clicked = response.clicked() || keys.get(i).is_some_and(|k| ui.input(|inp| inp.key_pressed(*k)));
                 if clicked {
                     self.selected = Some(*card);
                 }
             }
         });
+        self.pointed = pointed;
         let Some(card) = self.selected.filter(|c| view.hand.contains(c)) else { return };
         let plays: Vec<Action> =
             legal.iter().copied().filter(|a| matches!(a, Action::Play { card: c, .. } if *c == card)).collect();
@@ -168,14 +185,30 @@ impl MilleBornesUi {
     }
 }
 
-fn tableaux(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], you: Seat, now: u64, w: &Words) {
+#[allow(clippy::too_many_arguments)]
+fn tableaux(
+    ui: &mut egui::Ui,
+    game: &LocalGame,
+    view: &View,
+    names: &[String],
+    you: Seat,
+    targets: &[u8],
+    now: u64,
+    w: &Words,
+) {
     let my_side = you.0 % view.sides.max(1);
     let columns = if view.sides > 2 { 2 } else { view.sides.max(1) as usize };
     egui::Grid::new("mb-tableaux").num_columns(columns).spacing(Vec2::new(24.0, 16.0)).show(ui, |ui| {
         for (i, t) in view.tableaux.iter().enumerate() {
             let side = i as u8;
             // A grid's cell lays out left to right; a tableau reads top to bottom.
-            ui.group(|ui| {
+            let frame = egui::Frame::group(ui.style());
+            let frame = if targets.contains(&side) {
+                frame.stroke(egui::Stroke::new(3.0, Color32::from_rgb(250, 210, 80)))
+            } else {
+                frame
+            };
+            frame.show(ui, |ui| {
                 ui.vertical(|ui| tableau(ui, game, view, names, side, t, my_side, now, w));
             });
             if (i + 1) % columns == 0 {
