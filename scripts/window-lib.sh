@@ -14,6 +14,9 @@ start_window() { # start_window DISPLAY_NUMBER
   tmp=$(mktemp -d)
   export DISPLAY=":$1"
   export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" RUST_LOG="${RUST_LOG:-warn}"
+  # The scripts click where the English screens put things: the window speaks English here
+  # whatever the machine's language (a French desktop gets French by default).
+  export LC_ALL=C.UTF-8
   Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
   xvfb=$!
   app=
