@@ -329,6 +329,7 @@ pub struct Words {
     pub mb_points_per_hand: &'static str,
     pub mb_to_5000: &'static str,
     pub mb_hands_n: fn(u8) -> String,
+    pub titled: fn(&str, &str) -> String,
 }
 
 impl Words {
@@ -684,6 +685,7 @@ pub static EN: Words = Words {
     mb_points_per_hand: "Points after each hand",
     mb_to_5000: "to 5000 points",
     mb_hands_n: |n| if n == 1 { "1 hand".into() } else { format!("{n} hands") },
+    titled: |title, text| format!("{title}: {text}"),
 };
 
 pub static FR: Words = Words {
@@ -1031,6 +1033,7 @@ pub static FR: Words = Words {
     mb_points_per_hand: "Points après chaque manche",
     mb_to_5000: "jusqu'à 5000 points",
     mb_hands_n: |n| if n == 1 { "1 manche".into() } else { format!("{n} manches") },
+    titled: |title, text| format!("{title} : {text}"),
 };
 
 #[cfg(test)]

@@ -116,7 +116,7 @@ pub fn describe(event: &Event, names: &[String], w: &Words) -> Option<String> {
                 Timed::Grab => w.photo_finish,
                 Timed::Echange => w.echange_photo_finish,
             };
-            let mut line = format!("{title}: {}", reaction_order(photo, names).join(", "));
+            let mut line = (w.titled)(title, &reaction_order(photo, names).join(", "));
             for c in &photo.contested {
                 let _ = write!(line, " · {}", contest(c, names, w));
             }
