@@ -7,13 +7,31 @@
 //! the window itself (egui on eframe).
 
 pub mod beat;
+/// Every string a player reads, and a race narrated: the `bolide-words` crate, shared with the
+/// host's `replay`.
+pub use bolide_words::{lang, text};
 pub mod bot;
 pub mod fuzzing;
-pub mod lang;
 pub mod live;
 pub mod net;
 pub mod practice_mb;
 pub mod state;
 pub mod stats;
-pub mod text;
 pub mod ui;
+
+#[cfg(test)]
+mod tests {
+    use bolide_host::sim;
+    use bolide_protocol::Seat;
+
+    #[test]
+    fn board_draws_the_strip_and_every_car() {
+        let race = sim::random_race(3, 4);
+        let names: Vec<String> = ["Anne", "Bob", "Chloé"].map(String::from).to_vec();
+        let text = crate::text::board(&race.view_for(Seat(0)), &names, &crate::lang::EN);
+        let strip = text.lines().next().unwrap();
+        assert_eq!(strip.chars().filter(|c| "6789X".contains(*c)).count(), 16, "{text}");
+        assert_eq!(text.lines().filter(|l| l.contains('>')).count(), 3);
+        assert_eq!(text.lines().nth(1).unwrap().matches('*').count(), 6);
+    }
+}

@@ -38,6 +38,15 @@ enum Command {
         #[arg(long)]
         commitment: Option<String>,
     },
+    /// Narrate a championship from the host's journal: every event in plain words, the board
+    /// after each round, the standings.
+    Replay {
+        /// The journal: `championship.journal` in the host's data folder.
+        journal: PathBuf,
+        /// en or fr (default: the system's language).
+        #[arg(long)]
+        lang: Option<String>,
+    },
     /// Play bot races (or 1000 Bornes games or hands) and print statistics as JSON.
     Simulate {
         /// The game: bolide or mille-bornes.
@@ -131,6 +140,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 eprintln!("error: {failure}");
                 return Ok(ExitCode::FAILURE);
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay { journal, lang } => {
+            let lang = match lang {
+                Some(l) => l.parse().map_err(anyhow::Error::msg).context("--lang")?,
+                None => bolide_words::lang::Lang::from_env(),
+            };
+            let text =
+                std::fs::read_to_string(&journal).with_context(|| format!("cannot read {}", journal.display()))?;
+            let narration = verify::narrate(&text, lang.words())
+                .map_err(|e| anyhow::Error::new(e).context(journal.display().to_string()))?;
+            print!("{narration}");
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify { journal, commitment } => {

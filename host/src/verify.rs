@@ -44,37 +44,20 @@ pub enum VerifyError {
 /// Replays a journal and checks every draw against its seed and, when given, against the
 /// commitment a lobby showed (`expected`).
 pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, VerifyError> {
-    let entries = JournalEntry::parse_all(text)?;
-    let mut entries = entries.iter();
-    let Some(JournalEntry::Started { settings, seed, nonce, circuits, seats, .. }) = entries.next() else {
-        return Err(ResumeError::NotStarted.into());
-    };
-    let pilots = seats.len() as u8;
-    let (mut champ, opening) = Championship::new(ChampionshipSetup {
-        pilots,
-        options: settings.options,
-        circuits: circuits.clone(),
-        seed: *seed,
-        first_race_bonuses: None,
-    })
-    .map_err(|e| VerifyError::Setup(e.to_string()))?;
     let mut log = DiceLog::default();
-    log.record(&opening);
-    log.at(&champ.spectator_view());
     let mut actions = 0;
-    for (i, entry) in entries.enumerate() {
-        let line = i + 2;
-        let JournalEntry::Applied { seat, action } = entry else { return Err(VerifyError::SecondStart { line }) };
-        let events = champ.apply(*seat, *action).map_err(|error| VerifyError::Replay { line, error })?;
-        log.record(&events);
+    let (champ, start) = replay(text, |champ, events| {
+        log.record(events);
         log.at(&champ.spectator_view());
         actions += 1;
-    }
-    let reveal = SeedReveal { seed: *seed, nonce: *nonce };
-    let report = log.check(expected.unwrap_or(reveal.commitment()), reveal, pilots, settings.options.first_player)?;
+    })?;
+    actions -= 1; // the opening events are not an action
+    let (seed, nonce, pilots, first_player) = (start.seed, start.nonce, start.names.len() as u8, start.first_player);
+    let reveal = SeedReveal { seed, nonce };
+    let report = log.check(expected.unwrap_or(reveal.commitment()), reveal, pilots, first_player)?;
     Ok(Verified {
         commitment: reveal.commitment(),
-        seed: *seed,
+        seed,
         races: champ.race().race_no(),
         actions,
         over: champ.is_over(),
@@ -82,6 +65,84 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
         standings: champ.standings(),
         report,
     })
+}
+
+/// What a journal's first line set up.
+pub struct JournalStart {
+    pub seed: u64,
+    pub nonce: [u8; 32],
+    /// The pilots' names, by seat.
+    pub names: Vec<String>,
+    pub first_player: bolide_protocol::FirstPlayer,
+}
+
+/// Replays a journal through the engine: `step` sees the championship and each step's events
+/// (the opening first, then one call per journaled action). Returns the championship as the
+/// journal leaves it. The one replay `verify` and `replay` share.
+pub fn replay(
+    text: &str,
+    mut step: impl FnMut(&Championship, &[bolide_protocol::Event]),
+) -> Result<(Championship, JournalStart), VerifyError> {
+    let entries = JournalEntry::parse_all(text)?;
+    let mut entries = entries.iter();
+    let Some(JournalEntry::Started { settings, seed, nonce, circuits, seats, .. }) = entries.next() else {
+        return Err(ResumeError::NotStarted.into());
+    };
+    let (mut champ, opening) = Championship::new(ChampionshipSetup {
+        pilots: seats.len() as u8,
+        options: settings.options,
+        circuits: circuits.clone(),
+        seed: *seed,
+        first_race_bonuses: None,
+    })
+    .map_err(|e| VerifyError::Setup(e.to_string()))?;
+    step(&champ, &opening);
+    for (i, entry) in entries.enumerate() {
+        let line = i + 2;
+        let JournalEntry::Applied { seat, action } = entry else { return Err(VerifyError::SecondStart { line }) };
+        let events = champ.apply(*seat, *action).map_err(|error| VerifyError::Replay { line, error })?;
+        step(&champ, &events);
+    }
+    let start = JournalStart {
+        seed: *seed,
+        nonce: *nonce,
+        names: seats.iter().map(|s| s.name.clone()).collect(),
+        first_player: settings.options.first_player,
+    };
+    Ok((champ, start))
+}
+
+/// `bolide-host replay JOURNAL`: the championship a journal holds, narrated as the window's
+/// log narrates it, the board after each round, then the standings — in `w`'s language.
+pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
+    use std::fmt::Write;
+    let names: Vec<String> = JournalEntry::parse_all(text)?
+        .first()
+        .map(|e| match e {
+            JournalEntry::Started { seats, .. } => seats.iter().map(|s| s.name.clone()).collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default();
+    let mut out = String::new();
+    let (champ, _) = replay(text, |champ, events| {
+        for line in events.iter().filter_map(|e| bolide_words::text::describe(e, &names, w)) {
+            let _ = writeln!(out, "{line}");
+        }
+        let round_over = events
+            .iter()
+            .any(|e| matches!(e, bolide_protocol::Event::RoundEnded { .. } | bolide_protocol::Event::RaceEnded { .. }));
+        if round_over {
+            out.push_str(&bolide_words::text::board(&champ.spectator_view(), &names, w));
+        }
+    })?;
+    if champ.is_over() {
+        let _ = writeln!(out, "{}", w.championship_over);
+        for s in champ.standings() {
+            let name = names.get(s.seat.index()).map_or("?", String::as_str);
+            let _ = writeln!(out, "  {}", (w.standing_full)(s.rank, name, s.points, s.wins));
+        }
+    }
+    Ok(out)
 }
 
 /// Parses a commitment written as 64 hex digits.
@@ -95,4 +156,61 @@ pub fn parse_commitment(text: &str) -> Option<Commitment> {
         *b = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
     }
     Some(Commitment(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::room::JournalSeat;
+    use bolide_protocol::wire::Settings;
+    use bolide_protocol::{Colour, Event, TableOptions};
+    use bolide_table::{BotLevel, Game, Step};
+    use rand::SeedableRng;
+
+    /// A whole championship of bots, written as the host journals it.
+    fn journal_of_a_championship(seed: u64) -> String {
+        let options = TableOptions { races: 1, ..TableOptions::default() };
+        let circuits = vec![crate::circuits::preset("cannes").unwrap()];
+        let race = bolide_protocol::options::RaceSettings { options, circuit: "cannes".into() };
+        let mut champ = Championship::start(&race, 3, seed, &mut Vec::new()).unwrap();
+        let names = ["Anne", "Bob", "Chloé"];
+        let seats = names
+            .iter()
+            .zip(Colour::ALL)
+            .map(|(n, colour)| JournalSeat { name: n.to_string(), colour, token: None, bot: None })
+            .collect();
+        let settings = Settings { options, circuit: "cannes".into(), bots: 0, bot_level: Default::default() };
+        let mut lines =
+            vec![JournalEntry::Started { code: "GARE".into(), settings, seed, nonce: [0; 32], circuits, seats }];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut scratch = Vec::new();
+        for _ in 0..10_000 {
+            let (seat, action) = match champ.step() {
+                Step::Over => break,
+                Step::Countdown { .. } => (champ.race().first_player(), bolide_protocol::Action::Lift),
+                Step::Sequential { seats } | Step::Timed { contenders: seats, .. } => {
+                    let seat = seats.iter().next().unwrap();
+                    (seat, champ.bot(seat, BotLevel::Random, &mut rng, &mut scratch).unwrap())
+                }
+            };
+            Game::apply(&mut champ, seat, action, &mut Vec::<Event>::new()).unwrap();
+            lines.push(JournalEntry::Applied { seat, action });
+        }
+        assert!(champ.is_over());
+        lines.iter().map(JournalEntry::to_line).collect()
+    }
+
+    #[test]
+    fn a_journal_is_narrated_in_either_language_to_its_standings() {
+        let text = journal_of_a_championship(4);
+        let en = narrate(&text, &bolide_words::lang::EN).unwrap();
+        assert!(en.contains("Race 1! ") && en.contains("The cup is lifted!"), "{en}");
+        assert!(en.contains("Championship over:") && en.contains("1. "), "the standings close it");
+        assert!(en.lines().any(|l| l.starts_with("circuit")), "the board after each round");
+        let fr = narrate(&text, &bolide_words::lang::FR).unwrap();
+        assert!(fr.contains("Course 1 ! ") && fr.contains("Le gobelet est levé !"));
+        // The same journal still verifies: one replay serves both.
+        assert!(journal(&text, None).unwrap().over);
+        assert!(narrate("not a journal", &bolide_words::lang::EN).is_err());
+    }
 }

@@ -48,7 +48,7 @@ fn untested(name: &str, letter: char, at_least: usize) -> Vec<String> {
     let ids = rule_ids(&copy, letter);
     assert!(ids.len() >= at_least, "found only {} rule ids in {name}: {ids:?}", ids.len());
     let mut files = Vec::new();
-    for dir in ["table", "protocol", "bots", "link", "host", "client", "tests", "mille-bornes"] {
+    for dir in ["table", "protocol", "words", "bots", "link", "host", "client", "tests", "mille-bornes"] {
         rust_files(&root.join(dir), &mut files);
     }
     let sources: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();

@@ -181,19 +181,7 @@ fn name(names: &[String], seat: Seat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_host::sim;
     use bolide_protocol::Pawn;
-
-    #[test]
-    fn board_draws_the_strip_and_every_car() {
-        let race = sim::random_race(3, 4);
-        let names: Vec<String> = ["Anne", "Bob", "Chloé"].map(String::from).to_vec();
-        let text = board(&race.view_for(Seat(0)), &names, &crate::lang::EN);
-        let strip = text.lines().next().unwrap();
-        assert_eq!(strip.chars().filter(|c| "6789X".contains(*c)).count(), 16, "{text}");
-        assert_eq!(text.lines().filter(|l| l.contains('>')).count(), 3);
-        assert_eq!(text.lines().nth(1).unwrap().matches('*').count(), 6);
-    }
 
     #[test]
     fn events_read_as_sentences() {
