@@ -746,3 +746,48 @@ fn mille_bornes_practice_shows_the_tableaux_and_plays_a_card_from_the_hand() {
     h.run();
     h.get_by_label("Host a game");
 }
+
+/// M-2.2 at 8 players (4 teams), from 1280×720 to 4K: every tableau and every card of the hand
+/// on screen, none over another.
+#[test]
+fn mille_bornes_at_8_players_fits_from_720p_to_4k_with_nothing_overlapping() {
+    use bolide_client::practice_mb::LocalGame;
+    for size in [[1280.0, 720.0], [1920.0, 1080.0], [3840.0, 2160.0]] {
+        let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"].map(String::from).to_vec();
+        let mut game = LocalGame::new(8, BotLevel::Strategic, 3, names, mille_bornes::Settings::default(), 0).unwrap();
+        let mut now = 0;
+        while game.partie().manche().draw_count() > 50 {
+            now += 100_000;
+            game.tick(now);
+            if let Some(a) = game.legal().first().copied() {
+                game.act(a, now);
+            }
+        }
+        let mut app = BolideApp::with(Prefs::default(), None, None).unwrap().dry_run();
+        app.play_mille_bornes(game);
+        let mut h = Harness::builder().with_size(size).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
+        h.run_steps(2);
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size[0], size[1]));
+        let bars: Vec<egui::Rect> = h.query_all_by_label_contains("/ 1000 km").map(|n| n.rect()).collect();
+        assert_eq!(bars.len(), 4, "{size:?}: four teams' tableaux");
+        let hand: Vec<egui::Rect> = mille_bornes::Card::ALL
+            .iter()
+            .flat_map(|c| h.query_all_by_label(c.name()).map(|n| n.rect()).collect::<Vec<_>>())
+            .filter(|r| r.height() > 100.0)
+            .collect();
+        assert!(hand.len() >= 6, "{size:?}: the hand's cards ({})", hand.len());
+        for r in bars.iter().chain(&hand) {
+            assert!(screen.contains_rect(*r), "{size:?}: {r:?} off the screen");
+        }
+        for (i, a) in hand.iter().enumerate() {
+            for b in bars.iter().chain(&hand[i + 1..]) {
+                assert!(!a.intersects(*b), "{size:?}: {a:?} over {b:?}");
+            }
+        }
+        for (i, a) in bars.iter().enumerate() {
+            for b in &bars[i + 1..] {
+                assert!(!a.intersects(*b), "{size:?}: two tableaux overlap");
+            }
+        }
+    }
+}
