@@ -28,6 +28,8 @@ pub struct LocalGame {
     window: Option<Window>,
     /// Your last refused action's rule, for the screen (`None` after an accepted one).
     pub refusal: Option<RuleError>,
+    /// The last Coup-Fourré: who called, and how long after the attack appeared (µs).
+    pub last_call: Option<(Seat, u64)>,
     scratch: Vec<Action>,
 }
 
@@ -63,6 +65,7 @@ impl LocalGame {
             next_bot_at: None,
             window: None,
             refusal: None,
+            last_call: None,
             scratch: Vec::new(),
         };
         game.record(events, now);
@@ -111,9 +114,13 @@ impl LocalGame {
     /// Your action. A Coup-Fourré without the safety is refused to you alone (M-15.5).
     pub fn act(&mut self, action: Action, now: u64) {
         let mut events = Vec::new();
+        let opened = self.window.map(|w| w.opened_at);
         match self.partie.apply_into(self.you, action, &mut events) {
             Ok(()) => {
                 self.refusal = None;
+                if let (Action::CoupFourre, Some(opened)) = (action, opened) {
+                    self.last_call = Some((self.you, now.saturating_sub(opened)));
+                }
                 self.record(events, now);
             }
             Err(e) => self.refusal = Some(e),
@@ -128,9 +135,10 @@ impl LocalGame {
                 return None;
             }
             if let Some(w) = self.window {
-                if let Some((seat, _)) = w.bot_call.filter(|(_, at)| *at <= now) {
+                if let Some((seat, at)) = w.bot_call.filter(|(_, at)| *at <= now) {
                     let mut events = Vec::new();
                     if self.partie.apply_into(seat, Action::CoupFourre, &mut events).is_ok() {
+                        self.last_call = Some((seat, at.saturating_sub(w.opened_at)));
                         self.record(events, now);
                         continue;
                     }

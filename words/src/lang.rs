@@ -330,6 +330,7 @@ pub struct Words {
     pub mb_to_5000: &'static str,
     pub mb_hands_n: fn(u8) -> String,
     pub titled: fn(&str, &str) -> String,
+    pub mb_last_call: fn(&str, &str) -> String,
 }
 
 impl Words {
@@ -686,6 +687,7 @@ pub static EN: Words = Words {
     mb_to_5000: "to 5000 points",
     mb_hands_n: |n| if n == 1 { "1 hand".into() } else { format!("{n} hands") },
     titled: |title, text| format!("{title}: {text}"),
+    mb_last_call: |who, ms| format!("Last Coup-Fourré: {who}, {ms} after the attack"),
 };
 
 pub static FR: Words = Words {
@@ -1034,6 +1036,7 @@ pub static FR: Words = Words {
     mb_to_5000: "jusqu'à 5000 points",
     mb_hands_n: |n| if n == 1 { "1 manche".into() } else { format!("{n} manches") },
     titled: |title, text| format!("{title} : {text}"),
+    mb_last_call: |who, ms| format!("Dernier Coup-Fourré : {who}, {ms} après l'attaque"),
 };
 
 #[cfg(test)]

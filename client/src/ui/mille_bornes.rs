@@ -291,6 +291,14 @@ fn tableau(
 }
 
 fn side_panel(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], w: &Words) {
+    // After a call: who, and their reaction from the attack's appearance to the call.
+    if let Some((seat, us)) = game.last_call {
+        let who = names.get(seat.index()).map_or("?", String::as_str);
+        ui.label(
+            RichText::new((w.mb_last_call)(who, &crate::text::ms(u32::try_from(us).unwrap_or(u32::MAX)))).strong(),
+        );
+        ui.separator();
+    }
     ui.horizontal(|ui| {
         ui.label(w.mb_discard_pile);
         cards::small(ui, view.discard_top, 48.0, "");
