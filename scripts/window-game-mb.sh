@@ -14,12 +14,7 @@ cd "$(dirname "$0")/.."
 BIN=${1:-target/release/bolide}
 OUT=${2:-docs/screenshots}
 source scripts/window-lib.sh
-if missing=$(window_tools_missing); then
-  echo "1000 Bornes window game skipped: $missing is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
-  exit 0
-fi
-[ -x "$BIN" ] || { echo "1000 Bornes window game: no binary at $BIN (cargo build --release -p bolide-client)"; exit 1; }
-mkdir -p "$OUT"
+window_script_ready "1000 Bornes window game"
 export WINDOW_SETTINGS='{"name": "Anne", "practice_mille_bornes": true, "lang": "En"}'
 start_window "${WINDOW_GAME_DISPLAY:-86}"
 # The start screen at 1280x800, Practice column: one hand, bots that play to win, Practice.

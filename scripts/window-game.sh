@@ -14,12 +14,7 @@ cd "$(dirname "$0")/.."
 BIN=${1:-target/release/bolide}
 OUT=${2:-docs/screenshots}
 source scripts/window-lib.sh
-if missing=$(window_tools_missing); then
-  echo "window game skipped: $missing is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
-  exit 0
-fi
-[ -x "$BIN" ] || { echo "window game: no binary at $BIN (cargo build --release -p bolide-client)"; exit 1; }
-mkdir -p "$OUT"
+window_script_ready "window game"
 start_window "${WINDOW_GAME_DISPLAY:-87}"
 host_one_race_with_bots
 shot lobby

@@ -10,6 +10,18 @@ window_tools_missing() {
   return 1
 }
 
+# The checks every window script makes first: exits 0 (skipped) without the display tools,
+# 1 without the binary; makes the screenshot folder.
+window_script_ready() { # window_script_ready SCRIPT_NAME
+  local missing
+  if missing=$(window_tools_missing); then
+    echo "$1 skipped: $missing is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
+    exit 0
+  fi
+  [ -x "$BIN" ] || { echo "$1: no binary at $BIN (cargo build --release -p bolide-client)"; exit 1; }
+  mkdir -p "$OUT"
+}
+
 start_window() { # start_window DISPLAY_NUMBER
   tmp=$(mktemp -d)
   export DISPLAY=":$1"

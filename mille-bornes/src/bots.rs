@@ -34,15 +34,14 @@ pub fn decide(
             let i = rng.random_range(0..scratch.len());
             scratch.get(i).copied()
         }
-        BotLevel::Strategic => Some(strategic(manche, seat, scratch)),
+        BotLevel::Strategic => strategic(manche, seat, scratch),
     }
 }
 
-/// The strategic bot's turn, among `legal` (never empty).
-fn strategic(m: &Manche, seat: Seat, legal: &[Action]) -> Action {
+/// The strategic bot's turn, among `legal`; `None` only when nothing is legal.
+fn strategic(m: &Manche, seat: Seat, legal: &[Action]) -> Option<Action> {
     let own = m.side_of(seat);
-    let Some(mine) = m.tableau(own) else { return legal[0] };
-    let Some(hand) = m.hand(seat) else { return legal[0] };
+    let (Some(mine), Some(hand)) = (m.tableau(own), m.hand(seat)) else { return legal.first().copied() };
     let target = m.settings().target_km;
     let endgame = usize::from(m.draw_count()) <= usize::from(m.players());
     let plays =
@@ -51,12 +50,12 @@ fn strategic(m: &Manche, seat: Seat, legal: &[Action]) -> Action {
 
     // An exact finish ends the hand with 400 (M-11.1).
     if let Some((card, _)) = plays().find(|(c, _)| c.km().is_some_and(|km| mine.km + km == target)) {
-        return Action::Play { card, on: None };
+        return Some(Action::Play { card, on: None });
     }
     // Get the car rolling: the remedy it waits for, its Feu Vert, a Fin de Limite.
     let remedies = plays().filter(|(c, _)| matches!(c.family(), Family::Remedy(_)));
     if let Some((card, _)) = remedies.clone().find(|(c, _)| *c != Card::FinDeLimite) {
-        return Action::Play { card, on: None };
+        return Some(Action::Play { card, on: None });
     }
     // A safety that clears the attack on its own pile beats waiting for a remedy; near the
     // end of the hand a safety held for a Coup-Fourré may never score, so it is laid.
@@ -70,7 +69,7 @@ fn strategic(m: &Manche, seat: Seat, legal: &[Action]) -> Action {
             _ => false,
         } || (safety == Safety::VehiculePrioritaire && mine.limited());
         if answers_standing || endgame {
-            return Action::Play { card, on: None };
+            return Some(Action::Play { card, on: None });
         }
     }
     // Attack the leader (most km, then the hazards that cost two cards to answer).
@@ -80,30 +79,30 @@ fn strategic(m: &Manche, seat: Seat, legal: &[Action]) -> Action {
     let distance = plays().filter(|(c, _)| c.km().is_some()).max_by_key(|(c, _)| c.km());
     let long_in_hand = hand.cards().any(|c| c.km().is_some_and(|km| km > 50));
     if mine.limited() && long_in_hand && can(Card::FinDeLimite) {
-        return Action::Play { card: Card::FinDeLimite, on: None };
+        return Some(Action::Play { card: Card::FinDeLimite, on: None });
     }
     match (attack, distance) {
         (Some((card, side)), Some((d, _))) => {
             let leader_km = m.tableau(side).map_or(0, |t| t.km);
             // Attack a side ahead of it, or anyone near the finish; otherwise drive.
             if leader_km >= mine.km || leader_km + 300 >= target {
-                return Action::Play { card, on: Some(side) };
+                return Some(Action::Play { card, on: Some(side) });
             }
-            return Action::Play { card: d, on: None };
+            return Some(Action::Play { card: d, on: None });
         }
-        (Some((card, side)), None) => return Action::Play { card, on: Some(side) },
-        (None, Some((card, _))) => return Action::Play { card, on: None },
+        (Some((card, side)), None) => return Some(Action::Play { card, on: Some(side) }),
+        (None, Some((card, _))) => return Some(Action::Play { card, on: None }),
         (None, None) => {}
     }
     if can(Card::FinDeLimite) {
-        return Action::Play { card: Card::FinDeLimite, on: None };
+        return Some(Action::Play { card: Card::FinDeLimite, on: None });
     }
     // Nothing worth playing: discard the card worth least.
     let seen = seen_cards(m);
     let discard = hand.cards().min_by_key(|&c| keep_value(c, mine, hand, &seen, target));
     match discard {
-        Some(card) => Action::Discard { card },
-        None => legal[0],
+        Some(card) => Some(Action::Discard { card }),
+        None => legal.first().copied(),
     }
 }
 

@@ -175,8 +175,8 @@ impl MilleBornesUi {
         });
         // Enter plays on the only target; D discards.
         let (enter, d) = ui.input(|i| (i.key_pressed(egui::Key::Enter), i.key_pressed(egui::Key::D)));
-        if enter && plays.len() == 1 {
-            game.act(plays[0], now);
+        if let (true, [only]) = (enter, plays.as_slice()) {
+            game.act(*only, now);
             self.selected = None;
         } else if d && legal.contains(&Action::Discard { card }) {
             game.act(Action::Discard { card }, now);

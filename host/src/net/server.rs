@@ -1088,7 +1088,7 @@ mod tests {
     #[tokio::test]
     async fn a_timed_message_a_full_queue_cannot_take_is_an_error_not_a_silent_drop() {
         let (tx, mut rx) = mpsc::channel(2);
-        tx.try_send(Outgoing::Frame(vec![1])).unwrap();
+        assert!(tx.try_send(Outgoing::Frame(vec![1])).is_ok(), "room for one message");
         // Room for the reveal, not for its first copy.
         let items = vec![Outgoing::Datagram(vec![2]), Outgoing::Datagram(vec![3]), Outgoing::Datagram(vec![4])];
         assert_eq!(hand_over_timed(&tx, items).await, Err(TimedDropped));
