@@ -4,10 +4,12 @@
 //! is checked against the seed and the commitment — the same check the window makes at the
 //! end of a championship with what it saw.
 
-use crate::game::{Championship, ChampionshipSetup, Phase, Standing};
+use crate::game::{Championship, Phase, Standing};
 use crate::room::{JournalEntry, ResumeError};
 use bolide_protocol::RuleError;
 use bolide_protocol::dice::{Commitment, DiceLog, DiceMismatch, DiceReport, SeedReveal};
+use bolide_protocol::options::RaceSettings;
+use bolide_table::Game;
 use thiserror::Error;
 
 /// What a journal proved.
@@ -85,22 +87,23 @@ pub fn replay(
 ) -> Result<(Championship, JournalStart), VerifyError> {
     let entries = JournalEntry::parse_all(text)?;
     let mut entries = entries.iter();
-    let Some(JournalEntry::Started { settings, seed, nonce, circuits, seats, .. }) = entries.next() else {
+    let Some(JournalEntry::Started { settings, seed, nonce, seats, .. }) = entries.next() else {
         return Err(ResumeError::NotStarted.into());
     };
-    let (mut champ, opening) = Championship::new(ChampionshipSetup {
-        pilots: seats.len() as u8,
-        options: settings.options,
-        circuits: circuits.clone(),
-        seed: *seed,
-        first_race_bonuses: None,
-    })
-    .map_err(|e| VerifyError::Setup(e.to_string()))?;
+    let race = RaceSettings { options: settings.options, circuit: settings.circuit.clone() };
+    let players = u8::try_from(seats.len()).map_err(|_| VerifyError::Setup("too many seats".into()))?;
+    let mut opening = Vec::new();
+    let mut champ = Championship::start(&race, players, *seed, &mut opening).map_err(VerifyError::Setup)?;
     step(&champ, &opening);
     for (i, entry) in entries.enumerate() {
         let line = i + 2;
-        let JournalEntry::Applied { seat, action } = entry else { return Err(VerifyError::SecondStart { line }) };
-        let events = champ.apply(*seat, *action).map_err(|error| VerifyError::Replay { line, error })?;
+        let mut events = Vec::new();
+        let replayed = match entry {
+            JournalEntry::Applied { seat, action } => Game::apply(&mut champ, *seat, *action, &mut events),
+            JournalEntry::TimeUp => champ.time_is_up(&mut events),
+            JournalEntry::Started { .. } => return Err(VerifyError::SecondStart { line }),
+        };
+        replayed.map_err(|error| VerifyError::Replay { line, error })?;
         step(&champ, &events);
     }
     let start = JournalStart {
@@ -170,7 +173,6 @@ mod tests {
     /// A whole championship of bots, written as the host journals it.
     fn journal_of_a_championship(seed: u64) -> String {
         let options = TableOptions { races: 1, ..TableOptions::default() };
-        let circuits = vec![crate::circuits::preset("cannes").unwrap()];
         let race = bolide_protocol::options::RaceSettings { options, circuit: "cannes".into() };
         let mut champ = Championship::start(&race, 3, seed, &mut Vec::new()).unwrap();
         let names = ["Anne", "Bob", "Chloé"];
@@ -180,21 +182,24 @@ mod tests {
             .map(|(n, colour)| JournalSeat { name: n.to_string(), colour, token: None, bot: None })
             .collect();
         let settings = Settings { options, circuit: "cannes".into(), bots: 0, bot_level: Default::default() };
-        let mut lines =
-            vec![JournalEntry::Started { code: "GARE".into(), settings, seed, nonce: [0; 32], circuits, seats }];
+        let mut lines = vec![JournalEntry::Started { code: "GARE".into(), settings, seed, nonce: [0; 32], seats }];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut scratch = Vec::new();
         for _ in 0..10_000 {
-            let (seat, action) = match champ.step() {
+            let mut events = Vec::<Event>::new();
+            match champ.step() {
                 Step::Over => break,
-                Step::Countdown { .. } => (champ.race().first_player(), bolide_protocol::Action::Lift),
+                Step::Countdown { .. } => {
+                    champ.time_is_up(&mut events).unwrap();
+                    lines.push(JournalEntry::TimeUp);
+                }
                 Step::Sequential { seats } | Step::Timed { contenders: seats, .. } => {
                     let seat = seats.iter().next().unwrap();
-                    (seat, champ.bot(seat, BotLevel::Random, &mut rng, &mut scratch).unwrap())
+                    let action = champ.bot(seat, BotLevel::Random, &mut rng, &mut scratch).unwrap();
+                    Game::apply(&mut champ, seat, action, &mut events).unwrap();
+                    lines.push(JournalEntry::Applied { seat, action });
                 }
-            };
-            Game::apply(&mut champ, seat, action, &mut Vec::<Event>::new()).unwrap();
-            lines.push(JournalEntry::Applied { seat, action });
+            }
         }
         assert!(champ.is_over());
         lines.iter().map(JournalEntry::to_line).collect()

@@ -1,6 +1,8 @@
 //! The architecture's invariants (ARCHITECTURE.md, "Invariants"), held by reading the
 //! imports and calls of each layer's source:
 //! - the table's seam (`table/`) names no game;
+//! - the fairness layer (`host/src/fair`) names no game, and the room (`host/src/room`)
+//!   matches on no game's phase: it drives its game through the seam;
 //! - a game's engine (`mille-bornes/`, Bolide's `host/src/game/`) does no I/O and reads no
 //!   clock: every instant is the table's;
 //! - `protocol/` does no I/O.
@@ -71,6 +73,20 @@ fn the_table_names_no_game() {
     let games = ["bolide_protocol", "bolide_host", "bolide_client", "bolide_bots", "mille_bornes"];
     let found = violations(&["table/src"], &games);
     assert!(found.is_empty(), "Architecture Invariant: the table names no game's types:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_fairness_layer_names_no_game() {
+    let found = violations(&["host/src/fair"], &["Action", "Pawn", "RuleError", "crate::game", "Event"]);
+    assert!(found.is_empty(), "Architecture Invariant: the arbiter judges any game's moments:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_room_drives_its_game_through_the_seam() {
+    // What a Bolide match in the room looked like: its phases, its race. The room asks the
+    // game's `step` instead (`bolide_table::Game`).
+    let found = violations(&["host/src/room"], &["Phase", ".race()", "crate::game::Phase", "race_no"]);
+    assert!(found.is_empty(), "Architecture Invariant: the room matches on no game's phase:\n{}", found.join("\n"));
 }
 
 #[test]

@@ -261,6 +261,7 @@ impl bolide_table::Game for Partie {
     type Refusal = RuleError;
 
     const NAME: &'static str = "mille-bornes";
+    const PLAYERS: (u8, u8) = (2, 8);
 
     fn check_settings(settings: &Settings, players: u8) -> Result<(), String> {
         settings.check(players).map_err(|e| e.to_string())
@@ -268,6 +269,10 @@ impl bolide_table::Game for Partie {
 
     fn start(settings: &Settings, players: u8, seed: u64, events: &mut Vec<Event>) -> Result<Partie, String> {
         Partie::new(*settings, players, seed, events).map_err(|e| e.to_string())
+    }
+
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        Partie::check(self, seat, action)
     }
 
     fn apply(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), RuleError> {

@@ -21,10 +21,10 @@ pub enum RuleError {
         "B-4.3: this request's times are not ones this laptop's clock can have read (shown before the moment left the host, or an input after the request arrived); check the laptop's clock, or update the game"
     )]
     ImplausibleTiming,
-    #[error("B-4.3: grab with the reveal's timestamps (a `Grab` message) while the grab is on")]
-    UntimedGrab,
-    #[error("B-4.7: declare in the Échange window with its timestamps (an `Echange` message)")]
-    UntimedEchange,
+    #[error(
+        "B-4.3: in the grab and the Échange window, send the request with its timestamps (a `Grab` or `Echange` message)"
+    )]
+    Untimed,
     #[error("B-6.3: the race is over")]
     RaceOver,
     #[error("B-3: {action:?} is not possible now ({phase}); ask for the legal actions")]
@@ -83,6 +83,23 @@ pub enum RuleError {
     AlreadyMoved,
     #[error("B-5.6: your car has crossed the finish line and no longer moves")]
     Finished,
+}
+
+/// The table's refusals, as Bolide's wire still carries them: each under the rule it guards.
+impl From<bolide_table::TableRefusal> for RuleError {
+    fn from(refusal: bolide_table::TableRefusal) -> RuleError {
+        use bolide_table::TableRefusal as T;
+        match refusal {
+            T::Spectator => RuleError::Spectator,
+            T::NoMoment => RuleError::CupNotLifted,
+            T::BeforeShown => RuleError::BeforeShown,
+            T::ImplausibleTiming => RuleError::ImplausibleTiming,
+            T::Untimed => RuleError::Untimed,
+            T::CallTooLate => RuleError::KlaxonTooLate,
+            T::AlreadyCalled => RuleError::KlaxonAlreadyCalled,
+            T::Over => RuleError::RaceOver,
+        }
+    }
 }
 
 impl RuleError {

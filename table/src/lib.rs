@@ -125,6 +125,49 @@ pub struct Standing {
     pub rank: u8,
 }
 
+/// What the table refuses, whatever the game: kept apart from a game's rule errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TableRefusal {
+    /// A spectator asked to act.
+    Spectator,
+    /// A timed request while no timed moment is open.
+    NoMoment,
+    /// A timed request whose input came before its moment was shown.
+    BeforeShown,
+    /// Times no clock of that laptop can have read.
+    ImplausibleTiming,
+    /// A plain request from a contender while a timed moment is open: it must carry its
+    /// timings, or it would be judged by its arrival (the nearest laptop would win).
+    Untimed,
+    /// A call that came after its countdown ended.
+    CallTooLate,
+    /// A second call from the same seat under one countdown.
+    AlreadyCalled,
+    /// The game is over (or has not started).
+    Over,
+}
+
+impl std::fmt::Display for TableRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TableRefusal::Spectator => "spectators watch; a seat is taken in the lobby",
+            TableRefusal::NoMoment => "no timed moment is open: wait for it, then act",
+            TableRefusal::BeforeShown => "the input came before the moment was shown; check the laptop's clock",
+            TableRefusal::ImplausibleTiming => {
+                "this request's times are not ones this laptop's clock can have read; check its clock, or update the game"
+            }
+            TableRefusal::Untimed => {
+                "a timed moment is open: send the request with its timings (when it was shown, when you acted)"
+            }
+            TableRefusal::CallTooLate => "the countdown had ended when this call was made",
+            TableRefusal::AlreadyCalled => "you already called under this countdown",
+            TableRefusal::Over => "the game is over",
+        })
+    }
+}
+
+impl std::error::Error for TableRefusal {}
+
 /// When the news that opens a timed moment may leave the host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Release {
@@ -163,12 +206,27 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// The name a command line, the lobby and the advert give it (`bolide`, `mille-bornes`).
     const NAME: &'static str;
 
+    /// The fewest and the most players a table of it seats (`check_settings` says which
+    /// counts between them it plays): below the fewest, the lobby waits for more.
+    const PLAYERS: (u8, u8);
+
     /// Whether `players` can play with `settings`: the one check for a flag and the wire.
     /// The refusal names the rule or the field and says what to pick instead.
     fn check_settings(settings: &Self::Settings, players: u8) -> Result<(), String>;
 
     /// A new game, its opening events into `events`. Every random thing comes from `seed`.
     fn start(settings: &Self::Settings, players: u8, seed: u64, events: &mut Vec<Self::Event>) -> Result<Self, String>;
+
+    /// Whether `seat` may take `action` now: the refusal names its rule. Pure.
+    fn check(&self, seat: Seat, action: Self::Action) -> Result<(), Self::Refusal>;
+
+    /// Whether `action` may be claimed in the timed moment now open, whoever turns out to be
+    /// faster: checked as if no other claim of this moment had been applied yet (a pawn another
+    /// seat took meanwhile may still be this seat's, if its hand was faster). The table judges
+    /// the claims in order of reaction and applies them then, with [`Game::apply`].
+    fn claimable(&self, seat: Seat, action: Self::Action) -> Result<(), Self::Refusal> {
+        self.check(seat, action)
+    }
 
     /// `check` then `perform`: a refusal names its rule and changes nothing.
     fn apply(&mut self, seat: Seat, action: Self::Action, events: &mut Vec<Self::Event>) -> Result<(), Self::Refusal>;

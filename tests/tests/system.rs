@@ -119,7 +119,7 @@ async fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_no
     // A grab without its timings would be judged by its arrival: refused, the pawn still free.
     let seq = ana.act(take).await.unwrap();
     let msg = until(&mut ana, |m, _| matches!(m, ServerMsg::ActRefused { .. })).await;
-    assert_eq!(msg, ServerMsg::ActRefused { seq, error: RuleError::UntimedGrab });
+    assert_eq!(msg, ServerMsg::ActRefused { seq, error: RuleError::Untimed });
     let Action::TakePawn { pawn } = take else { unreachable!() };
     let now = ana.now_us();
     ana.grab(pawn, now, now).await.unwrap();

@@ -15,25 +15,34 @@
 //! it costs each seat its own latency plus one heartbeat. Reactions closer than the tie margin
 //! are a tie, decided by a seeded draw that is logged.
 
-use bolide_protocol::{Action, Seat};
+use bolide_table::Seat;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A request as the arbiter sees it: reaction already drift-corrected and bounded. `action`
-/// is a `TakePawn` in the grab, an `Echange` or a `KeepPawn` in the Échange window.
+/// is the game's (a pawn in Bolide's grab, a Coup-Fourré in 1000 Bornes): never looked at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Request {
+pub struct Request<A> {
     pub seat: Seat,
-    pub action: Action,
+    pub action: A,
     pub reaction_us: u64,
     /// Host time it arrived.
     pub arrival: u64,
 }
 
+/// A request a moment was given, for its photo finish: who, what, and its reaction (µs,
+/// host time base).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Asked<A> {
+    pub seat: Seat,
+    pub action: A,
+    pub reaction_us: u64,
+}
+
 /// A committed request, in the order the host must apply them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Verdict {
-    pub request: Request,
+pub struct Verdict<A> {
+    pub request: Request<A>,
     /// Host time of the commit (`commit - arrival` is the commit delay).
     pub committed: u64,
     /// Won a seeded draw against a request within the tie margin.
@@ -66,21 +75,28 @@ struct SeatState {
     stalled: bool,
 }
 
-pub struct GrabArbiter {
+pub struct MomentArbiter<A> {
     seats: Vec<SeatState>,
     /// The reveal instant: the latest a commit waits for is counted from it.
     opened: u64,
-    pending: Vec<Request>,
+    pending: Vec<Request<A>>,
     tie_us: u64,
     silence_us: u64,
     rng: ChaCha8Rng,
     pub log: Vec<LogLine>,
 }
 
-impl GrabArbiter {
+impl<A: Copy> MomentArbiter<A> {
     /// A new grab among `competitors` (seats without a pawn) at a table of `pilots`. `now` is
     /// the reveal instant; silence counts from there.
-    pub fn new(pilots: u8, competitors: &[Seat], now: u64, seed: u64, tie_us: u64, silence_us: u64) -> GrabArbiter {
+    pub fn new(
+        pilots: u8,
+        competitors: &[Seat],
+        now: u64,
+        seed: u64,
+        tie_us: u64,
+        silence_us: u64,
+    ) -> MomentArbiter<A> {
         let seats = (0..pilots)
             .map(|s| SeatState {
                 competing: competitors.contains(&Seat(s)),
@@ -90,7 +106,7 @@ impl GrabArbiter {
                 stalled: false,
             })
             .collect();
-        GrabArbiter {
+        MomentArbiter {
             seats,
             opened: now,
             pending: Vec::new(),
@@ -110,7 +126,7 @@ impl GrabArbiter {
     }
 
     /// A grab request (it is also a heartbeat at its own reaction).
-    pub fn request(&mut self, request: Request, now: u64) {
+    pub fn request(&mut self, request: Request<A>, now: u64) {
         self.heartbeat(request.seat, request.reaction_us, now);
         if self.is_waiting_for(request.seat) {
             self.pending.push(request);
@@ -119,7 +135,7 @@ impl GrabArbiter {
 
     /// `seat` holds a pawn now (its own verdict, the last pawn, a stand-in bot): it no longer
     /// competes, and its other requests are void; they are returned, never judged.
-    pub fn withdraw(&mut self, seat: Seat) -> Vec<Request> {
+    pub fn withdraw(&mut self, seat: Seat) -> Vec<Request<A>> {
         if let Some(s) = self.seats.get_mut(seat.index()) {
             s.competing = false;
         }
@@ -129,7 +145,7 @@ impl GrabArbiter {
     }
 
     /// The grab is over: every request still pending is void (its seat got a pawn otherwise).
-    pub fn close(&mut self) -> Vec<Request> {
+    pub fn close(&mut self) -> Vec<Request<A>> {
         std::mem::take(&mut self.pending)
     }
 
@@ -146,7 +162,7 @@ impl GrabArbiter {
     }
 
     /// The next request that can be committed at `now`, if any. Call until `None`.
-    pub fn poll(&mut self, now: u64) -> Option<Verdict> {
+    pub fn poll(&mut self, now: u64) -> Option<Verdict<A>> {
         let least = self.pending.iter().map(|r| r.reaction_us).min()?;
         let horizon = least.saturating_add(self.tie_us);
         let stalled = now > self.stall_deadline(least);
@@ -274,19 +290,19 @@ pub fn bound_claim(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_protocol::Pawn;
 
     const TIE: u64 = 50;
     const SILENCE: u64 = 1_000_000;
 
-    fn req(seat: u8, pawn: u8, reaction_us: u64, arrival: u64) -> Request {
-        Request { seat: Seat(seat), action: Action::TakePawn { pawn: Pawn(pawn) }, reaction_us, arrival }
+    /// A request for pawn `pawn` (the arbiter never looks at what is asked).
+    fn req(seat: u8, pawn: u8, reaction_us: u64, arrival: u64) -> Request<u8> {
+        Request { seat: Seat(seat), action: pawn, reaction_us, arrival }
     }
 
     #[test]
     fn b_4_3_the_fastest_hand_wins_not_the_closest_laptop() {
         // Seat 0 is next to the host (1 ms), seat 1 far (80 ms) but 30 ms quicker to react.
-        let mut a = GrabArbiter::new(3, &[Seat(0), Seat(1), Seat(2)], 0, 1, TIE, SILENCE);
+        let mut a = MomentArbiter::new(3, &[Seat(0), Seat(1), Seat(2)], 0, 1, TIE, SILENCE);
         a.request(req(0, 4, 250_000, 251_000), 251_000);
         assert_eq!(a.poll(251_000), None, "seat 1 and 2 have not shown they are past 250 ms");
         a.heartbeat(Seat(2), 300_000, 301_000);
@@ -304,7 +320,7 @@ mod tests {
     fn b_4_3_ties_within_the_margin_go_to_a_logged_seeded_draw() {
         let mut winners = std::collections::HashSet::new();
         for seed in 0..20 {
-            let mut a = GrabArbiter::new(2, &[Seat(0), Seat(1)], 0, seed, TIE, SILENCE);
+            let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 0, seed, TIE, SILENCE);
             a.request(req(0, 1, 250_000, 251_000), 251_000);
             a.request(req(1, 1, 250_030, 290_000), 290_000);
             let v = a.poll(290_000).unwrap();
@@ -314,7 +330,7 @@ mod tests {
         }
         assert_eq!(winners.len(), 2, "the draw goes both ways");
         // Outside the margin it is no tie.
-        let mut a = GrabArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
+        let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
         a.request(req(0, 1, 250_000, 251_000), 251_000);
         a.request(req(1, 1, 250_051, 290_000), 290_000);
         assert_eq!(a.poll(290_000).map(|v| (v.request.seat, v.tie)), Some((Seat(0), false)));
@@ -322,7 +338,7 @@ mod tests {
 
     #[test]
     fn a_silent_seat_is_cut_off_not_waited_for_forever() {
-        let mut a = GrabArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
+        let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
         a.request(req(0, 1, 250_000, 251_000), 251_000);
         assert_eq!(a.poll(SILENCE), None, "seat 1 may still be on its way");
         assert_eq!(a.next_deadline(), Some(SILENCE + 1));
@@ -333,7 +349,7 @@ mod tests {
 
     #[test]
     fn a_seat_that_got_its_pawn_no_longer_blocks() {
-        let mut a = GrabArbiter::new(3, &[Seat(0), Seat(1), Seat(2)], 0, 1, TIE, SILENCE);
+        let mut a = MomentArbiter::new(3, &[Seat(0), Seat(1), Seat(2)], 0, 1, TIE, SILENCE);
         a.request(req(0, 1, 250_000, 251_000), 251_000);
         a.heartbeat(Seat(1), 400_000, 260_000);
         assert_eq!(a.poll(260_000), None);

@@ -4,13 +4,13 @@
 //! Time is always passed in as a value, in microseconds of the host's monotonic clock.
 
 pub mod arbiter;
+pub mod calls;
 pub mod clock;
-pub mod klaxon;
 pub mod slack;
 pub mod vouch;
 
-pub use arbiter::{Allowance, Bounded, GrabArbiter, LogLine, Request, Verdict, bound_claim};
+pub use arbiter::{Allowance, Asked, Bounded, LogLine, MomentArbiter, Request, Verdict, bound_claim};
+pub use calls::{Call, CallOrder};
 pub use clock::{ClockModel, MAX_OWD_US, OutstandingProbes, Sample};
-pub use klaxon::{KlaxonCall, KlaxonOrder};
 pub use slack::Slack;
 pub use vouch::Vouched;

@@ -5,8 +5,13 @@
 
 use super::{Championship, ChampionshipSetup, Phase};
 use crate::bots::{Decide, SeatSight};
+use crate::fair::Asked;
+use crate::room::TIE_US;
+use bolide_protocol::event::{Contest, PhotoFinish};
+use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::options::{FirstPlayer, RaceSettings};
-use bolide_protocol::{Action, Event, PlayerView, RuleError, Seat};
+use bolide_protocol::wire::Datagram;
+use bolide_protocol::{Action, Event, Pawn, PlayerView, RuleError, Seat, Timed};
 use bolide_table::{BotLevel, Game, Release, Seats, Standing, Step};
 use rand_chacha::ChaCha8Rng;
 use std::borrow::Cow;
@@ -22,13 +27,15 @@ impl Game for Championship {
     type Refusal = RuleError;
 
     const NAME: &'static str = "bolide";
+    const PLAYERS: (u8, u8) = (*PILOTS.start(), *PILOTS.end());
 
     fn check_settings(settings: &RaceSettings, players: u8) -> Result<(), String> {
         if !PILOTS.contains(&players) {
             return Err(format!("B-1.1: Bolide plays 3 to 6 pilots, not {players}"));
         }
-        if !(1..=20).contains(&settings.options.races) {
-            return Err(format!("races: {} is not 1 to 20", settings.options.races));
+        // The lobby and the flags offer 1 to 20 (`room::check_settings`); the lab runs longer.
+        if settings.options.races == 0 {
+            return Err("races: a championship runs at least 1 race".into());
         }
         if let FirstPlayer::Seat(seat) = settings.options.first_player
             && seat.0 >= players
@@ -48,7 +55,27 @@ impl Game for Championship {
         Ok(champ)
     }
 
+    fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        match (self.is_over(), action) {
+            (true, _) => Err(RuleError::RaceOver),
+            // The table lifts the cup when the countdown ends, never a seat (B-4.2).
+            (false, Action::Lift) => Err(RuleError::HostLifts),
+            (false, _) => self.race().check(seat, action),
+        }
+    }
+
+    /// B-4.3: a pawn taken meanwhile may be a slower hand's — the arbiter decides.
+    fn claimable(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        match Game::check(self, seat, action) {
+            Err(RuleError::PawnTaken { .. }) => Ok(()),
+            other => other,
+        }
+    }
+
     fn apply(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        if action == Action::Lift {
+            return Err(RuleError::HostLifts);
+        }
         events.extend(Championship::apply(self, seat, action)?);
         Ok(())
     }
@@ -105,7 +132,8 @@ impl Game for Championship {
             });
         }
         let first = self.race().first_player();
-        Game::apply(self, first, Action::Lift, events)
+        events.extend(Championship::apply(self, first, Action::Lift)?);
+        Ok(())
     }
 
     fn bot(&self, seat: Seat, level: BotLevel, rng: &mut ChaCha8Rng, scratch: &mut Vec<Action>) -> Option<Action> {
@@ -124,5 +152,94 @@ impl Game for Championship {
                 .map(|s| Standing { seat: s.seat, points: s.points, wins: s.wins, rank: s.rank })
                 .collect()
         })
+    }
+}
+
+/// What Bolide's wire still names in Bolide's words (`room::TableGame`).
+impl crate::room::TableGame for Championship {
+    fn wire_moment(&self) -> Option<(u8, u16, Timed)> {
+        let race = self.race();
+        let moment = match race.phase() {
+            Phase::Grab => Timed::Grab,
+            Phase::Echange => Timed::Echange,
+            _ => return None,
+        };
+        Some((race.race_no(), race.round(), moment))
+    }
+
+    /// The datagram twin of the update that opens a moment (fairness.md §2), with when to show
+    /// it, so that a lost packet on the stream does not delay what the pilot sees: the reveal's
+    /// values, or who holds each pawn when an Échange window opens (B-4.7; it also carries the
+    /// values, as the last Klaxon pick can reveal and open the window in one update).
+    fn twin(&self, events: &[Event], show_at_us: Option<u64>) -> Option<Datagram> {
+        let race = self.race();
+        let (race_no, round) = (race.race_no(), race.round());
+        if let Some(seats) = events.iter().rev().find_map(|e| match e {
+            Event::EchangeWindow { seats } => Some(seats),
+            _ => None,
+        }) {
+            let (mut holders, mut values) = ([None; MAX_PILOTS], [0; MAX_PILOTS]);
+            for p in self.spectator_view().pawns {
+                if let (Some(holder), Some(value)) = (holders.get_mut(p.pawn.index()), values.get_mut(p.pawn.index())) {
+                    *holder = p.owner;
+                    *value = p.reservoir.unwrap_or(0);
+                }
+            }
+            let deciding = seats.iter().fold(0u8, |bits, s| bits | 1u8.checked_shl(u32::from(s.0)).unwrap_or(0));
+            return Some(Datagram::EchangeOpen { race: race_no, round, show_at_us, holders, values, deciding });
+        }
+        let values = events.iter().find_map(|e| match e {
+            Event::ReservoirsRevealed { values } => Some(values),
+            _ => None,
+        })?;
+        let mut by_pawn = [0; MAX_PILOTS];
+        for (slot, v) in by_pawn.iter_mut().zip(values) {
+            *slot = *v;
+        }
+        Some(Datagram::Reveal { race: race_no, round, show_at_us, values: by_pawn })
+    }
+
+    /// The photo finish of a moment: each seat's first reaction, and in a grab, for every pawn
+    /// that someone else also asked for, the margin between its holder's request and the
+    /// fastest losing one (B-4.3). `None` when nobody asked for anything (every pawn went by
+    /// Klaxon picks or by itself).
+    fn photo_finish(&self, moment: Timed, asked: &[Asked<Action>]) -> Option<Event> {
+        if asked.is_empty() {
+            return None;
+        }
+        let race = self.race();
+        let micros = |us: u64| u32::try_from(us).unwrap_or(u32::MAX);
+        let mut reactions = vec![None; usize::from(race.pilots())];
+        for a in asked {
+            if let Some(slot @ None) = reactions.get_mut(a.seat.index()) {
+                *slot = Some(micros(a.reaction_us));
+            }
+        }
+        let pawn_of = |action: Action| match action {
+            Action::TakePawn { pawn } => Some(pawn),
+            _ => None,
+        };
+        let holder = |pawn| race.seats().find(|s| race.car(*s).pawn == Some(pawn));
+        let mut pawns: Vec<Pawn> = asked.iter().filter_map(|a| pawn_of(a.action)).collect();
+        pawns.sort_unstable();
+        pawns.dedup();
+        let contested = pawns
+            .into_iter()
+            .filter_map(|pawn| {
+                let winner = holder(pawn)?;
+                let fastest = |seat_is_winner: bool| {
+                    asked
+                        .iter()
+                        .filter(|a| pawn_of(a.action) == Some(pawn) && (a.seat == winner) == seat_is_winner)
+                        .min_by_key(|a| a.reaction_us)
+                };
+                let won = fastest(true)?;
+                let lost = fastest(false)?;
+                let drawn = won.reaction_us.abs_diff(lost.reaction_us) <= TIE_US;
+                let margin_us = micros(lost.reaction_us.saturating_sub(won.reaction_us));
+                Some(Contest { pawn, winner, runner_up: lost.seat, margin_us, drawn })
+            })
+            .collect();
+        Some(Event::PhotoFinish(PhotoFinish { moment, reactions, contested }))
     }
 }

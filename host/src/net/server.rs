@@ -284,7 +284,7 @@ pub struct Server {
     next_conn: Arc<AtomicU64>,
     pub stats: Arc<Stats>,
     /// Every grab verdict of every room (the fairness lab reads it).
-    pub fair_log: Arc<Mutex<Vec<FairRecord>>>,
+    pub fair_log: Arc<Mutex<Vec<FairRecord<bolide_protocol::Action>>>>,
     /// Rooms report here when their championship is over.
     finished_tx: watch::Sender<usize>,
     pub finished: watch::Receiver<usize>,
@@ -856,7 +856,7 @@ struct RoomDriver {
     journal: Option<std::fs::File>,
     started: Instant,
     stats: Arc<Stats>,
-    fair_log: Arc<Mutex<Vec<FairRecord>>>,
+    fair_log: Arc<Mutex<Vec<FairRecord<bolide_protocol::Action>>>>,
     finished_tx: watch::Sender<usize>,
     seats_tx: watch::Sender<(usize, usize)>,
 }

@@ -6,11 +6,11 @@
 
 use super::ConnId;
 use crate::fair::{
-    Allowance, ClockModel, GrabArbiter, KlaxonCall, KlaxonOrder, Request, Sample, Slack, Verdict, Vouched, bound_claim,
+    Allowance, Asked, CallOrder, ClockModel, MomentArbiter, Request, Sample, Slack, Verdict, Vouched, bound_claim,
 };
-use bolide_protocol::event::{Contest, PhotoFinish};
+use bolide_protocol::Timed;
 use bolide_protocol::wire::Shown;
-use bolide_protocol::{Action, Pawn, RuleError, Seat, Timed};
+use bolide_table::{Release, Seat, TableRefusal};
 use std::collections::BTreeMap;
 
 /// Ties closer than this are decided by a seeded draw (µs): the residual of drift correction
@@ -39,9 +39,11 @@ pub const UNKNOWN_OWD_US: u64 = 20_000;
 /// honest laptop never meets it, and small beside a reaction's 64-bit range.
 pub const IMPLAUSIBLE_US: u64 = 1_000_000;
 
-/// Which moment of which round: a beat or a record names it.
+/// Which timed moment: the game's name for it (`Step::Timed`'s `moment`), and how Bolide's
+/// wire names it in a beat and a record (until the wire names moments by number).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MomentId {
+    pub game: u64,
     pub race: u8,
     pub round: u16,
     pub moment: Timed,
@@ -64,18 +66,20 @@ impl Clamp {
     }
 }
 
-/// One timed moment, from its opening to its last decision.
-struct Moment {
+/// One timed moment, from its opening to its last decision; `A` is the game's action.
+struct Moment<A> {
     id: MomentId,
     /// Host instant it is shown everywhere (the reveal, or the Échange window's opening).
     opens: u64,
-    arbiter: GrabArbiter,
+    /// When its news may leave the host.
+    release: Release,
+    arbiter: MomentArbiter<A>,
     /// The sequence number of each seat's pending request, for a refusal.
     seqs: BTreeMap<Seat, u32>,
     /// When each connection's update left the host.
     sent: BTreeMap<ConnId, u64>,
-    /// Every request the arbiter was given, in arrival order: (seat, action, reaction µs).
-    asked: Vec<(Seat, Action, u64)>,
+    /// Every request the arbiter was given, in arrival order.
+    asked: Vec<Asked<A>>,
     /// What the bounds added to each seat's last request.
     clamped: BTreeMap<Seat, Clamp>,
     /// Whether each seat's last request carried its own timing.
@@ -83,34 +87,35 @@ struct Moment {
 }
 
 /// A decision the room applies.
-pub(super) enum Decision {
-    /// The lift instant has passed and every call before it is in: apply these calls in
-    /// this order (B-4.6), then lift.
-    Klaxon(Vec<KlaxonCall>),
+pub(super) enum Decision<A> {
+    /// The countdown has ended and every call before its end is in: apply these calls in
+    /// this order (Bolide's Klaxon, B-4.6), then tell the game its time is up.
+    Calls(Vec<(Seat, A)>),
     /// A request of the open moment, final: apply it. `seq` is the client's, for a refusal.
-    Verdict { verdict: Verdict, seq: u32 },
+    Verdict { verdict: Verdict<A>, seq: u32 },
 }
 
 /// A timed request as the client sent it: `(shown, input)` on its own clock.
-pub(super) struct Claim {
+pub(super) struct Claim<A> {
     pub conn: ConnId,
     pub seat: Seat,
     pub seq: u32,
-    pub action: Action,
+    pub action: A,
     pub shown_us: u64,
     pub input_us: u64,
 }
 
-/// One arbitrated request, for the fairness lab and the log.
+/// One arbitrated request, for the fairness lab and the log; `A` is the game's action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FairRecord {
+pub struct FairRecord<A> {
     pub race: u8,
     pub round: u16,
     /// The grab or the Échange window.
     pub moment: Timed,
     pub seat: Seat,
-    /// A `TakePawn` in the grab; an `Echange` or a `KeepPawn` in the Échange window.
-    pub action: Action,
+    /// What was asked (in Bolide: a `TakePawn` in the grab; an `Echange` or a `KeepPawn` in
+    /// the Échange window).
+    pub action: A,
     /// Reaction after drift correction and bounds (µs, host time base).
     pub reaction_us: u64,
     /// What the bounds added.
@@ -130,22 +135,11 @@ pub struct FairRecord {
     pub offset_est_us: Option<i64>,
     /// The request carried the client's own timing (`Grab`, `Echange`); `false`: a seat the
     /// host plays (a bot or a stand-in), timed on the host's clock. (An untimed request while
-    /// a moment is open is refused: `RuleError::UntimedGrab`, `UntimedEchange`.)
+    /// a moment is open is refused: `TableRefusal::Untimed`.)
     pub timed: bool,
 }
 
-impl FairRecord {
-    /// The pawn a grab asked for.
-    pub fn pawn(&self) -> Option<Pawn> {
-        match self.action {
-            Action::TakePawn { pawn } => Some(pawn),
-            _ => None,
-        }
-    }
-}
-
-#[derive(Default)]
-pub(super) struct Fairness {
+pub(super) struct Fairness<A> {
     /// Each connection's clock, from its probes.
     clocks: BTreeMap<ConnId, ClockModel>,
     /// What each connection's beats proved about its next action (§7).
@@ -154,14 +148,15 @@ pub(super) struct Fairness {
     slack: BTreeMap<ConnId, Slack>,
     /// The highest action `seq` held from each connection.
     acts_seen: BTreeMap<ConnId, u32>,
-    /// The Klaxon calls of this round, while the cup is down.
-    klaxon: Option<KlaxonOrder>,
+    /// The calls under the countdown now running (Bolide's Klaxon), and what each asked.
+    klaxon: Option<CallOrder>,
+    called: Vec<(Seat, A)>,
     /// The lift instant has passed; the Klaxon order is being settled.
     lift_passed: bool,
     /// The lift instant as each connection was told it under this cup, on its own clock —
     /// once: its countdown ends there, and its calls are judged against it.
     told_lift: BTreeMap<ConnId, u64>,
-    moment: Option<Moment>,
+    moment: Option<Moment<A>>,
     /// Lifts each seat made wait for its clock model to warm up.
     warm_ups: BTreeMap<Seat, u8>,
     /// Connections whose implausible times were logged (once each).
@@ -173,7 +168,27 @@ pub(super) struct Fairness {
     stalls_counted: usize,
 }
 
-impl Fairness {
+impl<A> Default for Fairness<A> {
+    fn default() -> Fairness<A> {
+        Fairness {
+            clocks: BTreeMap::new(),
+            vouched: BTreeMap::new(),
+            slack: BTreeMap::new(),
+            acts_seen: BTreeMap::new(),
+            klaxon: None,
+            called: Vec::new(),
+            lift_passed: false,
+            told_lift: BTreeMap::new(),
+            moment: None,
+            warm_ups: BTreeMap::new(),
+            implausible: std::collections::BTreeSet::new(),
+            stalls: BTreeMap::new(),
+            stalls_counted: 0,
+        }
+    }
+}
+
+impl<A: Copy> Fairness<A> {
     // ----- clocks and connections -----
 
     /// A timing probe came back from `conn` (§1).
@@ -283,7 +298,8 @@ impl Fairness {
 
     /// The cup is down until `lift`: calls are open.
     pub fn open_klaxon(&mut self, pilots: u8, lift: u64, slowest_path: u64) {
-        self.klaxon = Some(KlaxonOrder::new(pilots, lift, SILENCE_US + slowest_path));
+        self.klaxon = Some(CallOrder::new(pilots, lift, SILENCE_US + slowest_path));
+        self.called.clear();
         self.lift_passed = false;
         self.told_lift.clear();
     }
@@ -327,14 +343,15 @@ impl Fairness {
         self.lift_passed = true;
     }
 
-    /// A call of `seat` made at `at_us` on `conn`'s clock (`None`: untimed, taken as sent
-    /// one path ago), or by the host (`conn` `None`: a seat it plays, at `now`).
-    pub fn klaxon_call(
+    /// A call (`action`) of `seat` made at `at_us` on `conn`'s clock (`None`: untimed, taken as
+    /// sent one path ago), or by the host (`conn` `None`: a seat it plays, at `now`).
+    pub fn call(
         &mut self,
         caller: Option<(ConnId, u32, Option<u64>)>,
         seat: Seat,
+        action: A,
         now: u64,
-    ) -> Result<(), RuleError> {
+    ) -> Result<(), TableRefusal> {
         let at = match caller {
             // §7: no earlier than this client's own last beat that did not count the call; and
             // §5: no earlier than its arrival allows, as a grab's input — a laptop that counts
@@ -352,23 +369,38 @@ impl Fairness {
             Some((conn, _, None)) => now.saturating_sub(self.owd_max(conn)),
             None => now,
         };
-        let Some(order) = &mut self.klaxon else { return Err(RuleError::KlaxonTooLate) };
+        let Some(order) = &mut self.klaxon else { return Err(TableRefusal::CallTooLate) };
         if order.calls().iter().any(|c| c.seat == seat) {
-            return Err(RuleError::KlaxonAlreadyCalled);
+            return Err(TableRefusal::AlreadyCalled);
         }
         // B-4.6 ruling: too late, and the token is not spent.
-        if order.call(seat, at) { Ok(()) } else { Err(RuleError::KlaxonTooLate) }
+        if !order.call(seat, at) {
+            return Err(TableRefusal::CallTooLate);
+        }
+        self.called.push((seat, action));
+        Ok(())
     }
 
     // ----- the timed moments: the grab (B-4.3) and the Échange window (B-4.7) -----
 
     /// A moment opens, shown everywhere at `opens`, among `competitors` at a table of
     /// `pilots`; ties are drawn from `seed`.
-    pub fn open(&mut self, id: MomentId, opens: u64, pilots: u8, competitors: &[Seat], seed: u64, slowest: u64) {
-        let arbiter = GrabArbiter::new(pilots, competitors, opens, seed, TIE_US, SILENCE_US + slowest);
+    #[allow(clippy::too_many_arguments)]
+    pub fn open(
+        &mut self,
+        id: MomentId,
+        opens: u64,
+        pilots: u8,
+        competitors: &[Seat],
+        seed: u64,
+        slowest: u64,
+        release: Release,
+    ) {
+        let arbiter = MomentArbiter::new(pilots, competitors, opens, seed, TIE_US, SILENCE_US + slowest);
         self.moment = Some(Moment {
             id,
             opens,
+            release,
             arbiter,
             seqs: BTreeMap::new(),
             sent: BTreeMap::new(),
@@ -394,6 +426,11 @@ impl Fairness {
         self.moment.as_ref().map(|m| (m.id, m.opens))
     }
 
+    /// When the open moment's news may leave the host.
+    pub fn open_release(&self) -> Option<Release> {
+        self.moment.as_ref().map(|m| m.release)
+    }
+
     /// The open moment's update leaves for `conn` at `at` (host clock): the latest instant
     /// `conn` can have shown it is bounded from there.
     pub fn sent(&mut self, conn: ConnId, at: u64) {
@@ -404,11 +441,11 @@ impl Fairness {
 
     /// A client's timed request in the open moment, bounded (§3, §7) and handed to the arbiter.
     /// `plausible_us`: reactions under it are logged as anticipation (§5).
-    pub fn claim(&mut self, claim: Claim, now: u64, plausible_us: u64) -> Result<(), RuleError> {
+    pub fn claim(&mut self, claim: Claim<A>, now: u64, plausible_us: u64) -> Result<(), TableRefusal> {
         let Claim { conn, seat, seq, action, shown_us: shown, input_us: input } = claim;
-        let Some((_, opens)) = self.open_moment() else { return Err(RuleError::CupNotLifted) };
+        let Some((_, opens)) = self.open_moment() else { return Err(TableRefusal::NoMoment) };
         if input < shown {
-            return Err(RuleError::BeforeShown);
+            return Err(TableRefusal::BeforeShown);
         }
         let owd_max = self.owd_max(conn);
         // §7 first: the client's own beats bound its input on its own clock, exactly. The
@@ -420,7 +457,7 @@ impl Fairness {
             if self.implausible.insert(conn) {
                 tracing::warn!(%seat, shown, input, "a timed request with times its laptop's clock cannot have read: refused (logged once per connection)");
             }
-            return Err(RuleError::ImplausibleTiming);
+            return Err(TableRefusal::ImplausibleTiming);
         }
         let reaction = self.to_host_duration(conn, input - shown);
         let latest_show = opens.max(sent + owd_max);
@@ -494,15 +531,15 @@ impl Fairness {
 
     /// A seat the host plays (a bot or a stand-in) acts at `now`: it lives on the host clock,
     /// so its reaction is exact.
-    pub fn hosted_claim(&mut self, seat: Seat, action: Action, now: u64) {
+    pub fn hosted_claim(&mut self, seat: Seat, action: A, now: u64) {
         let Some(opens) = self.moment.as_ref().map(|m| m.opens) else { return };
         let reaction_us = now.saturating_sub(opens);
         self.request(Request { seat, action, reaction_us, arrival: now }, (0, Clamp::default(), false), now);
     }
 
-    fn request(&mut self, request: Request, (seq, clamped, timed): (u32, Clamp, bool), now: u64) {
+    fn request(&mut self, request: Request<A>, (seq, clamped, timed): (u32, Clamp, bool), now: u64) {
         let Some(m) = &mut self.moment else { return };
-        m.asked.push((request.seat, request.action, request.reaction_us));
+        m.asked.push(Asked { seat: request.seat, action: request.action, reaction_us: request.reaction_us });
         m.arbiter.request(request, now);
         m.seqs.insert(request.seat, seq);
         m.clamped.insert(request.seat, clamped);
@@ -541,7 +578,7 @@ impl Fairness {
 
     /// The next decision that can be taken at `now`, if any; call until `None`. `hosted`:
     /// the seats the host plays, on its own clock — they never hold anything up.
-    pub fn decide(&mut self, now: u64, hosted: &[Seat]) -> Option<Decision> {
+    pub fn decide(&mut self, now: u64, hosted: &[Seat]) -> Option<Decision<A>> {
         if self.lift_passed
             && let Some(order) = &mut self.klaxon
         {
@@ -551,7 +588,11 @@ impl Fairness {
             if let Some(calls) = order.settled(now) {
                 self.klaxon = None;
                 self.lift_passed = false;
-                return Some(Decision::Klaxon(calls));
+                let called = std::mem::take(&mut self.called);
+                let action_of = |seat| called.iter().find(|c| c.0 == seat).map(|c| c.1);
+                return Some(Decision::Calls(
+                    calls.iter().filter_map(|c| Some((c.seat, action_of(c.seat)?))).collect(),
+                ));
             }
         }
         let m = self.moment.as_mut()?;
@@ -582,22 +623,16 @@ impl Fairness {
 
     /// `seats` are done with the open moment (they hold a pawn, or have declared): they no
     /// longer compete, and their other requests are void.
-    pub fn withdraw(&mut self, seats: impl Iterator<Item = Seat>) -> Vec<Request> {
+    pub fn withdraw(&mut self, seats: impl Iterator<Item = Seat>) -> Vec<Request<A>> {
         let Some(m) = &mut self.moment else { return Vec::new() };
         seats.flat_map(|s| m.arbiter.withdraw(s)).collect()
     }
 
-    /// The open moment is over: its requests still pending are void. Returns them, and the
-    /// moment's photo finish given who holds which pawn now (B-4.3) — `None` when nobody
-    /// asked for anything.
-    pub fn close(
-        &mut self,
-        pilots: usize,
-        holder: impl Fn(Pawn) -> Option<Seat>,
-    ) -> (Vec<Request>, Option<PhotoFinish>) {
-        let Some(m) = &mut self.moment else { return (Vec::new(), None) };
-        let photo = m.photo_finish(pilots, holder);
-        (m.arbiter.close(), photo)
+    /// The open moment is over: its requests still pending are void. Returns them, and every
+    /// request the moment was given, in arrival order (its photo finish is the game's).
+    pub fn close(&mut self) -> (Vec<Request<A>>, Vec<Asked<A>>) {
+        let Some(m) = &mut self.moment else { return (Vec::new(), Vec::new()) };
+        (m.arbiter.close(), std::mem::take(&mut m.asked))
     }
 
     /// Forgets the moment closed by [`Fairness::close`] (after its void requests are recorded).
@@ -607,10 +642,17 @@ impl Fairness {
 
     /// The record of a request of the open moment, for the lab and the log. `conn`: the
     /// seat's connection, for the clock offset the host estimated.
-    pub fn record(&self, verdict: Verdict, granted: bool, judged: bool, conn: Option<ConnId>, now: u64) -> FairRecord {
+    pub fn record(
+        &self,
+        verdict: Verdict<A>,
+        granted: bool,
+        judged: bool,
+        conn: Option<ConnId>,
+        now: u64,
+    ) -> FairRecord<A> {
         let seat = verdict.request.seat;
         let m = self.moment.as_ref();
-        let id = m.map(|m| m.id).unwrap_or(MomentId { race: 0, round: 0, moment: Timed::Grab });
+        let id = m.map(|m| m.id).unwrap_or(MomentId { game: 0, race: 0, round: 0, moment: Timed::Grab });
         FairRecord {
             race: id.race,
             round: id.round,
@@ -636,49 +678,5 @@ impl Fairness {
         let moment = self.moment.as_ref().and_then(|m| m.arbiter.next_deadline().map(|t| t.max(m.opens)));
         let klaxon = self.klaxon.as_ref().filter(|_| self.lift_passed).and_then(|k| k.next_deadline());
         moment.into_iter().chain(klaxon).min()
-    }
-}
-
-impl Moment {
-    /// The photo finish of this moment: each seat's first reaction, and in a grab, for every
-    /// pawn that someone else also asked for, the margin between its holder's request and the
-    /// fastest losing one. `None` when nobody asked for anything (every pawn went by Klaxon
-    /// picks or by itself).
-    fn photo_finish(&self, pilots: usize, holder: impl Fn(Pawn) -> Option<Seat>) -> Option<PhotoFinish> {
-        if self.asked.is_empty() {
-            return None;
-        }
-        let micros = |us: u64| u32::try_from(us).unwrap_or(u32::MAX);
-        let mut reactions = vec![None; pilots];
-        for &(seat, _, reaction) in &self.asked {
-            if let Some(slot @ None) = reactions.get_mut(seat.index()) {
-                *slot = Some(micros(reaction));
-            }
-        }
-        let pawn_of = |action: Action| match action {
-            Action::TakePawn { pawn } => Some(pawn),
-            _ => None,
-        };
-        let mut pawns: Vec<Pawn> = self.asked.iter().filter_map(|a| pawn_of(a.1)).collect();
-        pawns.sort_unstable();
-        pawns.dedup();
-        let contested = pawns
-            .into_iter()
-            .filter_map(|pawn| {
-                let winner = holder(pawn)?;
-                let asked = |seat_is_winner: bool| {
-                    self.asked
-                        .iter()
-                        .filter(move |a| pawn_of(a.1) == Some(pawn) && (a.0 == winner) == seat_is_winner)
-                        .min_by_key(|a| a.2)
-                        .copied()
-                };
-                let (_, _, won_at) = asked(true)?;
-                let (runner_up, _, lost_at) = asked(false)?;
-                let drawn = won_at.abs_diff(lost_at) <= TIE_US;
-                Some(Contest { pawn, winner, runner_up, margin_us: micros(lost_at.saturating_sub(won_at)), drawn })
-            })
-            .collect();
-        Some(PhotoFinish { moment: self.id.moment, reactions, contested })
     }
 }

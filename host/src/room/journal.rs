@@ -1,12 +1,13 @@
 //! The championship journal: what a crashed host needs to continue with nothing completed
-//! lost. One JSON line per entry: the start (settings, seed and nonce, circuits, seats and their
-//! tokens), then every applied action. The engine is deterministic, so replaying the actions
-//! rebuilds the exact state. The network layer appends and fsyncs each entry before it sends
+//! lost. One JSON line per entry: the start (settings, seed and nonce, seats and their tokens),
+//! then every applied action and every end of a countdown. The game is deterministic from its
+//! settings and seed (a circuit file was read into the settings' notation before the start), so
+//! replaying the entries rebuilds the exact state. The network layer appends and fsyncs each entry before it sends
 //! anything that depends on it (write-ahead).
 
 use crate::bots::BotLevel;
 use bolide_protocol::wire::{SeatToken, Settings};
-use bolide_protocol::{Action, Circuit, Colour, RuleError, Seat};
+use bolide_protocol::{Action, Colour, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -19,13 +20,15 @@ pub enum JournalEntry {
         /// The nonce of the seed's commitment (absent in journals from before it existed).
         #[serde(default)]
         nonce: [u8; 32],
-        circuits: Vec<Circuit>,
         seats: Vec<JournalSeat>,
     },
     Applied {
         seat: Seat,
         action: Action,
     },
+    /// The countdown ended (Bolide's lift), or a timed moment that ends with its time: the
+    /// table's clock told the game (`Game::time_is_up`).
+    TimeUp,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -16,20 +16,37 @@ pub use fairness::{
 };
 pub use journal::{JournalEntry, JournalSeat, ResumeError, complete_len};
 
-use crate::bots::{BotLevel, Decide, Hands, SeatSight};
+use crate::bots::{BotLevel, Hands};
 use crate::circuits::{self, CircuitChoice};
-use crate::fair::Sample;
-use crate::game::{Championship, ChampionshipSetup, Phase};
+use crate::fair::{Asked, Sample};
+use crate::game::Championship;
 use bolide_protocol::dice::SeedReveal;
 use bolide_protocol::model::MAX_PILOTS;
+use bolide_protocol::options::RaceSettings;
 use bolide_protocol::wire::{
     BeatSchedule, ClientMsg, Datagram, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine,
     close,
 };
-use bolide_protocol::{Action, Circuit, Colour, Event, FirstPlayer, Pawn, RuleError, Seat};
+use bolide_protocol::{Action, Circuit, Colour, Event, FirstPlayer, RuleError, Seat, Timed};
+use bolide_table::{Game, Step, TableRefusal};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
+use timed::TimedStep;
+
+/// What the room still asks of its game by name, beside the seam (`bolide_table::Game`),
+/// because Bolide's wire still carries them in Bolide's words: how a beat names the open
+/// moment, the datagram twin of the update that opens it, and its photo finish as an event.
+/// Implemented by the Bolide adapter (`game::table`); the next step of the seam moves these
+/// into the table's own wire envelope.
+pub trait TableGame: Game<Action = Action, Event = Event, Refusal = RuleError> {
+    /// The open timed moment as the wire names it: (race, round, kind).
+    fn wire_moment(&self) -> Option<(u8, u16, Timed)>;
+    /// The datagram twin of the update whose `events` opened a moment (fairness.md §2).
+    fn twin(&self, events: &[Event], show_at_us: Option<u64>) -> Option<Datagram>;
+    /// The photo finish of a moment that just ended, from every request it was given.
+    fn photo_finish(&self, moment: Timed, asked: &[Asked<Action>]) -> Option<Event>;
+}
 
 /// A connection, as the network layer numbers them.
 pub type ConnId = u64;
@@ -95,7 +112,7 @@ pub enum Output {
         datagram: Datagram,
     },
     /// A grab verdict, for the fairness log and the lab.
-    Fair(FairRecord),
+    Fair(FairRecord<Action>),
     /// Close after sending what came before.
     Close {
         conn: ConnId,
@@ -135,9 +152,10 @@ enum Stage {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum DueKind {
-    Lift,
-    /// A bot-played seat may call Klaxon before the lift.
-    Klaxon(Seat),
+    /// The countdown ends (Bolide's lift), or the timed moment that ends with its time.
+    TimeUp,
+    /// A bot-played seat may call before the countdown ends (Bolide's Klaxon).
+    Call(Seat),
     /// A seat must decide: a bot's thinking time, or a pilot's time limit.
     Act(Seat),
 }
@@ -157,8 +175,16 @@ pub const MAX_SPECTATORS: usize = 32;
 pub const COMEBACKS: usize = 5;
 pub const COMEBACK_WINDOW_US: u64 = 10_000_000;
 
-/// What the timers were set for: a change means new timers.
-type StepKey = (u8, u16, u8, u32);
+/// What the timers were set for: a change means new timers. Sequential decisions and
+/// countdowns are named by the number of actions applied before them; a timed moment by the
+/// game's name for it (its timers live as long as it does: each hand's reaction is drawn once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StepKey {
+    Sequential(u32),
+    Countdown(u32),
+    Timed(u64),
+    Over,
+}
 
 /// The host bots' thinking time between two sequential decisions (ms); their grab reactions
 /// are human-sized at this setting and scale with it.
@@ -178,8 +204,8 @@ pub struct Room {
     /// Actions applied so far (timers of sequential decisions restart with each).
     applied: u32,
     legal: Vec<Action>,
-    /// Clocks, Klaxon calls and the timed moment now open: their one owner.
-    fair: fairness::Fairness,
+    /// Clocks, calls under a countdown and the timed moment now open: their one owner.
+    fair: fairness::Fairness<Action>,
     /// When each seat came back with its token, within the last [`COMEBACK_WINDOW_US`].
     comebacks: BTreeMap<Seat, Vec<u64>>,
 }
@@ -359,30 +385,21 @@ impl Room {
             ClientMsg::Act { seq, action, at_us } => {
                 self.fair.saw_act(conn, seq);
                 let Some(seat) = seat else {
-                    let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
+                    let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Spectator.into() };
                     return out.push(Output::Send { conn, msg });
                 };
-                if action == Action::Lift {
-                    let msg = ServerMsg::ActRefused { seq, error: RuleError::HostLifts };
-                    return out.push(Output::Send { conn, msg });
-                }
-                let phase = self.champ().map(|c| c.race().phase());
                 // A pilot who acts takes the seat back from a stand-in; a plain request refused
                 // in a timed moment is not acting (and must not cancel its time limit).
-                match (action, phase) {
-                    (Action::Klaxon, Some(Phase::CupDown)) => {
+                match self.game().map(Game::step) {
+                    Some(Step::Countdown { .. }) => {
                         self.comes_back(now, seat);
-                        self.klaxon_call(now, conn, seat, seq, at_us, out)
+                        self.call(now, conn, seat, (seq, action, at_us), out)
                     }
                     // Every client of this protocol acts in a timed moment with its timings: a
                     // plain request there can only be a stale decision, and judging it by its
-                    // arrival would hand the pawn (or the first Échange) to the nearest laptop.
-                    (Action::TakePawn { .. }, Some(Phase::Grab)) => {
-                        let msg = ServerMsg::ActRefused { seq, error: RuleError::UntimedGrab };
-                        out.push(Output::Send { conn, msg })
-                    }
-                    (Action::Echange { .. } | Action::KeepPawn, Some(Phase::Echange)) => {
-                        let msg = ServerMsg::ActRefused { seq, error: RuleError::UntimedEchange };
+                    // arrival would hand the moment to the nearest laptop.
+                    Some(Step::Timed { contenders, .. }) if contenders.contains(seat) => {
+                        let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Untimed.into() };
                         out.push(Output::Send { conn, msg })
                     }
                     _ => {
@@ -429,7 +446,7 @@ impl Room {
             return;
         }
         let Some(seat) = seat else {
-            let msg = ServerMsg::ActRefused { seq, error: RuleError::Spectator };
+            let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Spectator.into() };
             return out.push(Output::Send { conn, msg });
         };
         self.comes_back(now, seat);
@@ -534,12 +551,16 @@ impl Room {
         }
     }
 
-    /// The championship starts when every seated pilot is ready, at least three seats are
-    /// filled (bots included) and at least one client is here.
+    /// Bolide's settings as the game reads them (the table keeps the bots apart).
+    fn game_settings(&self) -> RaceSettings {
+        RaceSettings { options: self.config.settings.options, circuit: self.config.settings.circuit.clone() }
+    }
+
+    /// The championship starts when every seated pilot is ready and at least one client is
+    /// here; the game checks the count (bots included) and its settings.
     fn try_start(&mut self, now: u64, out: &mut Vec<Output>) {
         let humans = self.seats.len();
-        let pilots = humans + self.config.settings.bots as usize;
-        if humans == 0 || !(3..=MAX_PILOTS).contains(&pilots) || !self.seats.iter().all(|s| s.ready) {
+        if humans == 0 || !self.seats.iter().all(|s| s.ready) {
             return;
         }
         let refuse_start = |room: &Room, reason: String, out: &mut Vec<Output>| {
@@ -547,17 +568,17 @@ impl Room {
                 room.lobby_refused(conn, &format!("cannot start: {reason}"), out);
             }
         };
-        if let FirstPlayer::Seat(seat) = self.config.settings.options.first_player
-            && seat.index() >= pilots
-        {
-            let reason = format!("first-player: seat {} is empty at a table of {pilots}", seat.0);
+        let players = humans + self.config.settings.bots as usize;
+        let Ok(players) = u8::try_from(players) else {
+            return refuse_start(self, format!("{players} seats do not fit at one table"), out);
+        };
+        if players < Championship::PLAYERS.0 {
+            return; // More may still join.
+        }
+        let settings = self.game_settings();
+        if let Err(reason) = Championship::check_settings(&settings, players) {
             return refuse_start(self, reason, out);
         }
-        let circuits = match circuits_for(&self.config.settings, self.config.settings.options.races) {
-            Ok(c) => c,
-            Err(e) => return refuse_start(self, format!("circuit: {e}"), out),
-        };
-        let humans = self.seats.len();
         for n in 1..=self.config.settings.bots {
             let Some(colour) = self.free_colour() else { break };
             let level = self.config.settings.bot_level;
@@ -571,87 +592,91 @@ impl Room {
                 zombie: false,
             });
         }
+        let mut opening = Vec::new();
+        let game = match Championship::start(&settings, players, self.config.seed, &mut opening) {
+            Ok(game) => game,
+            Err(e) => {
+                self.seats.truncate(humans);
+                return refuse_start(self, e, out);
+            }
+        };
         let entry = JournalEntry::Started {
             code: self.config.code.clone(),
             settings: self.config.settings.clone(),
             seed: self.config.seed,
             nonce: self.config.nonce,
-            circuits: circuits.clone(),
             seats: self
                 .seats
                 .iter()
                 .map(|s| JournalSeat { name: s.name.clone(), colour: s.colour, token: s.token, bot: s.bot })
                 .collect(),
         };
-        let (champ, opening) = match self.championship_setup(circuits) {
-            Ok(set_up) => set_up,
-            Err(e) => {
-                self.seats.truncate(humans);
-                return refuse_start(self, e.to_string(), out);
-            }
-        };
         out.push(Output::Journal(entry));
-        self.stage = Stage::Playing(Box::new(champ));
+        self.stage = Stage::Playing(Box::new(game));
         self.send_lobby(out);
         self.retime(now);
-        self.broadcast(&opening, now, out);
+        self.broadcast(&opening, false, now, out);
         self.after_change(now, out);
-    }
-
-    fn championship_setup(
-        &self,
-        circuits: Vec<Circuit>,
-    ) -> Result<(Championship, Vec<Event>), crate::game::SetupError> {
-        Championship::new(ChampionshipSetup {
-            pilots: self.seats.len() as u8,
-            options: self.config.settings.options,
-            circuits,
-            seed: self.config.seed,
-            first_race_bonuses: None,
-        })
     }
 
     // ----- the game loop -----
 
-    fn champ(&self) -> Option<&Championship> {
-        match &self.stage {
-            Stage::Playing(c) => Some(c),
-            _ => None,
-        }
+    fn game(&self) -> Option<&Championship> {
+        playing(&self.stage)
     }
 
-    /// Applies an action through the engine: journal first, then everyone's update.
+    /// Applies an action through the game: journal first, then everyone's update.
     fn apply(&mut self, now: u64, seat: Seat, action: Action, out: &mut Vec<Output>) -> Result<(), RuleError> {
-        let Stage::Playing(champ) = &mut self.stage else { return Err(RuleError::RaceOver) };
-        let mut events = champ.apply(seat, action)?;
-        self.applied += 1;
+        let Stage::Playing(game) = &mut self.stage else { return Err(TableRefusal::Over.into()) };
+        let mut events = Vec::new();
+        Game::apply(&mut **game, seat, action, &mut events)?;
         out.push(Output::Journal(JournalEntry::Applied { seat, action }));
-        // A timed moment just ended: every verdict is final, so its figures may be public.
-        events.extend(self.end_moment(now, out));
-        if let Some(moment) = self.opened_moment(&events) {
-            self.open_moment(now, moment);
-        }
-        // Timers first: the update says how long each wait is and when the cup lifts.
-        self.retime(now);
-        self.broadcast(&events, now, out);
-        self.after_change(now, out);
+        self.changed(now, events, out);
         Ok(())
     }
 
-    fn broadcast(&mut self, events: &[Event], now: u64, out: &mut Vec<Output>) {
+    /// The countdown ended, or the timed moment that ends with its time: the game is told,
+    /// and the journal says so (a resume tells it again at the same point).
+    fn time_up(&mut self, now: u64, out: &mut Vec<Output>) {
+        let Stage::Playing(game) = &mut self.stage else { return };
+        let mut events = Vec::new();
+        if let Err(e) = game.time_is_up(&mut events) {
+            return tracing::error!(%e, "the game refused the end of its own countdown");
+        }
+        out.push(Output::Journal(JournalEntry::TimeUp));
+        self.changed(now, events, out);
+    }
+
+    /// After the game changed: the moment it left ends, the one it entered opens, the timers
+    /// follow, and everyone gets `events` with a fresh view.
+    fn changed(&mut self, now: u64, mut events: Vec<Event>, out: &mut Vec<Output>) {
+        self.applied += 1;
+        // A timed moment just ended: every verdict is final, so its figures may be public.
+        events.extend(self.end_moment(now, out));
+        let opened = self.unopened_moment();
+        if let Some(step) = opened {
+            self.open_moment(now, step);
+        }
+        // Timers first: the update says how long each wait is and when the countdown ends.
+        self.retime(now);
+        self.broadcast(&events, opened.is_some(), now, out);
+        self.after_change(now, out);
+    }
+
+    /// Everyone's update after `events`; `opened`: they opened a timed moment.
+    fn broadcast(&mut self, events: &[Event], opened: bool, now: u64, out: &mut Vec<Output>) {
         let conns: Vec<ConnId> = self.members.keys().copied().collect();
-        let opened = self.opened_moment(events);
         for conn in conns {
-            let Some((at, show_at)) = opened.and_then(|_| self.moment_timing(conn, now)) else {
+            let Some((at, show_at)) = opened.then(|| self.moment_timing(conn, now)).flatten() else {
                 self.send_update_to(conn, events, now, out);
                 continue;
             };
             // B-4.2, B-4.7, fairness.md §2, §6: the update says when to show the moment on
-            // that laptop's clock. A reveal (and its datagram twin) leaves so that it arrives
-            // just before; an Échange window (and its twin) at once.
+            // that laptop's clock. A secret one (and its datagram twin) leaves so that it
+            // arrives just before; a public one (and its twin) at once.
             let mut msgs = Vec::new();
             self.send_update_to(conn, events, now, &mut msgs);
-            if let Some(datagram) = self.twin_datagram(events, show_at) {
+            if let Some(datagram) = self.game().and_then(|g| g.twin(events, show_at)) {
                 out.push(Output::DatagramAt { conn, at, datagram });
             }
             for m in msgs {
@@ -665,34 +690,29 @@ impl Room {
     }
 
     fn send_update_to(&mut self, conn: ConnId, events: &[Event], now: u64, out: &mut Vec<Output>) {
-        // Under the cup: when it lifts, on this client's clock — its countdown, and the mark
-        // its Klaxon call is judged against (fairness.md §6). It tells its clock once just
-        // after, instead of beating the whole time.
-        let cup_down = self.champ().is_some_and(|c| c.race().phase() == Phase::CupDown);
-        let lift_at_us = if cup_down { self.fair.lift_for(conn) } else { None };
-        let Some(champ) = self.champ() else { return };
+        // Under a countdown: when it ends, on this client's clock — its countdown, and the mark
+        // its call is judged against (fairness.md §6). It tells its clock once just after,
+        // instead of beating the whole time.
+        let counting = matches!(self.game().map(Game::step), Some(Step::Countdown { .. }));
+        let lift_at_us = if counting { self.fair.lift_for(conn) } else { None };
+        let Some(game) = self.game() else { return };
         let seat = self.members.get(&conn).copied().flatten();
-        let view = match seat {
-            Some(seat) => champ.view_for(seat),
-            None => champ.spectator_view(),
-        };
+        let view = game.view(seat);
         let mut legal = Vec::new();
         if let Some(seat) = seat {
-            champ.race().legal_actions_into(seat, &mut legal);
-            // The host lifts the cup at the reveal instant, never a client (B-4.2).
-            legal.retain(|a| *a != Action::Lift);
+            game.legal(seat, &mut legal);
         }
-        // Under the cup, the time left is the time to the lift (the end of Klaxon calls).
+        // Under a countdown, the time left is the time to its end.
         let deadline_ms = seat.and_then(|s| {
             self.due
                 .iter()
-                .find(|d| d.kind == DueKind::Act(s) || d.kind == DueKind::Lift)
+                .find(|d| d.kind == DueKind::Act(s) || d.kind == DueKind::TimeUp)
                 .map(|d| (d.at.saturating_sub(now) / 1000) as u32)
         });
         out.push(Output::Send {
             conn,
             msg: ServerMsg::Update {
-                events: events.to_vec(),
+                events: events.iter().map(|e| game.event_for(e, seat)).collect(),
                 view: Box::new(view),
                 legal,
                 deadline_ms,
@@ -703,98 +723,90 @@ impl Room {
     }
 
     fn after_change(&mut self, now: u64, out: &mut Vec<Output>) {
-        let Some(champ) = self.champ() else { return };
-        if champ.is_over() {
-            let standings = champ
-                .standings()
-                .iter()
-                .map(|s| StandingLine {
-                    seat: s.seat,
-                    name: self.seats[s.seat.index()].name.clone(),
-                    points: s.points,
-                    wins: s.wins,
-                    rank: s.rank,
-                })
-                .collect::<Vec<_>>();
-            let Stage::Playing(champ) = std::mem::replace(&mut self.stage, Stage::Lobby) else { unreachable!() };
-            self.stage = Stage::Finished(champ);
-            self.due.clear();
-            // The lobby now carries the seed, so every client has checked its dice by the
-            // time it reads the standings.
-            self.send_lobby(out);
-            for &conn in self.members.keys() {
-                out.push(Output::Send { conn, msg: ServerMsg::Finished { standings: standings.clone() } });
-            }
-            return;
+        let Some(standings) = self.game().and_then(Game::standings) else { return self.retime(now) };
+        let standings: Vec<StandingLine> = standings
+            .iter()
+            .map(|s| StandingLine {
+                seat: s.seat,
+                name: self.seats.get(s.seat.index()).map(|slot| slot.name.clone()).unwrap_or_default(),
+                points: s.points,
+                wins: s.wins,
+                rank: s.rank,
+            })
+            .collect();
+        let Stage::Playing(game) = std::mem::replace(&mut self.stage, Stage::Lobby) else { return };
+        self.stage = Stage::Finished(game);
+        self.due.clear();
+        // The lobby now carries the seed, so every client has checked its dice by the time it
+        // reads the standings.
+        self.send_lobby(out);
+        for &conn in self.members.keys() {
+            out.push(Output::Send { conn, msg: ServerMsg::Finished { standings: standings.clone() } });
         }
-        self.retime(now);
     }
 
-    /// Fresh timers when the race reached a new step.
+    /// Fresh timers when the game reached a new step.
     fn retime(&mut self, now: u64) {
-        let Some(champ) = self.champ() else { return };
-        let phase = champ.race().phase();
-        let race = champ.race();
-        // Sequential decisions get a fresh timer with every action; the timed moments keep
-        // their timers (each hand's reaction was drawn once).
-        let sequential = matches!(phase, Phase::KlaxonPicks | Phase::Movement);
-        let key = (race.race_no(), race.round(), phase as u8, if sequential { self.applied } else { 0 });
+        let Some(step) = self.game().map(Game::step) else { return };
+        let key = match step {
+            Step::Sequential { .. } => StepKey::Sequential(self.applied),
+            Step::Countdown { .. } => StepKey::Countdown(self.applied),
+            Step::Timed { moment, .. } => StepKey::Timed(moment),
+            Step::Over => StepKey::Over,
+        };
         if self.step != Some(key) {
             self.step = Some(key);
-            self.schedule(now);
+            self.schedule(now, step);
         }
     }
 
-    /// New timers for the step the race is in.
-    fn schedule(&mut self, now: u64) {
+    /// New timers for the step the game is in.
+    fn schedule(&mut self, now: u64, step: Step) {
         self.due.clear();
-        let cup_down = matches!(&self.stage, Stage::Playing(c) if c.race().phase() == Phase::CupDown);
-        let warm_up = if cup_down && self.needs_warm_up() { fairness::WARM_UP_US } else { 0 };
-        let Stage::Playing(champ) = &self.stage else { return };
-        let race = champ.race();
+        let warm_up =
+            if matches!(step, Step::Countdown { .. }) && self.needs_warm_up() { fairness::WARM_UP_US } else { 0 };
         let mut due = Vec::new();
-        match race.phase() {
-            Phase::CupDown => {
+        match step {
+            Step::Countdown { callers } => {
                 // A laptop that joined a moment ago is known by a few probes only: its first
-                // Klaxon call and grab would be judged on a cold clock model (the lab saw far
-                // laptops clamped by hundreds of ms). The cup stays down for the probe burst.
-                let lift = now.saturating_add(us(self.config.lift_delay_ms)).saturating_add(warm_up);
-                due.push(Due { at: lift, kind: DueKind::Lift });
+                // call and grab would be judged on a cold clock model (the lab saw far laptops
+                // clamped by hundreds of ms). The countdown runs longer for the probe burst.
+                let end = now.saturating_add(us(self.config.lift_delay_ms)).saturating_add(warm_up);
+                due.push(Due { at: end, kind: DueKind::TimeUp });
                 let owd = self.slowest_pilot_path();
-                self.fair.open_klaxon(race.pilots(), lift, owd);
-                for seat in race.seats() {
-                    if self.seats[seat.index()].bot_plays() {
-                        // A slipping hand calls just after the lift: refused, token kept (B-4.6).
-                        let late = self.hands(seat).calls_late(&mut self.rng);
-                        let at = match late {
-                            true => lift.saturating_add(1),
+                self.fair.open_klaxon(self.seats.len() as u8, end, owd);
+                for seat in callers.iter() {
+                    if self.seats.get(seat.index()).is_some_and(SeatSlot::bot_plays) {
+                        // A slipping hand calls just after the end: refused (B-4.6: token kept).
+                        let at = match self.hands(seat).calls_late(&mut self.rng) {
+                            true => end.saturating_add(1),
                             false => now.saturating_add(self.rng.random_range(0..=us(self.config.lift_delay_ms) / 2)),
                         };
-                        due.push(Due { at, kind: DueKind::Klaxon(seat) });
+                        due.push(Due { at, kind: DueKind::Call(seat) });
                     }
                 }
             }
-            Phase::KlaxonPicks => due.extend(race.klaxon_picker().map(|s| Due { at: 0, kind: DueKind::Act(s) })),
-            Phase::Grab => due.extend(
-                race.seats().filter(|s| race.car(*s).pawn.is_none()).map(|s| Due { at: 0, kind: DueKind::Act(s) }),
-            ),
-            Phase::Echange => due.extend(
-                race.seats()
-                    .filter(|s| race.check(*s, Action::KeepPawn).is_ok())
-                    .map(|s| Due { at: 0, kind: DueKind::Act(s) }),
-            ),
-            Phase::Movement => due.extend(race.active_seat().map(|s| Due { at: 0, kind: DueKind::Act(s) })),
-            Phase::Over => {}
+            Step::Sequential { seats } | Step::Timed { contenders: seats, .. } => {
+                due.extend(seats.iter().map(|s| Due { at: 0, kind: DueKind::Act(s) }))
+            }
+            Step::Over => {}
         }
-        let timed = timed::moment_of(race.phase()).is_some();
+        let timed = TimedStep::of(step);
         // A timed moment's clock starts when it is shown (the reveal instant, the Échange
         // window's opening), not when the host decided it.
-        let start = if timed { self.fair.open_moment().map_or(now, |(_, opens)| opens) } else { now };
+        let start = match timed {
+            Some(_) => self.fair.open_moment().map_or(now, |(_, opens)| opens),
+            None => now,
+        };
         self.step_start = start;
         for d in &mut due {
             if let DueKind::Act(seat) = d.kind {
-                d.at = start.saturating_add(self.wait_for(seat, timed));
+                d.at = start.saturating_add(self.wait_for(seat, timed.is_some()));
             }
+        }
+        // A moment that ends with its time (1000 Bornes' Coup-Fourré window).
+        if let Some(window) = timed.and_then(|t| t.window_us) {
+            due.push(Due { at: start.saturating_add(window), kind: DueKind::TimeUp });
         }
         self.due = due;
     }
@@ -808,10 +820,10 @@ impl Room {
                 // A human hand's reaction to the choices it has (`bots::hands`): the pawns
                 // still free, or whom to swap with; on the scale of this room's bots (the
                 // default 700 ms: as drawn).
-                let choices = self.champ().map_or(1, |c| {
+                let choices = self.game().map_or(1, |g| {
                     let mut legal = Vec::new();
-                    c.race().legal_actions_into(seat, &mut legal);
-                    legal.iter().filter(|a| !matches!(a, Action::Klaxon | Action::Lift)).count().max(1)
+                    g.legal(seat, &mut legal);
+                    legal.len().max(1)
                 });
                 let reaction = self.hands(seat).reaction_us(choices, &mut self.rng);
                 (reaction as f64 * base as f64 / us(DEFAULT_BOT_DELAY_MS) as f64) as u64
@@ -830,7 +842,7 @@ impl Room {
     /// A seat changed hands (a drop, a return, a comeback): its pending decision gets the
     /// timer of whoever plays it now.
     fn retime_seat(&mut self, now: u64, seat: Seat) {
-        let timed = self.champ().is_some_and(|c| timed::moment_of(c.race().phase()).is_some());
+        let timed = self.timed_step().is_some();
         if self.due.iter().any(|d| d.kind == DueKind::Act(seat)) {
             let at = self.time_limit(now, seat, timed);
             for d in self.due.iter_mut().filter(|d| d.kind == DueKind::Act(seat)) {
@@ -858,60 +870,64 @@ impl Room {
     }
 
     fn fire(&mut self, now: u64, kind: DueKind, out: &mut Vec<Output>) {
-        let Stage::Playing(champ) = &self.stage else { return };
-        let race = champ.race();
+        let Some(step) = self.game().map(Game::step) else { return };
         match kind {
-            DueKind::Lift => {
-                if race.phase() == Phase::CupDown {
+            DueKind::TimeUp => match step {
+                Step::Countdown { .. } => {
                     // Calls made before this instant may still be travelling: settle first.
                     self.fair.lift_passed();
                     self.settle(now, out);
                 }
-            }
-            DueKind::Klaxon(seat) => {
-                let slot = &self.seats[seat.index()];
-                if race.check(seat, Action::Klaxon).is_ok() && slot.bot_plays() {
-                    let level = slot.bot.unwrap_or(self.config.settings.bot_level);
-                    let call = level.decide(&SeatSight { race, seat }, &[Action::Klaxon], &mut self.rng);
-                    if call.is_some() {
-                        // Refused only past the lift: a slipping hand's late call (B-4.6).
-                        let _ = self.fair.klaxon_call(None, seat, now);
+                Step::Timed { window_us: Some(_), .. } => {
+                    // Requests still in judgement are decided first; then the time is up.
+                    self.settle(now, out);
+                    if self.timed_step().is_some_and(|t| t.window_us.is_some()) {
+                        self.time_up(now, out);
                     }
+                }
+                _ => {}
+            },
+            DueKind::Call(seat) => {
+                let Some(slot) = self.seats.get(seat.index()).filter(|s| s.bot_plays()) else { return };
+                let level = slot.bot.unwrap_or(self.config.settings.bot_level);
+                let Some(game) = playing(&self.stage) else { return };
+                let mut scratch = std::mem::take(&mut self.legal);
+                let call = game.bot(seat, level, &mut self.rng, &mut scratch);
+                self.legal = scratch;
+                if let Some(action) = call {
+                    // Refused only past the end: a slipping hand's late call (B-4.6).
+                    let _ = self.fair.call(None, seat, action, now);
                 }
             }
             DueKind::Act(seat) => {
-                race.legal_actions_into(seat, &mut self.legal);
-                self.legal.retain(|a| !matches!(a, Action::Lift | Action::Klaxon));
-                if self.legal.is_empty() {
-                    return;
+                let mut legal = std::mem::take(&mut self.legal);
+                if let Some(game) = self.game() {
+                    game.legal(seat, &mut legal);
                 }
-                let slot = &mut self.seats[seat.index()];
+                let Some(slot) = self.seats.get_mut(seat.index()).filter(|_| !legal.is_empty()) else {
+                    self.legal = legal;
+                    return;
+                };
                 if slot.bot.is_none() {
                     // The pilot let the time limit pass (here or away): a bot plays for it
                     // until it acts again, whether it reconnects meanwhile or not.
                     slot.zombie = true;
                 }
                 let level = slot.bot.unwrap_or(self.config.settings.bot_level);
-                let Some(action) = level.decide(&SeatSight { race, seat }, &self.legal, &mut self.rng) else { return };
-                if let (Action::TakePawn { pawn }, Phase::Grab) = (action, race.phase()) {
-                    // Now and then a hand slips to another free pawn.
-                    let pawn = match Hands::of(level).takes_the_wrong_pawn(&mut self.rng) {
-                        true => {
-                            let others: Vec<Pawn> = self
-                                .legal
-                                .iter()
-                                .filter_map(|a| match a {
-                                    Action::TakePawn { pawn: p } if *p != pawn => Some(*p),
-                                    _ => None,
-                                })
-                                .collect();
-                            others.get(self.rng.random_range(0..others.len().max(1))).copied().unwrap_or(pawn)
-                        }
-                        false => pawn,
-                    };
-                    return self.hosted_request(now, seat, Action::TakePawn { pawn }, out);
-                }
-                if race.phase() == Phase::Echange {
+                let Some(game) = playing(&self.stage) else { return };
+                let action = game.bot(seat, level, &mut self.rng, &mut legal);
+                let timed = self.timed_step().is_some();
+                // Now and then a hand in a timed moment slips to another choice (`bots::hands`).
+                let action = match action {
+                    Some(a) if timed && Hands::of(level).takes_the_wrong_pawn(&mut self.rng) => {
+                        let others: Vec<Action> = legal.iter().copied().filter(|o| *o != a).collect();
+                        Some(others.get(self.rng.random_range(0..others.len().max(1))).copied().unwrap_or(a))
+                    }
+                    other => other,
+                };
+                self.legal = legal;
+                let Some(action) = action else { return };
+                if timed {
                     return self.hosted_request(now, seat, action, out);
                 }
                 if let Err(e) = self.apply(now, seat, action, out) {
@@ -927,7 +943,7 @@ impl Room {
     pub fn resume(config: RoomConfig, entropy: u64, entries: &[JournalEntry], now: u64) -> Result<Room, ResumeError> {
         let mut room = Room::new(config, entropy);
         let mut entries = entries.iter();
-        let Some(JournalEntry::Started { code, settings, seed, nonce, circuits, seats }) = entries.next() else {
+        let Some(JournalEntry::Started { code, settings, seed, nonce, seats }) = entries.next() else {
             return Err(ResumeError::NotStarted);
         };
         room.config.code = code.clone();
@@ -946,23 +962,37 @@ impl Room {
                 zombie: false,
             })
             .collect();
-        let (mut champ, _) =
-            room.championship_setup(circuits.clone()).map_err(|e| ResumeError::Setup(e.to_string()))?;
+        let players = u8::try_from(room.seats.len()).map_err(|_| ResumeError::Setup("too many seats".into()))?;
+        let mut game =
+            Championship::start(&room.game_settings(), players, *seed, &mut Vec::new()).map_err(ResumeError::Setup)?;
         for (i, entry) in entries.enumerate() {
-            let JournalEntry::Applied { seat, action } = entry else { return Err(ResumeError::Entry(i + 2)) };
-            champ.apply(*seat, *action).map_err(|e| ResumeError::Replay { line: i + 2, error: e })?;
+            let line = i + 2;
+            let replayed = match entry {
+                JournalEntry::Applied { seat, action } => Game::apply(&mut game, *seat, *action, &mut Vec::new()),
+                JournalEntry::TimeUp => game.time_is_up(&mut Vec::new()),
+                JournalEntry::Started { .. } => return Err(ResumeError::Entry(line)),
+            };
+            replayed.map_err(|error| ResumeError::Replay { line, error })?;
             room.applied += 1;
         }
-        room.stage = Stage::Playing(Box::new(champ));
+        room.stage = Stage::Playing(Box::new(game));
         // Killed in a timed moment: it opens again from now (its timings died with the
         // process), so that the pawns left are grabbed, the Échanges declared, and the
         // stand-ins can act.
-        if let Some(moment) = room.champ().and_then(|c| timed::moment_of(c.race().phase())) {
-            room.open_moment(now, moment);
+        if let Some(step) = room.unopened_moment() {
+            room.open_moment(now, step);
         }
         // Timers restart from now; a finished championship moves to its final stage.
         room.after_change(now, &mut Vec::new());
         Ok(room)
+    }
+}
+
+/// The game being played, borrowed from the stage alone (so the room's other parts stay free).
+fn playing(stage: &Stage) -> Option<&Championship> {
+    match stage {
+        Stage::Playing(game) => Some(game),
+        _ => None,
     }
 }
 

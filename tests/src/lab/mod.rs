@@ -10,7 +10,7 @@ pub mod socket;
 use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
 use bolide_host::bots::{BotLevel, Decide};
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_host::room::{FairRecord, RoomConfig};
+use bolide_host::room::RoomConfig;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, Shown};
 use bolide_protocol::{Action, Atout, Event, Pawn, RuleError, Seat, TableOptions, Timed};
@@ -21,6 +21,17 @@ use socket::{Blackouts, DelaySocket, Delayer, JitterDist, Path, PathSpec};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// A fairness record of a Bolide room.
+type GrabRecord = bolide_host::room::FairRecord<bolide_protocol::Action>;
+
+/// The pawn a grab asked for.
+fn pawn_of(record: &GrabRecord) -> Option<bolide_protocol::Pawn> {
+    match record.action {
+        bolide_protocol::Action::TakePawn { pawn } => Some(pawn),
+        _ => None,
+    }
+}
 
 /// The gap buckets of fairness.md, in ms.
 pub const BUCKETS: [(f64, f64); 8] =
@@ -134,7 +145,7 @@ struct Truth {
     /// (race, round) → seats in the host's Klaxon order.
     klaxon_order: BTreeMap<(u8, u16), Vec<u8>>,
     rounds_seen: usize,
-    /// Plain picks the host refused during the grab (`UntimedGrab`).
+    /// Plain picks the host refused during the grab (`Untimed`).
     untimed_refused: usize,
     /// (race, round, pawn) → who got it, as bot 0 saw it (the last pawn's automatic one too).
     holders: BTreeMap<(u8, u16, Pawn), u8>,
@@ -284,7 +295,7 @@ pub struct WrongSide {
 }
 
 impl WrongSide {
-    fn new(r: &FairRecord, true_reaction_us: f64) -> WrongSide {
+    fn new(r: &GrabRecord, true_reaction_us: f64) -> WrongSide {
         let after_reveal = |us: u64| us.saturating_sub(r.reveal_us) as f64 / 1000.0;
         WrongSide {
             seat: r.seat.0,
@@ -354,7 +365,7 @@ pub struct LabReport {
     /// lab's bots never should, so any here is a lead.
     pub untimed_requests: usize,
     /// Plain picks (no timings) a lab bot sent while the grab was on, refused by the host
-    /// (`UntimedGrab`): a stale decision somewhere in the bot. Any here is a lead.
+    /// (`Untimed`): a stale decision somewhere in the bot. Any here is a lead.
     pub untimed_refused: usize,
     /// The first pairs with a gap of 0.1 ms or more that the host ordered wrong, to see why.
     pub wrong_examples: Vec<WrongPair>,
@@ -477,7 +488,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
 
 fn analyse(
     config: &LabConfig,
-    log: &[FairRecord],
+    log: &[GrabRecord],
     truth: &Truth,
     clocks: &[Arc<LabClock>],
     host_start: Instant,
@@ -485,7 +496,7 @@ fn analyse(
 ) -> LabReport {
     // The contested requests: each seat's first request of a round (all bots go for the same
     // best pawn first). Host order = commit order; naive order = arrival order.
-    let mut rounds: BTreeMap<(u8, u16), Vec<(usize, &FairRecord)>> = BTreeMap::new();
+    let mut rounds: BTreeMap<(u8, u16), Vec<(usize, &GrabRecord)>> = BTreeMap::new();
     for (i, r) in log.iter().enumerate().filter(|(_, r)| r.moment == Timed::Grab) {
         let entry = rounds.entry((r.race, r.round)).or_default();
         if !entry.iter().any(|(_, e)| e.seat == r.seat) {
@@ -499,7 +510,7 @@ fn analyse(
     let liar_seat = liar.unwrap_or(u8::MAX);
     let (mut contested, mut wrongful) = (0, 0);
     for (&(race, round), reqs) in &rounds {
-        let with_truth: Vec<(usize, &FairRecord, f64)> = reqs
+        let with_truth: Vec<(usize, &GrabRecord, f64)> = reqs
             .iter()
             .filter_map(|(i, r)| truth.grabs.get(&(race, round, r.seat.0)).map(|t| (*i, *r, t.reaction_us)))
             .collect();
@@ -508,7 +519,7 @@ fn analyse(
                 let (ia, ra, ta) = with_truth[a];
                 let (ib, rb, tb) = with_truth[b];
                 // The liar's pairs are the liar's report, not the table's accuracy.
-                if ra.pawn() != rb.pawn() || ta == tb || ra.seat.0 == liar_seat || rb.seat.0 == liar_seat {
+                if pawn_of(ra) != pawn_of(rb) || ta == tb || ra.seat.0 == liar_seat || rb.seat.0 == liar_seat {
                     continue;
                 }
                 let gap_ms = (ta - tb).abs() / 1000.0;
@@ -519,7 +530,7 @@ fn analyse(
                 let host_right = if ra.judged && rb.judged {
                     (ia < ib) == a_first
                 } else {
-                    let Some(pawn) = ra.pawn() else { continue };
+                    let Some(pawn) = pawn_of(ra) else { continue };
                     match truth.holders.get(&(race, round, pawn)) {
                         Some(&s) if s == ra.seat.0 => a_first,
                         Some(&s) if s == rb.seat.0 => !a_first,
@@ -545,7 +556,7 @@ fn analyse(
         if let Some(l) = liar {
             let Some(&(_, lr, lt)) = with_truth.iter().find(|(_, r, _)| r.seat.0 == l) else { continue };
             let rivals: Vec<f64> =
-                with_truth.iter().filter(|(_, r, _)| r.seat.0 != l && r.pawn() == lr.pawn()).map(|x| x.2).collect();
+                with_truth.iter().filter(|(_, r, _)| r.seat.0 != l && pawn_of(r) == pawn_of(lr)).map(|x| x.2).collect();
             if !rivals.is_empty() {
                 contested += 1;
                 if lr.granted && rivals.iter().any(|&t| t < lt) {
@@ -806,7 +817,7 @@ async fn lab_bot(
                 session.send(&ClientMsg::Ready(true)).await?
             }
             ServerMsg::Finished { .. } => return Ok(()),
-            ServerMsg::ActRefused { error: RuleError::UntimedGrab | RuleError::UntimedEchange, .. } => {
+            ServerMsg::ActRefused { error: RuleError::Untimed, .. } => {
                 truth.lock().expect("truth").untimed_refused += 1;
             }
             ServerMsg::ActRefused { seq, .. } if Some(*seq) == grab_seq => {
@@ -937,9 +948,9 @@ fn photo_finish_error(
 
 /// The Échange windows: every pair of judged declarations in a window, host order (the order
 /// the host applied them) and arrival order against the true reactions.
-fn echange_report(log: &[FairRecord], truth: &Truth, liar_seat: u8) -> EchangeReport {
+fn echange_report(log: &[GrabRecord], truth: &Truth, liar_seat: u8) -> EchangeReport {
     // (race, round) → each seat's first declaration: (index in the log, record, true reaction).
-    type Declared<'a> = Vec<(usize, &'a FairRecord, f64)>;
+    type Declared<'a> = Vec<(usize, &'a GrabRecord, f64)>;
     let mut windows: BTreeMap<(u8, u16), Declared> = BTreeMap::new();
     for (i, r) in log.iter().enumerate().filter(|(_, r)| r.moment == Timed::Echange && r.judged) {
         let Some(&t) = truth.echanges.get(&(r.race, r.round, r.seat.0)) else { continue };

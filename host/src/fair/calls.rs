@@ -1,31 +1,31 @@
-//! Klaxon calls (B-4.6), sans-I/O: made before any reveal, so no reaction to a reveal exists;
-//! they are ordered by their time on the host clock, as the room converts it — from the lift
-//! instant each laptop was told, so a clock model's error moves a pilot's countdown and its call
-//! alike (`room::fairness`). A call made after the lift instant is refused (and its token is not
-//! spent). The order is final once every seat has vouched for a time past the lift, or the seat
-//! has called — and at the latest one cut-off after the lift, whatever a seat's beats say: a
-//! laptop that beats without ever vouching past the lift cannot hold the cup down.
+//! Calls under a countdown (Bolide's Klaxon, B-4.6), sans-I/O: made before anything is
+//! revealed, so no reaction exists; they are ordered by their time on the host clock, as the
+//! room converts it — from the end of the countdown each laptop was told (the lift), so a clock
+//! model's error moves a laptop's countdown and its call alike (`room::fairness`). A call made
+//! after the end is refused. The order is final once every seat has vouched for a time past the
+//! end, or has called — and at the latest one cut-off after it, whatever a seat's beats say: a
+//! laptop that beats without ever vouching past the end cannot hold the countdown open.
 
-use bolide_protocol::Seat;
+use bolide_table::Seat;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KlaxonCall {
+pub struct Call {
     pub seat: Seat,
     /// Input time on the host clock.
     pub at: u64,
 }
 
-pub struct KlaxonOrder {
+pub struct CallOrder {
     lift: u64,
-    calls: Vec<KlaxonCall>,
+    calls: Vec<Call>,
     /// Per seat: latest host-converted time it has vouched for.
     frontier: Vec<u64>,
     silence_us: u64,
 }
 
-impl KlaxonOrder {
-    pub fn new(pilots: u8, lift: u64, silence_us: u64) -> KlaxonOrder {
-        KlaxonOrder { lift, calls: Vec::new(), frontier: vec![0; pilots as usize], silence_us }
+impl CallOrder {
+    pub fn new(pilots: u8, lift: u64, silence_us: u64) -> CallOrder {
+        CallOrder { lift, calls: Vec::new(), frontier: vec![0; pilots as usize], silence_us }
     }
 
     pub fn lift(&self) -> u64 {
@@ -45,12 +45,12 @@ impl KlaxonOrder {
         if at > self.lift || self.calls.iter().any(|c| c.seat == seat) {
             return false;
         }
-        self.calls.push(KlaxonCall { seat, at });
+        self.calls.push(Call { seat, at });
         true
     }
 
     /// The calls accepted so far, in arrival order.
-    pub fn calls(&self) -> &[KlaxonCall] {
+    pub fn calls(&self) -> &[Call] {
         &self.calls
     }
 
@@ -72,7 +72,7 @@ impl KlaxonOrder {
     }
 
     /// The calls in call order once no earlier one can still arrive; `None` while waiting.
-    pub fn settled(&self, now: u64) -> Option<Vec<KlaxonCall>> {
+    pub fn settled(&self, now: u64) -> Option<Vec<Call>> {
         let waiting = now <= self.deadline()
             && self.frontier.iter().enumerate().any(|(i, &shown)| {
                 let called = self.calls.iter().any(|c| c.seat.index() == i);
@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn b_4_6_calls_are_ordered_by_call_time_not_arrival() {
-        let mut k = KlaxonOrder::new(3, 1_000_000, 200_000);
+        let mut k = CallOrder::new(3, 1_000_000, 200_000);
         // Seat 2 called first (at 0.90 s) but over a slow link: it arrives last.
         assert!(k.call(Seat(0), 950_000));
         k.heartbeat(Seat(1), 1_001_000);
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn b_4_6_a_call_after_the_lift_is_refused() {
-        let mut k = KlaxonOrder::new(3, 1_000_000, 200_000);
+        let mut k = CallOrder::new(3, 1_000_000, 200_000);
         assert!(!k.call(Seat(1), 1_000_001));
         assert!(k.call(Seat(0), 999_000));
         assert!(!k.call(Seat(0), 998_000), "one call per seat");
@@ -118,7 +118,7 @@ mod tests {
     fn b_4_6_a_seat_quiet_under_the_cup_is_waited_for_after_the_lift() {
         // Seat 1 said nothing for the whole cup (it only beats after the lift): its call made
         // just before the lift is still travelling, so the order waits for it.
-        let mut k = KlaxonOrder::new(2, 1_000_000, 200_000);
+        let mut k = CallOrder::new(2, 1_000_000, 200_000);
         k.heartbeat(Seat(0), 1_001_000);
         assert_eq!(k.next_deadline(), Some(1_200_001));
         assert_eq!(k.settled(1_100_000), None, "seat 1 last spoke a second ago, yet the lift just passed");
@@ -129,7 +129,7 @@ mod tests {
     #[test]
     fn b_4_6_beats_that_never_pass_the_lift_do_not_hold_the_cup_down() {
         // Seat 1 beats every 10 ms for ever, each beat vouching a time before the lift.
-        let mut k = KlaxonOrder::new(2, 1_000_000, 200_000);
+        let mut k = CallOrder::new(2, 1_000_000, 200_000);
         k.heartbeat(Seat(0), 1_001_000);
         let mut now = 1_000_000;
         while k.settled(now).is_none() {
