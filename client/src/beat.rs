@@ -60,7 +60,7 @@ pub fn competing(view: &PlayerView, seat: Option<Seat>, legal: &[Action]) -> boo
 pub fn opened(msg: &ServerMsg, now_us: u64) -> Option<Shown> {
     let ServerMsg::Update { events, view, show_at_us, .. } = msg else { return None };
     let moment = Event::opened_by(events, view.phase.timed())?;
-    Some(Shown { race: view.race, round: view.round, moment, at_us: show_at_us.unwrap_or(now_us) })
+    Some(Shown { moment: moment.name(view.race, view.round), at_us: show_at_us.unwrap_or(now_us) })
 }
 
 impl Heartbeats {
@@ -78,8 +78,7 @@ impl Heartbeats {
 
     /// This client showed `moment` at `moment.at_us`; the first showing of a moment counts.
     pub fn show(&mut self, moment: Shown) {
-        let same = |s: &Shown| (s.race, s.round, s.moment) == (moment.race, moment.round, moment.moment);
-        if !self.shown.as_ref().is_some_and(same) {
+        if self.shown.is_none_or(|s| s.moment != moment.moment) {
             self.shown = Some(moment);
         }
     }
@@ -87,10 +86,9 @@ impl Heartbeats {
     /// When this client showed the timed moment `view` is in, if it has. Back on a seat in
     /// the middle of one (a reconnect) without having shown it, it shows now (`now_us`).
     pub fn shown(&mut self, view: &PlayerView, now_us: u64) -> Option<Shown> {
-        let moment = view.phase.timed()?;
-        let here = |s: &Shown| (s.race, s.round, s.moment) == (view.race, view.round, moment);
-        if !self.shown.as_ref().is_some_and(here) {
-            self.shown = Some(Shown { race: view.race, round: view.round, moment, at_us: now_us });
+        let moment = view.phase.timed()?.name(view.race, view.round);
+        if self.shown.is_none_or(|s| s.moment != moment) {
+            self.shown = Some(Shown { moment, at_us: now_us });
         }
         self.shown
     }
@@ -98,8 +96,8 @@ impl Heartbeats {
     /// What a beat tells of the moment `view` is in: the showing, once it happened.
     pub fn beat_shown(&self, view: Option<&PlayerView>, now_us: u64) -> Option<Shown> {
         let view = view?;
-        let moment = view.phase.timed()?;
-        self.shown.filter(|s| (s.race, s.round, s.moment) == (view.race, view.round, moment) && s.at_us <= now_us)
+        let moment = view.phase.timed()?.name(view.race, view.round);
+        self.shown.filter(|s| s.moment == moment && s.at_us <= now_us)
     }
 
     /// An update in `phase`, with the lift instant it announced.
@@ -197,7 +195,7 @@ mod tests {
         let view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
         let at = |phase| PlayerView { phase, race: 1, round: 2, ..view.clone() };
         let mut h = Heartbeats::default();
-        let grab = Shown { race: 1, round: 2, moment: bolide_protocol::Timed::Grab, at_us: 5_000 };
+        let grab = Shown { moment: bolide_protocol::Timed::Grab.name(1, 2), at_us: 5_000 };
         h.show(grab);
         h.show(Shown { at_us: 9_000, ..grab });
         assert_eq!(h.beat_shown(Some(&at(PhaseView::Grab)), 6_000), Some(grab), "the first showing counts");
@@ -205,7 +203,7 @@ mod tests {
         // The Échange window is open and not shown yet: the grab's showing says nothing of it.
         assert_eq!(h.beat_shown(Some(&at(PhaseView::Echange)), 20_000), None);
         let shown = h.shown(&at(PhaseView::Echange), 21_000).expect("shown now, on a comeback");
-        assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange, 21_000));
+        assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange.name(1, 2), 21_000));
     }
 
     #[test]
@@ -225,7 +223,7 @@ mod tests {
             lift_at_us: None,
         };
         let shown = opened(&update(PhaseView::Echange), 5_000).expect("the window opens");
-        assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange, 7_000));
+        assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange.name(view.race, view.round), 7_000));
         // Every pawn handed out and nothing to declare: no moment is open.
         assert_eq!(opened(&update(PhaseView::Movement), 5_000), None);
     }

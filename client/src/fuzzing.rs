@@ -9,8 +9,8 @@
 //! clean; the text faces render every view and event.
 
 use crate::state::ClientState;
+use bolide_protocol::Seat;
 use bolide_protocol::wire::{self, BeatSchedule, FrameDecoder, MAX_NAME_CHARS, MAX_REASON_CHARS, ServerMsg};
-use bolide_protocol::{Seat, Timed};
 
 /// One input: a seat byte for the welcome, then records of `kind, len_lo, len_hi, bytes…`:
 /// stream bytes (split anywhere) or one datagram; the kind byte's high nibble moves the clock.
@@ -90,7 +90,7 @@ fn check(state: &mut ClientState, msg: &ServerMsg, now: u64) {
         let _ = state.beat(now, now);
     }
     if let Some(&action) = state.mirror.legal.first() {
-        let timed = state.mirror.scheduled.is_some_and(|s| matches!(s.moment, Timed::Grab | Timed::Echange));
+        let timed = state.mirror.scheduled.is_some();
         if timed {
             let shown = state.shown_for(now);
             let _ = state.timed(action, shown, now);

@@ -281,30 +281,16 @@ impl ClientState {
     /// An action of a timed moment — a grab (`TakePawn`), an Échange declaration (`Echange`,
     /// `KeepPawn`) — with when the moment was shown and when the pilot acted, both on this
     /// clock: its sequence number, the message for the stream and its datagram copy. Any other
-    /// action is an [`act`](Self::act), without a copy.
+    /// action (a Klaxon call, a move) is an [`act`](Self::act), without a copy.
     pub fn timed(&mut self, action: Action, shown_us: u64, input_us: u64) -> (u32, ClientMsg, Option<Datagram>) {
-        let seq = self.seq + 1;
-        let (msg, copy) = match action {
-            Action::TakePawn { pawn } => {
-                (ClientMsg::Grab { seq, pawn, shown_us, input_us }, Datagram::Grab { seq, pawn, shown_us, input_us })
-            }
-            Action::Echange { .. } | Action::KeepPawn => {
-                let with = match action {
-                    Action::Echange { with } => Some(with),
-                    _ => None,
-                };
-                (
-                    ClientMsg::Echange { seq, with, shown_us, input_us },
-                    Datagram::Echange { seq, with, shown_us, input_us },
-                )
-            }
-            other => {
-                let (seq, msg) = self.act(other, input_us);
-                return (seq, msg, None);
-            }
-        };
-        self.seq = seq;
-        (seq, msg, Some(copy))
+        if !matches!(action, Action::TakePawn { .. } | Action::Echange { .. } | Action::KeepPawn) {
+            let (seq, msg) = self.act(action, input_us);
+            return (seq, msg, None);
+        }
+        self.seq += 1;
+        let seq = self.seq;
+        let msg = ClientMsg::Timed { seq, action, shown_us, input_us };
+        (seq, msg, Some(Datagram::Timed { seq, action, shown_us, input_us }))
     }
 
     /// This laptop showed `moment` at `moment.at_us` (the first showing of a moment counts).
@@ -407,7 +393,10 @@ mod tests {
         assert!(
             matches!(&early, ServerMsg::Update { events, .. } if matches!(events[..], [Event::ReservoirsRevealed { .. }]))
         );
-        assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Grab, 9_000)));
+        assert_eq!(
+            s.mirror.scheduled.map(|m| (m.moment, m.at_us)),
+            Some((Timed::Grab.name(view.race, view.round), 9_000))
+        );
         assert_eq!(s.on_twin(datagram(), 1_500), None, "a copy changes nothing");
         let mut revealed = view.clone();
         revealed.phase = PhaseView::Grab;
@@ -449,7 +438,10 @@ mod tests {
         );
         assert_eq!(legal[..], [Action::Echange { with: bob }, Action::Echange { with: chloe }, Action::KeepPawn]);
         assert!(s.competing());
-        assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Echange, 9_000)));
+        assert_eq!(
+            s.mirror.scheduled.map(|m| (m.moment, m.at_us)),
+            Some((Timed::Echange.name(view.race, view.round), 9_000))
+        );
         assert_eq!(s.on_twin(twin(), 1_500), None, "a copy changes nothing");
         // The stream's update comes: its news stays, the window is not opened twice.
         let mut stream_view = (**opened).clone();
@@ -458,7 +450,10 @@ mod tests {
         let stream = update(&stream_view, vec![taken.clone(), Event::EchangeWindow { seats: vec![anne] }], Some(9_000));
         let ServerMsg::Update { events, .. } = s.on_message(stream, 2_000).unwrap() else { panic!() };
         assert_eq!(events, [taken]);
-        assert_eq!(s.mirror.scheduled.map(|m| (m.moment, m.at_us)), Some((Timed::Echange, 9_000)));
+        assert_eq!(
+            s.mirror.scheduled.map(|m| (m.moment, m.at_us)),
+            Some((Timed::Echange.name(view.race, view.round), 9_000))
+        );
         // The stream first: a twin behind it changes nothing (it would undo what was declared).
         let mut late = seated();
         late.on_message(update(&view, vec![], None), 0).unwrap();
@@ -504,7 +499,7 @@ mod tests {
         let mut view = grab_view();
         view.phase = PhaseView::Grab;
         s.on_message(update(&view, vec![], None), 0).unwrap();
-        let grab = Shown { race: view.race, round: view.round, moment: Timed::Grab, at_us: 1_000 };
+        let grab = Shown { moment: Timed::Grab.name(view.race, view.round), at_us: 1_000 };
         s.show(grab);
         assert!(s.competing());
         assert_eq!(s.beat_due(), Some(0), "a competing seat beats at once");
@@ -513,8 +508,8 @@ mod tests {
         assert_eq!(s.beat_due(), Some(5_000 + beat::BEAT_US));
         let (seq, msg, copy) = s.timed(Action::TakePawn { pawn: view.pawns[0].pawn }, s.shown_for(6_000), 6_000);
         assert_eq!(seq, 1);
-        assert!(matches!(msg, ClientMsg::Grab { seq: 1, shown_us: 1_000, input_us: 6_000, .. }));
-        assert!(matches!(copy, Some(Datagram::Grab { seq: 1, .. })));
+        assert!(matches!(msg, ClientMsg::Timed { seq: 1, shown_us: 1_000, input_us: 6_000, .. }));
+        assert!(matches!(copy, Some(Datagram::Timed { seq: 1, .. })));
         let Datagram::Beat { acts, .. } = s.beat(7_000, 7_000) else { panic!() };
         assert_eq!(acts, 1, "the next beat counts the grab");
         let (seq, msg) = s.act(Action::EndTurn, 8_000);

@@ -305,7 +305,7 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
         c.pawn = None;
     }
     let pawns: Vec<Pawn> = v.pawns.iter().map(|p| p.pawn).collect();
-    live.state().mirror.scheduled = Some(Shown { race: v.race, round: v.round, moment: Timed::Grab, at_us: 0 });
+    live.state().mirror.scheduled = Some(Shown { moment: Timed::Grab.name(v.race, v.round), at_us: 0 });
     set_view(&live, v.clone(), pawns.iter().map(|p| Action::TakePawn { pawn: *p }).collect());
     let mut h = harness(app);
     h.run_steps(2);
@@ -354,7 +354,8 @@ fn b_4_7_echange_offers_each_swap_timed_once_and_keeps_the_pawn_on_escape() {
     let (app, live, mut commands) = seated(true);
     let mut v = view();
     v.phase = PhaseView::Echange;
-    live.state().mirror.scheduled = Some(Shown { race: v.race, round: v.round, moment: Timed::Echange, at_us: 0 });
+    let window = Timed::Echange.name(v.race, v.round);
+    live.state().mirror.scheduled = Some(Shown { moment: window, at_us: 0 });
     set_view(&live, v, vec![Action::Echange { with: Seat(1) }, Action::KeepPawn]);
     let mut h = harness(app);
     h.run_steps(2);
@@ -367,7 +368,7 @@ fn b_4_7_echange_offers_each_swap_timed_once_and_keeps_the_pawn_on_escape() {
         sent.filter_map(|c| if let Command::Timed { action, .. } = c { Some(action) } else { None }).collect()
     }
     let sent = drain(&mut commands);
-    assert!(sent.iter().any(|c| matches!(c, Command::Shown(s) if s.moment == Timed::Echange)), "{sent:?}");
+    assert!(sent.iter().any(|c| matches!(c, Command::Shown(s) if s.moment == window)), "{sent:?}");
     let declared: Vec<Action> = sent
         .into_iter()
         .filter_map(|c| if let Command::Timed { action, .. } = c { Some(action) } else { None })

@@ -114,9 +114,12 @@ pub fn room(data: &[u8]) {
                 let Some(&action) = legal.get(usize::from(pick) % legal.len().max(1)) else { continue };
                 seq += 1;
                 let msg = match action {
-                    Action::TakePawn { pawn } if race.phase() == crate::game::Phase::Grab => {
-                        ClientMsg::Grab { seq, pawn, shown_us: now.saturating_sub(200_000), input_us: now }
-                    }
+                    Action::TakePawn { pawn } if race.phase() == crate::game::Phase::Grab => ClientMsg::Timed {
+                        seq,
+                        action: Action::TakePawn { pawn },
+                        shown_us: now.saturating_sub(200_000),
+                        input_us: now,
+                    },
                     action => ClientMsg::Act { seq, action, at_us: Some(now) },
                 };
                 room.message(now, conn, msg, &mut out);
@@ -149,9 +152,19 @@ pub fn room(data: &[u8]) {
                 };
                 seq = if s & 1 == 0 { seq.saturating_add(1) } else { u32::from(s) };
                 let msg = match (op % 11, what % 3) {
-                    (9, 0) => ClientMsg::Grab { seq, pawn: Pawn(what / 3 % 8), shown_us, input_us },
-                    (9, 1) => ClientMsg::Echange { seq, with: Some(Seat(what / 3 % 8)), shown_us, input_us },
-                    (9, _) => ClientMsg::Echange { seq, with: None, shown_us, input_us },
+                    (9, 0) => ClientMsg::Timed {
+                        seq,
+                        action: Action::TakePawn { pawn: Pawn(what / 3 % 8) },
+                        shown_us,
+                        input_us,
+                    },
+                    (9, 1) => ClientMsg::Timed {
+                        seq,
+                        action: Action::Echange { with: Seat(what / 3 % 8) },
+                        shown_us,
+                        input_us,
+                    },
+                    (9, _) => ClientMsg::Timed { seq, action: Action::KeepPawn, shown_us, input_us },
                     _ => ClientMsg::Act { seq, action: Action::Klaxon, at_us: Some(input_us) },
                 };
                 room.message(now, conn, msg, &mut out);

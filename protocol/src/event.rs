@@ -167,6 +167,18 @@ pub enum Timed {
     Echange,
 }
 
+impl Timed {
+    /// This moment's name in `race`'s `round`, as the table knows it (`Step::Timed`'s
+    /// `moment`) and a beat names it (`wire::Shown`): one for each moment of a championship.
+    pub fn name(self, race: u8, round: u16) -> u64 {
+        let kind = match self {
+            Timed::Grab => 1,
+            Timed::Echange => 2,
+        };
+        (u64::from(race) << 32) | (u64::from(round) << 8) | kind
+    }
+}
+
 /// Who was how fast in one grab or Échange window, as the host measured it: the argument every
 /// table has about who was first, settled with the host's own figures.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

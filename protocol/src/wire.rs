@@ -9,14 +9,13 @@
 //! which would spoil a timing or hold up every verdict.
 
 use crate::dice::{Commitment, SeedReveal};
-use crate::event::Timed;
-use crate::model::{Colour, MAX_PILOTS, Pawn, Seat};
+use crate::model::{Colour, MAX_PILOTS, Seat};
 use crate::{Action, BotLevel, Event, PlayerView, RuleError, TableOptions};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -76,13 +75,12 @@ pub struct Hello {
     pub seat_token: Option<SeatToken>,
 }
 
-/// When a client showed a timed moment, on its own clock. The moment is named, so that a beat
-/// from the grab that arrives once the Échange window is open is not read as the window's.
+/// When a client showed a timed moment, on its own clock. The moment is named — by the game's
+/// name for it (`bolide_table::Step::Timed`'s `moment`; Bolide's: [`Timed::name`]) —, so that a
+/// beat from the grab that arrives once the Échange window is open is not read as the window's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shown {
-    pub race: u8,
-    pub round: u16,
-    pub moment: Timed,
+    pub moment: u64,
     pub at_us: u64,
 }
 
@@ -103,12 +101,11 @@ pub enum ClientMsg {
     /// client's own clock: a Klaxon call is ordered by how long before the lift it came on that
     /// clock, counted from the `lift_at_us` the host told it (B-4.6).
     Act { seq: u32, action: Action, at_us: Option<u64> },
-    /// B-4.3: a grab, with the two readings of the client's monotonic clock that make its
-    /// reaction: when the reservoirs were shown and when the pilot acted.
-    Grab { seq: u32, pawn: Pawn, shown_us: u64, input_us: u64 },
-    /// B-4.7, in the Échange window: swap with `with`, or keep one's pawn (`None`), with the
-    /// readings of the client's clock when the window was shown and when the pilot chose.
-    Echange { seq: u32, with: Option<Seat>, shown_us: u64, input_us: u64 },
+    /// An action in a timed moment (B-4.3's grab, B-4.7's Échange declaration), with the two
+    /// readings of the client's monotonic clock that make its reaction: when the moment was
+    /// shown and when the pilot acted. One request for every moment: the host judges any of
+    /// them by reaction the same way (a copy travels as [`Datagram::Timed`]).
+    Timed { seq: u32, action: Action, shown_us: u64, input_us: u64 },
     /// While a grab, an Échange window or Klaxon calls are open (usually as
     /// [`Datagram::Beat`]): the client's clock now, when it showed the moment now open (if it
     /// has), and the `seq` of the last action it sent. Once the host holds that action and
@@ -233,7 +230,7 @@ pub struct LobbySeat {
 ///   reservoirs, and the `seq` of the last action or grab it sent (`acts`): a beat vouches
 ///   for its time only once the host holds that action, since a datagram may overtake it.
 ///   Losing one costs one interval; the next one says more.
-/// - `Grab`: a copy of a grab request also sent on the stream (same `seq`); the host takes
+/// - `Timed`: a copy of a timed request also sent on the stream (same `seq`); the host takes
 ///   whichever copy arrives first, so a loss on the stream does not delay the request.
 /// - `Reveal`: a copy of the reveal (B-4.4) the host sends with the stream's update, at the
 ///   same instant: the client shows on whichever arrives first, so a lost packet does not
@@ -267,15 +264,9 @@ pub enum Datagram {
         shown: Option<Shown>,
         acts: u32,
     },
-    Grab {
+    Timed {
         seq: u32,
-        pawn: Pawn,
-        shown_us: u64,
-        input_us: u64,
-    },
-    Echange {
-        seq: u32,
-        with: Option<Seat>,
+        action: Action,
         shown_us: u64,
         input_us: u64,
     },
@@ -471,14 +462,15 @@ impl FrameDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Pawn;
 
     #[test]
     fn frames_round_trip_split_anywhere() {
         let msgs = vec![
             ClientMsg::Ready(true),
             ClientMsg::Act { seq: 7, action: Action::Move { tiles: 3 }, at_us: None },
-            ClientMsg::Grab { seq: 8, pawn: Pawn(2), shown_us: 1_000, input_us: 251_000 },
-            ClientMsg::Echange { seq: 9, with: None, shown_us: 1_000, input_us: 401_000 },
+            ClientMsg::Timed { seq: 8, action: Action::TakePawn { pawn: Pawn(2) }, shown_us: 1_000, input_us: 251_000 },
+            ClientMsg::Timed { seq: 9, action: Action::KeepPawn, shown_us: 1_000, input_us: 401_000 },
             ClientMsg::PickColour(Colour::Vert),
         ];
         let bytes: Vec<u8> = msgs.iter().flat_map(encode).collect();
@@ -526,11 +518,21 @@ mod tests {
             Datagram::ClientPong { t0: 1, t1: u64::MAX, t2: u64::MAX },
             Datagram::Beat {
                 now_us: u64::MAX,
-                shown: Some(Shown { race: 9, round: u16::MAX, moment: Timed::Echange, at_us: u64::MAX }),
+                shown: Some(Shown { moment: u64::MAX, at_us: u64::MAX }),
                 acts: u32::MAX,
             },
-            Datagram::Grab { seq: u32::MAX, pawn: Pawn(5), shown_us: u64::MAX, input_us: u64::MAX },
-            Datagram::Echange { seq: u32::MAX, with: Some(Seat(5)), shown_us: u64::MAX, input_us: u64::MAX },
+            Datagram::Timed {
+                seq: u32::MAX,
+                action: Action::TakePawn { pawn: Pawn(5) },
+                shown_us: u64::MAX,
+                input_us: u64::MAX,
+            },
+            Datagram::Timed {
+                seq: u32::MAX,
+                action: Action::Echange { with: Seat(5) },
+                shown_us: u64::MAX,
+                input_us: u64::MAX,
+            },
             Datagram::Reveal { race: 9, round: u16::MAX, show_at_us: Some(u64::MAX), values: [6; MAX_PILOTS] },
             Datagram::EchangeOpen {
                 race: 9,

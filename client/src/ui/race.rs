@@ -166,8 +166,8 @@ impl RaceUi {
                 }
             }
             PhaseView::Grab | PhaseView::Echange => {
-                let moment = view.phase.timed().map(|m| (view.race, view.round, m));
-                let show_at = t.scheduled.filter(|m| Some((m.race, m.round, m.moment)) == moment).map(|m| m.at_us);
+                let moment = view.phase.timed().map(|m| m.name(view.race, view.round));
+                let show_at = t.scheduled.filter(|m| Some(m.moment) == moment).map(|m| m.at_us);
                 match show_at {
                     Some(at) if s.now_us < at => {
                         ui.heading(if view.phase == PhaseView::Grab { w.hands_ready } else { w.echange_soon });
@@ -357,7 +357,7 @@ impl RaceUi {
 /// never run, so it is stamped at the end of this pass.
 fn stamp_shown(ui: &egui::Ui, live: &Live, (race, round, moment): (u8, u16, Timed)) {
     if !super::GL_PAINTER.load(Ordering::Relaxed) {
-        live.send(Command::Shown(Shown { race, round, moment, at_us: live.now_us() }));
+        live.send(Command::Shown(Shown { moment: moment.name(race, round), at_us: live.now_us() }));
         return;
     }
     let live = live.clone();
@@ -365,7 +365,7 @@ fn stamp_shown(ui: &egui::Ui, live: &Live, (race, round, moment): (u8, u16, Time
     let stamp = eframe::egui_glow::CallbackFn::new(move |_, _| {
         if !once.swap(true, Ordering::Relaxed) {
             let at_us = live.now_us();
-            live.send(Command::Shown(Shown { race, round, moment, at_us }));
+            live.send(Command::Shown(Shown { moment: moment.name(race, round), at_us }));
             tracing::debug!(race, round, ?moment, at_us, "a timed moment reached the screen");
         }
     });

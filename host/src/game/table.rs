@@ -100,20 +100,20 @@ impl Game for Championship {
             return Step::Over;
         }
         let race = self.race();
-        let moment = |kind: u64| (u64::from(race.race_no()) << 32) | (u64::from(race.round()) << 8) | kind;
+        let moment = |kind: Timed| kind.name(race.race_no(), race.round());
         match race.phase() {
             Phase::CupDown => {
                 Step::Countdown { callers: race.seats().filter(|s| race.check(*s, Action::Klaxon).is_ok()).collect() }
             }
             Phase::KlaxonPicks => Step::Sequential { seats: race.klaxon_picker().map(Seats::one).unwrap_or_default() },
             Phase::Grab => Step::Timed {
-                moment: moment(1),
+                moment: moment(Timed::Grab),
                 contenders: race.seats().filter(|s| race.car(*s).pawn.is_none()).collect(),
                 release: Release::Secret,
                 window_us: None,
             },
             Phase::Echange => Step::Timed {
-                moment: moment(2),
+                moment: moment(Timed::Echange),
                 contenders: race.seats().filter(|s| race.check(*s, Action::KeepPawn).is_ok()).collect(),
                 release: Release::Public,
                 window_us: None,

@@ -825,11 +825,8 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
                     Ok(Datagram::Beat { now_us, shown, acts }) => {
                         Some(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown, acts } })
                     }
-                    Ok(Datagram::Echange { seq, with, shown_us, input_us }) => {
-                        Some(RoomInput::Msg { conn, msg: ClientMsg::Echange { seq, with, shown_us, input_us } })
-                    }
-                    Ok(Datagram::Grab { seq, pawn, shown_us, input_us }) => {
-                        Some(RoomInput::Msg { conn, msg: ClientMsg::Grab { seq, pawn, shown_us, input_us } })
+                    Ok(Datagram::Timed { seq, action, shown_us, input_us }) => {
+                        Some(RoomInput::Msg { conn, msg: ClientMsg::Timed { seq, action, shown_us, input_us } })
                     }
                     _ => None,
                 };

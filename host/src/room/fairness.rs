@@ -556,8 +556,7 @@ impl<A: Copy> Fairness<A> {
         // Only a beat that names the open moment counts in it: one from the grab that arrives
         // once the Échange window is open says nothing about the window.
         let id = self.moment.as_ref().map(|m| m.id);
-        let named =
-            shown.filter(|s| id.is_some_and(|id| (s.race, s.round, s.moment) == (id.race, id.round, id.moment)));
+        let named = shown.filter(|s| id.is_some_and(|id| s.moment == id.game));
         // How late this stamped message came past the path bound, and the gap since the one
         // before: what the connection's claims will be allowed (§5).
         let late = self.clock(conn).map_or(0, |c| now.saturating_sub(c.to_host(now_us).saturating_add(c.owd_max())));

@@ -255,7 +255,7 @@ impl Room {
     /// clock): what a laptop's beats say once it shows the moment.
     pub fn open_moment_shown(&self) -> Option<bolide_protocol::wire::Shown> {
         let (id, opens) = self.fair.open_moment()?;
-        Some(bolide_protocol::wire::Shown { race: id.race, round: id.round, moment: id.moment, at_us: opens })
+        Some(bolide_protocol::wire::Shown { moment: id.game, at_us: opens })
     }
 
     /// A timing probe came back from `conn` (fairness.md §1).
@@ -388,34 +388,9 @@ impl Room {
                     let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Spectator.into() };
                     return out.push(Output::Send { conn, msg });
                 };
-                // A pilot who acts takes the seat back from a stand-in; a plain request refused
-                // in a timed moment is not acting (and must not cancel its time limit).
-                match self.game().map(Game::step) {
-                    Some(Step::Countdown { .. }) => {
-                        self.comes_back(now, seat);
-                        self.call(now, conn, seat, (seq, action, at_us), out)
-                    }
-                    // Every client of this protocol acts in a timed moment with its timings: a
-                    // plain request there can only be a stale decision, and judging it by its
-                    // arrival would hand the moment to the nearest laptop.
-                    Some(Step::Timed { contenders, .. }) if contenders.contains(seat) => {
-                        let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Untimed.into() };
-                        out.push(Output::Send { conn, msg })
-                    }
-                    _ => {
-                        self.comes_back(now, seat);
-                        if let Err(error) = self.apply(now, seat, action, out) {
-                            out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
-                        }
-                    }
-                }
+                self.plain_act(now, conn, seat, (seq, action, at_us), out);
             }
-            ClientMsg::Grab { seq, pawn, shown_us, input_us } => {
-                let action = Action::TakePawn { pawn };
-                self.timed_msg(now, conn, seat, (seq, action, shown_us, input_us), out);
-            }
-            ClientMsg::Echange { seq, with, shown_us, input_us } => {
-                let action = with.map_or(Action::KeepPawn, |with| Action::Echange { with });
+            ClientMsg::Timed { seq, action, shown_us, input_us } => {
                 self.timed_msg(now, conn, seat, (seq, action, shown_us, input_us), out);
             }
             ClientMsg::Heartbeat { now_us, shown, acts } => {
@@ -432,8 +407,42 @@ impl Room {
         }
     }
 
-    /// A timed request (`Grab`, `Echange`): it comes on the stream and as datagram copies,
-    /// and the first one counts.
+    /// A plain request of `seat`: a call under a countdown, refused from a contender of an open
+    /// moment (it must carry its timings), or else applied.
+    fn plain_act(
+        &mut self,
+        now: u64,
+        conn: ConnId,
+        seat: Seat,
+        act: (u32, Action, Option<u64>),
+        out: &mut Vec<Output>,
+    ) {
+        let (seq, action, _) = act;
+        // A pilot who acts takes the seat back from a stand-in; a plain request refused in a
+        // timed moment is not acting (and must not cancel its time limit).
+        match self.game().map(Game::step) {
+            Some(Step::Countdown { .. }) => {
+                self.comes_back(now, seat);
+                self.call(now, conn, seat, act, out)
+            }
+            // Every client of this protocol acts in a timed moment with its timings: a plain
+            // request there can only be a stale decision, and judging it by its arrival would
+            // hand the moment to the nearest laptop.
+            Some(Step::Timed { contenders, .. }) if contenders.contains(seat) => {
+                let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Untimed.into() };
+                out.push(Output::Send { conn, msg })
+            }
+            _ => {
+                self.comes_back(now, seat);
+                if let Err(error) = self.apply(now, seat, action, out) {
+                    out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
+                }
+            }
+        }
+    }
+
+    /// A timed request: it comes on the stream and as datagram copies, and the first one
+    /// counts.
     fn timed_msg(
         &mut self,
         now: u64,

@@ -235,9 +235,9 @@ fn a_pilot_who_acts_in_time_is_never_overridden() {
                 now = now.max(opens + 150_000);
                 let (shown_us, input_us) = (opens, opens + 140_000);
                 let msg = match action {
-                    Action::TakePawn { pawn } => ClientMsg::Grab { seq, pawn, shown_us, input_us },
-                    Action::Echange { with } => ClientMsg::Echange { seq, with: Some(with), shown_us, input_us },
-                    Action::KeepPawn => ClientMsg::Echange { seq, with: None, shown_us, input_us },
+                    Action::TakePawn { .. } | Action::Echange { .. } | Action::KeepPawn => {
+                        ClientMsg::Timed { seq, action, shown_us, input_us }
+                    }
                     other => panic!("in a timed moment: {other:?}"),
                 };
                 r.message(now, 1, msg, &mut out);
@@ -316,7 +316,7 @@ fn b_4_3_a_grab_counts_once_whichever_copy_arrives_first() {
     // A client sends its grab on the stream and as datagram copies (the same seq): the first
     // copy is the request; the others change nothing and get no answer.
     let (mut r, mut out, reveal, pawn) = anne_at_the_grab();
-    let grab = ClientMsg::Grab { seq: 9, pawn, shown_us: 0, input_us: 1_000 };
+    let grab = ClientMsg::Timed { seq: 9, action: Action::TakePawn { pawn }, shown_us: 0, input_us: 1_000 };
     out.clear();
     r.message(reveal + 2_000, 1, grab.clone(), &mut out);
     let verdicts = |out: &[Output]| out.iter().filter(|o| matches!(o, Output::Fair(f) if f.seat == Seat(0))).count();
@@ -487,12 +487,12 @@ fn beat_at_the_opening(r: &mut Room, out: &mut Vec<Output>, moment: wire::Shown)
 
 /// When a laptop showed the first grab (race 1, round 1), for its beats.
 fn grab_shown(at_us: u64) -> wire::Shown {
-    wire::Shown { race: 1, round: 1, moment: bolide_protocol::Timed::Grab, at_us }
+    wire::Shown { moment: bolide_protocol::Timed::Grab.name(1, 1), at_us }
 }
 
 /// A laptop's first grab, shown at the reveal instant, `reaction_us` later.
 fn first_grab(reveal: u64, pawn: Pawn, reaction_us: u64) -> ClientMsg {
-    ClientMsg::Grab { seq: 1, pawn, shown_us: reveal, input_us: reveal + reaction_us }
+    ClientMsg::Timed { seq: 1, action: Action::TakePawn { pawn }, shown_us: reveal, input_us: reveal + reaction_us }
 }
 
 #[test]
@@ -618,7 +618,8 @@ fn fairness_5_a_reveal_held_by_a_burst_on_the_way_in_is_not_taken_for_a_lie() {
     for ms in [10, 50, 60].into_iter().chain((100..=270).step_by(10)) {
         r.message(reveal + ms * 1_000 + 1_000, 1, beat(ms), &mut out);
     }
-    let grab = |pawn| ClientMsg::Grab { seq: 1, pawn, shown_us: late, input_us: late + 200_000 };
+    let grab =
+        |pawn| ClientMsg::Timed { seq: 1, action: Action::TakePawn { pawn }, shown_us: late, input_us: late + 200_000 };
     r.message(late + 201_000, 1, grab(pawns[0]), &mut out);
     // Bob's path never went quiet: the same late reveal from him is a lie, and held.
     r.message(late + 201_000, 2, grab(pawns[1]), &mut out);
@@ -635,7 +636,12 @@ fn fairness_7_a_beat_that_counted_the_grab_does_not_bound_it() {
     // Anne's beat at 140 ms already counts her grab (made at 120 ms), and overtook it.
     let beat = ClientMsg::Heartbeat { now_us: reveal + 140_000, shown: Some(grab_shown(reveal)), acts: 1 };
     r.message(reveal + 141_000, 1, beat, &mut out);
-    let grab = ClientMsg::Grab { seq: 1, pawn: pawns[0], shown_us: reveal, input_us: reveal + 120_000 };
+    let grab = ClientMsg::Timed {
+        seq: 1,
+        action: Action::TakePawn { pawn: pawns[0] },
+        shown_us: reveal,
+        input_us: reveal + 120_000,
+    };
     r.message(reveal + 150_000, 1, grab, &mut out);
     let anne = judged_once_the_grab_is_over(&mut r, reveal + 150_000, &mut out, Seat(0));
     assert_eq!((anne.reaction_us, anne.clamp.total_us()), (120_000, 0));
@@ -680,7 +686,7 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
         });
         assert!(with_update, "the twin to {conn} leaves with the window's update");
     }
-    let window = wire::Shown { race: 1, round: 1, moment: bolide_protocol::Timed::Echange, at_us: opens };
+    let window = wire::Shown { moment: bolide_protocol::Timed::Echange.name(1, 1), at_us: opens };
     beat_at_the_opening(&mut r, &mut out, window);
     // A plain declaration is refused: it would be judged by its arrival.
     out.clear();
@@ -688,8 +694,12 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
     assert!(matches!(sent_to(&out, 3)[..], [ServerMsg::ActRefused { error: RuleError::Untimed, .. }]));
     // Bob's declaration arrives first, but Anne chose 10 ms sooner (her request lost a packet,
     // within a retransmission's allowance); both swap with Chloé.
-    let declare =
-        |seq, with, reaction_us| ClientMsg::Echange { seq, with, shown_us: opens, input_us: opens + reaction_us };
+    let declare = |seq, with: Option<Seat>, reaction_us| ClientMsg::Timed {
+        seq,
+        action: with.map_or(Action::KeepPawn, |with| Action::Echange { with }),
+        shown_us: opens,
+        input_us: opens + reaction_us,
+    };
     r.message(opens + 205_000, 2, declare(2, Some(chloe), 200_000), &mut out);
     r.message(opens + 215_000, 1, declare(2, Some(chloe), 190_000), &mut out);
     assert!(in_echange(&r), "nothing applied while Chloé may still be faster");
@@ -1139,7 +1149,12 @@ fn b_4_3_a_grab_with_times_no_clock_can_read_is_refused_and_the_room_goes_on() {
     for (shown_us, input_us) in absurd {
         let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
         out.clear();
-        r.message(reveal + 1_000, 1, ClientMsg::Grab { seq: 1, pawn: pawns[0], shown_us, input_us }, &mut out);
+        r.message(
+            reveal + 1_000,
+            1,
+            ClientMsg::Timed { seq: 1, action: Action::TakePawn { pawn: pawns[0] }, shown_us, input_us },
+            &mut out,
+        );
         assert_eq!(refusals(&out, 1), [RuleError::ImplausibleTiming], "({shown_us}, {input_us})");
         r.message(reveal + 210_000, 2, first_grab(reveal, pawns[0], 200_000), &mut out);
         r.message(reveal + 260_000, 3, first_grab(reveal, pawns[1], 250_000), &mut out);
@@ -1221,11 +1236,16 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
         run(&mut r, now, now + 60_000_000, &mut out, in_grab);
         r.seats[1].zombie = false;
         let (id, reveal) = r.fair.open_moment().unwrap();
-        let shown = wire::Shown { race: id.race, round: id.round, moment: id.moment, at_us: reveal };
+        let shown = wire::Shown { moment: id.game, at_us: reveal };
         // Anne asks for a pawn; Chloé and Dan take what is left once she has hers.
         let pawns = pawns_to_take(&r, Seat(0));
         seq[1] += 1;
-        let anne = ClientMsg::Grab { seq: seq[1], pawn: pawns[0], shown_us: reveal, input_us: reveal + 150_000 };
+        let anne = ClientMsg::Timed {
+            seq: seq[1],
+            action: Action::TakePawn { pawn: pawns[0] },
+            shown_us: reveal,
+            input_us: reveal + 150_000,
+        };
         r.message(reveal + 160_000, 1, anne, &mut out);
         now = reveal + 160_000;
         while in_grab(&r) && now < reveal + 7_000_000 {
@@ -1242,7 +1262,12 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
                     if let (Some(pawn), None) = (free, r.championship().unwrap().race().car(seat).pawn) {
                         seq[conn as usize] += 1;
                         let s = seq[conn as usize];
-                        let msg = ClientMsg::Grab { seq: s, pawn, shown_us: reveal, input_us: now - 5_000 };
+                        let msg = ClientMsg::Timed {
+                            seq: s,
+                            action: Action::TakePawn { pawn },
+                            shown_us: reveal,
+                            input_us: now - 5_000,
+                        };
                         r.message(now, conn, msg, &mut out);
                     }
                 }

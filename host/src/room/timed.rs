@@ -142,16 +142,14 @@ impl Room {
     }
 
     /// A pilot's timed request (B-4.3, B-4.7, M-15) with `(shown, input)` on its client's
-    /// clock. Outside a timed moment it is an ordinary action (Bolide's Klaxon pick, B-4.6).
+    /// clock. Outside a timed moment it is a plain request (Bolide's Klaxon pick, B-4.6; a call
+    /// under a countdown goes to the call order, never applied on arrival).
     pub(super) fn timed_request(&mut self, now: u64, claim: Claim<Action>, out: &mut Vec<Output>) {
         let (conn, seq) = (claim.conn, claim.seq);
         let refuse = |error| Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } };
         let Some(game) = self.game() else { return out.push(refuse(TableRefusal::Over.into())) };
         if self.timed_step().is_none() {
-            if let Err(error) = self.apply(now, claim.seat, claim.action, out) {
-                out.push(refuse(error));
-            }
-            return;
+            return self.plain_act(now, conn, claim.seat, (seq, claim.action, Some(claim.input_us)), out);
         }
         if let Err(e) = game.claimable(claim.seat, claim.action) {
             return out.push(refuse(e));

@@ -1040,7 +1040,7 @@ async fn show(
     }
     let t = Instant::now();
     let at_us = clock.at(t) as u64;
-    session.state().show(Shown { race: view.race, round: view.round, moment, at_us });
+    session.state().show(Shown { moment: moment.name(view.race, view.round), at_us });
     Ok((at_us, t))
 }
 
