@@ -186,6 +186,9 @@ enum StepKey {
     Over,
 }
 
+/// A plain request as it came: its `seq`, the action, and when it was made on its laptop's clock.
+type PlainAct = (u32, Action, Option<u64>);
+
 /// The host bots' thinking time between two sequential decisions (ms); their grab reactions
 /// are human-sized at this setting and scale with it.
 pub const DEFAULT_BOT_DELAY_MS: u64 = 700;
@@ -388,7 +391,7 @@ impl Room {
                     let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Spectator.into() };
                     return out.push(Output::Send { conn, msg });
                 };
-                self.plain_act(now, conn, seat, (seq, action, at_us), out);
+                self.plain_act(now, (conn, seat), (seq, action, at_us), out);
             }
             ClientMsg::Timed { seq, action, shown_us, input_us } => {
                 self.timed_msg(now, conn, seat, (seq, action, shown_us, input_us), out);
@@ -409,21 +412,14 @@ impl Room {
 
     /// A plain request of `seat`: a call under a countdown, refused from a contender of an open
     /// moment (it must carry its timings), or else applied.
-    fn plain_act(
-        &mut self,
-        now: u64,
-        conn: ConnId,
-        seat: Seat,
-        act: (u32, Action, Option<u64>),
-        out: &mut Vec<Output>,
-    ) {
+    fn plain_act(&mut self, now: u64, (conn, seat): (ConnId, Seat), act: PlainAct, out: &mut Vec<Output>) {
         let (seq, action, _) = act;
         // A pilot who acts takes the seat back from a stand-in; a plain request refused in a
         // timed moment is not acting (and must not cancel its time limit).
         match self.game().map(Game::step) {
             Some(Step::Countdown { .. }) => {
                 self.comes_back(now, seat);
-                self.call(now, conn, seat, act, out)
+                self.call(now, (conn, seat), act, out)
             }
             // Every client of this protocol acts in a timed moment with its timings: a plain
             // request there can only be a stale decision, and judging it by its arrival would

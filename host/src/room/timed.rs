@@ -105,14 +105,7 @@ impl Room {
 
     /// A call under the countdown (Bolide's Klaxon, B-4.6), ordered by when it was made on
     /// the host clock.
-    pub(super) fn call(
-        &mut self,
-        now: u64,
-        conn: ConnId,
-        seat: Seat,
-        act: (u32, Action, Option<u64>),
-        out: &mut Vec<Output>,
-    ) {
+    pub(super) fn call(&mut self, now: u64, (conn, seat): (ConnId, Seat), act: super::PlainAct, out: &mut Vec<Output>) {
         let (seq, action, at_us) = act;
         let checked = match self.game() {
             Some(game) => game.check(seat, action),
@@ -149,7 +142,7 @@ impl Room {
         let refuse = |error| Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } };
         let Some(game) = self.game() else { return out.push(refuse(TableRefusal::Over.into())) };
         if self.timed_step().is_none() {
-            return self.plain_act(now, conn, claim.seat, (seq, claim.action, Some(claim.input_us)), out);
+            return self.plain_act(now, (conn, claim.seat), (seq, claim.action, Some(claim.input_us)), out);
         }
         if let Err(e) = game.claimable(claim.seat, claim.action) {
             return out.push(refuse(e));
