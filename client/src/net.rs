@@ -531,7 +531,7 @@ async fn answer_probes(connection: quinn::Connection, to: Probes) {
             Ok(Datagram::Pong { t0, .. }) => {
                 let _ = to.pongs.try_send(t0);
             }
-            Ok(twin @ (Datagram::Reveal { .. } | Datagram::EchangeOpen { .. })) => {
+            Ok(twin @ Datagram::Twin { .. }) => {
                 let _ = to.twins.try_send(twin);
             }
             _ => {}

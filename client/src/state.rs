@@ -9,6 +9,7 @@
 
 use crate::beat::{self, Heartbeats};
 use bolide_protocol::dice::DiceWatch;
+use bolide_protocol::twin::Twin;
 use bolide_protocol::view::{PhaseView, ViewError};
 use bolide_protocol::wire::{BeatSchedule, ClientMsg, Datagram, LobbyState, SeatToken, ServerMsg, Shown, StandingLine};
 use bolide_protocol::{Action, Colour, Event, PlayerView, Seat};
@@ -192,23 +193,23 @@ impl ClientState {
         Ok(msg)
     }
 
-    /// The datagram twin of the update that opens a moment (`Datagram::Reveal`,
-    /// `Datagram::EchangeOpen`) at `now_us`, for the round the mirror is in and before the
+    /// The datagram twin of the update that opens a moment (`Twin::Reveal`,
+    /// `Twin::EchangeOpen`) at `now_us`, for the round the mirror is in and before the
     /// stream's: the view with the moment open and what may be done in it (the stream's update
     /// soon replaces it with the host's own). `None`: nothing new.
     pub fn on_twin(&mut self, datagram: Datagram, now_us: u64) -> Option<ServerMsg> {
-        let msg = match datagram {
-            Datagram::Reveal { .. } => self.reveal_twin(datagram)?,
-            Datagram::EchangeOpen { .. } => self.echange_twin(datagram)?,
-            _ => return None,
+        let Datagram::Twin { show_at_us, twin } = datagram else { return None };
+        let msg = match twin {
+            Twin::Reveal { .. } => self.reveal_twin(twin, show_at_us)?,
+            Twin::EchangeOpen { .. } => self.echange_twin(twin, show_at_us)?,
         };
         self.take(&msg, now_us);
         Some(msg)
     }
 
     /// B-4.4 by datagram: the values shown and the grab open, every free pawn to take.
-    fn reveal_twin(&mut self, twin: Datagram) -> Option<ServerMsg> {
-        let Datagram::Reveal { race, round, show_at_us, values } = twin else { return None };
+    fn reveal_twin(&mut self, twin: Twin, show_at_us: Option<u64>) -> Option<ServerMsg> {
+        let Twin::Reveal { race, round, values } = twin else { return None };
         let mut view = self.mirror.view.clone()?;
         if (view.race, view.round) != (race, round)
             || self.revealed == Some((race, round))
@@ -234,8 +235,8 @@ impl ClientState {
 
     /// B-4.7 by datagram: every pawn with its holder and reservoir, the window open, and, for
     /// a seat that decides, keeping its pawn or swapping with any other pilot.
-    fn echange_twin(&mut self, twin: Datagram) -> Option<ServerMsg> {
-        let Datagram::EchangeOpen { race, round, show_at_us, holders, values, deciding } = twin else { return None };
+    fn echange_twin(&mut self, twin: Twin, show_at_us: Option<u64>) -> Option<ServerMsg> {
+        let Twin::EchangeOpen { race, round, holders, values, deciding } = twin else { return None };
         let mut view = self.mirror.view.clone()?;
         // Only ahead of the stream: once its update opened the window, a late copy would undo
         // what was declared since.
@@ -388,7 +389,8 @@ mod tests {
         let view = grab_view();
         s.on_message(update(&view, vec![], None), 0).unwrap();
         let values = [3, 1, 4, 1, 5, 2];
-        let datagram = || Datagram::Reveal { race: view.race, round: view.round, show_at_us: Some(9_000), values };
+        let twin = Twin::Reveal { race: view.race, round: view.round, values };
+        let datagram = || Datagram::Twin { show_at_us: Some(9_000), twin };
         let early = s.on_twin(datagram(), 1_000).expect("the datagram came first");
         assert!(
             matches!(&early, ServerMsg::Update { events, .. } if matches!(events[..], [Event::ReservoirsRevealed { .. }]))
@@ -420,13 +422,9 @@ mod tests {
         let (anne, bob, chloe) = (Seat(0), Seat(1), Seat(2));
         let mut holders = [None; MAX_PILOTS];
         holders[..3].copy_from_slice(&[Some(bob), Some(anne), Some(chloe)]);
-        let twin = || Datagram::EchangeOpen {
-            race: view.race,
-            round: view.round,
+        let twin = || Datagram::Twin {
             show_at_us: Some(9_000),
-            holders,
-            values,
-            deciding: 0b001,
+            twin: Twin::EchangeOpen { race: view.race, round: view.round, holders, values, deciding: 0b001 },
         };
         let early = s.on_twin(twin(), 1_000).expect("the datagram came first");
         let ServerMsg::Update { events, view: opened, legal, .. } = &early else { panic!() };
@@ -471,13 +469,9 @@ mod tests {
         let values = [3, 1, 4, 0, 0, 0];
         let mut holders = [None; MAX_PILOTS];
         holders[..3].copy_from_slice(&[Some(Seat(1)), Some(Seat(0)), Some(Seat(2))]);
-        let twin = Datagram::EchangeOpen {
-            race: view.race,
-            round: view.round,
+        let twin = Datagram::Twin {
             show_at_us: None,
-            holders,
-            values,
-            deciding: 0b110,
+            twin: Twin::EchangeOpen { race: view.race, round: view.round, holders, values, deciding: 0b110 },
         };
         let ServerMsg::Update { events, legal, view: opened, .. } = s.on_twin(twin, 1_000).unwrap() else { panic!() };
         assert_eq!(
@@ -489,7 +483,8 @@ mod tests {
         );
         assert!(legal.is_empty(), "Anne holds no Échange");
         assert!(opened.pawns.iter().all(|p| p.reservoir == Some(values[p.pawn.index()])), "{:?}", opened.pawns);
-        let reveal = Datagram::Reveal { race: view.race, round: view.round, show_at_us: None, values };
+        let reveal =
+            Datagram::Twin { show_at_us: None, twin: Twin::Reveal { race: view.race, round: view.round, values } };
         assert_eq!(s.on_twin(reveal, 1_100), None, "the reveal's own twin, behind, changes nothing");
     }
 

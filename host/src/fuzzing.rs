@@ -42,7 +42,7 @@ pub fn frames(data: &[u8]) {
             let _ = view.check();
         }
     }
-    if let Ok(datagram) = wire::decode_datagram(data) {
+    if let Ok(datagram) = wire::decode_datagram::<bolide_protocol::Bolide>(data) {
         assert_eq!(wire::decode_datagram(&wire::encode_datagram(&datagram)).ok(), Some(datagram));
     }
 }

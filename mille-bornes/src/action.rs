@@ -22,6 +22,10 @@ pub enum Action {
 /// the player may do instead; a refused action never changes the state.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
 pub enum RuleError {
+    /// The table's own refusal (a spectator, a request without its timings…), as the wire
+    /// carries it beside the game's.
+    #[error("{0}")]
+    Table(bolide_table::TableRefusal),
     #[error("M-2.1: there is no {seat} at this table")]
     NoSuchSeat { seat: Seat },
     #[error("M-2.2: there is no side {side} at this table")]
@@ -72,4 +76,10 @@ pub enum RuleError {
     SafetyNotHeld { safety: Safety },
     #[error("M-15.7: you already called Coup-Fourré in this window")]
     AlreadyCalled,
+}
+
+impl From<bolide_table::TableRefusal> for RuleError {
+    fn from(refusal: bolide_table::TableRefusal) -> RuleError {
+        RuleError::Table(refusal)
+    }
 }

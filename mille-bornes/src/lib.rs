@@ -23,7 +23,22 @@ pub use action::{Action, RuleError};
 pub use card::{Attack, Card, CardCounts, Family, Hazard, Safety};
 pub use event::Event;
 pub use manche::{Manche, Phase};
-pub use options::Settings;
+pub use options::{Lobby, Settings};
+
+/// 1000 Bornes' words on the table's wire (`bolide_table::Words`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MilleBornes;
+
+impl bolide_table::Words for MilleBornes {
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+    type Refusal = RuleError;
+    type Lobby = Lobby;
+    /// The attack that opened a Coup-Fourré window (M-15): what a laptop needs to show it.
+    type Twin = Event;
+    const NAME: &'static str = "mille-bornes";
+}
 pub use partie::{Partie, Standing, View};
 pub use score::{HandScore, SideScore};
 pub use tableau::{Battle, Laid, Tableau};

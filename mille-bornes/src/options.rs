@@ -223,3 +223,27 @@ mod tests {
         assert_eq!(Settings { first_dealer: FirstDealer::Seat(3), ..Settings::default() }.check(4), Ok(()));
     }
 }
+
+/// The lobby of a 1000 Bornes table: the game's settings, and the seats the host's bots fill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Lobby {
+    pub game: Settings,
+    pub bots: u8,
+    pub bot_level: bolide_table::BotLevel,
+}
+
+impl bolide_table::Lobby for Lobby {
+    type Game = Settings;
+
+    fn bots(&self) -> u8 {
+        self.bots
+    }
+
+    fn bot_level(&self) -> bolide_table::BotLevel {
+        self.bot_level
+    }
+
+    fn game(&self) -> Settings {
+        self.game
+    }
+}

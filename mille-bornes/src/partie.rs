@@ -260,7 +260,7 @@ impl bolide_table::Game for Partie {
     type Settings = Settings;
     type Refusal = RuleError;
 
-    const NAME: &'static str = "mille-bornes";
+    type Words = crate::MilleBornes;
     const PLAYERS: (u8, u8) = (2, 8);
 
     fn check_settings(settings: &Settings, players: u8) -> Result<(), String> {

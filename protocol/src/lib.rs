@@ -15,8 +15,23 @@ pub mod event;
 pub mod model;
 pub mod movement;
 pub mod options;
+pub mod twin;
 pub mod view;
 pub mod wire;
+
+/// Bolide's words on the table's wire (`bolide_table::Words`): what a laptop speaks to play it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Bolide;
+
+impl bolide_table::Words for Bolide {
+    type Action = Action;
+    type Event = Event;
+    type View = PlayerView;
+    type Refusal = RuleError;
+    type Lobby = wire::Settings;
+    type Twin = twin::Twin;
+    const NAME: &'static str = "bolide";
+}
 
 pub use action::Action;
 pub use circuit::{Circuit, CircuitError, Tile};

@@ -99,3 +99,20 @@ impl Default for RaceSettings {
         RaceSettings { options: TableOptions::default(), circuit: "random:1".into() }
     }
 }
+
+/// Bolide's lobby: the championship's settings, and the seats the host's bots fill.
+impl bolide_table::Lobby for crate::wire::Settings {
+    type Game = RaceSettings;
+
+    fn bots(&self) -> u8 {
+        self.bots
+    }
+
+    fn bot_level(&self) -> BotLevel {
+        self.bot_level
+    }
+
+    fn game(&self) -> RaceSettings {
+        RaceSettings { options: self.options, circuit: self.circuit.clone() }
+    }
+}

@@ -7,10 +7,16 @@
 //! ([`Datagram`]): clock probes and heartbeats only there, grab requests there as well as on
 //! the stream — a lost packet on the stream holds everything behind it for a retransmission,
 //! which would spoil a timing or hold up every verdict.
+//!
+//! The envelope is the table's and serves any game: a message carries the game's words
+//! (`W: bolide_table::Words` — its actions, events, views, refusals, lobby settings, datagram
+//! twins): `ServerMsgOf<W>`, `ClientMsgOf<W>`, `LobbyStateOf<W>`, `DatagramOf<W>`. The plain
+//! names (`ServerMsg`…) are Bolide's ([`crate::Bolide`]).
 
 use crate::dice::{Commitment, SeedReveal};
-use crate::model::{Colour, MAX_PILOTS, Seat};
-use crate::{Action, BotLevel, Event, PlayerView, RuleError, TableOptions};
+use crate::model::{Colour, Seat};
+use crate::{BotLevel, TableOptions};
+use bolide_table::Words;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -88,24 +94,31 @@ pub struct Shown {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SeatToken(pub u128);
 
+/// Bolide's messages.
+pub type ClientMsg = ClientMsgOf<crate::Bolide>;
+pub type ServerMsg = ServerMsgOf<crate::Bolide>;
+pub type LobbyState = LobbyStateOf<crate::Bolide>;
+pub type Datagram = DatagramOf<crate::Bolide>;
+
 /// Client → host, after the hello.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ClientMsg {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub enum ClientMsgOf<W: Words> {
     /// Lobby: take a free colour.
     PickColour(Colour),
     /// Lobby: hand flat on the table (or not).
     Ready(bool),
-    /// Lobby, first client only: the championship's settings.
-    Configure(Settings),
+    /// Lobby, first client only: the game's settings.
+    Configure(W::Lobby),
     /// A game action; `seq` comes back in a refusal. `at_us` is when the pilot acted, on the
     /// client's own clock: a Klaxon call is ordered by how long before the lift it came on that
     /// clock, counted from the `lift_at_us` the host told it (B-4.6).
-    Act { seq: u32, action: Action, at_us: Option<u64> },
+    Act { seq: u32, action: W::Action, at_us: Option<u64> },
     /// An action in a timed moment (B-4.3's grab, B-4.7's Échange declaration), with the two
     /// readings of the client's monotonic clock that make its reaction: when the moment was
     /// shown and when the pilot acted. One request for every moment: the host judges any of
     /// them by reaction the same way (a copy travels as [`Datagram::Timed`]).
-    Timed { seq: u32, action: Action, shown_us: u64, input_us: u64 },
+    Timed { seq: u32, action: W::Action, shown_us: u64, input_us: u64 },
     /// While a grab, an Échange window or Klaxon calls are open (usually as
     /// [`Datagram::Beat`]): the client's clock now, when it showed the moment now open (if it
     /// has), and the `seq` of the last action it sent. Once the host holds that action and
@@ -116,8 +129,9 @@ pub enum ClientMsg {
 }
 
 /// Host → client.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ServerMsg {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub enum ServerMsgOf<W: Words> {
     /// The hello was accepted. `seat` is `None` for a spectator; `beats`: how often this
     /// laptop beats.
     Welcome {
@@ -137,13 +151,13 @@ pub enum ServerMsg {
     Refused {
         reason: String,
     },
-    Lobby(LobbyState),
+    Lobby(LobbyStateOf<W>),
     /// What happened since the last update, then this seat's whole current view and what it
     /// may do now. `deadline_ms` is how long the host waits before a bot plays for it.
     Update {
-        events: Vec<Event>,
-        view: Box<PlayerView>,
-        legal: Vec<Action>,
+        events: Vec<W::Event>,
+        view: Box<W::View>,
+        legal: Vec<W::Action>,
         deadline_ms: Option<u32>,
         /// When this update opens a timed moment — it reveals the reservoirs (B-4.2) or opens
         /// the Échange window (B-4.7) —, the instant to show it, on the client's own clock. A
@@ -159,7 +173,7 @@ pub enum ServerMsg {
     /// An action was refused; nothing changed.
     ActRefused {
         seq: u32,
-        error: RuleError,
+        error: W::Refusal,
     },
     /// A lobby request was refused.
     LobbyRefused {
@@ -195,13 +209,14 @@ pub struct Settings {
     pub bot_level: BotLevel,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LobbyState {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct LobbyStateOf<W: Words> {
     pub seats: Vec<LobbySeat>,
     /// The seat of the connection this lobby goes to (`None`: a spectator). Seats move up when
     /// a pilot leaves the lobby, so every lobby says it again: a laptop never keeps a stale one.
     pub you: Option<Seat>,
-    pub settings: Settings,
+    pub settings: W::Lobby,
     pub spectators: u16,
     /// Whether the championship has started (late joiners watch).
     pub started: bool,
@@ -232,58 +247,20 @@ pub struct LobbySeat {
 ///   Losing one costs one interval; the next one says more.
 /// - `Timed`: a copy of a timed request also sent on the stream (same `seq`); the host takes
 ///   whichever copy arrives first, so a loss on the stream does not delay the request.
-/// - `Reveal`: a copy of the reveal (B-4.4) the host sends with the stream's update, at the
-///   same instant: the client shows on whichever arrives first, so a lost packet does not
-///   delay what the pilot sees (and the host can bound the `shown` it is told tightly).
-///   `values[p]` is pawn `p`'s reservoir.
-/// - `EchangeOpen`: the same for the update that opens an Échange window (B-4.7), which
-///   leaves at once and would otherwise wait behind a lost packet on the stream for a
-///   retransmission, or for an earlier update's: who holds each pawn (`holders[p]`) and its
-///   reservoir (`values[p]`, public since the reveal), the seats that decide (bit `s` of
-///   `deciding`), and when to show the window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Datagram {
-    Ping {
-        t0: u64,
-    },
-    Pong {
-        t0: u64,
-        t1: u64,
-        t2: u64,
-    },
-    HostPing {
-        t0: u64,
-    },
-    ClientPong {
-        t0: u64,
-        t1: u64,
-        t2: u64,
-    },
-    Beat {
-        now_us: u64,
-        shown: Option<Shown>,
-        acts: u32,
-    },
-    Timed {
-        seq: u32,
-        action: Action,
-        shown_us: u64,
-        input_us: u64,
-    },
-    Reveal {
-        race: u8,
-        round: u16,
-        show_at_us: Option<u64>,
-        values: [u8; MAX_PILOTS],
-    },
-    EchangeOpen {
-        race: u8,
-        round: u16,
-        show_at_us: Option<u64>,
-        holders: [Option<Seat>; MAX_PILOTS],
-        values: [u8; MAX_PILOTS],
-        deciding: u8,
-    },
+/// - `Twin`: the news of the update that opens a timed moment (the game's twin: Bolide's
+///   reveal, B-4.4, or Échange window, B-4.7), sent with the stream's update at the same
+///   instant: the client shows on whichever arrives first, so a lost packet does not delay
+///   what the pilot sees (and the host can bound the `shown` it is told tightly).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub enum DatagramOf<W: Words> {
+    Ping { t0: u64 },
+    Pong { t0: u64, t1: u64, t2: u64 },
+    HostPing { t0: u64 },
+    ClientPong { t0: u64, t1: u64, t2: u64 },
+    Beat { now_us: u64, shown: Option<Shown>, acts: u32 },
+    Timed { seq: u32, action: W::Action, shown_us: u64, input_us: u64 },
+    Twin { show_at_us: Option<u64>, twin: W::Twin },
 }
 
 /// How often a client beats (µs) while it beats: in a timed moment a faster hand's verdict
@@ -420,12 +397,12 @@ pub fn hello_version(body: &[u8]) -> Result<u32, FrameError> {
 }
 
 /// Encodes a datagram (no length prefix: a datagram is its own frame).
-pub fn encode_datagram(datagram: &Datagram) -> Vec<u8> {
+pub fn encode_datagram<W: Words>(datagram: &DatagramOf<W>) -> Vec<u8> {
     bincode::serde::encode_to_vec(datagram, config()).expect("datagrams always encode")
 }
 
 /// Decodes a datagram.
-pub fn decode_datagram(bytes: &[u8]) -> Result<Datagram, FrameError> {
+pub fn decode_datagram<W: Words>(bytes: &[u8]) -> Result<DatagramOf<W>, FrameError> {
     decode(bytes)
 }
 
@@ -462,7 +439,9 @@ impl FrameDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Pawn;
+    use crate::model::MAX_PILOTS;
+    use crate::twin::Twin;
+    use crate::{Action, Pawn, RuleError};
 
     #[test]
     fn frames_round_trip_split_anywhere() {
@@ -533,14 +512,19 @@ mod tests {
                 shown_us: u64::MAX,
                 input_us: u64::MAX,
             },
-            Datagram::Reveal { race: 9, round: u16::MAX, show_at_us: Some(u64::MAX), values: [6; MAX_PILOTS] },
-            Datagram::EchangeOpen {
-                race: 9,
-                round: u16::MAX,
+            Datagram::Twin {
                 show_at_us: Some(u64::MAX),
-                holders: [Some(Seat(5)); MAX_PILOTS],
-                values: [6; MAX_PILOTS],
-                deciding: u8::MAX,
+                twin: Twin::Reveal { race: 9, round: u16::MAX, values: [6; MAX_PILOTS] },
+            },
+            Datagram::Twin {
+                show_at_us: Some(u64::MAX),
+                twin: Twin::EchangeOpen {
+                    race: 9,
+                    round: u16::MAX,
+                    holders: [Some(Seat(5)); MAX_PILOTS],
+                    values: [6; MAX_PILOTS],
+                    deciding: u8::MAX,
+                },
             },
         ];
         for d in all {
@@ -548,7 +532,7 @@ mod tests {
             assert!(bytes.len() <= 64, "{d:?} takes {} bytes", bytes.len());
             assert_eq!(decode_datagram(&bytes), Ok(d));
         }
-        assert!(decode_datagram(&[0xff, 0x00]).is_err());
+        assert!(decode_datagram::<crate::Bolide>(&[0xff, 0x00]).is_err());
     }
 
     #[test]

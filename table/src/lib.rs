@@ -195,8 +195,52 @@ pub enum Step {
     Over,
 }
 
+/// The words a game's messages are made of: what the table's wire envelope carries for it
+/// (`bolide_protocol::wire`). A marker type implements it beside the game's vocabulary, so a
+/// laptop can speak a game without its engine.
+pub trait Words: Send + Sync + 'static {
+    type Action: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
+    type Event: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
+    type View: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
+    /// The game's rule errors, and the table's own refusals as the wire carries them.
+    type Refusal: std::error::Error
+        + Clone
+        + PartialEq
+        + Send
+        + Sync
+        + Serialize
+        + DeserializeOwned
+        + From<TableRefusal>;
+    /// What the lobby sets: the game's settings and the seats the host's bots fill.
+    type Lobby: Lobby;
+    /// The datagram twin of an update that opens a timed moment (fairness.md §2): what a
+    /// laptop needs to show the moment if the stream's update is held behind a lost packet.
+    type Twin: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
+    /// The name a command line, the lobby and the advert give the game.
+    const NAME: &'static str;
+}
+
+/// A lobby's settings: the game's own, and who fills the seats no person takes.
+pub trait Lobby: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned {
+    type Game;
+    /// Seats the host's bots fill, on top of the people who join.
+    fn bots(&self) -> u8;
+    /// How well they (and the stand-ins for absent players) play.
+    fn bot_level(&self) -> BotLevel;
+    /// The game's settings.
+    fn game(&self) -> Self::Game;
+}
+
 /// A game the table can serve: a pure engine, as seen by the table.
 pub trait Game: Clone + Send + Sync + Sized + 'static {
+    /// What its messages are made of on the wire: the same types as below.
+    type Words: Words<
+            Action = Self::Action,
+            Event = Self::Event,
+            View = Self::View,
+            Refusal = Self::Refusal,
+            Lobby: Lobby<Game = Self::Settings>,
+        >;
     type Action: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     type Event: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     type View: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
@@ -204,7 +248,7 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     type Refusal: std::error::Error + Clone + PartialEq + Send + Sync + Serialize + DeserializeOwned;
 
     /// The name a command line, the lobby and the advert give it (`bolide`, `mille-bornes`).
-    const NAME: &'static str;
+    const NAME: &'static str = <Self::Words as Words>::NAME;
 
     /// The fewest and the most players a table of it seats (`check_settings` says which
     /// counts between them it plays): below the fewest, the lobby waits for more.

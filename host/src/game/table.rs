@@ -10,6 +10,7 @@ use crate::room::TIE_US;
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::options::{FirstPlayer, RaceSettings};
+use bolide_protocol::twin::Twin;
 use bolide_protocol::wire::Datagram;
 use bolide_protocol::{Action, Event, Pawn, PlayerView, RuleError, Seat, Timed};
 use bolide_table::{BotLevel, Game, Release, Seats, Standing, Step};
@@ -26,7 +27,7 @@ impl Game for Championship {
     type Settings = RaceSettings;
     type Refusal = RuleError;
 
-    const NAME: &'static str = "bolide";
+    type Words = bolide_protocol::Bolide;
     const PLAYERS: (u8, u8) = (*PILOTS.start(), *PILOTS.end());
 
     fn check_settings(settings: &RaceSettings, players: u8) -> Result<(), String> {
@@ -186,7 +187,8 @@ impl crate::room::TableGame for Championship {
                 }
             }
             let deciding = seats.iter().fold(0u8, |bits, s| bits | 1u8.checked_shl(u32::from(s.0)).unwrap_or(0));
-            return Some(Datagram::EchangeOpen { race: race_no, round, show_at_us, holders, values, deciding });
+            let twin = Twin::EchangeOpen { race: race_no, round, holders, values, deciding };
+            return Some(Datagram::Twin { show_at_us, twin });
         }
         let values = events.iter().find_map(|e| match e {
             Event::ReservoirsRevealed { values } => Some(values),
@@ -196,7 +198,7 @@ impl crate::room::TableGame for Championship {
         for (slot, v) in by_pawn.iter_mut().zip(values) {
             *slot = *v;
         }
-        Some(Datagram::Reveal { race: race_no, round, show_at_us, values: by_pawn })
+        Some(Datagram::Twin { show_at_us, twin: Twin::Reveal { race: race_no, round, values: by_pawn } })
     }
 
     /// The photo finish of a moment: each seat's first reaction, and in a grab, for every pawn

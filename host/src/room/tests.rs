@@ -3,6 +3,7 @@
 use super::*;
 use crate::game::Phase;
 use bolide_protocol::event::Contest;
+use bolide_protocol::twin::Twin;
 use bolide_protocol::wire::{self, BeatSchedule::Steady, PROTOCOL_VERSION};
 use bolide_protocol::{Pawn, TableOptions};
 
@@ -667,11 +668,11 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
         let (at, holders, deciding) = out
             .iter()
             .find_map(|o| match o {
-                Output::DatagramAt { conn: c, at, datagram: Datagram::EchangeOpen { holders, deciding, .. } }
-                    if *c == conn =>
-                {
-                    Some((*at, *holders, *deciding))
-                }
+                Output::DatagramAt {
+                    conn: c,
+                    at,
+                    datagram: Datagram::Twin { twin: Twin::EchangeOpen { holders, deciding, .. }, .. },
+                } if *c == conn => Some((*at, *holders, *deciding)),
                 _ => None,
             })
             .expect("the Échange window's twin");
@@ -846,7 +847,9 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
                 );
             }
             // A reveal datagram leaves with the reveal's update, at the same instant, never before.
-            Output::DatagramAt { at, datagram: Datagram::Reveal { race, round, .. }, .. } => {
+            Output::DatagramAt {
+                at, datagram: Datagram::Twin { twin: Twin::Reveal { race, round, .. }, .. }, ..
+            } => {
                 let with_update = out.iter().any(|u| {
                     matches!(u, Output::SendAt { conn: c, at: a, msg: ServerMsg::Update { events, view, .. } }
                         if *c == conn && a == at && (view.race, view.round) == (*race, *round)
@@ -855,7 +858,11 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
                 assert!(with_update, "a reveal datagram to {conn} without its update at {at}");
             }
             // An Échange window's twin likewise, with the pawns as its update hands them out.
-            Output::DatagramAt { at, datagram: Datagram::EchangeOpen { race, round, holders, .. }, .. } => {
+            Output::DatagramAt {
+                at,
+                datagram: Datagram::Twin { twin: Twin::EchangeOpen { race, round, holders, .. }, .. },
+                ..
+            } => {
                 let with_update = out.iter().any(|u| {
                     matches!(u, Output::SendAt { conn: c, at: a, msg: ServerMsg::Update { events, view, .. } }
                         if *c == conn && a == at && (view.race, view.round) == (*race, *round)
