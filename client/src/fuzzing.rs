@@ -104,7 +104,7 @@ fn check(state: &mut ClientState, msg: &ServerMsg, now: u64) {
 /// championship against a bot — welcome, lobbies, every update, the moments' datagram twins —
 /// as [`host_bytes`] records.
 pub fn seeds() -> Vec<Vec<u8>> {
-    use bolide_host::room::{Output, Room, RoomConfig};
+    use bolide_host::game::table::{Output, Room, RoomConfig};
     use bolide_protocol::TableOptions;
     use bolide_protocol::wire::{ClientMsg, Hello, PROTOCOL_VERSION, Settings};
     let settings = Settings {

@@ -1,8 +1,8 @@
 //! The `bolide-bot` binary against a host in this process: bots join, play the championship
 //! to its end and print the final standings as JSON.
 
+use bolide_host::game::table::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_host::room::RoomConfig;
 use bolide_protocol::TableOptions;
 use bolide_protocol::wire::Settings;
 use std::process::Command;

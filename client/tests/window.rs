@@ -221,7 +221,7 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
 fn a_pilot_leaving_the_lobby_leaves_every_other_window_its_own_seat() {
     // A real room: Anne, Bob and Chloé join, then Anne leaves. The host moves Bob and Chloé
     // up; each laptop's core is fed what the host sent it, and their windows follow.
-    use bolide_host::room::{Output, Room, RoomConfig};
+    use bolide_host::game::table::{Output, Room, RoomConfig};
     use bolide_protocol::wire::{BeatSchedule, ClientMsg, Hello, PROTOCOL_VERSION};
     let settings =
         Settings { options: TableOptions::default(), circuit: "cannes".into(), bots: 0, bot_level: Default::default() };

@@ -7,7 +7,8 @@
 //! frame the room sends can outgrow the limit.
 
 use crate::fair::Sample;
-use crate::room::{ConnId, Output, Room, RoomConfig};
+use crate::game::table::{Output, Room, RoomConfig};
+use crate::room::ConnId;
 use bolide_protocol::wire::{
     self, BeatSchedule, ClientMsg, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg, Settings,
 };
@@ -105,7 +106,7 @@ pub fn room(data: &[u8]) {
             6 => {
                 // A legal action of seat `conn - 1`, picked by the next byte.
                 let Some([pick]) = ops.take::<1>() else { break };
-                let Some(race) = room.championship().map(|c| c.race()) else { continue };
+                let Some(race) = room.game().map(|c| c.race()) else { continue };
                 let seat = Seat(conn as u8 - 1);
                 if seat.0 >= race.pilots() {
                     continue;
@@ -183,7 +184,7 @@ pub const STALL_BOUND_US: u64 = 5_000_000;
 
 /// The room, left to its timers, leaves the step it is in within [`STALL_BOUND_US`].
 fn assert_no_stall(room: &mut Room, mut now: u64, out: &mut Vec<Output>) {
-    let step = |room: &Room| room.championship().map(|c| (c.race().race_no(), c.race().round(), c.race().phase()));
+    let step = |room: &Room| room.game().map(|c| (c.race().race_no(), c.race().round(), c.race().phase()));
     let Some(start) = step(room) else { return };
     if room.is_finished() {
         return;

@@ -2,8 +2,9 @@
 
 use crate::bots::BotLevel;
 use crate::circuits::CircuitChoice;
+use crate::game::table::{JournalEntry, RoomConfig};
 use crate::net::{Identity, Journal, Server, mdns::Advert};
-use crate::room::{JournalEntry, RoomConfig, check_settings, complete_len};
+use crate::room::{check_lobby, complete_len};
 use crate::secret;
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::wire::{DEFAULT_PORT, Settings};
@@ -292,7 +293,7 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         bots: args.bots,
         bot_level: Default::default(),
     };
-    check_settings(&settings, 0).map_err(|e| anyhow::anyhow!("--{e}"))?;
+    check_lobby::<crate::game::Championship>(&settings, 0).map_err(|e| anyhow::anyhow!("--{e}"))?;
     let seed = match args.seed {
         Some(seed) => seed,
         None => secret::u64()?,

@@ -4,8 +4,9 @@
 //! is checked against the seed and the commitment — the same check the window makes at the
 //! end of a championship with what it saw.
 
+use crate::game::table::JournalEntry;
 use crate::game::{Championship, Phase, Standing};
-use crate::room::{JournalEntry, ResumeError};
+use crate::room::ResumeError;
 use bolide_protocol::RuleError;
 use bolide_protocol::dice::{Commitment, DiceLog, DiceMismatch, DiceReport, SeedReveal};
 use bolide_protocol::options::RaceSettings;

@@ -314,6 +314,11 @@ impl bolide_table::Game for Partie {
         self.close_window(events)
     }
 
+    /// M-15.1: the attack that opened the window, for a laptop whose stream is held up.
+    fn twin(&self, events: &[Event]) -> Option<Event> {
+        events.iter().rev().find(|e| matches!(e, Event::WindowOpened { .. })).copied()
+    }
+
     fn bot(
         &self,
         seat: Seat,

@@ -177,6 +177,17 @@ impl Timed {
         };
         (u64::from(race) << 32) | (u64::from(round) << 8) | kind
     }
+
+    /// The race, round and moment a [`Timed::name`] names; `None` for no such name.
+    pub fn from_name(name: u64) -> Option<(u8, u16, Timed)> {
+        let moment = match name & 0xff {
+            1 => Timed::Grab,
+            2 => Timed::Echange,
+            _ => return None,
+        };
+        let race = u8::try_from(name >> 32).ok()?;
+        Some((race, ((name >> 8) & 0xffff) as u16, moment))
+    }
 }
 
 /// Who was how fast in one grab or Échange window, as the host measured it: the argument every

@@ -168,6 +168,15 @@ impl std::fmt::Display for TableRefusal {
 
 impl std::error::Error for TableRefusal {}
 
+/// A request a timed moment was given, for its photo finish: who, what, and its reaction (µs,
+/// host time base, as the table judged it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Asked<A> {
+    pub seat: Seat,
+    pub action: A,
+    pub reaction_us: u64,
+}
+
 /// When the news that opens a timed moment may leave the host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Release {
@@ -195,22 +204,26 @@ pub enum Step {
     Over,
 }
 
+/// What a game's refusal must be: an error that travels, and that carries the table's own.
+pub trait RefusalOf:
+    std::error::Error + Clone + PartialEq + Send + Sync + Serialize + DeserializeOwned + From<TableRefusal>
+{
+}
+
+impl<R> RefusalOf for R where
+    R: std::error::Error + Clone + PartialEq + Send + Sync + Serialize + DeserializeOwned + From<TableRefusal>
+{
+}
+
 /// The words a game's messages are made of: what the table's wire envelope carries for it
 /// (`bolide_protocol::wire`). A marker type implements it beside the game's vocabulary, so a
 /// laptop can speak a game without its engine.
-pub trait Words: Send + Sync + 'static {
+pub trait Words: Clone + Copy + Debug + PartialEq + Send + Sync + 'static {
     type Action: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     type Event: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     type View: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     /// The game's rule errors, and the table's own refusals as the wire carries them.
-    type Refusal: std::error::Error
-        + Clone
-        + PartialEq
-        + Send
-        + Sync
-        + Serialize
-        + DeserializeOwned
-        + From<TableRefusal>;
+    type Refusal: RefusalOf;
     /// What the lobby sets: the game's settings and the seats the host's bots fill.
     type Lobby: Lobby;
     /// The datagram twin of an update that opens a timed moment (fairness.md §2): what a
@@ -245,7 +258,7 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     type Event: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     type View: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     type Settings: Clone + PartialEq + Debug + Default + Send + Sync + Serialize + DeserializeOwned;
-    type Refusal: std::error::Error + Clone + PartialEq + Send + Sync + Serialize + DeserializeOwned;
+    type Refusal: RefusalOf;
 
     /// The name a command line, the lobby and the advert give it (`bolide`, `mille-bornes`).
     const NAME: &'static str = <Self::Words as Words>::NAME;
@@ -289,6 +302,20 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
     /// What the table must time now.
     fn step(&self) -> Step;
+
+    /// The datagram twin of the update whose `events` opened a timed moment (fairness.md §2):
+    /// what a laptop needs to show the moment if that update is held behind a lost packet.
+    fn twin(&self, events: &[Self::Event]) -> Option<<Self::Words as Words>::Twin> {
+        let _ = events;
+        None
+    }
+
+    /// The photo finish of the timed moment the game named `moment`, just ended, from every
+    /// request it was given, as an event for everyone: `None` when the game tells none.
+    fn photo_finish(&self, moment: u64, asked: &[Asked<Self::Action>]) -> Option<Self::Event> {
+        let _ = (moment, asked);
+        None
+    }
 
     /// The table's clock ended the countdown, or the timed moment that ends with its time.
     fn time_is_up(&mut self, events: &mut Vec<Self::Event>) -> Result<(), Self::Refusal>;

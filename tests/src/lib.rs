@@ -3,8 +3,8 @@
 
 pub mod lab;
 
+use bolide_host::game::table::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_host::room::RoomConfig;
 use bolide_protocol::TableOptions;
 use bolide_protocol::wire::Settings;
 use std::path::PathBuf;

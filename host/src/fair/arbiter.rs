@@ -30,15 +30,6 @@ pub struct Request<A> {
     pub arrival: u64,
 }
 
-/// A request a moment was given, for its photo finish: who, what, and its reaction (µs,
-/// host time base).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Asked<A> {
-    pub seat: Seat,
-    pub action: A,
-    pub reaction_us: u64,
-}
-
 /// A committed request, in the order the host must apply them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Verdict<A> {

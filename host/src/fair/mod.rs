@@ -9,7 +9,8 @@ pub mod clock;
 pub mod slack;
 pub mod vouch;
 
-pub use arbiter::{Allowance, Asked, Bounded, LogLine, MomentArbiter, Request, Verdict, bound_claim};
+pub use arbiter::{Allowance, Bounded, LogLine, MomentArbiter, Request, Verdict, bound_claim};
+pub use bolide_table::Asked;
 pub use calls::{Call, CallOrder};
 pub use clock::{ClockModel, MAX_OWD_US, OutstandingProbes, Sample};
 pub use slack::Slack;

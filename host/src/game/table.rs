@@ -5,17 +5,23 @@
 
 use super::{Championship, ChampionshipSetup, Phase};
 use crate::bots::{Decide, SeatSight};
-use crate::fair::Asked;
+use crate::circuits::{CircuitChoice, CircuitLoadError};
 use crate::room::TIE_US;
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::options::{FirstPlayer, RaceSettings};
 use bolide_protocol::twin::Twin;
-use bolide_protocol::wire::Datagram;
-use bolide_protocol::{Action, Event, Pawn, PlayerView, RuleError, Seat, Timed};
+use bolide_protocol::{Action, Circuit, Event, Pawn, PlayerView, RuleError, Seat, Timed};
+use bolide_table::Asked;
 use bolide_table::{BotLevel, Game, Release, Seats, Standing, Step};
 use rand_chacha::ChaCha8Rng;
 use std::borrow::Cow;
+
+/// Bolide's room, its configuration, what it asks the network layer to do, and its journal.
+pub type Room = crate::room::RoomOf<Championship>;
+pub type RoomConfig = crate::room::RoomConfigOf<bolide_protocol::wire::Settings>;
+pub type Output = crate::room::OutputOf<bolide_protocol::Bolide>;
+pub type JournalEntry = crate::room::JournalEntryOf<bolide_protocol::Bolide>;
 
 /// B-1.1: the pilots a table holds.
 const PILOTS: std::ops::RangeInclusive<u8> = 3..=6;
@@ -43,12 +49,12 @@ impl Game for Championship {
         {
             return Err(format!("first-player: seat {} is empty at a table of {players}", seat.0));
         }
-        crate::room::circuits_for_race(settings, 1).map(|_| ()).map_err(|e| format!("circuit: {e}"))
+        circuits_for_race(settings, 1).map(|_| ()).map_err(|e| format!("circuit: {e}"))
     }
 
     fn start(settings: &RaceSettings, players: u8, seed: u64, events: &mut Vec<Event>) -> Result<Championship, String> {
         Self::check_settings(settings, players)?;
-        let circuits = crate::room::circuits_for_race(settings, settings.options.races).map_err(|e| e.to_string())?;
+        let circuits = circuits_for_race(settings, settings.options.races).map_err(|e| e.to_string())?;
         let setup =
             ChampionshipSetup { pilots: players, options: settings.options, circuits, seed, first_race_bonuses: None };
         let (champ, opening) = Championship::new(setup).map_err(|e| e.to_string())?;
@@ -154,25 +160,12 @@ impl Game for Championship {
                 .collect()
         })
     }
-}
-
-/// What Bolide's wire still names in Bolide's words (`room::TableGame`).
-impl crate::room::TableGame for Championship {
-    fn wire_moment(&self) -> Option<(u8, u16, Timed)> {
-        let race = self.race();
-        let moment = match race.phase() {
-            Phase::Grab => Timed::Grab,
-            Phase::Echange => Timed::Echange,
-            _ => return None,
-        };
-        Some((race.race_no(), race.round(), moment))
-    }
 
     /// The datagram twin of the update that opens a moment (fairness.md §2), with when to show
     /// it, so that a lost packet on the stream does not delay what the pilot sees: the reveal's
     /// values, or who holds each pawn when an Échange window opens (B-4.7; it also carries the
     /// values, as the last Klaxon pick can reveal and open the window in one update).
-    fn twin(&self, events: &[Event], show_at_us: Option<u64>) -> Option<Datagram> {
+    fn twin(&self, events: &[Event]) -> Option<Twin> {
         let race = self.race();
         let (race_no, round) = (race.race_no(), race.round());
         if let Some(seats) = events.iter().rev().find_map(|e| match e {
@@ -187,8 +180,7 @@ impl crate::room::TableGame for Championship {
                 }
             }
             let deciding = seats.iter().fold(0u8, |bits, s| bits | 1u8.checked_shl(u32::from(s.0)).unwrap_or(0));
-            let twin = Twin::EchangeOpen { race: race_no, round, holders, values, deciding };
-            return Some(Datagram::Twin { show_at_us, twin });
+            return Some(Twin::EchangeOpen { race: race_no, round, holders, values, deciding });
         }
         let values = events.iter().find_map(|e| match e {
             Event::ReservoirsRevealed { values } => Some(values),
@@ -198,14 +190,15 @@ impl crate::room::TableGame for Championship {
         for (slot, v) in by_pawn.iter_mut().zip(values) {
             *slot = *v;
         }
-        Some(Datagram::Twin { show_at_us, twin: Twin::Reveal { race: race_no, round, values: by_pawn } })
+        Some(Twin::Reveal { race: race_no, round, values: by_pawn })
     }
 
     /// The photo finish of a moment: each seat's first reaction, and in a grab, for every pawn
     /// that someone else also asked for, the margin between its holder's request and the
     /// fastest losing one (B-4.3). `None` when nobody asked for anything (every pawn went by
     /// Klaxon picks or by itself).
-    fn photo_finish(&self, moment: Timed, asked: &[Asked<Action>]) -> Option<Event> {
+    fn photo_finish(&self, moment: u64, asked: &[Asked<Action>]) -> Option<Event> {
+        let (_, _, moment) = Timed::from_name(moment)?;
         if asked.is_empty() {
             return None;
         }
@@ -243,5 +236,24 @@ impl crate::room::TableGame for Championship {
             })
             .collect();
         Some(Event::PhotoFinish(PhotoFinish { moment, reactions, contested }))
+    }
+}
+
+/// The circuits of a championship from its settings: a preset for every race, the notation
+/// itself, or `random:SEED` — a new random layout for each race (B-2.6). The same check for a
+/// flag and for the wire; a file named on the host's command line was read into the notation
+/// before it got here, and nothing here opens a file.
+pub fn circuits_for_race(
+    settings: &bolide_protocol::options::RaceSettings,
+    races: u8,
+) -> Result<Vec<Circuit>, CircuitLoadError> {
+    if settings.circuit.chars().count() > bolide_protocol::wire::MAX_CIRCUIT_CHARS {
+        return Err(CircuitLoadError::TooLong);
+    }
+    match CircuitChoice::from_setting(&settings.circuit)? {
+        CircuitChoice::Seed(seed) => {
+            Ok((0..races.max(1) as u64).map(|i| crate::circuits::random(seed.wrapping_add(i))).collect())
+        }
+        choice => Ok(vec![choice.load()?]),
     }
 }

@@ -1,11 +1,12 @@
 //! The QUIC server: accepts connections, checks the hello, and moves frames between each
-//! client and its room's task. All game logic is in [`crate::room::Room`]; this file only
+//! client and its room's task. All game logic is in [`crate::room::RoomOf`]; this file only
 //! moves bytes, keeps time and writes the journal.
 
 use super::identity::Identity;
 use super::tls;
 use crate::fair::{OutstandingProbes, Sample};
-use crate::room::{ConnId, FairRecord, JournalEntry, Output, Room, RoomConfig};
+use crate::game::table::{JournalEntry, Output, Room, RoomConfig};
+use crate::room::{ConnId, FairRecord};
 use bolide_link::pake;
 use bolide_protocol::wire::{
     self, BeatSchedule, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, Knock, PROTOCOL_VERSION, Proof,

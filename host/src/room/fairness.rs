@@ -8,7 +8,6 @@ use super::ConnId;
 use crate::fair::{
     Allowance, Asked, CallOrder, ClockModel, MomentArbiter, Request, Sample, Slack, Verdict, Vouched, bound_claim,
 };
-use bolide_protocol::Timed;
 use bolide_protocol::wire::Shown;
 use bolide_table::{Release, Seat, TableRefusal};
 use std::collections::BTreeMap;
@@ -39,16 +38,6 @@ pub const UNKNOWN_OWD_US: u64 = 20_000;
 /// honest laptop never meets it, and small beside a reaction's 64-bit range.
 pub const IMPLAUSIBLE_US: u64 = 1_000_000;
 
-/// Which timed moment: the game's name for it (`Step::Timed`'s `moment`), and how Bolide's
-/// wire names it in a beat and a record (until the wire names moments by number).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MomentId {
-    pub game: u64,
-    pub race: u8,
-    pub round: u16,
-    pub moment: Timed,
-}
-
 /// What the bounds added to a claim (µs), by the bound that added it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Clamp {
@@ -68,7 +57,8 @@ impl Clamp {
 
 /// One timed moment, from its opening to its last decision; `A` is the game's action.
 struct Moment<A> {
-    id: MomentId,
+    /// The game's name for it (`Step::Timed`'s `moment`).
+    id: u64,
     /// Host instant it is shown everywhere (the reveal, or the Échange window's opening).
     opens: u64,
     /// When its news may leave the host.
@@ -108,10 +98,8 @@ pub(super) struct Claim<A> {
 /// One arbitrated request, for the fairness lab and the log; `A` is the game's action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FairRecord<A> {
-    pub race: u8,
-    pub round: u16,
-    /// The grab or the Échange window.
-    pub moment: Timed,
+    /// The game's name for the moment (Bolide's: `Timed::name`, its race, round and kind).
+    pub moment: u64,
     pub seat: Seat,
     /// What was asked (in Bolide: a `TakePawn` in the grab; an `Echange` or a `KeepPawn` in
     /// the Échange window).
@@ -383,12 +371,12 @@ impl<A: Copy> Fairness<A> {
 
     // ----- the timed moments: the grab (B-4.3) and the Échange window (B-4.7) -----
 
-    /// A moment opens, shown everywhere at `opens`, among `competitors` at a table of
-    /// `pilots`; ties are drawn from `seed`.
+    /// A moment opens (`id`: the game's name for it), shown everywhere at `opens`, among
+    /// `competitors` at a table of `pilots`; ties are drawn from `seed`.
     #[allow(clippy::too_many_arguments)]
     pub fn open(
         &mut self,
-        id: MomentId,
+        id: u64,
         opens: u64,
         pilots: u8,
         competitors: &[Seat],
@@ -422,7 +410,7 @@ impl<A: Copy> Fairness<A> {
     }
 
     /// The moment now open, and when it opens.
-    pub fn open_moment(&self) -> Option<(MomentId, u64)> {
+    pub fn open_moment(&self) -> Option<(u64, u64)> {
         self.moment.as_ref().map(|m| (m.id, m.opens))
     }
 
@@ -556,7 +544,7 @@ impl<A: Copy> Fairness<A> {
         // Only a beat that names the open moment counts in it: one from the grab that arrives
         // once the Échange window is open says nothing about the window.
         let id = self.moment.as_ref().map(|m| m.id);
-        let named = shown.filter(|s| id.is_some_and(|id| s.moment == id.game));
+        let named = shown.filter(|s| id == Some(s.moment));
         // How late this stamped message came past the path bound, and the gap since the one
         // before: what the connection's claims will be allowed (§5).
         let late = self.clock(conn).map_or(0, |c| now.saturating_sub(c.to_host(now_us).saturating_add(c.owd_max())));
@@ -613,7 +601,7 @@ impl<A: Copy> Fairness<A> {
         if verdict.tie {
             // fairness.md §4: ties go to a seeded draw, and the draw is logged.
             if let Some(line) = m.arbiter.log.last() {
-                tracing::info!(?line, moment = ?m.id.moment, "a tie decided by the seeded draw");
+                tracing::info!(?line, moment = m.id, "a tie decided by the seeded draw");
             }
         }
         let seq = m.seqs.remove(&verdict.request.seat).unwrap_or(0);
@@ -651,11 +639,8 @@ impl<A: Copy> Fairness<A> {
     ) -> FairRecord<A> {
         let seat = verdict.request.seat;
         let m = self.moment.as_ref();
-        let id = m.map(|m| m.id).unwrap_or(MomentId { game: 0, race: 0, round: 0, moment: Timed::Grab });
         FairRecord {
-            race: id.race,
-            round: id.round,
-            moment: id.moment,
+            moment: m.map_or(0, |m| m.id),
             seat,
             action: verdict.request.action,
             reaction_us: verdict.request.reaction_us,

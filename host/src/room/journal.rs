@@ -6,16 +6,19 @@
 //! anything that depends on it (write-ahead).
 
 use crate::bots::BotLevel;
-use bolide_protocol::wire::{SeatToken, Settings};
-use bolide_protocol::{Action, Colour, RuleError, Seat};
+use bolide_protocol::Colour;
+use bolide_protocol::wire::SeatToken;
+use bolide_table::{Seat, Words};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+/// An entry of the journal of a game whose words are `W`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum JournalEntry {
+#[serde(bound = "")]
+pub enum JournalEntryOf<W: Words> {
     Started {
         code: String,
-        settings: Settings,
+        settings: W::Lobby,
         seed: u64,
         /// The nonce of the seed's commitment (absent in journals from before it existed).
         #[serde(default)]
@@ -24,7 +27,7 @@ pub enum JournalEntry {
     },
     Applied {
         seat: Seat,
-        action: Action,
+        action: W::Action,
     },
     /// The countdown ended (Bolide's lift), or a timed moment that ends with its time: the
     /// table's clock told the game (`Game::time_is_up`).
@@ -48,7 +51,7 @@ pub enum ResumeError {
     #[error("journal: {0}")]
     Setup(String),
     #[error("journal line {line}: replaying it was refused ({error}); the journal does not match this version")]
-    Replay { line: usize, error: RuleError },
+    Replay { line: usize, error: String },
     #[error(
         "journal line {line} is damaged (its checksum does not match): the file was changed or the disk failed; nothing was replayed"
     )]
@@ -57,7 +60,7 @@ pub enum ResumeError {
     Parse { line: usize, error: String },
 }
 
-impl JournalEntry {
+impl<W: Words> JournalEntryOf<W> {
     /// One line: the entry as JSON, a tab, and a checksum of the JSON (the first 64 bits of
     /// its SHA-256, in hex), so a damaged line is found, never replayed.
     pub fn to_line(&self) -> String {
@@ -70,7 +73,7 @@ impl JournalEntry {
     /// dropped: it was never acknowledged, so nothing that depended on it was sent. Any other
     /// damage — a checksum that does not match, a line that does not parse — is an error
     /// with its line number.
-    pub fn parse_all(text: &str) -> Result<Vec<JournalEntry>, ResumeError> {
+    pub fn parse_all(text: &str) -> Result<Vec<JournalEntryOf<W>>, ResumeError> {
         let complete = &text[..complete_len(text)];
         complete
             .lines()
@@ -105,6 +108,8 @@ fn checksum(json: &str) -> String {
 mod tests {
     use super::*;
     use bolide_protocol::{Action, Seat};
+
+    type JournalEntry = JournalEntryOf<bolide_protocol::Bolide>;
 
     fn journal() -> String {
         (0..3).map(|i| JournalEntry::Applied { seat: Seat(i), action: Action::Roll }.to_line()).collect()

@@ -14,49 +14,33 @@ pub use fairness::{
     Clamp, ECHANGE_LEAD_US, FairRecord, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US, WARM_SAMPLES, WARM_UP_US,
     WARM_UPS,
 };
-pub use journal::{JournalEntry, JournalSeat, ResumeError, complete_len};
+pub use journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len};
 
 use crate::bots::{BotLevel, Hands};
-use crate::circuits::{self, CircuitChoice};
-use crate::fair::{Asked, Sample};
-use crate::game::Championship;
+use crate::fair::Sample;
+use bolide_protocol::Colour;
 use bolide_protocol::dice::SeedReveal;
-use bolide_protocol::model::MAX_PILOTS;
-use bolide_protocol::options::RaceSettings;
 use bolide_protocol::wire::{
-    BeatSchedule, ClientMsg, Datagram, Hello, LobbySeat, LobbyState, SeatToken, ServerMsg, Settings, StandingLine,
-    close,
+    BeatSchedule, ClientMsgOf, DatagramOf, Hello, LobbySeat, LobbyStateOf, SeatToken, ServerMsgOf, StandingLine, close,
 };
-use bolide_protocol::{Action, Circuit, Colour, Event, FirstPlayer, RuleError, Seat, Timed};
-use bolide_table::{Game, Step, TableRefusal};
+use bolide_table::{Game, Lobby, Seat, Step, TableRefusal, Words};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use timed::TimedStep;
 
-/// What the room still asks of its game by name, beside the seam (`bolide_table::Game`),
-/// because Bolide's wire still carries them in Bolide's words: how a beat names the open
-/// moment, the datagram twin of the update that opens it, and its photo finish as an event.
-/// Implemented by the Bolide adapter (`game::table`); the next step of the seam moves these
-/// into the table's own wire envelope.
-pub trait TableGame: Game<Action = Action, Event = Event, Refusal = RuleError> {
-    /// The open timed moment as the wire names it: (race, round, kind).
-    fn wire_moment(&self) -> Option<(u8, u16, Timed)>;
-    /// The datagram twin of the update whose `events` opened a moment (fairness.md §2).
-    fn twin(&self, events: &[Event], show_at_us: Option<u64>) -> Option<Datagram>;
-    /// The photo finish of a moment that just ended, from every request it was given.
-    fn photo_finish(&self, moment: Timed, asked: &[Asked<Action>]) -> Option<Event>;
-}
+/// The lobby settings of game `G` (its own, and the seats bots fill).
+pub type LobbyOf<G> = <<G as Game>::Words as Words>::Lobby;
 
 /// A connection, as the network layer numbers them.
 pub type ConnId = u64;
 
-/// How a room behaves; times in milliseconds.
+/// How a room behaves; times in milliseconds. `L`: the game's lobby settings.
 #[derive(Debug, Clone)]
-pub struct RoomConfig {
+pub struct RoomConfigOf<L> {
     /// The room's code word; a hello must carry it.
     pub code: String,
-    pub settings: Settings,
+    pub settings: L,
     /// Seeds the championship (dice, bonuses) and the host's bots.
     pub seed: u64,
     /// Hides the seed in the commitment the lobby shows (provably fair dice); `serve` draws
@@ -76,9 +60,9 @@ pub struct RoomConfig {
     pub plausible_reaction_ms: u64,
 }
 
-impl RoomConfig {
-    pub fn new(code: &str, settings: Settings, seed: u64) -> RoomConfig {
-        RoomConfig {
+impl<L> RoomConfigOf<L> {
+    pub fn new(code: &str, settings: L, seed: u64) -> RoomConfigOf<L> {
+        RoomConfigOf {
             code: code.to_string(),
             settings,
             seed,
@@ -92,27 +76,27 @@ impl RoomConfig {
     }
 }
 
-/// What the room asks the network layer to do, in order.
+/// What the room asks the network layer to do, in order; `W`: the game's words.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Output {
+pub enum OutputOf<W: Words> {
     Send {
         conn: ConnId,
-        msg: ServerMsg,
+        msg: ServerMsgOf<W>,
     },
     /// Send at host instant `at` (µs), so that it arrives just before the reveal.
     SendAt {
         conn: ConnId,
         at: u64,
-        msg: ServerMsg,
+        msg: ServerMsgOf<W>,
     },
     /// Send this datagram (and its copies) at host instant `at` (µs).
     DatagramAt {
         conn: ConnId,
         at: u64,
-        datagram: Datagram,
+        datagram: DatagramOf<W>,
     },
-    /// A grab verdict, for the fairness log and the lab.
-    Fair(FairRecord<Action>),
+    /// A verdict of a timed moment, for the fairness log and the lab.
+    Fair(FairRecord<W::Action>),
     /// Close after sending what came before.
     Close {
         conn: ConnId,
@@ -120,7 +104,7 @@ pub enum Output {
         reason: String,
     },
     /// Write-ahead: append and fsync before sending what follows.
-    Journal(JournalEntry),
+    Journal(JournalEntryOf<W>),
 }
 
 #[derive(Debug, Clone)]
@@ -144,10 +128,10 @@ impl SeatSlot {
 }
 
 #[derive(Debug)]
-enum Stage {
+enum Stage<G> {
     Lobby,
-    Playing(Box<Championship>),
-    Finished(Box<Championship>),
+    Playing(Box<G>),
+    Finished(Box<G>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,18 +171,19 @@ enum StepKey {
 }
 
 /// A plain request as it came: its `seq`, the action, and when it was made on its laptop's clock.
-type PlainAct = (u32, Action, Option<u64>);
+type PlainAct<A> = (u32, A, Option<u64>);
 
 /// The host bots' thinking time between two sequential decisions (ms); their grab reactions
 /// are human-sized at this setting and scale with it.
 pub const DEFAULT_BOT_DELAY_MS: u64 = 700;
 
-pub struct Room {
-    config: RoomConfig,
+/// A room serving game `G`.
+pub struct RoomOf<G: Game> {
+    config: RoomConfigOf<LobbyOf<G>>,
     seats: Vec<SeatSlot>,
     /// Connected clients and their seat (`None`: spectator).
     members: BTreeMap<ConnId, Option<Seat>>,
-    stage: Stage,
+    stage: Stage<G>,
     rng: ChaCha8Rng,
     due: Vec<Due>,
     step: Option<StepKey>,
@@ -206,17 +191,22 @@ pub struct Room {
     step_start: u64,
     /// Actions applied so far (timers of sequential decisions restart with each).
     applied: u32,
-    legal: Vec<Action>,
+    legal: Vec<G::Action>,
     /// Clocks, calls under a countdown and the timed moment now open: their one owner.
-    fair: fairness::Fairness<Action>,
+    fair: fairness::Fairness<G::Action>,
     /// When each seat came back with its token, within the last [`COMEBACK_WINDOW_US`].
     comebacks: BTreeMap<Seat, Vec<u64>>,
 }
 
-impl Room {
+/// What a room of `G` says and hears.
+type ServerMsgFor<G> = ServerMsgOf<<G as Game>::Words>;
+type ClientMsgFor<G> = ClientMsgOf<<G as Game>::Words>;
+type Out<G> = OutputOf<<G as Game>::Words>;
+
+impl<G: Game> RoomOf<G> {
     /// `entropy` seeds the seat tokens; pass real randomness outside tests.
-    pub fn new(config: RoomConfig, entropy: u64) -> Room {
-        Room {
+    pub fn new(config: RoomConfigOf<LobbyOf<G>>, entropy: u64) -> RoomOf<G> {
+        RoomOf {
             rng: ChaCha8Rng::seed_from_u64(entropy),
             config,
             seats: Vec::new(),
@@ -237,13 +227,14 @@ impl Room {
     }
     /// Seats taken (people and bots) and the most a table holds, for the mDNS advertisement.
     pub fn seats_taken(&self) -> (usize, usize) {
-        let bots = if matches!(self.stage, Stage::Lobby) { self.config.settings.bots as usize } else { 0 };
-        (self.seats.len() + bots, MAX_PILOTS)
+        let bots = if matches!(self.stage, Stage::Lobby) { self.config.settings.bots() as usize } else { 0 };
+        (self.seats.len() + bots, usize::from(G::PLAYERS.1))
     }
     pub fn is_finished(&self) -> bool {
         matches!(self.stage, Stage::Finished(_))
     }
-    pub fn championship(&self) -> Option<&Championship> {
+    /// The game, once started (and once over).
+    pub fn game(&self) -> Option<&G> {
         match &self.stage {
             Stage::Playing(c) | Stage::Finished(c) => Some(c),
             Stage::Lobby => None,
@@ -258,7 +249,7 @@ impl Room {
     /// clock): what a laptop's beats say once it shows the moment.
     pub fn open_moment_shown(&self) -> Option<bolide_protocol::wire::Shown> {
         let (id, opens) = self.fair.open_moment()?;
-        Some(bolide_protocol::wire::Shown { moment: id.game, at_us: opens })
+        Some(bolide_protocol::wire::Shown { moment: id, at_us: opens })
     }
 
     /// A timing probe came back from `conn` (fairness.md §1).
@@ -270,19 +261,19 @@ impl Room {
 
     /// A connection's hello; `beats`: when the host asks it to beat (the server's choice: it
     /// knows how many connections it hears).
-    pub fn hello(&mut self, now: u64, conn: ConnId, hello: Hello, beats: BeatSchedule, out: &mut Vec<Output>) {
+    pub fn hello(&mut self, now: u64, conn: ConnId, hello: Hello, beats: BeatSchedule, out: &mut Vec<Out<G>>) {
         let word = hello.code.split('-').next().unwrap_or("").trim().to_ascii_uppercase();
         if !crate::secret::same(word.as_bytes(), self.config.code.to_ascii_uppercase().as_bytes()) {
             let reason = "wrong room code: ask the host for the code it printed".to_string();
-            out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
-            out.push(Output::Close { conn, code: close::WRONG_CODE, reason });
+            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+            out.push(OutputOf::Close { conn, code: close::WRONG_CODE, reason });
             return;
         }
         if let Some(token) = hello.seat_token {
             let Some(i) = self.seats.iter().position(|s| s.token == Some(token)) else {
                 let reason = "this seat token belongs to no seat here: join again without it".to_string();
-                out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
-                out.push(Output::Close { conn, code: close::BAD_TOKEN, reason });
+                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+                out.push(OutputOf::Close { conn, code: close::BAD_TOKEN, reason });
                 return;
             };
             // A seat that comes back over and over (a flooder closed and back every few ms)
@@ -294,14 +285,14 @@ impl Room {
                     "this seat came back {COMEBACKS} times in {} s: wait a few seconds and join again",
                     COMEBACK_WINDOW_US / 1_000_000
                 );
-                out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
-                return out.push(Output::Close { conn, code: close::TOO_MANY_COMEBACKS, reason });
+                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+                return out.push(OutputOf::Close { conn, code: close::TOO_MANY_COMEBACKS, reason });
             }
             recent.push(now);
             // Back to the seat (a previous connection of it, if still open, is let go).
             if let Some(old) = self.seats[i].conn.replace(conn) {
                 self.members.remove(&old);
-                out.push(Output::Close {
+                out.push(OutputOf::Close {
                     conn: old,
                     code: close::NORMAL,
                     reason: "replaced by a new connection".into(),
@@ -312,18 +303,18 @@ impl Room {
             // meanwhile stops). The comeback limit above keeps this from holding the table.
             self.seats[i].zombie = false;
             self.members.insert(conn, Some(seat));
-            out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
+            out.push(OutputOf::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
             self.send_lobby(out);
             self.send_update_to(conn, &[], now, out);
             self.retime_seat(now, seat);
             return;
         }
-        let humans_max = MAX_PILOTS - self.config.settings.bots as usize;
+        let humans_max = usize::from(G::PLAYERS.1).saturating_sub(self.config.settings.bots() as usize);
         if matches!(self.stage, Stage::Lobby) && self.seats.len() < humans_max {
             let (Ok(token), Some(colour)) = (crate::secret::seat_token(), self.free_colour()) else {
                 let reason = "the host could not draw a seat token: try again".to_string();
-                out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
-                return out.push(Output::Close { conn, code: close::ROOM_FULL, reason });
+                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+                return out.push(OutputOf::Close { conn, code: close::ROOM_FULL, reason });
             };
             let name = bolide_protocol::wire::clean_name(&hello.name);
             let name = if name.is_empty() { format!("Pilot {}", self.seats.len() + 1) } else { name };
@@ -338,24 +329,24 @@ impl Room {
             });
             let seat = Seat(self.seats.len() as u8 - 1);
             self.members.insert(conn, Some(seat));
-            out.push(Output::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
+            out.push(OutputOf::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
             self.send_lobby(out);
         } else if self.members.values().filter(|s| s.is_none()).count() >= MAX_SPECTATORS {
             let reason = format!("this table already has {MAX_SPECTATORS} spectators: try again later");
-            out.push(Output::Send { conn, msg: ServerMsg::Refused { reason: reason.clone() } });
-            out.push(Output::Close { conn, code: close::ROOM_FULL, reason });
+            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+            out.push(OutputOf::Close { conn, code: close::ROOM_FULL, reason });
         } else {
             self.members.insert(conn, None);
-            out.push(Output::Send { conn, msg: self.welcome(None, None, beats) });
+            out.push(OutputOf::Send { conn, msg: self.welcome(None, None, beats) });
             self.send_lobby(out);
             self.send_update_to(conn, &[], now, out);
         }
     }
 
-    pub fn message(&mut self, now: u64, conn: ConnId, msg: ClientMsg, out: &mut Vec<Output>) {
+    pub fn message(&mut self, now: u64, conn: ConnId, msg: ClientMsgFor<G>, out: &mut Vec<Out<G>>) {
         let Some(&seat) = self.members.get(&conn) else { return };
         match msg {
-            ClientMsg::PickColour(colour) => {
+            ClientMsgOf::PickColour(colour) => {
                 let taken =
                     self.seats.iter().enumerate().any(|(i, s)| s.colour == colour && Some(Seat(i as u8)) != seat);
                 match seat {
@@ -366,7 +357,7 @@ impl Room {
                     _ => self.lobby_refused(conn, "that colour is taken (or the lobby is closed)", out),
                 }
             }
-            ClientMsg::Ready(ready) => match seat {
+            ClientMsgOf::Ready(ready) => match seat {
                 Some(seat) if matches!(self.stage, Stage::Lobby) => {
                     self.seats[seat.index()].ready = ready;
                     self.send_lobby(out);
@@ -374,36 +365,36 @@ impl Room {
                 }
                 _ => self.lobby_refused(conn, "the lobby is closed", out),
             },
-            ClientMsg::Configure(settings) => {
+            ClientMsgOf::Configure(settings) => {
                 if seat != Some(Seat(0)) || !matches!(self.stage, Stage::Lobby) {
                     return self.lobby_refused(conn, "only the first pilot sets the championship, in the lobby", out);
                 }
-                if let Err(reason) = check_settings(&settings, self.seats.len()) {
+                if let Err(reason) = check_lobby::<G>(&settings, self.seats.len()) {
                     return self.lobby_refused(conn, &reason, out);
                 }
                 self.config.settings = settings;
                 self.send_lobby(out);
                 self.try_start(now, out);
             }
-            ClientMsg::Act { seq, action, at_us } => {
+            ClientMsgOf::Act { seq, action, at_us } => {
                 self.fair.saw_act(conn, seq);
                 let Some(seat) = seat else {
-                    let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Spectator.into() };
-                    return out.push(Output::Send { conn, msg });
+                    let msg = ServerMsgOf::ActRefused { seq, error: TableRefusal::Spectator.into() };
+                    return out.push(OutputOf::Send { conn, msg });
                 };
                 self.plain_act(now, (conn, seat), (seq, action, at_us), out);
             }
-            ClientMsg::Timed { seq, action, shown_us, input_us } => {
+            ClientMsgOf::Timed { seq, action, shown_us, input_us } => {
                 self.timed_msg(now, conn, seat, (seq, action, shown_us, input_us), out);
             }
-            ClientMsg::Heartbeat { now_us, shown, acts } => {
+            ClientMsgOf::Heartbeat { now_us, shown, acts } => {
                 if let Some(seat) = seat {
                     self.heartbeat(now, conn, seat, (now_us, shown, acts), out);
                 }
             }
-            ClientMsg::Leave => {
+            ClientMsgOf::Leave => {
                 if let Some(seat) = seat {
-                    self.seats[seat.index()].bot = Some(self.config.settings.bot_level);
+                    self.seats[seat.index()].bot = Some(self.config.settings.bot_level());
                 }
                 self.gone(now, conn, out);
             }
@@ -412,11 +403,11 @@ impl Room {
 
     /// A plain request of `seat`: a call under a countdown, refused from a contender of an open
     /// moment (it must carry its timings), or else applied.
-    fn plain_act(&mut self, now: u64, (conn, seat): (ConnId, Seat), act: PlainAct, out: &mut Vec<Output>) {
+    fn plain_act(&mut self, now: u64, (conn, seat): (ConnId, Seat), act: PlainAct<G::Action>, out: &mut Vec<Out<G>>) {
         let (seq, action, _) = act;
         // A pilot who acts takes the seat back from a stand-in; a plain request refused in a
         // timed moment is not acting (and must not cancel its time limit).
-        match self.game().map(Game::step) {
+        match self.playing().map(Game::step) {
             Some(Step::Countdown { .. }) => {
                 self.comes_back(now, seat);
                 self.call(now, (conn, seat), act, out)
@@ -425,13 +416,13 @@ impl Room {
             // request there can only be a stale decision, and judging it by its arrival would
             // hand the moment to the nearest laptop.
             Some(Step::Timed { contenders, .. }) if contenders.contains(seat) => {
-                let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Untimed.into() };
-                out.push(Output::Send { conn, msg })
+                let msg = ServerMsgOf::ActRefused { seq, error: TableRefusal::Untimed.into() };
+                out.push(OutputOf::Send { conn, msg })
             }
             _ => {
                 self.comes_back(now, seat);
                 if let Err(error) = self.apply(now, seat, action, out) {
-                    out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
+                    out.push(OutputOf::Send { conn, msg: ServerMsgOf::ActRefused { seq, error } });
                 }
             }
         }
@@ -444,15 +435,15 @@ impl Room {
         now: u64,
         conn: ConnId,
         seat: Option<Seat>,
-        (seq, action, shown_us, input_us): (u32, Action, u64, u64),
-        out: &mut Vec<Output>,
+        (seq, action, shown_us, input_us): (u32, G::Action, u64, u64),
+        out: &mut Vec<Out<G>>,
     ) {
         if !self.fair.saw_act(conn, seq) {
             return;
         }
         let Some(seat) = seat else {
-            let msg = ServerMsg::ActRefused { seq, error: TableRefusal::Spectator.into() };
-            return out.push(Output::Send { conn, msg });
+            let msg = ServerMsgOf::ActRefused { seq, error: TableRefusal::Spectator.into() };
+            return out.push(OutputOf::Send { conn, msg });
         };
         self.comes_back(now, seat);
         self.timed_request(now, fairness::Claim { conn, seat, seq, action, shown_us, input_us }, out);
@@ -467,7 +458,7 @@ impl Room {
     }
 
     /// The connection is gone (dropped or closed).
-    pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Output>) {
+    pub fn gone(&mut self, now: u64, conn: ConnId, out: &mut Vec<Out<G>>) {
         self.fair.forget(conn);
         let Some(seat) = self.members.remove(&conn) else { return };
         let Some(seat) = seat else { return self.send_lobby(out) };
@@ -492,7 +483,7 @@ impl Room {
     }
 
     /// Fires every timer due at `now`.
-    pub fn tick(&mut self, now: u64, out: &mut Vec<Output>) {
+    pub fn tick(&mut self, now: u64, out: &mut Vec<Out<G>>) {
         while let Some(i) = self.due.iter().position(|d| d.at <= now) {
             let due = self.due.swap_remove(i);
             self.fire(now, due.kind, out);
@@ -502,8 +493,8 @@ impl Room {
 
     // ----- the lobby -----
 
-    fn welcome(&self, seat: Option<Seat>, token: Option<SeatToken>, beats: BeatSchedule) -> ServerMsg {
-        ServerMsg::Welcome {
+    fn welcome(&self, seat: Option<Seat>, token: Option<SeatToken>, beats: BeatSchedule) -> ServerMsgFor<G> {
+        ServerMsgOf::Welcome {
             version: bolide_protocol::wire::PROTOCOL_VERSION,
             seat,
             token,
@@ -512,16 +503,18 @@ impl Room {
         }
     }
 
+    /// A colour no seat has; past the six colours (a game of 8), the least used.
     fn free_colour(&self) -> Option<Colour> {
-        Colour::ALL.into_iter().find(|c| !self.seats.iter().any(|s| s.colour == *c))
+        let used = |c: &Colour| self.seats.iter().filter(|s| s.colour == *c).count();
+        Colour::ALL.into_iter().min_by_key(used)
     }
 
-    fn lobby_refused(&self, conn: ConnId, reason: &str, out: &mut Vec<Output>) {
-        out.push(Output::Send { conn, msg: ServerMsg::LobbyRefused { reason: reason.to_string() } });
+    fn lobby_refused(&self, conn: ConnId, reason: &str, out: &mut Vec<Out<G>>) {
+        out.push(OutputOf::Send { conn, msg: ServerMsgOf::LobbyRefused { reason: reason.to_string() } });
     }
 
-    fn lobby_state(&self) -> LobbyState {
-        LobbyState {
+    fn lobby_state(&self) -> LobbyStateOf<G::Words> {
+        LobbyStateOf {
             seats: self
                 .seats
                 .iter()
@@ -549,44 +542,44 @@ impl Room {
         SeedReveal { seed: self.config.seed, nonce: self.config.nonce }
     }
 
-    fn send_lobby(&self, out: &mut Vec<Output>) {
+    fn send_lobby(&self, out: &mut Vec<Out<G>>) {
         let lobby = self.lobby_state();
         for (&conn, &you) in &self.members {
-            out.push(Output::Send { conn, msg: ServerMsg::Lobby(LobbyState { you, ..lobby.clone() }) });
+            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Lobby(LobbyStateOf { you, ..lobby.clone() }) });
         }
     }
 
-    /// Bolide's settings as the game reads them (the table keeps the bots apart).
-    fn game_settings(&self) -> RaceSettings {
-        RaceSettings { options: self.config.settings.options, circuit: self.config.settings.circuit.clone() }
+    /// The game's settings (the table keeps the bots apart).
+    fn game_settings(&self) -> G::Settings {
+        self.config.settings.game()
     }
 
     /// The championship starts when every seated pilot is ready and at least one client is
     /// here; the game checks the count (bots included) and its settings.
-    fn try_start(&mut self, now: u64, out: &mut Vec<Output>) {
+    fn try_start(&mut self, now: u64, out: &mut Vec<Out<G>>) {
         let humans = self.seats.len();
         if humans == 0 || !self.seats.iter().all(|s| s.ready) {
             return;
         }
-        let refuse_start = |room: &Room, reason: String, out: &mut Vec<Output>| {
+        let refuse_start = |room: &RoomOf<G>, reason: String, out: &mut Vec<Out<G>>| {
             for &conn in room.members.keys() {
                 room.lobby_refused(conn, &format!("cannot start: {reason}"), out);
             }
         };
-        let players = humans + self.config.settings.bots as usize;
+        let players = humans + self.config.settings.bots() as usize;
         let Ok(players) = u8::try_from(players) else {
             return refuse_start(self, format!("{players} seats do not fit at one table"), out);
         };
-        if players < Championship::PLAYERS.0 {
+        if players < G::PLAYERS.0 {
             return; // More may still join.
         }
         let settings = self.game_settings();
-        if let Err(reason) = Championship::check_settings(&settings, players) {
+        if let Err(reason) = G::check_settings(&settings, players) {
             return refuse_start(self, reason, out);
         }
-        for n in 1..=self.config.settings.bots {
+        for n in 1..=self.config.settings.bots() {
             let Some(colour) = self.free_colour() else { break };
-            let level = self.config.settings.bot_level;
+            let level = self.config.settings.bot_level();
             self.seats.push(SeatSlot {
                 name: format!("Bot {n}"),
                 colour,
@@ -598,14 +591,14 @@ impl Room {
             });
         }
         let mut opening = Vec::new();
-        let game = match Championship::start(&settings, players, self.config.seed, &mut opening) {
+        let game = match G::start(&settings, players, self.config.seed, &mut opening) {
             Ok(game) => game,
             Err(e) => {
                 self.seats.truncate(humans);
                 return refuse_start(self, e, out);
             }
         };
-        let entry = JournalEntry::Started {
+        let entry = JournalEntryOf::Started {
             code: self.config.code.clone(),
             settings: self.config.settings.clone(),
             seed: self.config.seed,
@@ -616,7 +609,7 @@ impl Room {
                 .map(|s| JournalSeat { name: s.name.clone(), colour: s.colour, token: s.token, bot: s.bot })
                 .collect(),
         };
-        out.push(Output::Journal(entry));
+        out.push(OutputOf::Journal(entry));
         self.stage = Stage::Playing(Box::new(game));
         self.send_lobby(out);
         self.retime(now);
@@ -626,35 +619,35 @@ impl Room {
 
     // ----- the game loop -----
 
-    fn game(&self) -> Option<&Championship> {
+    fn playing(&self) -> Option<&G> {
         playing(&self.stage)
     }
 
     /// Applies an action through the game: journal first, then everyone's update.
-    fn apply(&mut self, now: u64, seat: Seat, action: Action, out: &mut Vec<Output>) -> Result<(), RuleError> {
+    fn apply(&mut self, now: u64, seat: Seat, action: G::Action, out: &mut Vec<Out<G>>) -> Result<(), G::Refusal> {
         let Stage::Playing(game) = &mut self.stage else { return Err(TableRefusal::Over.into()) };
         let mut events = Vec::new();
         Game::apply(&mut **game, seat, action, &mut events)?;
-        out.push(Output::Journal(JournalEntry::Applied { seat, action }));
+        out.push(OutputOf::Journal(JournalEntryOf::Applied { seat, action }));
         self.changed(now, events, out);
         Ok(())
     }
 
     /// The countdown ended, or the timed moment that ends with its time: the game is told,
     /// and the journal says so (a resume tells it again at the same point).
-    fn time_up(&mut self, now: u64, out: &mut Vec<Output>) {
+    fn time_up(&mut self, now: u64, out: &mut Vec<Out<G>>) {
         let Stage::Playing(game) = &mut self.stage else { return };
         let mut events = Vec::new();
         if let Err(e) = game.time_is_up(&mut events) {
             return tracing::error!(%e, "the game refused the end of its own countdown");
         }
-        out.push(Output::Journal(JournalEntry::TimeUp));
+        out.push(OutputOf::Journal(JournalEntryOf::TimeUp));
         self.changed(now, events, out);
     }
 
     /// After the game changed: the moment it left ends, the one it entered opens, the timers
     /// follow, and everyone gets `events` with a fresh view.
-    fn changed(&mut self, now: u64, mut events: Vec<Event>, out: &mut Vec<Output>) {
+    fn changed(&mut self, now: u64, mut events: Vec<G::Event>, out: &mut Vec<Out<G>>) {
         self.applied += 1;
         // A timed moment just ended: every verdict is final, so its figures may be public.
         events.extend(self.end_moment(now, out));
@@ -669,7 +662,7 @@ impl Room {
     }
 
     /// Everyone's update after `events`; `opened`: they opened a timed moment.
-    fn broadcast(&mut self, events: &[Event], opened: bool, now: u64, out: &mut Vec<Output>) {
+    fn broadcast(&mut self, events: &[G::Event], opened: bool, now: u64, out: &mut Vec<Out<G>>) {
         let conns: Vec<ConnId> = self.members.keys().copied().collect();
         for conn in conns {
             let Some((at, show_at)) = opened.then(|| self.moment_timing(conn, now)).flatten() else {
@@ -681,26 +674,27 @@ impl Room {
             // arrives just before; a public one (and its twin) at once.
             let mut msgs = Vec::new();
             self.send_update_to(conn, events, now, &mut msgs);
-            if let Some(datagram) = self.game().and_then(|g| g.twin(events, show_at)) {
-                out.push(Output::DatagramAt { conn, at, datagram });
+            if let Some(twin) = self.playing().and_then(|g| g.twin(events)) {
+                let datagram = DatagramOf::Twin { show_at_us: show_at, twin };
+                out.push(OutputOf::DatagramAt { conn, at, datagram });
             }
             for m in msgs {
-                if let Output::Send { conn, msg: ServerMsg::Update { events, view, legal, deadline_ms, .. } } = m {
+                if let OutputOf::Send { conn, msg: ServerMsgOf::Update { events, view, legal, deadline_ms, .. } } = m {
                     let msg =
-                        ServerMsg::Update { events, view, legal, deadline_ms, show_at_us: show_at, lift_at_us: None };
-                    out.push(Output::SendAt { conn, at, msg });
+                        ServerMsgOf::Update { events, view, legal, deadline_ms, show_at_us: show_at, lift_at_us: None };
+                    out.push(OutputOf::SendAt { conn, at, msg });
                 }
             }
         }
     }
 
-    fn send_update_to(&mut self, conn: ConnId, events: &[Event], now: u64, out: &mut Vec<Output>) {
+    fn send_update_to(&mut self, conn: ConnId, events: &[G::Event], now: u64, out: &mut Vec<Out<G>>) {
         // Under a countdown: when it ends, on this client's clock — its countdown, and the mark
         // its call is judged against (fairness.md §6). It tells its clock once just after,
         // instead of beating the whole time.
-        let counting = matches!(self.game().map(Game::step), Some(Step::Countdown { .. }));
+        let counting = matches!(self.playing().map(Game::step), Some(Step::Countdown { .. }));
         let lift_at_us = if counting { self.fair.lift_for(conn) } else { None };
-        let Some(game) = self.game() else { return };
+        let Some(game) = self.playing() else { return };
         let seat = self.members.get(&conn).copied().flatten();
         let view = game.view(seat);
         let mut legal = Vec::new();
@@ -714,9 +708,9 @@ impl Room {
                 .find(|d| d.kind == DueKind::Act(s) || d.kind == DueKind::TimeUp)
                 .map(|d| (d.at.saturating_sub(now) / 1000) as u32)
         });
-        out.push(Output::Send {
+        out.push(OutputOf::Send {
             conn,
-            msg: ServerMsg::Update {
+            msg: ServerMsgOf::Update {
                 events: events.iter().map(|e| game.event_for(e, seat)).collect(),
                 view: Box::new(view),
                 legal,
@@ -727,8 +721,8 @@ impl Room {
         });
     }
 
-    fn after_change(&mut self, now: u64, out: &mut Vec<Output>) {
-        let Some(standings) = self.game().and_then(Game::standings) else { return self.retime(now) };
+    fn after_change(&mut self, now: u64, out: &mut Vec<Out<G>>) {
+        let Some(standings) = self.playing().and_then(Game::standings) else { return self.retime(now) };
         let standings: Vec<StandingLine> = standings
             .iter()
             .map(|s| StandingLine {
@@ -746,13 +740,13 @@ impl Room {
         // reads the standings.
         self.send_lobby(out);
         for &conn in self.members.keys() {
-            out.push(Output::Send { conn, msg: ServerMsg::Finished { standings: standings.clone() } });
+            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Finished { standings: standings.clone() } });
         }
     }
 
     /// Fresh timers when the game reached a new step.
     fn retime(&mut self, now: u64) {
-        let Some(step) = self.game().map(Game::step) else { return };
+        let Some(step) = self.playing().map(Game::step) else { return };
         let key = match step {
             Step::Sequential { .. } => StepKey::Sequential(self.applied),
             Step::Countdown { .. } => StepKey::Countdown(self.applied),
@@ -825,7 +819,7 @@ impl Room {
                 // A human hand's reaction to the choices it has (`bots::hands`): the pawns
                 // still free, or whom to swap with; on the scale of this room's bots (the
                 // default 700 ms: as drawn).
-                let choices = self.game().map_or(1, |g| {
+                let choices = self.playing().map_or(1, |g| {
                     let mut legal = Vec::new();
                     g.legal(seat, &mut legal);
                     legal.len().max(1)
@@ -841,7 +835,7 @@ impl Room {
 
     /// The hands of the bot that plays `seat` (its own level, or the table's for a stand-in).
     fn hands(&self, seat: Seat) -> Hands {
-        Hands::of(self.seats.get(seat.index()).and_then(|s| s.bot).unwrap_or(self.config.settings.bot_level))
+        Hands::of(self.seats.get(seat.index()).and_then(|s| s.bot).unwrap_or(self.config.settings.bot_level()))
     }
 
     /// A seat changed hands (a drop, a return, a comeback): its pending decision gets the
@@ -874,8 +868,8 @@ impl Room {
         self.step_start.saturating_add(self.wait_for(seat, timed)).max(now)
     }
 
-    fn fire(&mut self, now: u64, kind: DueKind, out: &mut Vec<Output>) {
-        let Some(step) = self.game().map(Game::step) else { return };
+    fn fire(&mut self, now: u64, kind: DueKind, out: &mut Vec<Out<G>>) {
+        let Some(step) = self.playing().map(Game::step) else { return };
         match kind {
             DueKind::TimeUp => match step {
                 Step::Countdown { .. } => {
@@ -894,7 +888,7 @@ impl Room {
             },
             DueKind::Call(seat) => {
                 let Some(slot) = self.seats.get(seat.index()).filter(|s| s.bot_plays()) else { return };
-                let level = slot.bot.unwrap_or(self.config.settings.bot_level);
+                let level = slot.bot.unwrap_or(self.config.settings.bot_level());
                 let Some(game) = playing(&self.stage) else { return };
                 let mut scratch = std::mem::take(&mut self.legal);
                 let call = game.bot(seat, level, &mut self.rng, &mut scratch);
@@ -906,7 +900,7 @@ impl Room {
             }
             DueKind::Act(seat) => {
                 let mut legal = std::mem::take(&mut self.legal);
-                if let Some(game) = self.game() {
+                if let Some(game) = self.playing() {
                     game.legal(seat, &mut legal);
                 }
                 let Some(slot) = self.seats.get_mut(seat.index()).filter(|_| !legal.is_empty()) else {
@@ -918,14 +912,14 @@ impl Room {
                     // until it acts again, whether it reconnects meanwhile or not.
                     slot.zombie = true;
                 }
-                let level = slot.bot.unwrap_or(self.config.settings.bot_level);
+                let level = slot.bot.unwrap_or(self.config.settings.bot_level());
                 let Some(game) = playing(&self.stage) else { return };
                 let action = game.bot(seat, level, &mut self.rng, &mut legal);
                 let timed = self.timed_step().is_some();
                 // Now and then a hand in a timed moment slips to another choice (`bots::hands`).
                 let action = match action {
                     Some(a) if timed && Hands::of(level).takes_the_wrong_pawn(&mut self.rng) => {
-                        let others: Vec<Action> = legal.iter().copied().filter(|o| *o != a).collect();
+                        let others: Vec<G::Action> = legal.iter().copied().filter(|o| *o != a).collect();
                         Some(others.get(self.rng.random_range(0..others.len().max(1))).copied().unwrap_or(a))
                     }
                     other => other,
@@ -945,10 +939,15 @@ impl Room {
     /// Rebuilds a room from its journal after a crash: the same seats and tokens, and the
     /// championship replayed action by action. Pilots come back with their seat tokens; until
     /// they do, their time limits run as usual.
-    pub fn resume(config: RoomConfig, entropy: u64, entries: &[JournalEntry], now: u64) -> Result<Room, ResumeError> {
-        let mut room = Room::new(config, entropy);
+    pub fn resume(
+        config: RoomConfigOf<LobbyOf<G>>,
+        entropy: u64,
+        entries: &[JournalEntryOf<G::Words>],
+        now: u64,
+    ) -> Result<RoomOf<G>, ResumeError> {
+        let mut room = RoomOf::new(config, entropy);
         let mut entries = entries.iter();
-        let Some(JournalEntry::Started { code, settings, seed, nonce, seats }) = entries.next() else {
+        let Some(JournalEntryOf::Started { code, settings, seed, nonce, seats }) = entries.next() else {
             return Err(ResumeError::NotStarted);
         };
         room.config.code = code.clone();
@@ -968,16 +967,15 @@ impl Room {
             })
             .collect();
         let players = u8::try_from(room.seats.len()).map_err(|_| ResumeError::Setup("too many seats".into()))?;
-        let mut game =
-            Championship::start(&room.game_settings(), players, *seed, &mut Vec::new()).map_err(ResumeError::Setup)?;
+        let mut game = G::start(&room.game_settings(), players, *seed, &mut Vec::new()).map_err(ResumeError::Setup)?;
         for (i, entry) in entries.enumerate() {
             let line = i + 2;
             let replayed = match entry {
-                JournalEntry::Applied { seat, action } => Game::apply(&mut game, *seat, *action, &mut Vec::new()),
-                JournalEntry::TimeUp => game.time_is_up(&mut Vec::new()),
-                JournalEntry::Started { .. } => return Err(ResumeError::Entry(line)),
+                JournalEntryOf::Applied { seat, action } => Game::apply(&mut game, *seat, *action, &mut Vec::new()),
+                JournalEntryOf::TimeUp => game.time_is_up(&mut Vec::new()),
+                JournalEntryOf::Started { .. } => return Err(ResumeError::Entry(line)),
             };
-            replayed.map_err(|error| ResumeError::Replay { line, error })?;
+            replayed.map_err(|error| ResumeError::Replay { line, error: error.to_string() })?;
             room.applied += 1;
         }
         room.stage = Stage::Playing(Box::new(game));
@@ -994,7 +992,7 @@ impl Room {
 }
 
 /// The game being played, borrowed from the stage alone (so the room's other parts stay free).
-fn playing(stage: &Stage) -> Option<&Championship> {
+fn playing<G>(stage: &Stage<G>) -> Option<&G> {
     match stage {
         Stage::Playing(game) => Some(game),
         _ => None,
@@ -1006,49 +1004,18 @@ fn us(ms: u64) -> u64 {
     ms.saturating_mul(1000)
 }
 
-/// Checks a championship's settings with `seated` pilots already in the lobby: the same check
-/// for the host's flags and for the lobby's `Configure`. The refusal starts with the field.
-pub fn check_settings(settings: &Settings, seated: usize) -> Result<(), String> {
-    if !(1..=20).contains(&settings.options.races) {
-        return Err(format!("races: {} is not 1 to 20", settings.options.races));
-    }
-    if seated + settings.bots as usize > MAX_PILOTS || settings.bots as usize >= MAX_PILOTS {
+/// Checks a lobby's settings with `seated` players already in it: the same check for the
+/// host's flags and for the lobby's `Configure`. The table checks the seats (the bots fit, and
+/// one seat stays for a person); the game its own settings, as at its fullest table (the count
+/// itself is checked at the start). A refusal starts with the field.
+pub fn check_lobby<G: Game>(lobby: &LobbyOf<G>, seated: usize) -> Result<(), String> {
+    let (most, bots) = (usize::from(G::PLAYERS.1), usize::from(lobby.bots()));
+    if seated + bots > most || bots >= most {
         return Err(format!(
-            "bots: {} bots and {seated} pilots do not fit at a table of {MAX_PILOTS} (at least one seat stays for a person)",
-            settings.bots
+            "bots: {bots} bots and {seated} players do not fit at a table of {most} (at least one seat stays for a person)"
         ));
     }
-    if let FirstPlayer::Seat(seat) = settings.options.first_player
-        && seat.index() >= MAX_PILOTS
-    {
-        return Err(format!("first-player: seat {} does not exist; say random or 0 to {}", seat.0, MAX_PILOTS - 1));
-    }
-    circuits_for(settings, 1).map(|_| ()).map_err(|e| format!("circuit: {e}"))
-}
-
-/// The circuits of a championship from its settings: a preset for every race, the notation
-/// itself, or `random:SEED` — a new random layout for each race (B-2.6). The same check for a
-/// flag and for the wire; a file named on the host's command line was read into the notation
-/// before it got here, and nothing here opens a file.
-pub fn circuits_for(settings: &Settings, races: u8) -> Result<Vec<Circuit>, circuits::CircuitLoadError> {
-    let race = bolide_protocol::options::RaceSettings { options: settings.options, circuit: settings.circuit.clone() };
-    circuits_for_race(&race, races)
-}
-
-/// [`circuits_for`] from Bolide's own settings.
-pub fn circuits_for_race(
-    settings: &bolide_protocol::options::RaceSettings,
-    races: u8,
-) -> Result<Vec<Circuit>, circuits::CircuitLoadError> {
-    if settings.circuit.chars().count() > bolide_protocol::wire::MAX_CIRCUIT_CHARS {
-        return Err(circuits::CircuitLoadError::TooLong);
-    }
-    match CircuitChoice::from_setting(&settings.circuit)? {
-        CircuitChoice::Seed(seed) => {
-            Ok((0..races.max(1) as u64).map(|i| circuits::random(seed.wrapping_add(i))).collect())
-        }
-        choice => Ok(vec![choice.load()?]),
-    }
+    G::check_settings(&lobby.game(), G::PLAYERS.1)
 }
 
 #[cfg(test)]

@@ -2,9 +2,12 @@
 
 use super::*;
 use crate::game::Phase;
+use crate::game::table::{JournalEntry, Output, Room, RoomConfig};
 use bolide_protocol::event::Contest;
 use bolide_protocol::twin::Twin;
 use bolide_protocol::wire::{self, BeatSchedule::Steady, PROTOCOL_VERSION};
+use bolide_protocol::wire::{ClientMsg, Datagram, ServerMsg, Settings};
+use bolide_protocol::{Action, Event, FirstPlayer, RuleError};
 use bolide_protocol::{Pawn, TableOptions};
 
 fn settings(bots: u8, races: u8) -> Settings {
@@ -71,9 +74,9 @@ fn anne_joins(bots: u8, races: u8) -> (Room, Vec<Output>) {
 fn anne_at_the_grab() -> (Room, Vec<Output>, u64, Pawn) {
     let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
+    run(&mut r, 0, 60_000_000, &mut out, |r| r.game().is_some_and(|c| c.race().phase() == Phase::Grab));
     let reveal = r.fair.open_moment().expect("the grab is open").1;
-    let pawn = r.championship().unwrap().race().legal_actions(Seat(0)).iter().find_map(|a| match a {
+    let pawn = r.game().unwrap().race().legal_actions(Seat(0)).iter().find_map(|a| match a {
         Action::TakePawn { pawn } => Some(*pawn),
         _ => None,
     });
@@ -113,10 +116,10 @@ fn lobby_colours_ready_and_start_with_bots() {
         matches!(sent_to(&out, 2).last(), Some(ServerMsg::LobbyRefused { reason }) if reason.contains("first pilot"))
     );
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    assert!(r.championship().is_none(), "Bob is not ready");
+    assert!(r.game().is_none(), "Bob is not ready");
     out.clear();
     r.message(0, 2, ClientMsg::Ready(true), &mut out);
-    let champ = r.championship().expect("started: 2 people + 2 bots");
+    let champ = r.game().expect("started: 2 people + 2 bots");
     assert_eq!(champ.race().pilots(), 4);
     // Write-ahead: the start is journaled before any update goes out.
     let started = out.iter().position(|o| matches!(o, Output::Journal(JournalEntry::Started { .. })));
@@ -144,15 +147,15 @@ fn absent_pilots_are_played_by_bots_until_the_championship_ends() {
     let entries = journal_of(&out);
     let resumed = Room::resume(r.config.clone(), 1, &entries, end).unwrap();
     assert!(resumed.is_finished());
-    assert_eq!(resumed.championship().unwrap().race(), r.championship().unwrap().race());
-    assert_eq!(resumed.championship().unwrap().points(), r.championship().unwrap().points());
+    assert_eq!(resumed.game().unwrap().race(), r.game().unwrap().race());
+    assert_eq!(resumed.game().unwrap().points(), r.game().unwrap().points());
 }
 
 #[test]
 fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing() {
     let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    let before = r.championship().unwrap().race().clone();
+    let before = r.game().unwrap().race().clone();
     out.clear();
     r.message(5, 1, ClientMsg::Act { seq: 9, action: Action::Roll, at_us: None }, &mut out);
     r.message(5, 1, ClientMsg::Act { seq: 10, action: Action::Lift, at_us: None }, &mut out);
@@ -166,7 +169,7 @@ fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing(
         .collect();
     assert_eq!(refusals, vec![(9, "B-3".into()), (10, "B-4.2".into()), (11, "B-3".into())]);
     assert!(!out.iter().any(|o| matches!(o, Output::Journal(_))), "nothing was journaled");
-    assert_eq!(r.championship().unwrap().race(), &before);
+    assert_eq!(r.game().unwrap().race(), &before);
 }
 
 #[test]
@@ -174,11 +177,11 @@ fn a_dropped_pilot_comes_back_to_its_seat_with_the_whole_view() {
     let (mut r, mut out) = anne_joins(2, 1);
     let token = token_of(&out, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    let now = run(&mut r, 0, 100_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().round() >= 2));
+    let now = run(&mut r, 0, 100_000_000, &mut out, |r| r.game().is_some_and(|c| c.race().round() >= 2));
     r.gone(now, 1, &mut out);
     // While away, a bot plays for Anne at bot speed (no time limit waited for).
-    let round = r.championship().unwrap().race().round();
-    let now = run(&mut r, now, now + 2_000_000, &mut out, |r| r.championship().unwrap().race().round() > round);
+    let round = r.game().unwrap().race().round();
+    let now = run(&mut r, now, now + 2_000_000, &mut out, |r| r.game().unwrap().race().round() > round);
     out.clear();
     r.hello(now, 9, hello("Anne", Some(token)), Steady, &mut out);
     let msgs = sent_to(&out, 9);
@@ -217,12 +220,12 @@ fn a_pilot_who_acts_in_time_is_never_overridden() {
     let mut seq = 0;
     let mut acted_in = None;
     while !r.is_finished() {
-        let champ = r.championship().unwrap();
+        let champ = r.game().unwrap();
         let race = champ.race();
         let mut legal = race.legal_actions(Seat(0));
         legal.retain(|a| !matches!(a, Action::Lift | Action::Klaxon));
         // A timed moment waits for the arbiter's verdict: one request in each, then time passes.
-        let moment = champ.wire_moment();
+        let moment = TimedStep::of(champ.step()).map(|t| t.moment);
         if moment.is_some() && acted_in == moment {
             legal.clear();
         }
@@ -271,7 +274,7 @@ fn the_first_pilot_sets_the_championship() {
     assert!(matches!(sent_to(&out, 1).last(), Some(ServerMsg::Lobby(l))
         if l.settings.bots == 3 && l.settings.options.races == 2 && l.settings.bot_level == BotLevel::Random));
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    let champ = r.championship().expect("1 pilot + 3 bots");
+    let champ = r.game().expect("1 pilot + 3 bots");
     assert_eq!((champ.race().pilots(), champ.races()), (4, 2));
     assert!(r.seats[1..].iter().all(|s| s.bot == Some(BotLevel::Random)), "the bots play at the level set");
 }
@@ -304,12 +307,12 @@ fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
 fn b_4_3_a_pick_without_timings_during_the_grab_is_refused() {
     // Judged by its arrival, it would go to the nearest laptop: the client must send a `Grab`.
     let (mut r, mut out, reveal, pawn) = anne_at_the_grab();
-    let before = r.championship().unwrap().race().clone();
+    let before = r.game().unwrap().race().clone();
     out.clear();
     r.message(reveal + 2_000, 1, ClientMsg::Act { seq: 4, action: Action::TakePawn { pawn }, at_us: None }, &mut out);
     assert_eq!(sent_to(&out, 1), vec![&ServerMsg::ActRefused { seq: 4, error: RuleError::Untimed }]);
     assert!(!out.iter().any(|o| matches!(o, Output::Fair(_))), "nothing arbitrated: {out:?}");
-    assert_eq!(r.championship().unwrap().race(), &before);
+    assert_eq!(r.game().unwrap().race(), &before);
 }
 
 #[test]
@@ -384,12 +387,12 @@ fn a_first_player_out_of_range_is_refused_not_a_panic() {
     empty.options.first_player = FirstPlayer::Seat(Seat(4));
     r.message(0, 1, ClientMsg::Configure(empty), &mut out);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
-    assert!(r.championship().is_none());
+    assert!(r.game().is_none());
     let reason = lobby_refusal(&out, 1).unwrap();
     assert!(reason.contains("first-player: seat 4 is empty"), "{reason}");
     // The room lives on: a good setting starts the championship.
     r.message(0, 1, ClientMsg::Configure(settings(2, 1)), &mut out);
-    assert!(r.championship().is_some());
+    assert!(r.game().is_some());
 }
 
 #[test]
@@ -452,7 +455,7 @@ fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Paw
         }
         r.message(0, conn, ClientMsg::Ready(true), &mut out);
     }
-    run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
+    run(&mut r, 0, 60_000_000, &mut out, |r| r.game().is_some_and(|c| c.race().phase() == Phase::Grab));
     let reveal = r.fair.open_moment().expect("the grab is open").1;
     // Honest laptops beat from the instant they show the moment (a silent one is bounded
     // tighter: `fair::slack`).
@@ -463,7 +466,7 @@ fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Paw
 
 /// The pawns `seat` may take now (its legal grabs).
 fn pawns_to_take(r: &Room, seat: Seat) -> Vec<Pawn> {
-    let legal = r.championship().map(|c| c.race().legal_actions(seat)).unwrap_or_default();
+    let legal = r.game().map(|c| c.race().legal_actions(seat)).unwrap_or_default();
     legal
         .iter()
         .filter_map(|a| match a {
@@ -505,7 +508,7 @@ fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
     r.message(reveal + 170_000, 2, grab(pawns[0], 156_000), &mut out);
     r.message(reveal + 175_000, 1, grab(pawns[0], 150_000), &mut out);
     r.message(reveal + 210_000, 3, grab(pawns[1], 200_000), &mut out);
-    assert_eq!(r.championship().unwrap().race().car(Seat(0)).pawn, Some(pawns[0]));
+    assert_eq!(r.game().unwrap().race().car(Seat(0)).pawn, Some(pawns[0]));
     let photo_in = |out: &[Output]| {
         sent_to(out, 2)
             .into_iter()
@@ -519,7 +522,7 @@ fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
             .collect::<Vec<_>>()
     };
     assert!(photo_in(&out).is_empty(), "nothing is published while the grab goes on");
-    let grab_over = |r: &Room| r.championship().is_some_and(|c| c.race().phase() != Phase::Grab);
+    let grab_over = |r: &Room| r.game().is_some_and(|c| c.race().phase() != Phase::Grab);
     run(&mut r, reveal + 210_000, reveal + 2_000_000, &mut out, grab_over);
     let photos = photo_in(&out);
     assert_eq!(photos.len(), 1, "one photo finish, once the grab is over");
@@ -540,7 +543,7 @@ fn b_4_3_the_photo_finish_follows_the_grab_with_each_reaction_and_margin() {
 
 /// Runs the room from `now` to the end of the grab; the first judged request of `seat`.
 fn judged_once_the_grab_is_over(r: &mut Room, now: u64, out: &mut Vec<Output>, seat: Seat) -> FairRecord<Action> {
-    let grab_over = |r: &Room| r.championship().is_some_and(|c| c.race().phase() != Phase::Grab);
+    let grab_over = |r: &Room| r.game().is_some_and(|c| c.race().phase() != Phase::Grab);
     run(r, now, now + 2_000_000, out, grab_over);
     judged(out, seat)
 }
@@ -568,7 +571,7 @@ fn fairness_7_a_laptop_cannot_claim_an_input_before_its_own_last_beat() {
     r.message(reveal + 152_000, 3, beat(150_000, 0), &mut out);
     r.message(reveal + 155_000, 2, grab(pawns[0], 100_000), &mut out);
     r.message(reveal + 158_000, 1, grab(pawns[0], 130_000), &mut out);
-    let race = r.championship().unwrap().race();
+    let race = r.game().unwrap().race();
     assert_eq!(
         race.car(Seat(0)).pawn,
         Some(pawns[0]),
@@ -656,10 +659,10 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
     for (conn, pawn) in (1..=3).zip(&pawns) {
         r.message(reveal + 200_000 + conn, conn, first_grab(reveal, *pawn, 190_000 + conn), &mut out);
     }
-    let in_echange = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::Echange);
+    let in_echange = |r: &Room| r.game().is_some_and(|c| c.race().phase() == Phase::Echange);
     run(&mut r, reveal + 200_000, reveal + 5_000_000, &mut out, in_echange);
     let (anne, bob, chloe) = (Seat(0), Seat(1), Seat(2));
-    let held = |r: &Room, seat| r.championship().unwrap().race().car(seat).pawn.unwrap();
+    let held = |r: &Room, seat| r.game().unwrap().race().car(seat).pawn.unwrap();
     let (pa, pb, pc) = (held(&r, anne), held(&r, bob), held(&r, chloe));
     let opens = r.fair.open_moment().expect("the window is open").1;
     // fairness.md §2: the window's datagram twin leaves with its update, so a packet lost on
@@ -676,7 +679,7 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
                 _ => None,
             })
             .expect("the Échange window's twin");
-        let race = r.championship().unwrap().race();
+        let race = r.game().unwrap().race();
         for seat in race.seats() {
             assert_eq!(holders[race.car(seat).pawn.unwrap().index()], Some(seat));
         }
@@ -736,7 +739,7 @@ fn b_4_3_a_request_the_last_pawn_made_void_is_recorded_as_never_judged() {
     r.message(reveal + 160_000, 3, first_grab(reveal, pawns[0], 150_000), &mut out);
     r.message(reveal + 161_000, 2, first_grab(reveal, pawns[1], 140_000), &mut out);
     r.message(reveal + 162_000, 1, first_grab(reveal, pawns[0], 130_000), &mut out);
-    let grab_over = |r: &Room| r.championship().is_some_and(|c| c.race().phase() != Phase::Grab);
+    let grab_over = |r: &Room| r.game().is_some_and(|c| c.race().phase() != Phase::Grab);
     run(&mut r, reveal + 162_000, reveal + 2_000_000, &mut out, grab_over);
     let records: Vec<FairRecord<Action>> = out
         .iter()
@@ -750,7 +753,7 @@ fn b_4_3_a_request_the_last_pawn_made_void_is_recorded_as_never_judged() {
     assert!(of(Seat(1)).judged && of(Seat(1)).granted);
     let chloe = of(Seat(2));
     assert_eq!((pawn_of(&chloe), chloe.judged, chloe.granted), (Some(pawns[0]), false, false), "{chloe:?}");
-    assert_eq!(r.championship().unwrap().race().car(Seat(2)).pawn, Some(pawns[2]));
+    assert_eq!(r.game().unwrap().race().car(Seat(2)).pawn, Some(pawns[2]));
 }
 
 /// The secret audit: every frame and datagram the host sends during a whole 6-seat
@@ -917,12 +920,12 @@ fn a_host_killed_in_the_grab_resumes_into_a_grab_that_ends() {
     // Resumed from the journal at the instant of the reveal: nobody reconnects, so every pawn
     // goes to a bot or a stand-in.
     let mut r = Room::resume(room(2, 1).config, 3, &journal_of(&out), reveal).unwrap();
-    assert_eq!(r.championship().unwrap().race().phase(), Phase::Grab);
+    assert_eq!(r.game().unwrap().race().phase(), Phase::Grab);
     let mut out = Vec::new();
     let end = run(&mut r, reveal, reveal + 60_000_000, &mut out, |r| {
-        r.championship().is_some_and(|c| c.race().phase() != Phase::Grab)
+        r.game().is_some_and(|c| c.race().phase() != Phase::Grab)
     });
-    let race = r.championship().unwrap().race();
+    let race = r.game().unwrap().race();
     assert!(race.seats().all(|s| race.car(s).pawn.is_some()), "every pilot holds a pawn after {} ms", end - reveal);
 }
 
@@ -932,7 +935,7 @@ fn a_pilot_who_comes_back_over_and_over_cannot_hold_the_table_past_one_time_limi
     let token = token_of(&out, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
     let anne_to_move = |r: &Room| {
-        r.championship().is_some_and(|c| c.race().phase() == Phase::Movement && c.race().active_seat() == Some(Seat(0)))
+        r.game().is_some_and(|c| c.race().phase() == Phase::Movement && c.race().active_seat() == Some(Seat(0)))
     };
     let start = run(&mut r, 0, 600_000_000, &mut out, anne_to_move);
     // Anne reconnects every 50 ms and never decides: her time limit (1 s) still runs from the
@@ -1063,20 +1066,20 @@ fn a_pilot_who_beats_but_never_grabs_is_played_for_after_the_time_limit() {
         r.hello(0, 1, hello("Anne", None), Steady, &mut out);
         r.message(0, 1, ClientMsg::Ready(true), &mut out);
         let mut now =
-            run(&mut r, 0, 60_000_000, &mut out, |r| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab));
+            run(&mut r, 0, 60_000_000, &mut out, |r| r.game().is_some_and(|c| c.race().phase() == Phase::Grab));
         let (mut seq, end) = (0, now + 5_000_000);
-        while now < end && r.championship().unwrap().race().phase() == Phase::Grab {
+        while now < end && r.game().unwrap().race().phase() == Phase::Grab {
             now += 10_000;
             let updated = sent_to(&out, 1).iter().any(|m| matches!(m, ServerMsg::Update { .. }));
             out.clear();
-            if updated && let Some(&action) = r.championship().unwrap().race().legal_actions(Seat(0)).first() {
+            if updated && let Some(&action) = r.game().unwrap().race().legal_actions(Seat(0)).first() {
                 seq += 1;
                 r.message(now, 1, ClientMsg::Act { seq, action, at_us: None }, &mut out);
             }
             r.message(now, 1, ClientMsg::Heartbeat { now_us: now, shown: None, acts: seq }, &mut out);
             r.tick(now, &mut out);
         }
-        assert_ne!(r.championship().unwrap().race().phase(), Phase::Grab, "seed {seed}: the grab is still open");
+        assert_ne!(r.game().unwrap().race().phase(), Phase::Grab, "seed {seed}: the grab is still open");
     }
 }
 
@@ -1198,7 +1201,7 @@ fn b_4_3_a_laptop_whose_beats_never_vouch_holds_a_grab_no_longer_than_a_silent_o
     r.message(reveal + 160_000, 1, first_grab(reveal, pawns[0], 150_000), &mut out);
     r.message(reveal + 210_000, 3, first_grab(reveal, pawns[1], 200_000), &mut out);
     let mut now = reveal + 160_000;
-    while r.championship().unwrap().race().car(Seat(0)).pawn.is_none() {
+    while r.game().unwrap().race().car(Seat(0)).pawn.is_none() {
         now += 10_000;
         assert!(now < reveal + 2_000_000, "Anne's grab is still held 2 s after the reveal");
         let beat = ClientMsg::Heartbeat { now_us: now, shown: Some(grab_shown(reveal)), acts: 7 };
@@ -1236,14 +1239,14 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
     for conn in 1..=4 {
         r.message(0, conn, ClientMsg::Ready(true), &mut out);
     }
-    let in_grab = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::Grab);
+    let in_grab = |r: &Room| r.game().is_some_and(|c| c.race().phase() == Phase::Grab);
     let mut now = 0;
     let mut seq = [0u32; 5];
     for grab in 1..=2 {
         run(&mut r, now, now + 60_000_000, &mut out, in_grab);
         r.seats[1].zombie = false;
         let (id, reveal) = r.fair.open_moment().unwrap();
-        let shown = wire::Shown { moment: id.game, at_us: reveal };
+        let shown = wire::Shown { moment: id, at_us: reveal };
         // Anne asks for a pawn; Chloé and Dan take what is left once she has hers.
         let pawns = pawns_to_take(&r, Seat(0));
         seq[1] += 1;
@@ -1263,10 +1266,10 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
             }
             r.message(now, 2, ClientMsg::Heartbeat { now_us: now, shown: Some(shown), acts: 1_000 }, &mut out);
             // Chloé and Dan take what is left once Anne has hers.
-            if r.championship().unwrap().race().car(Seat(0)).pawn.is_some() {
+            if r.game().unwrap().race().car(Seat(0)).pawn.is_some() {
                 for (conn, seat) in [(3, Seat(2)), (4, Seat(3))] {
                     let free = pawns_to_take(&r, seat).first().copied();
-                    if let (Some(pawn), None) = (free, r.championship().unwrap().race().car(seat).pawn) {
+                    if let (Some(pawn), None) = (free, r.game().unwrap().race().car(seat).pawn) {
                         seq[conn as usize] += 1;
                         let s = seq[conn as usize];
                         let msg = ClientMsg::Timed {
@@ -1287,7 +1290,7 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
             assert!(r.seats[1].zombie, "after a second stall Bob's stand-in plays for him");
         }
         // Through the rest of the round by time limits; Bob back in person for the next grab.
-        let next_round = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::CupDown);
+        let next_round = |r: &Room| r.game().is_some_and(|c| c.race().phase() == Phase::CupDown);
         now = run(&mut r, now, now + 600_000_000, &mut out, next_round);
         r.seats[1].zombie = false;
     }
@@ -1298,7 +1301,7 @@ fn b_4_6_beats_that_never_pass_the_lift_do_not_hold_the_cup_down() {
     // Bob's beats under the cup keep saying a time before the lift: the cup lifts at most a
     // cut-off after its instant all the same.
     let (mut r, mut out, _, _) = three_laptops_at_the_grab();
-    let cup_down = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::CupDown);
+    let cup_down = |r: &Room| r.game().is_some_and(|c| c.race().phase() == Phase::CupDown);
     let mut now = run(&mut r, 0, 600_000_000, &mut out, cup_down);
     let lift = r.fair.lift().expect("the cup is down");
     let told = r.fair.lift_for(2).expect("Bob's countdown");
@@ -1317,7 +1320,7 @@ fn b_4_6_a_klaxon_call_is_no_earlier_than_its_arrival_allows() {
     // lift: it is taken as made no earlier than its arrival allows, after Anne's honest call.
     // A call that arrives well after the lift is a call after the lift (B-4.6 ruling).
     let (mut r, mut out, _, _) = three_laptops_at_the_grab();
-    let cup_down = |r: &Room| r.championship().is_some_and(|c| c.race().phase() == Phase::CupDown);
+    let cup_down = |r: &Room| r.game().is_some_and(|c| c.race().phase() == Phase::CupDown);
     run(&mut r, 0, 600_000_000, &mut out, cup_down);
     let lift = r.fair.lift().expect("the cup is down");
     let (anne, bob, chloe) = (r.fair.lift_for(1).unwrap(), r.fair.lift_for(2).unwrap(), r.fair.lift_for(3).unwrap());

@@ -4,12 +4,11 @@
 //! wires them to seats, connections and the game's seam — when a moment opens, who competes in
 //! it, and applying what was decided. It matches on no game's phase or action.
 
-use super::fairness::{Claim, Decision, ECHANGE_LEAD_US, MomentId, REVEAL_MARGIN_US};
-use super::{ConnId, DueKind, Output, Room, TableGame, us};
+use super::fairness::{Claim, Decision, ECHANGE_LEAD_US, REVEAL_MARGIN_US};
+use super::{ConnId, DueKind, Out, OutputOf, RoomOf, us};
 use crate::fair::Request;
-use bolide_protocol::wire::ServerMsg;
-use bolide_protocol::{Action, Event, RuleError, Seat};
-use bolide_table::{Game, Release, Seats, Step, TableRefusal};
+use bolide_protocol::wire::ServerMsgOf;
+use bolide_table::{Game, Release, Seat, Seats, Step, TableRefusal};
 
 /// The timed moment a game's step asks for: its name, who competes, when its news leave, and
 /// the time it lasts when it ends with its time.
@@ -32,7 +31,7 @@ impl TimedStep {
     }
 }
 
-impl Room {
+impl<G: Game> RoomOf<G> {
     /// The seated pilots' connections and seats.
     fn pilot_conns(&self) -> impl Iterator<Item = (ConnId, Seat)> + '_ {
         self.members.iter().filter_map(|(c, seat)| seat.map(|s| (*c, s)))
@@ -60,7 +59,7 @@ impl Room {
 
     /// The timed moment the game is in now, if it is in one.
     pub(super) fn timed_step(&self) -> Option<TimedStep> {
-        TimedStep::of(self.game()?.step())
+        TimedStep::of(self.playing()?.step())
     }
 
     /// The timed moment the game is in, if the room has not opened it yet: the action just
@@ -69,7 +68,7 @@ impl Room {
     /// window is what opens.)
     pub(super) fn unopened_moment(&self) -> Option<TimedStep> {
         let step = self.timed_step()?;
-        let open = self.fair.open_moment().map(|(id, _)| id.game);
+        let open = self.fair.open_moment().map(|(id, _)| id);
         (open != Some(step.moment)).then_some(step)
     }
 
@@ -77,9 +76,6 @@ impl Room {
     /// for every client to get it just before (it leaves at the last moment, `moment_timing`);
     /// released at once (public news), far enough for a retransmission ([`ECHANGE_LEAD_US`]).
     pub(super) fn open_moment(&mut self, now: u64, step: TimedStep) {
-        let Some(game) = self.game() else { return };
-        let Some((race, round, moment)) = game.wire_moment() else { return };
-        let id = MomentId { game: step.moment, race, round, moment };
         let slowest = self.slowest_pilot_path();
         let lead = match step.release {
             Release::Secret => (slowest + REVEAL_MARGIN_US).clamp(10_000, 500_000),
@@ -88,7 +84,7 @@ impl Room {
         // Ties within the margin are drawn from the room's seed and the moment's name.
         let seed = self.config.seed ^ step.moment.rotate_left(23);
         let competitors: Vec<Seat> = step.contenders.iter().collect();
-        self.fair.open(id, now + lead, self.seats.len() as u8, &competitors, seed, slowest, step.release);
+        self.fair.open(step.moment, now + lead, self.seats.len() as u8, &competitors, seed, slowest, step.release);
     }
 
     /// When the update that opens the current moment leaves for `conn`, and the instant to
@@ -105,16 +101,22 @@ impl Room {
 
     /// A call under the countdown (Bolide's Klaxon, B-4.6), ordered by when it was made on
     /// the host clock.
-    pub(super) fn call(&mut self, now: u64, (conn, seat): (ConnId, Seat), act: super::PlainAct, out: &mut Vec<Output>) {
+    pub(super) fn call(
+        &mut self,
+        now: u64,
+        (conn, seat): (ConnId, Seat),
+        act: super::PlainAct<G::Action>,
+        out: &mut Vec<Out<G>>,
+    ) {
         let (seq, action, at_us) = act;
-        let checked = match self.game() {
+        let checked = match self.playing() {
             Some(game) => game.check(seat, action),
             None => Err(TableRefusal::Over.into()),
         };
-        let called =
-            checked.and_then(|()| self.fair.call(Some((conn, seq, at_us)), seat, action, now).map_err(RuleError::from));
+        let called = checked
+            .and_then(|()| self.fair.call(Some((conn, seq, at_us)), seat, action, now).map_err(G::Refusal::from));
         if let Err(error) = called {
-            out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
+            out.push(OutputOf::Send { conn, msg: ServerMsgOf::ActRefused { seq, error } });
         }
         // Even a refused call (after the end) says the laptop is past the end: it may be the
         // last one the order waited for.
@@ -128,7 +130,7 @@ impl Room {
         conn: ConnId,
         seat: Seat,
         (now_us, shown, acts): (u64, Option<bolide_protocol::wire::Shown>, u32),
-        out: &mut Vec<Output>,
+        out: &mut Vec<Out<G>>,
     ) {
         self.fair.heartbeat(conn, seat, now_us, shown, acts, now);
         self.settle(now, out);
@@ -137,10 +139,10 @@ impl Room {
     /// A pilot's timed request (B-4.3, B-4.7, M-15) with `(shown, input)` on its client's
     /// clock. Outside a timed moment it is a plain request (Bolide's Klaxon pick, B-4.6; a call
     /// under a countdown goes to the call order, never applied on arrival).
-    pub(super) fn timed_request(&mut self, now: u64, claim: Claim<Action>, out: &mut Vec<Output>) {
+    pub(super) fn timed_request(&mut self, now: u64, claim: Claim<G::Action>, out: &mut Vec<Out<G>>) {
         let (conn, seq) = (claim.conn, claim.seq);
-        let refuse = |error| Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } };
-        let Some(game) = self.game() else { return out.push(refuse(TableRefusal::Over.into())) };
+        let refuse = |error| OutputOf::Send { conn, msg: ServerMsgOf::ActRefused { seq, error } };
+        let Some(game) = self.playing() else { return out.push(refuse(TableRefusal::Over.into())) };
         if self.timed_step().is_none() {
             return self.plain_act(now, (conn, claim.seat), (seq, claim.action, Some(claim.input_us)), out);
         }
@@ -154,7 +156,7 @@ impl Room {
     }
 
     /// A seat the host plays acts in the open moment, on the host clock.
-    pub(super) fn hosted_request(&mut self, now: u64, seat: Seat, action: Action, out: &mut Vec<Output>) {
+    pub(super) fn hosted_request(&mut self, now: u64, seat: Seat, action: G::Action, out: &mut Vec<Out<G>>) {
         self.fair.hosted_claim(seat, action, now);
         self.settle(now, out);
     }
@@ -164,29 +166,29 @@ impl Room {
     /// was done otherwise), and the game's photo finish of it is returned — `None` while it
     /// goes on, or when nobody asked for anything. The moment's state ends here and nowhere
     /// else.
-    pub(super) fn end_moment(&mut self, now: u64, out: &mut Vec<Output>) -> Option<Event> {
+    pub(super) fn end_moment(&mut self, now: u64, out: &mut Vec<Out<G>>) -> Option<G::Event> {
         let (id, _) = self.fair.open_moment()?;
-        if self.timed_step().map(|s| s.moment) == Some(id.game) {
+        if self.timed_step().map(|s| s.moment) == Some(id) {
             return None;
         }
         let (void, asked) = self.fair.close();
         self.record_void(void, now, out);
         self.fair.end();
-        self.game()?.photo_finish(id.moment, &asked)
+        self.playing()?.photo_finish(id, &asked)
     }
 
     /// Records requests that were never judged (their seat was done otherwise first).
-    fn record_void(&self, void: Vec<Request<Action>>, now: u64, out: &mut Vec<Output>) {
+    fn record_void(&self, void: Vec<Request<G::Action>>, now: u64, out: &mut Vec<Out<G>>) {
         for request in void {
             let verdict = crate::fair::Verdict { request, committed: now, tie: false };
             let conn = self.conn_of(request.seat);
-            out.push(Output::Fair(self.fair.record(verdict, false, false, conn, now)));
+            out.push(OutputOf::Fair(self.fair.record(verdict, false, false, conn, now)));
         }
     }
 
     /// Applies whatever can be decided now: the calls once the countdown has ended, the open
     /// moment's verdicts as they become final.
-    pub(super) fn settle(&mut self, now: u64, out: &mut Vec<Output>) {
+    pub(super) fn settle(&mut self, now: u64, out: &mut Vec<Out<G>>) {
         loop {
             let hosted = self.hosted();
             match self.fair.decide(now, &hosted) {
@@ -222,15 +224,15 @@ impl Room {
     }
 
     /// A final verdict of the open moment goes to the game, and into the fairness log.
-    fn apply_verdict(&mut self, now: u64, verdict: crate::fair::Verdict<Action>, seq: u32, out: &mut Vec<Output>) {
+    fn apply_verdict(&mut self, now: u64, verdict: crate::fair::Verdict<G::Action>, seq: u32, out: &mut Vec<Out<G>>) {
         let Request { seat, action, .. } = verdict.request;
-        let moment = self.fair.open_moment().map(|(id, _)| id.game);
+        let moment = self.fair.open_moment().map(|(id, _)| id);
         // The record is taken before the game may end the moment.
         let mut record = self.fair.record(verdict, true, true, self.conn_of(seat), now);
         let mut applied = Vec::new();
         let result = self.apply(now, seat, action, &mut applied);
         record.granted = result.is_ok();
-        out.push(Output::Fair(record));
+        out.push(OutputOf::Fair(record));
         out.extend(applied);
         match result {
             Ok(()) => {
@@ -246,7 +248,7 @@ impl Room {
             }
             Err(error) => {
                 if let Some(conn) = self.conn_of(seat).filter(|_| !self.seats[seat.index()].bot_plays()) {
-                    out.push(Output::Send { conn, msg: ServerMsg::ActRefused { seq, error } });
+                    out.push(OutputOf::Send { conn, msg: ServerMsgOf::ActRefused { seq, error } });
                     self.owes_a_decision(now, seat);
                 } else {
                     // A bot whose pawn went to a faster hand picks again.

@@ -13,9 +13,9 @@
 
 use bolide_client::bot;
 use bolide_host::bots::BotLevel;
+use bolide_host::game::table::RoomConfig;
 use bolide_host::net::server::Limits;
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_host::room::RoomConfig;
 use bolide_protocol::TableOptions;
 use bolide_protocol::wire::Settings;
 use clap::Parser;

@@ -9,8 +9,8 @@ pub mod socket;
 
 use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
 use bolide_host::bots::{BotLevel, Decide};
+use bolide_host::game::table::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_host::room::RoomConfig;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, Shown};
 use bolide_protocol::{Action, Atout, Event, Pawn, RuleError, Seat, TableOptions, Timed};
@@ -24,6 +24,15 @@ use std::time::{Duration, Instant};
 
 /// A fairness record of a Bolide room.
 type GrabRecord = bolide_host::room::FairRecord<bolide_protocol::Action>;
+
+/// The race, round and kind of the moment a record was judged in (Bolide's name for it).
+fn moment_of(record: &GrabRecord) -> (u8, u16, Timed) {
+    Timed::from_name(record.moment).unwrap_or((0, 0, Timed::Grab))
+}
+
+fn kind_of(record: &GrabRecord) -> Option<Timed> {
+    Timed::from_name(record.moment).map(|m| m.2)
+}
 
 /// The pawn a grab asked for.
 fn pawn_of(record: &GrabRecord) -> Option<bolide_protocol::Pawn> {
@@ -497,8 +506,9 @@ fn analyse(
     // The contested requests: each seat's first request of a round (all bots go for the same
     // best pawn first). Host order = commit order; naive order = arrival order.
     let mut rounds: BTreeMap<(u8, u16), Vec<(usize, &GrabRecord)>> = BTreeMap::new();
-    for (i, r) in log.iter().enumerate().filter(|(_, r)| r.moment == Timed::Grab) {
-        let entry = rounds.entry((r.race, r.round)).or_default();
+    for (i, r) in log.iter().enumerate().filter(|(_, r)| kind_of(r) == Some(Timed::Grab)) {
+        let (race, round, _) = moment_of(r);
+        let entry = rounds.entry((race, round)).or_default();
         if !entry.iter().any(|(_, e)| e.seat == r.seat) {
             entry.push((i, r));
         }
@@ -612,9 +622,9 @@ fn analyse(
         .filter(|r| r.seat.0 != liar_seat && r.clamp.total_us() > 0)
         .take(EXAMPLES)
         .map(|r| ClampNote {
-            race: r.race,
-            round: r.round,
-            moment: r.moment,
+            race: moment_of(r).0,
+            round: moment_of(r).1,
+            moment: moment_of(r).2,
             seat: r.seat.0,
             clamped_ms: ms(r.clamp.total_us()),
             input_ms: ms(r.clamp.input_us),
@@ -952,9 +962,10 @@ fn echange_report(log: &[GrabRecord], truth: &Truth, liar_seat: u8) -> EchangeRe
     // (race, round) → each seat's first declaration: (index in the log, record, true reaction).
     type Declared<'a> = Vec<(usize, &'a GrabRecord, f64)>;
     let mut windows: BTreeMap<(u8, u16), Declared> = BTreeMap::new();
-    for (i, r) in log.iter().enumerate().filter(|(_, r)| r.moment == Timed::Echange && r.judged) {
-        let Some(&t) = truth.echanges.get(&(r.race, r.round, r.seat.0)) else { continue };
-        let window = windows.entry((r.race, r.round)).or_default();
+    for (i, r) in log.iter().enumerate().filter(|(_, r)| kind_of(r) == Some(Timed::Echange) && r.judged) {
+        let (race, round, _) = moment_of(r);
+        let Some(&t) = truth.echanges.get(&(race, round, r.seat.0)) else { continue };
+        let window = windows.entry((race, round)).or_default();
         if r.seat.0 != liar_seat && !window.iter().any(|(_, e, _)| e.seat == r.seat) {
             window.push((i, r, t));
         }

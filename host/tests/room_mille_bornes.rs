@@ -1,0 +1,118 @@
+//! 1000 Bornes served by the same room as Bolide (sans-I/O, synthetic times): the table's
+//! lobby, seats, stand-in bots, time limits, Coup-Fourré windows judged as timed moments,
+//! journal and resume — none of it written for this game.
+
+use bolide_host::room::{JournalEntryOf, OutputOf, RoomConfigOf, RoomOf};
+use bolide_protocol::wire::{BeatSchedule, ClientMsgOf, DatagramOf, Hello, PROTOCOL_VERSION, ServerMsgOf};
+use bolide_table::{BotLevel, Seat};
+use mille_bornes::options::GameMode;
+use mille_bornes::{Event, Lobby, MilleBornes, Partie, RuleError, Settings};
+
+type Output = OutputOf<MilleBornes>;
+
+fn config(seed: u64) -> RoomConfigOf<Lobby> {
+    let game = Settings { mode: GameMode::Hands { hands: 1 }, window_ms: 2000, ..Settings::default() };
+    let lobby = Lobby { game, bots: 3, bot_level: BotLevel::Strategic };
+    let mut config = RoomConfigOf::new("GARE", lobby, seed);
+    (config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (5, 20, 20);
+    config
+}
+
+/// A room of one pilot (Anne, connection 1) and three bots, started.
+fn started(seed: u64) -> (RoomOf<Partie>, Vec<Output>) {
+    let mut room = RoomOf::<Partie>::new(config(seed), 1);
+    let mut out = Vec::new();
+    let hello = Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Anne".into(), seat_token: None };
+    room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
+    room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
+    (room, out)
+}
+
+/// Runs the room's clock until the game is over (or `stop` says so), as the network layer
+/// would: every deadline, in order. Returns the journal it wrote.
+fn run(room: &mut RoomOf<Partie>, now: &mut u64, out: &mut Vec<Output>, stop: impl Fn(&[Output]) -> bool) {
+    while !room.is_finished() && !stop(out) {
+        let at = room.next_deadline().expect("a room that is not finished waits for something");
+        assert!(at < *now + 60_000_000, "nothing happened for a minute at {now} µs");
+        *now = (*now).max(at);
+        room.tick(*now, out);
+    }
+}
+
+fn journal(out: &[Output]) -> Vec<JournalEntryOf<MilleBornes>> {
+    out.iter()
+        .filter_map(|o| match o {
+            OutputOf::Journal(entry) => Some(entry.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn events_to(out: &[Output], conn: u64) -> Vec<Event> {
+    out.iter()
+        .filter_map(|o| match o {
+            OutputOf::Send { conn: c, msg: ServerMsgOf::Update { events, .. } }
+            | OutputOf::SendAt { conn: c, msg: ServerMsgOf::Update { events, .. }, .. }
+                if *c == conn =>
+            {
+                Some(events.clone())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// A pilot and three host bots: the pilot lets every time limit pass, its stand-in plays,
+/// and the hand is played to the standings with Coup-Fourré windows opened and closed by
+/// the table's timers.
+#[test]
+fn m_13_3_a_whole_game_of_one_hand_through_the_table_s_room() {
+    let ((mut room, mut out), mut now) = (started(7), 0);
+    assert!(room.game().is_some(), "one person ready and three bots: the game starts");
+    run(&mut room, &mut now, &mut out, |_| false);
+    let events = events_to(&out, 1);
+    assert_eq!(events.iter().filter(|e| matches!(e, Event::HandEnded { .. })).count(), 1, "one hand");
+    assert!(events.contains(&Event::GameOver));
+    assert!(events.iter().any(|e| matches!(e, Event::WindowOpened { .. })), "no attack in a whole hand?");
+    // Anne's copy of another seat's draw never names the card (M-3.4).
+    assert!(events.iter().all(|e| !matches!(e, Event::Drew { seat, card: Some(_) } if *seat != Seat(0))));
+    // M-15.1: each window is a timed moment of the table: its news leave with their datagram
+    // twin, and the table's clock closes it (journaled, so a resume closes it again).
+    let twins = out
+        .iter()
+        .filter(|o| {
+            let twin =
+                |d: &DatagramOf<MilleBornes>| matches!(d, DatagramOf::Twin { twin: Event::WindowOpened { .. }, .. });
+            matches!(o, OutputOf::DatagramAt { conn: 1, datagram, .. } if twin(datagram))
+        })
+        .count();
+    let windows = events.iter().filter(|e| matches!(e, Event::WindowOpened { .. })).count();
+    assert_eq!(twins, windows, "one twin per window");
+    let closed = journal(&out).iter().filter(|e| matches!(e, JournalEntryOf::TimeUp)).count();
+    let stood = events.iter().filter(|e| matches!(e, Event::AttackStands { .. })).count();
+    assert_eq!(closed, stood, "every window nobody answered was closed by the table's clock");
+    let finished = out.iter().any(|o| matches!(o, OutputOf::Send { conn: 1, msg: ServerMsgOf::Finished { .. } }));
+    assert!(finished, "the standings reach the pilot");
+}
+
+/// `kill -9` in the middle of a hand: the journal rebuilds the same game, and it goes on to
+/// the same end as the room that never stopped.
+#[test]
+fn a_1000_bornes_room_resumes_from_its_journal() {
+    let ((mut room, mut out), mut now) = (started(11), 0);
+    run(&mut room, &mut now, &mut out, |out| journal(out).len() > 60);
+    let entries = journal(&out);
+    assert!(entries.len() > 60, "{} entries", entries.len());
+    let resumed = RoomOf::<Partie>::resume(config(11), 2, &entries, now).expect("the journal replays");
+    let (a, b) = (room.game().unwrap(), resumed.game().unwrap());
+    assert_eq!(a.view(None), b.view(None), "the same table after the replay");
+    assert_eq!(a.view(Some(Seat(2))), b.view(Some(Seat(2))), "the same hands");
+    let mut resumed = resumed;
+    let mut out2 = Vec::new();
+    run(&mut resumed, &mut now, &mut out2, |_| false);
+    assert!(resumed.is_finished(), "the resumed game reaches its end");
+    // A refusal from this game is its own rule error, and the table's are carried in it.
+    let refused: RuleError = bolide_table::TableRefusal::Spectator.into();
+    assert!(refused.to_string().starts_with("spectators watch"));
+}
