@@ -53,6 +53,7 @@ fn main() -> anyhow::Result<()> {
                 bot: false,
                 ready: true,
                 connected: true,
+                path: None,
             })
             .collect();
         let settings = Settings {

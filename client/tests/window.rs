@@ -50,6 +50,13 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
             bot,
             ready: started || bot,
             connected: !bot,
+            // Bob's Wi-Fi went quiet twice in the last minute (the lobby's network check).
+            path: (i == 1).then_some(bolide_protocol::wire::PathCheck {
+                delay_ms: 4,
+                jitter_ms: 2,
+                silences: 2,
+                longest_silence_ms: 120,
+            }),
         };
         let mut seats = vec![seat(0, "Anne", Colour::Rouge, false), seat(1, "Bob", Colour::Bleu, false)];
         if started {
@@ -182,6 +189,9 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
     let mut h = harness(app);
     h.run();
     assert!(h.query_by_label_contains("Bob").is_some());
+    // The lobby's network check: Bob's Wi-Fi went quiet twice; Anne's is not measured yet.
+    assert!(h.query_by_label_contains("Wi-Fi drops (2 in a minute, up to 120 ms)").is_some());
+    assert!(h.query_by_label("network: measuring…").is_some());
     h.get_by_label("Put your hand flat on the table (ready)").click();
     h.run();
     h.get_by_label("Vert").click();

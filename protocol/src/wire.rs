@@ -234,6 +234,51 @@ pub struct LobbySeat {
     pub bot: bool,
     pub ready: bool,
     pub connected: bool,
+    /// What the host measured of this laptop's path so far (`None`: not yet, or a bot).
+    pub path: Option<PathCheck>,
+}
+
+/// The lobby's network check: what the host measured of one laptop's path — from its clock
+/// probes (delay, jitter) and its beats (silences) —, so that a bad Wi-Fi is found before the
+/// first grab, not in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathCheck {
+    /// The one-way delay the host trusts (its floor plus jitter), ms.
+    pub delay_ms: u16,
+    /// How far delays spread above the floor, ms.
+    pub jitter_ms: u16,
+    /// Silences (several beats missing in a row) in the last minute.
+    pub silences: u16,
+    /// The longest of them, ms.
+    pub longest_silence_ms: u16,
+}
+
+/// What a [`PathCheck`] means for a game: the same words on every screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathVerdict {
+    /// A few ms, steady: the grab is judged as on a cable.
+    Good,
+    /// Far or jittery: still fair (reactions are measured on the laptop), but the host waits
+    /// longer for its verdicts.
+    Slow,
+    /// It goes quiet in stretches (Wi-Fi power saving, a microwave, a busy channel): still
+    /// fair, but every verdict waits for it; sit closer to the router or use a cable.
+    Drops,
+}
+
+impl PathCheck {
+    /// Past this one-way delay (ms) a path is slow for a table in one room.
+    pub const SLOW_MS: u16 = 30;
+
+    pub fn verdict(&self) -> PathVerdict {
+        if self.silences >= 2 {
+            PathVerdict::Drops
+        } else if self.delay_ms > Self::SLOW_MS || self.jitter_ms > Self::SLOW_MS / 2 {
+            PathVerdict::Slow
+        } else {
+            PathVerdict::Good
+        }
+    }
 }
 
 /// What travels as QUIC datagrams (unreliable, unordered, never held behind a loss); times in µs.
@@ -466,6 +511,16 @@ mod tests {
             }
             assert_eq!(got, msgs);
         }
+    }
+
+    #[test]
+    fn a_path_is_judged_the_same_on_every_screen() {
+        let p = |delay_ms, jitter_ms, silences| PathCheck { delay_ms, jitter_ms, silences, longest_silence_ms: 90 };
+        assert_eq!(p(3, 1, 0).verdict(), PathVerdict::Good);
+        assert_eq!(p(3, 1, 1).verdict(), PathVerdict::Good, "one silence in a minute is luck");
+        assert_eq!(p(45, 2, 0).verdict(), PathVerdict::Slow);
+        assert_eq!(p(8, 20, 0).verdict(), PathVerdict::Slow);
+        assert_eq!(p(3, 1, 2).verdict(), PathVerdict::Drops, "twice is a Wi-Fi that goes quiet");
     }
 
     #[test]

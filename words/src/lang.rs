@@ -237,6 +237,14 @@ pub struct Words {
     pub you_mark: &'static str,
     pub bot: &'static str,
     pub disconnected: &'static str,
+    /// The lobby's network check of one laptop: a steady path (its delay, ms).
+    pub path_good: fn(u16) -> String,
+    /// A far or jittery path (its delay, ms).
+    pub path_slow: fn(u16) -> String,
+    /// A path that goes quiet in stretches (how often in the last minute, the longest ms).
+    pub path_drops: fn(u16, u16) -> String,
+    /// Not measured yet.
+    pub path_measuring: &'static str,
     pub ready: &'static str,
     pub not_ready: &'static str,
     pub bot_n: fn(u8) -> String,
@@ -516,6 +524,12 @@ pub static EN: Words = Words {
     you_mark: " (you)",
     bot: "bot",
     disconnected: "disconnected",
+    path_good: |ms| format!("network good ({ms} ms)"),
+    path_slow: |ms| format!("network slow ({ms} ms): still fair, verdicts wait a little longer"),
+    path_drops: |n, ms| {
+        format!("Wi-Fi drops ({n} in a minute, up to {ms} ms): sit closer to the router or use a cable")
+    },
+    path_measuring: "network: measuring…",
     ready: "ready",
     not_ready: "not ready",
     bot_n: |n| format!("Bot {n}"),
@@ -861,6 +875,14 @@ pub static FR: Words = Words {
     you_mark: " (vous)",
     bot: "robot",
     disconnected: "déconnecté",
+    path_good: |ms| format!("réseau bon ({ms} ms)"),
+    path_slow: |ms| format!("réseau lent ({ms} ms) : toujours équitable, les verdicts attendent un peu plus"),
+    path_drops: |n, ms| {
+        format!(
+            "le Wi-Fi décroche ({n} fois en une minute, jusqu'à {ms} ms) : rapprochez-vous du routeur ou branchez un câble"
+        )
+    },
+    path_measuring: "réseau : mesure en cours…",
     ready: "prêt",
     not_ready: "pas prêt",
     bot_n: |n| format!("Robot {n}"),

@@ -7,7 +7,7 @@ use crate::live::{Command, Live};
 use crate::state::Mirror;
 use bolide_protocol::circuits::PRESETS;
 use bolide_protocol::model::MAX_PILOTS;
-use bolide_protocol::wire::{LobbyState, Settings};
+use bolide_protocol::wire::{LobbyState, PathCheck, Settings};
 use bolide_protocol::{BotLevel, Circuit, Colour, FirstPlayer, Seat};
 use egui::{RichText, Vec2};
 
@@ -261,6 +261,22 @@ fn tile_editor(
     changed
 }
 
+/// The lobby's network check of one laptop, as the host measured its path: a bad Wi-Fi is
+/// found here, before the first grab.
+fn path_check(ui: &mut egui::Ui, path: Option<PathCheck>, w: &Words) {
+    use bolide_protocol::wire::PathVerdict;
+    let Some(p) = path else {
+        ui.weak(w.path_measuring);
+        return;
+    };
+    let (text, colour) = match p.verdict() {
+        PathVerdict::Good => ((w.path_good)(p.delay_ms), egui::Color32::from_rgb(90, 170, 90)),
+        PathVerdict::Slow => ((w.path_slow)(p.delay_ms), egui::Color32::from_rgb(220, 160, 40)),
+        PathVerdict::Drops => ((w.path_drops)(p.silences, p.longest_silence_ms), egui::Color32::from_rgb(230, 90, 60)),
+    };
+    ui.colored_label(colour, text);
+}
+
 fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState, w: &Words) {
     ui.heading(w.pilots);
     egui::Grid::new("seats").striped(true).min_col_width(60.0).show(ui, |ui| {
@@ -281,6 +297,9 @@ fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState, w: &Wor
                 (false, true, false) => w.not_ready,
             };
             ui.label(state);
+            if !seat.bot && seat.connected {
+                path_check(ui, seat.path, w);
+            }
             ui.end_row();
         }
         for n in 1..=lobby.settings.bots {

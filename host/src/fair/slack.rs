@@ -127,6 +127,13 @@ impl Slack {
         }
     }
 
+    /// The silences of the last [`RECORD_US`]: how many, and the longest (µs).
+    pub fn silences(&self) -> (usize, u64) {
+        let from = self.heard.saturating_sub(RECORD_US);
+        let recent = self.silences.iter().filter(|(at, _)| *at > from);
+        recent.fold((0, 0), |(n, max), (_, len)| (n + 1, max.max(*len)))
+    }
+
     /// The time a request needs to outlast the longest silence this path showed (trusted once
     /// seen [`SILENCES_TRUSTED`] times in the record): when the next copy after it leaves. 0
     /// for a path that did not go quiet.

@@ -199,6 +199,19 @@ impl<A: Copy> Fairness<A> {
         self.clocks.get(&conn).filter(|c| c.samples() > 0)
     }
 
+    /// What the host measured of `conn`'s path, once it has a probe (the lobby's check).
+    pub fn path(&self, conn: ConnId) -> Option<bolide_protocol::wire::PathCheck> {
+        let clock = self.clock(conn)?;
+        let ms = |us: u64| u16::try_from(us.div_ceil(1000)).unwrap_or(u16::MAX);
+        let (silences, longest) = self.slack.get(&conn).map_or((0, 0), Slack::silences);
+        Some(bolide_protocol::wire::PathCheck {
+            delay_ms: ms(clock.owd_max()),
+            jitter_ms: ms(clock.jitter()),
+            silences: u16::try_from(silences).unwrap_or(u16::MAX),
+            longest_silence_ms: ms(longest),
+        })
+    }
+
     /// The host's one-way delay bound to `conn`, µs.
     pub fn owd_max(&self, conn: ConnId) -> u64 {
         self.clock(conn).map_or(UNKNOWN_OWD_US, |c| c.owd_max())

@@ -21,7 +21,8 @@ use crate::fair::Sample;
 use bolide_protocol::Colour;
 use bolide_protocol::dice::SeedReveal;
 use bolide_protocol::wire::{
-    BeatSchedule, ClientMsgOf, DatagramOf, Hello, LobbySeat, LobbyStateOf, SeatToken, ServerMsgOf, StandingLine, close,
+    BeatSchedule, ClientMsgOf, DatagramOf, Hello, LobbySeat, LobbyStateOf, PathCheck, SeatToken, ServerMsgOf,
+    StandingLine, close,
 };
 use bolide_table::{Game, Lobby, Seat, Step, TableRefusal, Words};
 use rand::{RngExt, SeedableRng};
@@ -196,7 +197,15 @@ pub struct RoomOf<G: Game> {
     fair: fairness::Fairness<G::Action>,
     /// When each seat came back with its token, within the last [`COMEBACK_WINDOW_US`].
     comebacks: BTreeMap<Seat, Vec<u64>>,
+    /// The lobby's network check: when the paths are looked at next, and what the lobby last
+    /// said of them (a new lobby goes out only when they changed).
+    path_check_at: Option<u64>,
+    paths_sent: Vec<Option<PathCheck>>,
 }
+
+/// How often the lobby looks at the paths the host measures (µs): the first look comes after
+/// the host's first-second probe burst.
+pub const PATH_CHECK_US: u64 = 2_000_000;
 
 /// What a room of `G` says and hears.
 type ServerMsgFor<G> = ServerMsgOf<<G as Game>::Words>;
@@ -219,6 +228,8 @@ impl<G: Game> RoomOf<G> {
             legal: Vec::new(),
             fair: fairness::Fairness::default(),
             comebacks: BTreeMap::new(),
+            path_check_at: None,
+            paths_sent: Vec::new(),
         }
     }
 
@@ -242,7 +253,8 @@ impl<G: Game> RoomOf<G> {
     }
     /// When the room next needs [`Room::tick`], on the same clock as `now`.
     pub fn next_deadline(&self) -> Option<u64> {
-        self.due.iter().map(|d| d.at).chain(self.fair.next_deadline()).min()
+        let path_check = self.path_check_at.filter(|_| matches!(self.stage, Stage::Lobby));
+        self.due.iter().map(|d| d.at).chain(self.fair.next_deadline()).chain(path_check).min()
     }
 
     /// The timed moment now open as a beat names it, shown at its opening instant (host
@@ -262,6 +274,8 @@ impl<G: Game> RoomOf<G> {
     /// A connection's hello; `beats`: when the host asks it to beat (the server's choice: it
     /// knows how many connections it hears).
     pub fn hello(&mut self, now: u64, conn: ConnId, hello: Hello, beats: BeatSchedule, out: &mut Vec<Out<G>>) {
+        // The lobby's network check starts with the first laptop, past its probe burst.
+        self.path_check_at.get_or_insert(now.saturating_add(PATH_CHECK_US));
         let word = hello.code.split('-').next().unwrap_or("").trim().to_ascii_uppercase();
         if !crate::secret::same(word.as_bytes(), self.config.code.to_ascii_uppercase().as_bytes()) {
             let reason = "wrong room code: ask the host for the code it printed".to_string();
@@ -484,6 +498,12 @@ impl<G: Game> RoomOf<G> {
 
     /// Fires every timer due at `now`.
     pub fn tick(&mut self, now: u64, out: &mut Vec<Out<G>>) {
+        if matches!(self.stage, Stage::Lobby) && self.path_check_at.is_some_and(|at| at <= now) {
+            self.path_check_at = Some(now.saturating_add(PATH_CHECK_US));
+            if self.paths() != self.paths_sent {
+                self.send_lobby(out);
+            }
+        }
         while let Some(i) = self.due.iter().position(|d| d.at <= now) {
             let due = self.due.swap_remove(i);
             self.fire(now, due.kind, out);
@@ -513,6 +533,11 @@ impl<G: Game> RoomOf<G> {
         out.push(OutputOf::Send { conn, msg: ServerMsgOf::LobbyRefused { reason: reason.to_string() } });
     }
 
+    /// What the host measured of each seat's path, by seat (the lobby's network check).
+    fn paths(&self) -> Vec<Option<PathCheck>> {
+        self.seats.iter().map(|s| s.conn.and_then(|c| self.fair.path(c))).collect()
+    }
+
     fn lobby_state(&self) -> LobbyStateOf<G::Words> {
         LobbyStateOf {
             seats: self
@@ -526,6 +551,7 @@ impl<G: Game> RoomOf<G> {
                     bot: s.bot.is_some(),
                     ready: s.ready || s.bot.is_some(),
                     connected: s.conn.is_some(),
+                    path: s.conn.and_then(|c| self.fair.path(c)),
                 })
                 .collect(),
             you: None,
@@ -542,7 +568,8 @@ impl<G: Game> RoomOf<G> {
         SeedReveal { seed: self.config.seed, nonce: self.config.nonce }
     }
 
-    fn send_lobby(&self, out: &mut Vec<Out<G>>) {
+    fn send_lobby(&mut self, out: &mut Vec<Out<G>>) {
+        self.paths_sent = self.paths();
         let lobby = self.lobby_state();
         for (&conn, &you) in &self.members {
             out.push(OutputOf::Send { conn, msg: ServerMsgOf::Lobby(LobbyStateOf { you, ..lobby.clone() }) });

@@ -1342,3 +1342,34 @@ fn pawn_of(record: &FairRecord<Action>) -> Option<Pawn> {
         _ => None,
     }
 }
+
+/// The lobby's network check (issue: a lobby that checks the network): once the host has
+/// probed a laptop, the lobby says what its path is — and says it again only when it changed.
+#[test]
+fn the_lobby_shows_each_laptop_s_path_as_the_host_measured_it() {
+    let mut r = room(3, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, hello("Anne", None), Steady, &mut out);
+    let path = |out: &[Output]| {
+        out.iter().rev().find_map(|o| match o {
+            Output::Send { conn: 1, msg: ServerMsg::Lobby(l) } => Some(l.seats[0].path),
+            _ => None,
+        })
+    };
+    assert_eq!(path(&out), Some(None), "no probe yet: nothing measured");
+    // Probes of a 3 ms path (round trip 6 ms), with 1 ms of spread.
+    for i in 0..20u64 {
+        let t = 100_000 + i * 50_000;
+        r.probe(1, crate::fair::Sample::from_probe(t, t + 3_000 + i % 2 * 1_000, t + 3_000 + i % 2 * 1_000, t + 6_000));
+    }
+    out.clear();
+    let at = r.next_deadline().expect("the lobby looks at the paths");
+    r.tick(at, &mut out);
+    let measured = path(&out).flatten().expect("the lobby names the path once measured");
+    assert!((3..=6).contains(&measured.delay_ms), "{measured:?}");
+    assert_eq!(measured.verdict(), wire::PathVerdict::Good);
+    out.clear();
+    let at = r.next_deadline().unwrap();
+    r.tick(at, &mut out);
+    assert_eq!(path(&out), None, "nothing changed: no new lobby");
+}
