@@ -118,8 +118,13 @@ pub fn seeds() -> Vec<Vec<u8>> {
     let mut room = Room::new(config, 3);
     let mut out = Vec::new();
     for conn in 1..=2 {
-        let hello =
-            Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: format!("P{conn}"), seat_token: None };
+        let hello = Hello {
+            version: PROTOCOL_VERSION,
+            code: "gare".into(),
+            name: format!("P{conn}"),
+            seat_token: None,
+            watch: false,
+        };
         room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
         room.message(0, conn, ClientMsg::Ready(true), &mut out);
     }

@@ -74,6 +74,7 @@ impl Live {
         code: &str,
         name: &str,
         colour: Option<Colour>,
+        watch: bool,
         repaint: Arc<dyn Fn() + Send + Sync>,
     ) -> Live {
         let (live, commands) = Live::detached(code);
@@ -82,6 +83,7 @@ impl Live {
             clock: live.clock.clone(),
             unsent: live.unsent.clone(),
             state: live.state.clone(),
+            watch,
             ..ConnectOptions::default()
         };
         runtime.spawn(drive(target, live.link.clone(), commands, options, repaint));

@@ -105,6 +105,8 @@ pub struct ConnectOptions {
     /// The client core this connection drives: a face that reads it (the window) or keeps it
     /// across comebacks (what it knows of the table, the dice seen) passes its own.
     pub state: SharedState,
+    /// Watch the table rather than take a seat.
+    pub watch: bool,
 }
 
 impl Default for ConnectOptions {
@@ -115,6 +117,7 @@ impl Default for ConnectOptions {
             socket: None,
             unsent: Unsent::default(),
             state: SharedState::default(),
+            watch: false,
         }
     }
 }
@@ -261,7 +264,7 @@ impl Session {
         // The code word is proved, never sent (`bolide_link::pake`): the host proves it first,
         // bound to this connection; only then does this laptop prove it, and send its seat token.
         let (laptop, msg) = pake::Laptop::start(&word);
-        let knock = Knock { version, room, pake: msg, name: name.to_string() };
+        let knock = Knock { version, room, pake: msg, name: name.to_string(), watch: options.watch };
         session.write(&wire::encode(&knock)).await?;
         let (host_msg, host_proof) = match session.next().await? {
             ServerMsg::Pake { msg, proof } => (msg, proof),

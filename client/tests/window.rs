@@ -136,8 +136,13 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
     h.run();
     h.get_by_label("Join this table").click();
     h.run();
-    let expected = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into() };
+    let expected = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into(), watch: false };
     assert_eq!(h.state().last_intent, Some(expected));
+    // Or to watch it: a spectator, even while seats are free.
+    h.get_by_label("Watch this table").click();
+    h.run();
+    let watching = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into(), watch: true };
+    assert_eq!(h.state().last_intent, Some(watching));
     let prefs = h.state().prefs();
     assert_eq!((prefs.last_address.as_str(), prefs.last_code.as_str()), ("192.168.1.20:47117", "garage-7F3K0Q"));
 }
@@ -250,7 +255,8 @@ fn a_pilot_leaving_the_lobby_leaves_every_other_window_its_own_seat() {
         }
     };
     for (conn, name) in [(1, "Anne"), (2, "Bob"), (3, "Chloé")] {
-        let hello = Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: None };
+        let hello =
+            Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: None, watch: false };
         room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
         feed(&mut out);
     }

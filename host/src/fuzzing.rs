@@ -71,8 +71,8 @@ pub fn room(data: &[u8]) {
     let mut out = Vec::new();
     let (mut now, mut seq) = (0u64, 0u32);
     let mut ops = Bytes(data);
-    while let Some([op, conn]) = ops.take::<2>() {
-        let conn: ConnId = u64::from(conn % 4) + 1;
+    while let Some([op, conn_byte]) = ops.take::<2>() {
+        let conn: ConnId = u64::from(conn_byte % 4) + 1;
         now += u64::from(op >> 4) * 10_000;
         match op % 11 {
             0 => {
@@ -81,6 +81,8 @@ pub fn room(data: &[u8]) {
                     code: "gare".into(),
                     name: format!("P{conn}"),
                     seat_token: None,
+                    // The connection byte's high bit: a laptop that only watches.
+                    watch: conn_byte & 0x80 != 0,
                 };
                 // The bit no other use reads: either schedule the server may ask for.
                 let beats = if op & 8 == 0 { BeatSchedule::Steady } else { BeatSchedule::WhileActing };

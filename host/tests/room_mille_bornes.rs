@@ -22,7 +22,8 @@ fn config(seed: u64) -> RoomConfigOf<Lobby> {
 fn started(seed: u64) -> (RoomOf<Partie>, Vec<Output>) {
     let mut room = RoomOf::<Partie>::new(config(seed), 1);
     let mut out = Vec::new();
-    let hello = Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Anne".into(), seat_token: None };
+    let hello =
+        Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Anne".into(), seat_token: None, watch: false };
     room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
     room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
     (room, out)

@@ -59,6 +59,8 @@ pub struct Knock {
     /// The client's SPAKE2 message.
     pub pake: Vec<u8>,
     pub name: String,
+    /// Watch the table (a spectator), even while seats are free.
+    pub watch: bool,
 }
 
 /// The client's second frame, once the host proved it knows the code word: its own proof,
@@ -79,6 +81,8 @@ pub struct Hello {
     pub name: String,
     /// The token of a seat held before, to come back to it after a drop.
     pub seat_token: Option<SeatToken>,
+    /// Watch the table (a spectator), even while seats are free.
+    pub watch: bool,
 }
 
 /// When a client showed a timed moment, on its own clock. The moment is named — by the game's
@@ -621,7 +625,7 @@ mod tests {
 
     #[test]
     fn any_hello_reveals_its_version() {
-        let hello = Hello { version: 0, code: "ABCD".into(), name: "x".into(), seat_token: None };
+        let hello = Hello { version: 0, code: "ABCD".into(), name: "x".into(), seat_token: None, watch: false };
         let frame = encode(&hello);
         assert_eq!(hello_version(&frame[4..]), Ok(0));
     }

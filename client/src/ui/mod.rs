@@ -272,13 +272,14 @@ impl BolideApp {
             return;
         }
         match intent {
-            Intent::Join { addr, code } => {
+            Intent::Join { addr, code, watch } => {
                 let live = Live::connect(
                     self.runtime.handle(),
                     addr,
                     &code,
                     &self.prefs.name,
                     Some(self.prefs.colour),
+                    watch,
                     self.repaint(),
                 );
                 self.sit(live, None);
@@ -382,6 +383,7 @@ impl BolideApp {
                     &info.code,
                     &self.prefs.name,
                     Some(self.prefs.colour),
+                    false,
                     self.repaint(),
                 );
                 self.sit(live, (!practice).then_some(info));

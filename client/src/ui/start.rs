@@ -14,30 +14,18 @@ use std::net::SocketAddr;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Intent {
     /// Host on this laptop (the same host as `bolide-host serve`), journal included.
-    Host {
-        table_name: String,
-        bots: u8,
-        level: BotLevel,
-        races: u8,
-        resume: bool,
-    },
+    Host { table_name: String, bots: u8, level: BotLevel, races: u8, resume: bool },
     Join {
         addr: SocketAddr,
         code: String,
+        /// As a spectator, even while seats are free.
+        watch: bool,
     },
     /// You against bots, at once, on this laptop only.
-    Practice {
-        bots: u8,
-        level: BotLevel,
-        races: u8,
-    },
+    Practice { bots: u8, level: BotLevel, races: u8 },
     /// 1000 Bornes against bots on this laptop (`players` in all, you included), to 5000
     /// points or for a number of hands (M-13.1).
-    PracticeMilleBornes {
-        players: u8,
-        level: BotLevel,
-        hands: Option<u8>,
-    },
+    PracticeMilleBornes { players: u8, level: BotLevel, hands: Option<u8> },
 }
 
 pub struct StartUi {
@@ -206,13 +194,17 @@ impl StartUi {
                 ui.add(field).labelled_by(label.id);
                 ui.label(format!("-{}", host.fingerprint));
             });
-            if ui.button(RichText::new(w.join_this_table).size(18.0)).clicked() {
-                let code = format!("{}-{}", self.word.trim(), host.fingerprint);
-                // Remembered as the last host, as one typed by hand is.
-                prefs.last_address = host.addr.to_string();
-                prefs.last_code = code.clone();
-                intent = Some(Intent::Join { addr: host.addr, code });
-            }
+            ui.horizontal(|ui| {
+                let join = ui.button(RichText::new(w.join_this_table).size(18.0)).clicked();
+                let watch = ui.button(RichText::new(w.watch_this_table).size(18.0)).clicked();
+                if join || watch {
+                    let code = format!("{}-{}", self.word.trim(), host.fingerprint);
+                    // Remembered as the last host, as one typed by hand is.
+                    prefs.last_address = host.addr.to_string();
+                    prefs.last_code = code.clone();
+                    intent = Some(Intent::Join { addr: host.addr, code, watch });
+                }
+            });
         }
         ui.separator();
         ui.label(w.or_type);
@@ -227,7 +219,9 @@ impl StartUi {
         });
         if ui.button(RichText::new(w.join).size(18.0)).clicked() {
             match parse_address(&prefs.last_address) {
-                Some(addr) => intent = Some(Intent::Join { addr, code: prefs.last_code.trim().to_string() }),
+                Some(addr) => {
+                    intent = Some(Intent::Join { addr, code: prefs.last_code.trim().to_string(), watch: false })
+                }
                 None => self.error = Some((w.not_an_address)(&prefs.last_address)),
             }
         }

@@ -628,7 +628,7 @@ async fn serve_connection(
             return refuse(&connection, code, &reason).await;
         }
     };
-    let hello = Hello { version, code: word, name: knock.name, seat_token };
+    let hello = Hello { version, code: word, name: knock.name, seat_token, watch: knock.watch };
     let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
     let out = ConnOut { tx, connection: connection.clone() };
     let others = door.open.fetch_add(1, Ordering::Relaxed) as usize;

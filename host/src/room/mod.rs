@@ -1,10 +1,12 @@
-//! One game night's room, sans-I/O: the lobby, the game loop around the engine, the host's
-//! bots, the time limits, the seat tokens and the timed moments — Klaxon calls, the grab and
-//! the Échange window — whose state [`fairness::Fairness`] owns and `timed` wires to the
-//! engine. Inputs (a hello, a message, a probe, a dropped connection, the clock in µs) go in;
-//! messages to send (now or at an instant), connections to close, journal entries and
-//! fairness records come out. The network layer (`crate::net`) only moves them; tests drive a
-//! room with synthetic times and no sockets.
+//! One table's room, sans-I/O, for any game (`RoomOf<G: bolide_table::Game>`): the lobby, the
+//! game loop around the engine's seam, the host's bots, the time limits, the seat tokens and
+//! what the game asks to be timed — calls under a countdown (Bolide's Klaxon) and timed moments
+//! (Bolide's grab and Échange window, 1000 Bornes' Coup-Fourré) — whose state
+//! [`fairness::Fairness`] owns and `timed` wires to the game. Inputs (a hello, a message, a
+//! probe, a dropped connection, the clock in µs) go in; messages to send (now or at an
+//! instant), connections to close, journal entries and fairness records come out. The network
+//! layer (`crate::net`) only moves them; tests drive a room with synthetic times and no
+//! sockets. **Architecture Invariant:** nothing here names a game (`host/tests/invariants.rs`).
 
 mod fairness;
 mod journal;
@@ -324,7 +326,8 @@ impl<G: Game> RoomOf<G> {
             return;
         }
         let humans_max = usize::from(G::PLAYERS.1).saturating_sub(self.config.settings.bots() as usize);
-        if matches!(self.stage, Stage::Lobby) && self.seats.len() < humans_max {
+        // A laptop that asked to watch takes no seat, even a free one.
+        if matches!(self.stage, Stage::Lobby) && self.seats.len() < humans_max && !hello.watch {
             let (Ok(token), Some(colour)) = (crate::secret::seat_token(), self.free_colour()) else {
                 let reason = "the host could not draw a seat token: try again".to_string();
                 out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });

@@ -29,7 +29,7 @@ fn room(bots: u8, races: u8) -> Room {
 }
 
 fn hello(name: &str, token: Option<SeatToken>) -> Hello {
-    Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: token }
+    Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: token, watch: false }
 }
 
 /// The journal entries a room asked to write, in order.
@@ -1372,4 +1372,23 @@ fn the_lobby_shows_each_laptop_s_path_as_the_host_measured_it() {
     let at = r.next_deadline().unwrap();
     r.tick(at, &mut out);
     assert_eq!(path(&out), None, "nothing changed: no new lobby");
+}
+
+/// Watching from the join list (issue: a game night people remember — spectators from the
+/// window): a laptop that asks to watch is a spectator even while seats are free, and the
+/// seats stay free for the pilots.
+#[test]
+fn a_laptop_that_asks_to_watch_takes_no_seat() {
+    let mut r = room(0, 1);
+    let mut out = Vec::new();
+    r.hello(0, 1, Hello { watch: true, ..hello("Grand-mère", None) }, Steady, &mut out);
+    assert!(matches!(sent_to(&out, 1)[0], ServerMsg::Welcome { seat: None, token: None, .. }));
+    r.hello(0, 2, hello("Anne", None), Steady, &mut out);
+    assert!(matches!(sent_to(&out, 2)[0], ServerMsg::Welcome { seat: Some(Seat(0)), .. }), "the first seat is Anne's");
+    let lobby = sent_to(&out, 1).into_iter().rev().find_map(|m| match m {
+        ServerMsg::Lobby(l) => Some(l.clone()),
+        _ => None,
+    });
+    let lobby = lobby.expect("the watcher sees the lobby");
+    assert_eq!((lobby.you, lobby.spectators, lobby.seats.len()), (None, 1, 1));
 }
