@@ -22,6 +22,7 @@ fn found() -> FoundHost {
         fingerprint: "7F3K0Q".into(),
         seats: "2/6".into(),
         version: bolide_protocol::wire::PROTOCOL_VERSION.to_string(),
+        game: Some(bolide_protocol::options::GameKind::Bolide),
         instance: "bolide-7f3k0q._bolide._udp.local.".into(),
     }
 }
@@ -121,11 +122,21 @@ fn start_screen_offers_host_join_and_practice() {
 #[test]
 fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
     let older = FoundHost { name: "Bob's table".into(), version: "1".into(), ..found() };
+    let cards = FoundHost {
+        name: "Chloé's table".into(),
+        addr: "192.168.1.30:47117".parse().unwrap(),
+        instance: "bolide-cards._bolide._udp.local.".into(),
+        game: Some(bolide_protocol::options::GameKind::MilleBornes),
+        ..found()
+    };
     let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
-    let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![found(), older]))).unwrap().dry_run();
+    let hosts = vec![found(), older, cards];
+    let app = BolideApp::with(prefs, None, Some(Discovery::fixed(hosts))).unwrap().dry_run();
     let mut h = harness(app);
     h.run();
     let version = bolide_protocol::wire::PROTOCOL_VERSION;
+    // The advert says which game a table plays.
+    assert!(h.query_by_label(&format!("Chloé's table — 2/6 seats · v{version} · 1000 Bornes")).is_some());
     assert!(
         h.query_by_label(&format!("Bob's table — 2/6 seats · v1, this laptop runs v{version}: update one of them"))
             .is_some()

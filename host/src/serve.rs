@@ -327,7 +327,8 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
     let advert = if args.no_mdns {
         None
     } else {
-        match Advert::start(&args.table_name, &identity.code_suffix(), addr.port(), args.mdns_loopback) {
+        let game = bolide_protocol::options::GameKind::Bolide;
+        match Advert::start(&args.table_name, &identity.code_suffix(), addr.port(), game, args.mdns_loopback) {
             Ok(a) => Some(a),
             Err(e) => {
                 tracing::warn!("mDNS advertisement unavailable ({e}); people join with the address above");

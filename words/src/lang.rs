@@ -196,6 +196,8 @@ pub struct Words {
     pub join_this_table: &'static str,
     /// Join as a spectator, even while seats are free.
     pub watch_this_table: &'static str,
+    /// A table whose advert names a game this laptop does not know (update the game).
+    pub unknown_game: &'static str,
     pub or_type: &'static str,
     pub address: &'static str,
     pub room_code: &'static str,
@@ -480,6 +482,7 @@ pub static EN: Words = Words {
     as_on_host_screen: "as on the host's screen",
     join_this_table: "Join this table",
     watch_this_table: "Watch this table",
+    unknown_game: "a game this laptop does not know: update it",
     or_type: "Or type what the host's screen shows:",
     address: "Address",
     room_code: "Room code",
@@ -830,6 +833,7 @@ pub static FR: Words = Words {
     as_on_host_screen: "comme sur l'écran de l'hôte",
     join_this_table: "Rejoindre cette table",
     watch_this_table: "Regarder cette table",
+    unknown_game: "un jeu que cet ordinateur ne connaît pas : mettez-le à jour",
     or_type: "Ou tapez ce que montre l'écran de l'hôte :",
     address: "Adresse",
     room_code: "Code de la table",

@@ -2,6 +2,7 @@
 //! them. A browse runs on mdns-sd's own thread; the list is shared with the window. Tests
 //! feed a list by hand ([`Discovery::fixed`]).
 
+use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::MDNS_SERVICE;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
@@ -17,6 +18,9 @@ pub struct FoundHost {
     /// "taken/max".
     pub seats: String,
     pub version: String,
+    /// The game the table plays (`None`: one this laptop does not know; an advert without
+    /// one is from a host that played Bolide only).
+    pub game: Option<GameKind>,
     /// The advert's mDNS instance: an advert updates or removes only its own entry.
     pub instance: String,
 }
@@ -49,6 +53,10 @@ impl Discovery {
                             fingerprint: txt("fp").chars().filter(char::is_ascii_alphanumeric).take(6).collect(),
                             seats: txt("seats").chars().take(8).collect(),
                             version: txt("version").chars().take(8).collect(),
+                            game: match txt("game").as_str() {
+                                "" => Some(GameKind::Bolide),
+                                name => GameKind::ALL.into_iter().find(|g| g.name() == name),
+                            },
                             instance: info.get_fullname().chars().take(256).collect(),
                         };
                         // An advert is nobody's proof: it replaces its own earlier entry only,

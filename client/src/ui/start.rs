@@ -6,6 +6,7 @@ use super::prefs::Prefs;
 use crate::lang::{Lang, Words};
 use bolide_bots::BotLevel;
 use bolide_protocol::Colour;
+use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::{DEFAULT_PORT, PROTOCOL_VERSION};
 use egui::{RichText, Vec2};
 use std::net::SocketAddr;
@@ -170,7 +171,7 @@ impl StartUi {
             ui.label(w.looking_for_hosts);
         }
         for host in &hosts {
-            let compatible = host.version == PROTOCOL_VERSION.to_string();
+            let compatible = host.version == PROTOCOL_VERSION.to_string() && host.game.is_some();
             let version = if compatible {
                 format!("v{}", host.version)
             } else {
@@ -180,7 +181,13 @@ impl StartUi {
             // one name are told apart by their address, and neither replaces the other.
             let twins = hosts.iter().filter(|h| h.name == host.name).count() > 1;
             let place = if twins { (w.at_address)(&host.addr.to_string()) } else { String::new() };
-            let text = (w.host_entry)(&host.name, &place, &host.seats, &version);
+            let mut text = (w.host_entry)(&host.name, &place, &host.seats, &version);
+            // Bolide is this window's first game: another game's table says which.
+            match host.game {
+                Some(GameKind::Bolide) => {}
+                Some(game) => text = format!("{text} · {}", game.title()),
+                None => text = format!("{text} · {}", w.unknown_game),
+            }
             if ui.add_enabled(compatible, egui::Button::new(RichText::new(text).size(17.0))).clicked() {
                 self.picked = Some(host.clone());
             }

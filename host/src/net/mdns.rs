@@ -1,9 +1,10 @@
 //! The mDNS advertisement (`_bolide._udp.local.`): laptops on the Wi-Fi find the host without
 //! typing an address. TXT records: `room` (the table's name, for people), `fp` (the
 //! certificate fingerprint of the room code, which only proves which host this is), `seats`
-//! taken, protocol `version`. Never the code word: it is what lets someone in, and the air is
+//! taken, protocol `version`, the `game` it plays. Never the code word: it is what lets someone in, and the air is
 //! shared with strangers.
 
+use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::{MDNS_SERVICE, PROTOCOL_VERSION};
 use mdns_sd::{ServiceDaemon, ServiceInfo};
 
@@ -12,20 +13,27 @@ pub struct Advert {
     room: String,
     fingerprint: String,
     port: u16,
+    game: GameKind,
 }
 
 impl Advert {
-    /// Starts advertising the table `room` (a name for people) with its certificate
-    /// `fingerprint` on `port`, on every interface (or only on loopback, for tests, so nothing
+    /// Starts advertising the table `room` (a name for people) playing `game` with its
+    /// certificate `fingerprint` on `port`, on every interface (or only on loopback, for tests, so nothing
     /// leaves the machine).
-    pub fn start(room: &str, fingerprint: &str, port: u16, loopback_only: bool) -> anyhow::Result<Advert> {
+    pub fn start(
+        room: &str,
+        fingerprint: &str,
+        port: u16,
+        game: GameKind,
+        loopback_only: bool,
+    ) -> anyhow::Result<Advert> {
         let daemon = ServiceDaemon::new()?;
         if loopback_only {
             daemon.disable_interface(mdns_sd::IfKind::All)?;
             daemon.enable_interface(mdns_sd::IfKind::LoopbackV4)?;
         }
         let room = bolide_protocol::wire::clean_name(room);
-        let advert = Advert { daemon, room, fingerprint: fingerprint.to_string(), port };
+        let advert = Advert { daemon, room, fingerprint: fingerprint.to_string(), port, game };
         advert.update((0, 6))?;
         Ok(advert)
     }
@@ -43,6 +51,7 @@ impl Advert {
             ("fp", self.fingerprint.as_str()),
             ("seats", seats.as_str()),
             ("version", version.as_str()),
+            ("game", self.game.name()),
         ];
         let info = ServiceInfo::new(MDNS_SERVICE, &instance, &host, "", self.port, &props[..])?.enable_addr_auto();
         self.daemon.register(info)?;
@@ -63,7 +72,7 @@ mod tests {
     #[test]
     fn the_room_is_advertised_with_its_fingerprint_seats_and_version_but_not_its_code() {
         // Loopback only: nothing leaves this machine.
-        let advert = Advert::start("MDNSTEST", "7F3K0Q", 47_999, true).unwrap();
+        let advert = Advert::start("MDNSTEST", "7F3K0Q", 47_999, GameKind::MilleBornes, true).unwrap();
         advert.update((4, 6)).unwrap();
         let browser = ServiceDaemon::new().unwrap();
         browser.disable_interface(mdns_sd::IfKind::All).unwrap();
@@ -78,16 +87,17 @@ mod tests {
             {
                 let txt = |k: &str| info.get_property_val_str(k).map(str::to_string);
                 let keys: Vec<String> = info.get_properties().iter().map(|p| p.key().to_string()).collect();
-                found = Some((info.get_port(), txt("version"), txt("fp"), keys));
+                found = Some((info.get_port(), txt("version"), txt("fp"), txt("game"), keys));
             }
         }
         let _ = browser.shutdown();
         advert.stop();
-        let (port, version, fp, mut keys) = found.expect("the advertisement with 4/6 seats was seen on loopback");
+        let (port, version, fp, game, mut keys) = found.expect("the advertisement with 4/6 seats was seen on loopback");
         assert_eq!(port, 47_999);
         assert_eq!(version, Some(PROTOCOL_VERSION.to_string()));
         assert_eq!(fp.as_deref(), Some("7F3K0Q"));
+        assert_eq!(game.as_deref(), Some("mille-bornes"), "the advert says which game the table plays");
         keys.sort();
-        assert_eq!(keys, ["fp", "room", "seats", "version"], "nothing else, and no code word");
+        assert_eq!(keys, ["fp", "game", "room", "seats", "version"], "nothing else, and no code word");
     }
 }
