@@ -56,6 +56,13 @@ fn bolide_plays_to_its_end_through_the_seam() {
         Championship::check_settings(&RaceSettings::default(), 2),
         Err("B-1.1: Bolide plays 3 to 6 pilots, not 2".into())
     );
+    // What a modified first pilot may ask for over the wire stays bounded.
+    let races = |races| RaceSettings {
+        options: bolide_protocol::TableOptions { races, ..Default::default() },
+        ..Default::default()
+    };
+    assert_eq!(Championship::check_settings(&races(0), 4), Err("races: 0 is not 1 to 50".into()));
+    assert_eq!(Championship::check_settings(&races(255), 4), Err("races: 255 is not 1 to 50".into()));
 }
 
 #[test]

@@ -23,6 +23,9 @@ pub type RoomConfig = crate::room::RoomConfigOf<bolide_protocol::wire::Settings>
 pub type Output = crate::room::OutputOf<bolide_protocol::Bolide>;
 pub type JournalEntry = crate::room::JournalEntryOf<bolide_protocol::Bolide>;
 
+/// B-7.1: the races a championship may chain, from the wire or a flag.
+const RACES: std::ops::RangeInclusive<u8> = 1..=50;
+
 /// B-1.1: the pilots a table holds.
 const PILOTS: std::ops::RangeInclusive<u8> = 3..=6;
 
@@ -40,9 +43,9 @@ impl Game for Championship {
         if !PILOTS.contains(&players) {
             return Err(format!("B-1.1: Bolide plays 3 to 6 pilots, not {players}"));
         }
-        // The lobby and the flags offer 1 to 20 (`room::check_settings`); the lab runs longer.
-        if settings.options.races == 0 {
-            return Err("races: a championship runs at least 1 race".into());
+        // The lobby and the flags offer 1 to 20; the fairness lab's long runs take up to 50.
+        if !RACES.contains(&settings.options.races) {
+            return Err(format!("races: {} is not 1 to {}", settings.options.races, RACES.end()));
         }
         if let FirstPlayer::Seat(seat) = settings.options.first_player
             && seat.0 >= players
