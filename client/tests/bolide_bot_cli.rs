@@ -21,7 +21,7 @@ async fn bots_play_to_the_end_and_print_the_standings() {
     let mut config = RoomConfig::new("CLI", settings, 3);
     config.lift_delay_ms = 20;
     config.bot_delay_ms = 5;
-    let code = server.add_room(config, Journal::None, None).unwrap();
+    let code = server.add_room::<bolide_host::game::Championship>(config, Journal::None, None).unwrap();
     let addr = server.local_addr().to_string();
     let out = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_bolide-bot"))

@@ -2,19 +2,27 @@
 
 use crate::bots::BotLevel;
 use crate::circuits::CircuitChoice;
-use crate::game::table::{JournalEntry, RoomConfig};
+use crate::game::Championship;
 use crate::net::{Identity, Journal, Server, mdns::Advert};
-use crate::room::{check_lobby, complete_len};
+use crate::room::{JournalEntryOf, LobbyOf, RoomConfigOf, check_lobby, complete_len};
 use crate::secret;
 use bolide_protocol::model::MAX_PILOTS;
+use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::{DEFAULT_PORT, Settings};
 use bolide_protocol::{FirstPlayer, Seat, TableOptions};
+use bolide_table::Game;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
+    /// The game the table plays: bolide or mille-bornes (default: bolide; with --resume, the
+    /// journal's).
+    #[arg(long)]
+    pub game: Option<GameKind>,
     /// Address to listen on.
     #[arg(long, default_value_t = SocketAddr::from(([0, 0, 0, 0], DEFAULT_PORT)))]
     pub bind: SocketAddr,
@@ -43,9 +51,15 @@ pub struct ServeArgs {
     /// Races in the championship (B-7.1), 1 to 20.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=20))]
     pub races: u8,
-    /// Seats the host's bots fill, on top of the people who join (3 to 6 pilots in all).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=5))]
+    /// Seats the host's bots fill, on top of the people who join (Bolide: 3 to 6 pilots in
+    /// all; 1000 Bornes: 2 to 8 players).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
     pub bots: u8,
+    /// 1000 Bornes: a table option of the rules (M-14) as NAME=VALUE, repeated; the names and
+    /// values of the lobby's settings, e.g. `--option target_km=700`, `--option window_ms=3000`,
+    /// `--option teams=Random`, `--option 'mode={"Hands":{"hands":3}}'`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     /// Practice Échanges: every pilot starts each round holding an Échange bonus (B-4.7).
     #[arg(long)]
     pub echange_drill: bool,
@@ -128,6 +142,8 @@ fn join_addresses(bound: SocketAddr) -> Vec<SocketAddr> {
 /// A host that is up: the server with its room, the code to tell people, where to join, and
 /// the mDNS advertisement. `serve` and the window's "Host a game" both start one.
 pub struct Hosting {
+    /// The game the table plays.
+    pub game: GameKind,
     pub server: Server,
     pub code: String,
     pub addresses: Vec<SocketAddr>,
@@ -189,6 +205,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let addr = hosting.server.local_addr();
     if json {
         let line = serde_json::json!({
+            "game": hosting.game.name(),
             "code": hosting.code,
             "addresses": hosting.addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
             "port": addr.port(),
@@ -197,7 +214,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         });
         println!("{line}");
     } else {
-        println!("Bolide host — room code {}", hosting.code);
+        println!("{} host — room code {}", hosting.game.title(), hosting.code);
         for a in &hosting.addresses {
             println!("  join at {a}");
         }
@@ -252,17 +269,7 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
                 journal_path.display()
             )
         })?;
-        let entries = JournalEntry::parse_all(&text)?;
-        // A torn last line is cut before anything is appended after it.
-        let complete = complete_len(&text) as u64;
-        if complete < text.len() as u64 {
-            tracing::warn!(
-                "the journal's last line was torn by the crash; it is cut ({} bytes)",
-                text.len() as u64 - complete
-            );
-            std::fs::OpenOptions::new().write(true).open(&journal_path)?.set_len(complete)?;
-        }
-        Some(entries)
+        Some(text)
     } else {
         if journal_path.exists() {
             let old = data_dir.join(format!("championship.journal.{}", unix_time()));
@@ -272,6 +279,112 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         }
         None
     };
+    let game = match (&resume, args.game) {
+        (None, game) => game.unwrap_or_default(),
+        (Some(text), asked) => {
+            let Some(name) = crate::room::game_of(text) else {
+                anyhow::bail!("the journal holds no started championship: start without --resume")
+            };
+            // A journal from before a table served more than one game is Bolide's.
+            let journal = if name.is_empty() { GameKind::Bolide } else { name.parse().map_err(anyhow::Error::msg)? };
+            if let Some(asked) = asked.filter(|g| *g != journal) {
+                anyhow::bail!(
+                    "--resume: the journal is a game of {journal}, not {asked}: drop --game, or pass --game {journal}"
+                );
+            }
+            journal
+        }
+    };
+    let server = Server::bind(args.bind, &identity)?;
+    let journal = Opening { path: journal_path, resume: resume.as_deref() };
+    let code = match game {
+        GameKind::Bolide => open_room::<Championship>(&server, &args, bolide_lobby(&args)?, journal)?,
+        GameKind::MilleBornes => {
+            open_room::<mille_bornes::Partie>(&server, &args, mille_bornes_lobby(&args)?, journal)?
+        }
+    };
+    let addr = server.local_addr();
+    let addresses = join_addresses(addr);
+    let advert = if args.no_mdns {
+        None
+    } else {
+        match Advert::start(&args.table_name, &identity.code_suffix(), addr.port(), game, args.mdns_loopback) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                tracing::warn!("mDNS advertisement unavailable ({e}); people join with the address above");
+                None
+            }
+        }
+    };
+    Ok(Hosting { game, server, code, addresses, data_dir, advert })
+}
+
+/// Where a room's journal goes, and the text of the one it continues (`--resume`).
+struct Opening<'a> {
+    path: PathBuf,
+    resume: Option<&'a str>,
+}
+
+/// Opens the room that plays `G` with `lobby` and the table's flags, continuing the journal
+/// when resuming; returns its code.
+fn open_room<G: Game>(
+    server: &Server,
+    args: &ServeArgs,
+    lobby: LobbyOf<G>,
+    journal: Opening,
+) -> anyhow::Result<String> {
+    // Bolide's refusals name their flag (`races: …`), 1000 Bornes' their rule (`M-13.3: …`).
+    check_lobby::<G>(&lobby, 0).map_err(|e| match e.starts_with(char::is_lowercase) {
+        true => anyhow::anyhow!("--{e}"),
+        false => anyhow::anyhow!("--option: {e}"),
+    })?;
+    let resume = match journal.resume {
+        Some(text) => {
+            let entries = JournalEntryOf::<G::Words>::parse_all(text)?;
+            // A torn last line is cut before anything is appended after it.
+            let complete = complete_len(text) as u64;
+            if complete < text.len() as u64 {
+                tracing::warn!(
+                    "the journal's last line was torn by the crash; it is cut ({} bytes)",
+                    text.len() as u64 - complete
+                );
+                std::fs::OpenOptions::new().write(true).open(&journal.path)?.set_len(complete)?;
+            }
+            Some(entries)
+        }
+        None => None,
+    };
+    let journal_word = resume.as_ref().and_then(|entries| match entries.first() {
+        Some(JournalEntryOf::Started { code, .. }) => Some(code.clone()),
+        _ => None,
+    });
+    let word = match (&args.code, &resume) {
+        (Some(code), Some(_)) => resumed_word(code, journal_word.as_deref())?,
+        (Some(code), None) => check_code_word(code)?,
+        (None, Some(_)) => journal_word
+            .ok_or_else(|| anyhow::anyhow!("the journal holds no started championship: start without --resume"))?,
+        (None, None) => secret::code_word()?,
+    };
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => secret::u64()?,
+    };
+    let mut config = RoomConfigOf::new(&word, lobby, seed);
+    config.nonce = secret::nonce()?;
+    config.turn_timeout_ms = seconds_flag("--turn-timeout-s", args.turn_timeout_s)?;
+    config.grab_timeout_ms = seconds_flag("--grab-timeout-s", args.grab_timeout_s)?;
+    config.lift_delay_ms = args.lift_delay_ms;
+    config.bot_delay_ms = args.bot_delay_ms;
+    config.plausible_reaction_ms = args.plausible_reaction_ms;
+    server.add_room::<G>(config, Journal::File(journal.path), resume)
+}
+
+/// Bolide's lobby from its flags.
+fn bolide_lobby(args: &ServeArgs) -> anyhow::Result<Settings> {
+    anyhow::ensure!(
+        args.options.is_empty(),
+        "--option sets 1000 Bornes' table options; Bolide's have flags of their own (--races, --circuit…)"
+    );
     let first_player = match args.first_player.as_str() {
         "random" => FirstPlayer::Random,
         n => match n.parse::<u8>() {
@@ -287,56 +400,38 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         }
         _ => args.circuit.clone(),
     };
-    let settings = Settings {
+    Ok(Settings {
         options: TableOptions { first_player, races: args.races, echange_drill: args.echange_drill },
         circuit,
         bots: args.bots,
-        bot_level: Default::default(),
-    };
-    check_lobby::<crate::game::Championship>(&settings, 0).map_err(|e| anyhow::anyhow!("--{e}"))?;
-    let seed = match args.seed {
-        Some(seed) => seed,
-        None => secret::u64()?,
-    };
-    let journal_word = resume.as_ref().and_then(|entries| match entries.first() {
-        Some(JournalEntry::Started { code, .. }) => Some(code.clone()),
-        _ => None,
-    });
-    let word = match (&args.code, &resume) {
-        (Some(code), Some(_)) => resumed_word(code, journal_word.as_deref())?,
-        (Some(code), None) => check_code_word(code)?,
-        (None, Some(entries)) => match entries.first() {
-            Some(JournalEntry::Started { code, .. }) => code.clone(),
-            _ => anyhow::bail!("the journal holds no started championship: start without --resume"),
-        },
-        (None, None) => secret::code_word()?,
-    };
-    let mut config = RoomConfig::new(&word, settings, seed);
-    config.nonce = secret::nonce()?;
-    config.turn_timeout_ms = seconds_flag("--turn-timeout-s", args.turn_timeout_s)?;
-    config.grab_timeout_ms = seconds_flag("--grab-timeout-s", args.grab_timeout_s)?;
-    config.lift_delay_ms = args.lift_delay_ms;
-    config.bot_delay_ms = args.bot_delay_ms;
-    config.settings.bot_level = args.bot_level;
-    config.plausible_reaction_ms = args.plausible_reaction_ms;
+        bot_level: args.bot_level,
+    })
+}
 
-    let server = Server::bind(args.bind, &identity)?;
-    let code = server.add_room(config, Journal::File(journal_path), resume)?;
-    let addr = server.local_addr();
-    let addresses = join_addresses(addr);
-    let advert = if args.no_mdns {
-        None
-    } else {
-        let game = bolide_protocol::options::GameKind::Bolide;
-        match Advert::start(&args.table_name, &identity.code_suffix(), addr.port(), game, args.mdns_loopback) {
-            Ok(a) => Some(a),
-            Err(e) => {
-                tracing::warn!("mDNS advertisement unavailable ({e}); people join with the address above");
-                None
-            }
-        }
-    };
-    Ok(Hosting { server, code, addresses, data_dir, advert })
+/// 1000 Bornes' lobby from its flags: every table option through `--option`, read as the
+/// lobby's settings are read from the wire (the same names, the same checks).
+fn mille_bornes_lobby(args: &ServeArgs) -> anyhow::Result<mille_bornes::Lobby> {
+    let game = with_options(mille_bornes::Settings::default(), &args.options)?;
+    Ok(mille_bornes::Lobby { game, bots: args.bots, bot_level: args.bot_level })
+}
+
+/// `settings` with each `NAME=VALUE` of `options` set: VALUE as JSON (a number, `true`, an
+/// object), or else as a word (`Random`). An unknown name or a value of the wrong shape is an
+/// error that names the settings there are.
+fn with_options<T: Serialize + DeserializeOwned>(settings: T, options: &[String]) -> anyhow::Result<T> {
+    let mut value = serde_json::to_value(settings)?;
+    let Some(fields) = value.as_object_mut() else { anyhow::bail!("these settings take no options") };
+    let names = fields.keys().cloned().collect::<Vec<_>>().join(", ");
+    for option in options {
+        let Some((name, given)) = option.split_once('=') else {
+            anyhow::bail!("--option {option}: give NAME=VALUE, NAME one of {names}")
+        };
+        let Some(field) = fields.get_mut(name.trim()) else {
+            anyhow::bail!("--option {option}: no option `{name}`; the options are {names}")
+        };
+        *field = serde_json::from_str(given.trim()).unwrap_or_else(|_| serde_json::Value::String(given.trim().into()));
+    }
+    serde_json::from_value(value).map_err(|e| anyhow::anyhow!("--option: {e}"))
 }
 
 /// A time limit in seconds from the command line, as milliseconds: 1 s to an hour.

@@ -183,7 +183,14 @@ mod tests {
             .map(|(n, colour)| JournalSeat { name: n.to_string(), colour, token: None, bot: None })
             .collect();
         let settings = Settings { options, circuit: "cannes".into(), bots: 0, bot_level: Default::default() };
-        let mut lines = vec![JournalEntry::Started { code: "GARE".into(), settings, seed, nonce: [0; 32], seats }];
+        let mut lines = vec![JournalEntry::Started {
+            game: "bolide".into(),
+            code: "GARE".into(),
+            settings,
+            seed,
+            nonce: [0; 32],
+            seats,
+        }];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut scratch = Vec::new();
         for _ in 0..10_000 {

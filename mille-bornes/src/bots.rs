@@ -7,10 +7,86 @@
 use crate::action::Action;
 use crate::card::{Attack, Card, CardCounts, Family, Safety};
 use crate::manche::{Manche, Phase};
+use crate::options::Settings;
+use crate::partie::View;
 use crate::tableau::Tableau;
 use bolide_table::BotLevel;
 use bolide_table::Seat;
 use rand::{Rng, RngExt};
+
+/// What a seat may know, whether the bot plays on the host (the engine's state: it reads
+/// only this of it) or over the wire (its view): the bots read nothing else.
+pub trait Sight {
+    fn settings(&self) -> &Settings;
+    fn players(&self) -> u8;
+    fn draw_count(&self) -> u8;
+    fn side_of(&self, seat: Seat) -> u8;
+    fn tableaux(&self) -> &[Tableau];
+    /// `seat`'s hand, when this sight may see it.
+    fn hand(&self, seat: Seat) -> Option<CardCounts>;
+    /// Every card discarded this hand (face up: every seat saw each one go).
+    fn discarded(&self) -> CardCounts;
+
+    fn tableau(&self, side: u8) -> Option<&Tableau> {
+        self.tableaux().get(usize::from(side))
+    }
+}
+
+impl Sight for Manche {
+    fn settings(&self) -> &Settings {
+        Manche::settings(self)
+    }
+    fn players(&self) -> u8 {
+        Manche::players(self)
+    }
+    fn draw_count(&self) -> u8 {
+        Manche::draw_count(self)
+    }
+    fn side_of(&self, seat: Seat) -> u8 {
+        Manche::side_of(self, seat)
+    }
+    fn tableaux(&self) -> &[Tableau] {
+        Manche::tableaux(self)
+    }
+    fn hand(&self, seat: Seat) -> Option<CardCounts> {
+        Manche::hand(self, seat).copied()
+    }
+    fn discarded(&self) -> CardCounts {
+        *self.discard().0
+    }
+}
+
+impl Sight for View {
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+    fn players(&self) -> u8 {
+        self.players
+    }
+    fn draw_count(&self) -> u8 {
+        self.draw_count
+    }
+    fn side_of(&self, seat: Seat) -> u8 {
+        crate::manche::side_of(seat, self.sides)
+    }
+    fn tableaux(&self) -> &[Tableau] {
+        &self.tableaux
+    }
+    fn hand(&self, seat: Seat) -> Option<CardCounts> {
+        let cards = if self.viewer == Some(seat) {
+            &self.hand
+        } else {
+            &self.partner_hands.iter().find(|(s, _)| *s == seat)?.1
+        };
+        Some(cards.iter().fold(CardCounts::default(), |mut counts, &card| {
+            counts.add(card);
+            counts
+        }))
+    }
+    fn discarded(&self) -> CardCounts {
+        self.discarded
+    }
+}
 
 /// What `seat`'s bot does now, if it has anything to do. `scratch` is reused between calls.
 pub fn decide(
@@ -22,26 +98,38 @@ pub fn decide(
 ) -> Option<Action> {
     scratch.clear();
     manche.legal_actions_into(seat, scratch);
-    if scratch.is_empty() {
+    decide_among(manche, seat, level, scratch, rng)
+}
+
+/// What `seat`'s bot picks among `legal` (the host's list, over the wire), seeing `sight`.
+pub fn decide_among(
+    sight: &impl Sight,
+    seat: Seat,
+    level: BotLevel,
+    legal: &[Action],
+    rng: &mut impl Rng,
+) -> Option<Action> {
+    if legal.is_empty() {
         return None;
     }
     // M-15.11: a bot that holds the safety always calls (the table times the call).
-    if scratch.contains(&Action::CoupFourre) {
+    if legal.contains(&Action::CoupFourre) {
         return Some(Action::CoupFourre);
     }
     match level {
         BotLevel::Random => {
-            let i = rng.random_range(0..scratch.len());
-            scratch.get(i).copied()
+            let i = rng.random_range(0..legal.len());
+            legal.get(i).copied()
         }
-        BotLevel::Strategic => strategic(manche, seat, scratch),
+        BotLevel::Strategic => strategic(sight, seat, legal),
     }
 }
 
 /// The strategic bot's turn, among `legal`; `None` only when nothing is legal.
-fn strategic(m: &Manche, seat: Seat, legal: &[Action]) -> Option<Action> {
+fn strategic(m: &impl Sight, seat: Seat, legal: &[Action]) -> Option<Action> {
     let own = m.side_of(seat);
     let (Some(mine), Some(hand)) = (m.tableau(own), m.hand(seat)) else { return legal.first().copied() };
+    let hand = &hand;
     let target = m.settings().target_km;
     let endgame = usize::from(m.draw_count()) <= usize::from(m.players());
     let plays =
@@ -108,7 +196,7 @@ fn strategic(m: &Manche, seat: Seat, legal: &[Action]) -> Option<Action> {
 
 /// How good an attack on `side` is: the leader first, hazards before a Feu Rouge before a
 /// Limite (which only bites a side that still has far to go).
-fn attack_value(m: &Manche, card: Card, side: u8, endgame: bool) -> (u16, u8) {
+fn attack_value(m: &impl Sight, card: Card, side: u8, endgame: bool) -> (u16, u8) {
     let km = m.tableau(side).map_or(0, |t| t.km);
     let kind = match card.family() {
         Family::Attack(Attack::LimiteDeVitesse) if km + 50 >= m.settings().target_km => 0,
@@ -120,8 +208,8 @@ fn attack_value(m: &Manche, card: Card, side: u8, endgame: bool) -> (u16, u8) {
 }
 
 /// Every card whose place is public: the discard and the tableaux.
-fn seen_cards(m: &Manche) -> CardCounts {
-    m.tableaux().iter().fold(*m.discard().0, |all, t| all.plus(&t.cards))
+fn seen_cards(m: &impl Sight) -> CardCounts {
+    m.tableaux().iter().fold(m.discarded(), |all, t| all.plus(&t.cards))
 }
 
 /// How much the bot wants to keep `card`: 0 for what can never be played.

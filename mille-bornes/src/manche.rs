@@ -152,9 +152,8 @@ impl Manche {
         self.score.as_ref()
     }
 
-    /// M-2.2, M-2.3: partners sit opposite, so seat `s` drives car `s mod sides`.
     pub fn side_of(&self, seat: Seat) -> u8 {
-        seat.0 % self.sides
+        side_of(seat, self.sides)
     }
 
     /// M-5.1: the next seat to the left.
@@ -676,4 +675,9 @@ impl Manche {
             *slot = card;
         }
     }
+}
+
+/// M-2.2, M-2.3: partners sit opposite, so seat `s` drives car `s mod sides`.
+pub fn side_of(seat: Seat, sides: u8) -> u8 {
+    seat.0.checked_rem(sides).unwrap_or(0)
 }

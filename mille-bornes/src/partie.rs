@@ -3,7 +3,7 @@
 //! runner call.
 
 use crate::action::{Action, RuleError};
-use crate::card::Card;
+use crate::card::{Card, CardCounts};
 use crate::deal;
 use crate::event::Event;
 use crate::manche::{Manche, Phase};
@@ -56,6 +56,8 @@ pub struct View {
     pub draw_count: u8,
     pub discard_top: Option<Card>,
     pub discard_count: u8,
+    /// Every card discarded this hand: face up, each seen by every seat as it went.
+    pub discarded: CardCounts,
     pub totals: Vec<u32>,
     pub hands_won: Vec<u8>,
     /// Every hand scored so far, line by line.
@@ -231,6 +233,7 @@ impl Partie {
             draw_count: m.draw_count(),
             discard_top,
             discard_count: discard.total() as u8,
+            discarded: *discard,
             totals: self.totals().to_vec(),
             hands_won: self.hands_won().to_vec(),
             history: self.history.clone(),

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -137,13 +137,15 @@ pub enum ClientMsgOf<W: Words> {
 #[serde(bound = "")]
 pub enum ServerMsgOf<W: Words> {
     /// The hello was accepted. `seat` is `None` for a spectator; `beats`: how often this
-    /// laptop beats.
+    /// laptop beats; `game`: the game the table plays (`Words::NAME`), which says how every
+    /// message after this one reads.
     Welcome {
         version: u32,
         seat: Option<Seat>,
         token: Option<SeatToken>,
         room: String,
         beats: BeatSchedule,
+        game: String,
     },
     /// The host's half of the exchange over the code word and its proof, bound to this
     /// connection (`bolide_link::pake`).
@@ -186,6 +188,29 @@ pub enum ServerMsgOf<W: Words> {
     /// The championship is over: the final standings, best first (B-7.3).
     Finished {
         standings: Vec<StandingLine>,
+    },
+}
+
+/// What the host says at its door, before a laptop knows which game the table plays: the
+/// first three of [`ServerMsgOf`]'s messages, read the same whatever the game (their bytes are
+/// `ServerMsgOf<W>`'s for every `W`, which a test holds). A laptop reads its first frames as
+/// these, then every frame after the welcome in the words of the game it names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Door {
+    Welcome {
+        version: u32,
+        seat: Option<Seat>,
+        token: Option<SeatToken>,
+        room: String,
+        beats: BeatSchedule,
+        game: String,
+    },
+    Pake {
+        msg: Vec<u8>,
+        proof: Vec<u8>,
+    },
+    Refused {
+        reason: String,
     },
 }
 
@@ -310,6 +335,17 @@ pub enum DatagramOf<W: Words> {
     Beat { now_us: u64, shown: Option<Shown>, acts: u32 },
     Timed { seq: u32, action: W::Action, shown_us: u64, input_us: u64 },
     Twin { show_at_us: Option<u64>, twin: W::Twin },
+}
+
+/// The clock probes among the datagrams: the first four of [`DatagramOf`]'s, read the same
+/// whatever the game (a test holds their bytes equal). The network layer answers them itself;
+/// what else comes as a datagram is the room's to read, in its game's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClockProbe {
+    Ping { t0: u64 },
+    Pong { t0: u64, t1: u64, t2: u64 },
+    HostPing { t0: u64 },
+    ClientPong { t0: u64, t1: u64, t2: u64 },
 }
 
 /// How often a client beats (µs) while it beats: in a timed moment a faster hand's verdict
@@ -450,6 +486,16 @@ pub fn encode_datagram<W: Words>(datagram: &DatagramOf<W>) -> Vec<u8> {
     bincode::serde::encode_to_vec(datagram, config()).expect("datagrams always encode")
 }
 
+/// Encodes a clock probe (the same bytes as its [`DatagramOf`] for any game).
+pub fn encode_probe(probe: &ClockProbe) -> Vec<u8> {
+    bincode::serde::encode_to_vec(probe, config()).expect("probes always encode")
+}
+
+/// A datagram read as a clock probe; `None` for any other datagram (the room's to read).
+pub fn decode_probe(bytes: &[u8]) -> Option<ClockProbe> {
+    decode(bytes).ok()
+}
+
 /// Decodes a datagram.
 pub fn decode_datagram<W: Words>(bytes: &[u8]) -> Result<DatagramOf<W>, FrameError> {
     decode(bytes)
@@ -491,6 +537,50 @@ mod tests {
     use crate::model::MAX_PILOTS;
     use crate::twin::Twin;
     use crate::{Action, Pawn, RuleError};
+
+    #[test]
+    fn the_door_and_the_clock_probes_read_the_same_for_any_game() {
+        let token = SeatToken(7);
+        let pairs: [(Door, ServerMsg); 3] = [
+            (
+                Door::Welcome {
+                    version: 3,
+                    seat: Some(Seat(2)),
+                    token: Some(token),
+                    room: "GARE".into(),
+                    beats: BeatSchedule::Steady,
+                    game: "bolide".into(),
+                },
+                ServerMsg::Welcome {
+                    version: 3,
+                    seat: Some(Seat(2)),
+                    token: Some(token),
+                    room: "GARE".into(),
+                    beats: BeatSchedule::Steady,
+                    game: "bolide".into(),
+                },
+            ),
+            (Door::Pake { msg: vec![1, 2], proof: vec![3] }, ServerMsg::Pake { msg: vec![1, 2], proof: vec![3] }),
+            (Door::Refused { reason: "full".into() }, ServerMsg::Refused { reason: "full".into() }),
+        ];
+        for (door, msg) in pairs {
+            assert_eq!(encode(&door), encode(&msg));
+            assert_eq!(decode::<Door>(&encode(&msg)[4..]).unwrap(), door);
+        }
+        let probes: [(ClockProbe, Datagram); 4] = [
+            (ClockProbe::Ping { t0: 1 }, Datagram::Ping { t0: 1 }),
+            (ClockProbe::Pong { t0: 1, t1: 2, t2: 3 }, Datagram::Pong { t0: 1, t1: 2, t2: 3 }),
+            (ClockProbe::HostPing { t0: 9 }, Datagram::HostPing { t0: 9 }),
+            (ClockProbe::ClientPong { t0: 1, t1: 2, t2: 3 }, Datagram::ClientPong { t0: 1, t1: 2, t2: 3 }),
+        ];
+        for (probe, datagram) in probes {
+            assert_eq!(encode_probe(&probe), encode_datagram(&datagram));
+            assert_eq!(decode_probe(&encode_datagram(&datagram)), Some(probe));
+        }
+        // What is not a probe is not taken for one.
+        let beat = Datagram::Beat { now_us: 5, shown: None, acts: 0 };
+        assert_eq!(decode_probe(&encode_datagram(&beat)), None);
+    }
 
     #[test]
     fn frames_round_trip_split_anywhere() {

@@ -37,7 +37,7 @@ pub fn quick_room(code: &str, bots: u8, races: u8) -> RoomConfig {
 pub fn host(name: &str, config: RoomConfig) -> (Server, String) {
     let identity = Identity::load_or_create(&scratch(name).join("identity")).unwrap();
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
-    let code = server.add_room(config, Journal::None, None).unwrap();
+    let code = server.add_room::<bolide_host::game::Championship>(config, Journal::None, None).unwrap();
     (server, code)
 }
 

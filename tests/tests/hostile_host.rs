@@ -43,6 +43,7 @@ async fn a_view_naming_a_seat_that_does_not_exist_ends_the_link_with_a_clear_err
             token: None,
             room: "GARE".into(),
             beats: wire::BeatSchedule::Steady,
+            game: "bolide".into(),
         };
         send.write_all(&wire::encode(&welcome)).await.unwrap();
         // A real three-seat race, seen from seat 0 — but its first player is seat 9.

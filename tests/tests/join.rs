@@ -102,7 +102,8 @@ async fn an_honest_join_proves_the_word_in_one_more_round_trip() {
     // trip and three scalar multiplications on each side (printed; the README quotes a run).
     let identity = Identity::load_or_create(&dir("honest")).unwrap();
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
-    let code = server.add_room(quick_room("GARAGE", 2, 1), Journal::None, None).unwrap();
+    let code =
+        server.add_room::<bolide_host::game::Championship>(quick_room("GARAGE", 2, 1), Journal::None, None).unwrap();
     let mut times = Vec::new();
     for i in 0..10 {
         let started = Instant::now();

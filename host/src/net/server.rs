@@ -5,13 +5,14 @@
 use super::identity::Identity;
 use super::tls;
 use crate::fair::{OutstandingProbes, Sample};
-use crate::game::table::{JournalEntry, Output, Room, RoomConfig};
-use crate::room::{ConnId, FairRecord};
+use crate::room::{ConnId, FairRecord, JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf};
 use bolide_link::pake;
 use bolide_protocol::wire::{
-    self, BeatSchedule, ClientMsg, Datagram, FrameDecoder, FrameError, Hello, Knock, PROTOCOL_VERSION, Proof,
-    SeatToken, ServerMsg, close,
+    self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, FrameDecoder, FrameError, Hello, Knock, PROTOCOL_VERSION,
+    Proof, SeatToken, close,
 };
+use bolide_table::Game;
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -21,12 +22,32 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 
-/// What a room's task receives.
+/// What a room's task receives. Messages and datagrams come as bytes: the connection does not
+/// know which game its room plays, and the room reads them in its game's words.
 enum RoomInput {
-    Hello { conn: ConnId, hello: Hello, out: ConnOut, beats: BeatSchedule },
-    Msg { conn: ConnId, msg: ClientMsg },
-    Gone { conn: ConnId },
-    Probe { conn: ConnId, sample: Sample },
+    Hello {
+        conn: ConnId,
+        hello: Hello,
+        out: ConnOut,
+        beats: BeatSchedule,
+    },
+    /// A frame's body from the game stream.
+    Msg {
+        conn: ConnId,
+        body: Vec<u8>,
+    },
+    /// A datagram that is not a clock probe (a beat, a timed request's copy).
+    Datagram {
+        conn: ConnId,
+        bytes: Vec<u8>,
+    },
+    Gone {
+        conn: ConnId,
+    },
+    Probe {
+        conn: ConnId,
+        sample: Sample,
+    },
 }
 
 /// Limits that keep a host whole whatever its peers do. A game night is a handful of
@@ -270,6 +291,35 @@ struct RoomHandle {
 
 type Rooms = Arc<Mutex<Vec<RoomHandle>>>;
 
+/// Every verdict of every room's timed moments, kept by the game's action type: the fairness
+/// lab reads a game's records back as they were written (`records::<Action>()`).
+#[derive(Default)]
+pub struct FairLog(Mutex<HashMap<TypeId, Box<dyn Any + Send>>>);
+
+/// Verdicts a host keeps for the lab, per game: far more than any lab run makes.
+const FAIR_LOG: usize = 1_000_000;
+
+impl FairLog {
+    fn push<A: Send + 'static>(&self, record: FairRecord<A>) {
+        let Ok(mut logs) = self.0.lock() else { return };
+        let log = logs.entry(TypeId::of::<A>()).or_insert_with(|| Box::new(Vec::<FairRecord<A>>::new()));
+        if let Some(log) = log.downcast_mut::<Vec<FairRecord<A>>>()
+            && log.len() < FAIR_LOG
+        {
+            log.push(record);
+        }
+    }
+
+    /// The records of the games whose action is `A`, in the order they were judged.
+    pub fn records<A: Clone + Send + 'static>(&self) -> Vec<FairRecord<A>> {
+        let Ok(logs) = self.0.lock() else { return Vec::new() };
+        logs.get(&TypeId::of::<A>())
+            .and_then(|log| log.downcast_ref::<Vec<FairRecord<A>>>())
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
 /// A running host: one QUIC endpoint, any number of rooms (a game night has one).
 pub struct Server {
     endpoint: quinn::Endpoint,
@@ -284,8 +334,8 @@ pub struct Server {
     started: Instant,
     next_conn: Arc<AtomicU64>,
     pub stats: Arc<Stats>,
-    /// Every grab verdict of every room (the fairness lab reads it).
-    pub fair_log: Arc<Mutex<Vec<FairRecord<bolide_protocol::Action>>>>,
+    /// Every verdict of every room's timed moments (the fairness lab reads it).
+    pub fair_log: Arc<FairLog>,
     /// Rooms report here when their championship is over.
     finished_tx: watch::Sender<usize>,
     pub finished: watch::Receiver<usize>,
@@ -371,19 +421,20 @@ impl Server {
         }
     }
 
-    /// Opens a room; returns its full code. A resumed room comes with its journal entries.
-    pub fn add_room(
+    /// Opens a room that plays `G`; returns its full code. A resumed room comes with its
+    /// journal entries.
+    pub fn add_room<G: Game>(
         &self,
-        config: RoomConfig,
+        config: RoomConfigOf<LobbyOf<G>>,
         journal: Journal,
-        resume: Option<Vec<JournalEntry>>,
+        resume: Option<Vec<JournalEntryOf<G::Words>>>,
     ) -> anyhow::Result<String> {
         let word = config.code.to_ascii_uppercase();
         let entropy = crate::secret::u64()?;
         let now = self.started.elapsed().as_micros() as u64;
         let room = match resume {
-            Some(entries) => Room::resume(config, entropy, &entries, now)?,
-            None => Room::new(config, entropy),
+            Some(entries) => RoomOf::<G>::resume(config, entropy, &entries, now)?,
+            None => RoomOf::<G>::new(config, entropy),
         };
         let file = match journal {
             Journal::None => None,
@@ -563,7 +614,7 @@ async fn serve_connection(
             "this host speaks protocol version {PROTOCOL_VERSION}, your client speaks {version}: \
              update both to the same release of Bolide LAN"
         );
-        let _ = send.write_all(&wire::encode(&ServerMsg::Refused { reason: reason.clone() })).await;
+        let _ = send.write_all(&wire::encode(&wire::Door::Refused { reason: reason.clone() })).await;
         return refuse(&connection, close::VERSION_MISMATCH, &reason).await;
     }
     let knock: Knock = match wire::decode(&body) {
@@ -571,7 +622,7 @@ async fn serve_connection(
         Err(e) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
     };
     let refuse_with = |code: u32, reason: String| {
-        let frame = wire::encode(&ServerMsg::Refused { reason: reason.clone() });
+        let frame = wire::encode(&wire::Door::Refused { reason: reason.clone() });
         (code, reason, frame)
     };
     // The room the code names (its number is public); its word is proved, never sent.
@@ -636,7 +687,7 @@ async fn serve_connection(
     let beats = if others < door.steady_beats { BeatSchedule::Steady } else { BeatSchedule::WhileActing };
     if room.send(RoomInput::Hello { conn: conn_id, hello, out, beats }).await.is_err() {
         let reason = "this room has stopped (see the host's log): ask the host to start it again";
-        let _ = send.write_all(&wire::encode(&ServerMsg::Refused { reason: reason.into() })).await;
+        let _ = send.write_all(&wire::encode(&wire::Door::Refused { reason: reason.into() })).await;
         return refuse(&connection, close::SHUTDOWN, reason).await;
     }
     let probes = tokio::spawn(datagrams(connection.clone(), room.clone(), conn_id, started));
@@ -663,28 +714,26 @@ async fn serve_connection(
             }
         }
     });
-    // Reader: frames in, checked; a bad one, or a flood, closes this connection only.
+    // Reader: frames in, within the size limit and the rate; a bad one, or a flood, closes this
+    // connection only. The room reads each body in its game's words (and closes a connection
+    // whose frame does not decode).
     let mut buf = vec![0u8; 16 * 1024];
     let mut allowance = Bucket::full(MSG_BURST);
     let result: anyhow::Result<()> = async {
         loop {
             match decoder.next_frame() {
-                Ok(Some(body)) => match wire::decode::<ClientMsg>(&body) {
-                    Ok(msg) => {
-                        if !allowance.take(MSG_BURST, MSGS_PER_S) {
-                            let reason = format!(
-                                "closed: more than {MSGS_PER_S} messages a second; reconnect with your seat token"
-                            );
-                            connection.close(close::FLOOD.into(), reason.as_bytes());
-                            anyhow::bail!(reason);
-                        }
-                        if room.send(RoomInput::Msg { conn: conn_id, msg }).await.is_err() {
-                            return Ok(());
-                        }
-                        continue;
+                Ok(Some(body)) => {
+                    if !allowance.take(MSG_BURST, MSGS_PER_S) {
+                        let reason =
+                            format!("closed: more than {MSGS_PER_S} messages a second; reconnect with your seat token");
+                        connection.close(close::FLOOD.into(), reason.as_bytes());
+                        anyhow::bail!(reason);
                     }
-                    Err(e) => return Err(bad_frame(&connection, &e)),
-                },
+                    if room.send(RoomInput::Msg { conn: conn_id, body }).await.is_err() {
+                        return Ok(());
+                    }
+                    continue;
+                }
                 Ok(None) => {}
                 Err(e) => return Err(bad_frame(&connection, &e)),
             }
@@ -729,7 +778,7 @@ async fn prove_the_word(
         .map_err(|_| WordProof::Malformed("no keying material".into()))?;
     let (confirmed, msg, proof) =
         pake::host_answer(word, laptop_msg, &binding).map_err(|e| WordProof::Malformed(e.to_string()))?;
-    send.write_all(&wire::encode(&ServerMsg::Pake { msg, proof })).await.map_err(|_| WordProof::Silent)?;
+    send.write_all(&wire::encode(&wire::Door::Pake { msg, proof })).await.map_err(|_| WordProof::Silent)?;
     let mut buf = vec![0u8; 4 * 1024];
     let body = loop {
         match decoder.next_frame() {
@@ -771,8 +820,9 @@ const PROBE_EVERY: Duration = Duration::from_millis(500);
 
 /// A connection's datagrams (fairness.md §1, §4): the host pings the client on its own
 /// schedule ([`PROBE_BURST`] then [`PROBE_EVERY`]) and hands each answer to the room as a
-/// clock sample; a client's own pings are echoed; heartbeats and grab copies go to the room
-/// like their stream twins (an undecodable datagram is dropped, as a lost one would be).
+/// clock sample; a client's own pings are echoed; every other datagram (heartbeats, timed
+/// requests' copies) goes to the room, which reads it in its game's words (one that does not
+/// decode is dropped there, as a lost one would be).
 async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>, conn: ConnId, started: Instant) {
     let now = || started.elapsed().as_micros() as u64;
     let mut sent = 0u32;
@@ -784,7 +834,7 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
         tokio::select! {
             _ = tokio::time::sleep_until(next_ping) => {
                 let t0 = now();
-                let ping = wire::encode_datagram(&Datagram::HostPing { t0 });
+                let ping = wire::encode_probe(&ClockProbe::HostPing { t0 });
                 if connection.send_datagram(ping.into()).is_err() {
                     return;
                 }
@@ -808,9 +858,9 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
                     }
                     continue;
                 }
-                let input = match wire::decode_datagram(&datagram) {
-                    Ok(Datagram::Ping { t0 }) => {
-                        let pong = wire::encode_datagram(&Datagram::Pong { t0, t1: t, t2: now() });
+                let input = match wire::decode_probe(&datagram) {
+                    Some(ClockProbe::Ping { t0 }) => {
+                        let pong = wire::encode_probe(&ClockProbe::Pong { t0, t1: t, t2: now() });
                         let _ = connection.send_datagram(pong.into());
                         None
                     }
@@ -818,18 +868,13 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
                     // not invent samples of its own path).
                     // And only one the transport could have measured: an answer held back to
                     // look far away is dropped (`Sample::within_transport`).
-                    Ok(Datagram::ClientPong { t0, t1, t2 }) if outstanding.answered(t0) => {
+                    Some(ClockProbe::ClientPong { t0, t1, t2 }) => outstanding.answered(t0).then(|| {
                         let sample = Sample::from_probe(t0, t1, t2, t);
                         let rtt = u64::try_from(connection.rtt().as_micros()).unwrap_or(u64::MAX);
                         sample.within_transport(rtt).then_some(RoomInput::Probe { conn, sample })
-                    }
-                    Ok(Datagram::Beat { now_us, shown, acts }) => {
-                        Some(RoomInput::Msg { conn, msg: ClientMsg::Heartbeat { now_us, shown, acts } })
-                    }
-                    Ok(Datagram::Timed { seq, action, shown_us, input_us }) => {
-                        Some(RoomInput::Msg { conn, msg: ClientMsg::Timed { seq, action, shown_us, input_us } })
-                    }
-                    _ => None,
+                    }).flatten(),
+                    Some(ClockProbe::Pong { .. } | ClockProbe::HostPing { .. }) => None,
+                    None => Some(RoomInput::Datagram { conn, bytes: datagram.to_vec() }),
                 };
                 if let Some(input) = input
                     && let Err(mpsc::error::TrySendError::Closed(_)) = room.try_send(input)
@@ -842,11 +887,11 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
 }
 
 /// A room's task: the room, its clock, its connections' writers and its journal.
-struct RoomDriver {
+struct RoomDriver<G: Game> {
     word: String,
     rooms: Rooms,
     failed_tx: watch::Sender<Option<String>>,
-    room: Room,
+    room: RoomOf<G>,
     rx: mpsc::Receiver<RoomInput>,
     conns: HashMap<ConnId, ConnOut>,
     /// A panic caught while flushing (the room answering a dropped laptop).
@@ -854,12 +899,14 @@ struct RoomDriver {
     journal: Option<std::fs::File>,
     started: Instant,
     stats: Arc<Stats>,
-    fair_log: Arc<Mutex<Vec<FairRecord<bolide_protocol::Action>>>>,
+    fair_log: Arc<FairLog>,
     finished_tx: watch::Sender<usize>,
     seats_tx: watch::Sender<(usize, usize)>,
 }
 
-impl RoomDriver {
+type Output<G> = OutputOf<<G as Game>::Words>;
+
+impl<G: Game> RoomDriver<G> {
     /// The room's clock: µs since the server started.
     fn now(&self) -> u64 {
         self.started.elapsed().as_micros() as u64
@@ -923,7 +970,7 @@ impl RoomDriver {
     }
 
     /// One input through the room, a panic caught and returned.
-    fn input(&mut self, input: RoomInput, out: &mut Vec<Output>) -> Result<(), String> {
+    fn input(&mut self, input: RoomInput, out: &mut Vec<Output<G>>) -> Result<(), String> {
         let now = self.now();
         match input {
             RoomInput::Hello { conn, hello, out: conn_out, beats } => {
@@ -933,10 +980,28 @@ impl RoomDriver {
                 self.conns.insert(conn, conn_out);
                 guarded(|| self.room.hello(now, conn, hello, beats, out))
             }
-            RoomInput::Msg { conn, msg } => {
-                if matches!(msg, ClientMsg::Heartbeat { .. }) {
-                    self.stats.heartbeats.fetch_add(1, Ordering::Relaxed);
+            RoomInput::Msg { conn, body } => match wire::decode::<ClientMsgOf<G::Words>>(&body) {
+                Ok(msg) => guarded(|| self.room.message(now, conn, msg, out)),
+                Err(e) => {
+                    // The reader sees the close and tells the room the connection is gone.
+                    if let Some(c) = self.conns.get(&conn) {
+                        bad_frame(&c.connection, &e);
+                    }
+                    Ok(())
                 }
+            },
+            RoomInput::Datagram { conn, bytes } => {
+                // Only what a datagram may carry; anything else is dropped, as a loss would.
+                let msg = match wire::decode_datagram::<G::Words>(&bytes) {
+                    Ok(DatagramOf::Beat { now_us, shown, acts }) => {
+                        self.stats.heartbeats.fetch_add(1, Ordering::Relaxed);
+                        ClientMsgOf::Heartbeat { now_us, shown, acts }
+                    }
+                    Ok(DatagramOf::Timed { seq, action, shown_us, input_us }) => {
+                        ClientMsgOf::Timed { seq, action, shown_us, input_us }
+                    }
+                    _ => return Ok(()),
+                };
                 guarded(|| self.room.message(now, conn, msg, out))
             }
             RoomInput::Gone { conn } => {
@@ -952,7 +1017,7 @@ impl RoomDriver {
 
     /// Queues `item` for `conn`'s writer. A laptop whose queue is full is not reading: it is
     /// dropped (it may come back with its seat token) and its seat goes to a bot.
-    fn deliver(&mut self, conn: ConnId, item: Outgoing, out: &mut Vec<Output>) {
+    fn deliver(&mut self, conn: ConnId, item: Outgoing, out: &mut Vec<Output<G>>) {
         let Some(c) = self.conns.get(&conn) else { return };
         if let Err(mpsc::error::TrySendError::Full(_)) = c.tx.try_send(item) {
             let reason = "closed: your laptop stopped reading the game; reconnect to take your seat back";
@@ -986,7 +1051,7 @@ impl RoomDriver {
     }
 
     /// Journal entries first (written and fsynced), then the frames that depend on them.
-    fn flush(&mut self, out: &mut Vec<Output>) -> std::io::Result<()> {
+    fn flush(&mut self, out: &mut Vec<Output<G>>) -> std::io::Result<()> {
         let mut more = Vec::new();
         while !out.is_empty() {
             for output in std::mem::take(out) {
@@ -998,33 +1063,27 @@ impl RoomDriver {
         Ok(())
     }
 
-    fn flush_one(&mut self, output: Output, more: &mut Vec<Output>) -> std::io::Result<()> {
+    fn flush_one(&mut self, output: Output<G>, more: &mut Vec<Output<G>>) -> std::io::Result<()> {
         {
             match output {
-                Output::Journal(entry) => {
+                OutputOf::Journal(entry) => {
                     if let Some(file) = &mut self.journal {
                         file.write_all(entry.to_line().as_bytes())?;
                         file.sync_data()?;
                     }
                 }
-                Output::Send { conn, msg } => self.deliver(conn, Outgoing::Frame(wire::encode(&msg)), more),
-                Output::SendAt { conn, at, msg } => {
+                OutputOf::Send { conn, msg } => self.deliver(conn, Outgoing::Frame(wire::encode(&msg)), more),
+                OutputOf::SendAt { conn, at, msg } => {
                     self.send_at(conn, at, vec![Outgoing::Frame(wire::encode(&msg))]);
                 }
-                Output::DatagramAt { conn, at, datagram } => {
+                OutputOf::DatagramAt { conn, at, datagram } => {
                     // The datagram, then its copies (`wire::COPY_GAPS` apart).
                     let bytes = wire::encode_datagram(&datagram);
                     let copies = (0..=wire::COPY_GAPS.len()).map(|_| Outgoing::Datagram(bytes.clone())).collect();
                     self.send_at(conn, at, copies);
                 }
-                Output::Fair(record) => {
-                    if let Ok(mut log) = self.fair_log.lock()
-                        && log.len() < 1_000_000
-                    {
-                        log.push(record);
-                    }
-                }
-                Output::Close { conn, code, reason } => {
+                OutputOf::Fair(record) => self.fair_log.push(record),
+                OutputOf::Close { conn, code, reason } => {
                     if let Some(c) = self.conns.remove(&conn)
                         && c.tx.try_send(Outgoing::Close { code, reason: reason.clone() }).is_err()
                     {

@@ -17,6 +17,10 @@ use thiserror::Error;
 #[serde(bound = "")]
 pub enum JournalEntryOf<W: Words> {
     Started {
+        /// The game's name (`Words::NAME`); empty in journals from before a table served more
+        /// than one game (they are Bolide's).
+        #[serde(default)]
+        game: String,
         code: String,
         settings: W::Lobby,
         seed: u64,
@@ -50,6 +54,8 @@ pub enum ResumeError {
     Entry(usize),
     #[error("journal: {0}")]
     Setup(String),
+    #[error("the journal is a game of {journal}, not of {asked}: resume it as {journal}")]
+    OtherGame { journal: String, asked: String },
     #[error("journal line {line}: replaying it was refused ({error}); the journal does not match this version")]
     Replay { line: usize, error: String },
     #[error(
@@ -88,6 +94,23 @@ impl<W: Words> JournalEntryOf<W> {
                 serde_json::from_str(json).map_err(|e| ResumeError::Parse { line, error: e.to_string() })
             })
             .collect()
+    }
+}
+
+/// The game a journal's first line names (`Started`'s `game`: empty in journals from before a
+/// table served more than one game); `None` when it starts with no game at all.
+pub fn game_of(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    enum First {
+        Started {
+            #[serde(default)]
+            game: String,
+        },
+    }
+    let line = text[..complete_len(text)].lines().find(|l| !l.trim().is_empty())?;
+    let (json, _) = line.rsplit_once('\t')?;
+    match serde_json::from_str::<First>(json).ok()? {
+        First::Started { game } => Some(game),
     }
 }
 

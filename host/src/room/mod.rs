@@ -16,7 +16,7 @@ pub use fairness::{
     Clamp, ECHANGE_LEAD_US, FairRecord, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US, WARM_SAMPLES, WARM_UP_US,
     WARM_UPS,
 };
-pub use journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len};
+pub use journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len, game_of};
 
 use crate::bots::{BotLevel, Hands};
 use crate::fair::Sample;
@@ -523,6 +523,7 @@ impl<G: Game> RoomOf<G> {
             token,
             room: self.config.code.clone(),
             beats,
+            game: <G::Words as Words>::NAME.to_string(),
         }
     }
 
@@ -629,6 +630,7 @@ impl<G: Game> RoomOf<G> {
             }
         };
         let entry = JournalEntryOf::Started {
+            game: <G::Words as Words>::NAME.to_string(),
             code: self.config.code.clone(),
             settings: self.config.settings.clone(),
             seed: self.config.seed,
@@ -977,9 +979,13 @@ impl<G: Game> RoomOf<G> {
     ) -> Result<RoomOf<G>, ResumeError> {
         let mut room = RoomOf::new(config, entropy);
         let mut entries = entries.iter();
-        let Some(JournalEntryOf::Started { code, settings, seed, nonce, seats }) = entries.next() else {
+        let Some(JournalEntryOf::Started { game, code, settings, seed, nonce, seats }) = entries.next() else {
             return Err(ResumeError::NotStarted);
         };
+        let asked = <G::Words as Words>::NAME;
+        if !game.is_empty() && game != asked {
+            return Err(ResumeError::OtherGame { journal: game.clone(), asked: asked.into() });
+        }
         room.config.code = code.clone();
         room.config.settings = settings.clone();
         room.config.seed = *seed;

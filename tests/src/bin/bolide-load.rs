@@ -197,7 +197,7 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
             config.lift_delay_ms = 1000;
             let journal =
                 if args.journal { Journal::File(dir.join(format!("room{r}.journal"))) } else { Journal::None };
-            codes.push(server.add_room(config, journal, None)?);
+            codes.push(server.add_room::<bolide_host::game::Championship>(config, journal, None)?);
         }
         let hello =
             serde_json::json!({"addr": server.local_addr().to_string(), "codes": codes, "rss_kb": rss_kb("VmRSS:")});

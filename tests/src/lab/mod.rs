@@ -422,7 +422,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     room.lift_delay_ms = 600;
     room.turn_timeout_ms = 20_000;
     room.grab_timeout_ms = 5_000;
-    let code = server.add_room(room, Journal::None, None)?;
+    let code = server.add_room::<bolide_host::game::Championship>(room, Journal::None, None)?;
     let addr = server.local_addr();
     let truth = Arc::new(Mutex::new(Truth::default()));
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
@@ -488,7 +488,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     for t in &tasks {
         t.abort();
     }
-    let log = server.fair_log.lock().expect("log").clone();
+    let log = server.fair_log.records::<bolide_protocol::Action>();
     let truth = std::mem::take(&mut *truth.lock().expect("truth"));
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
