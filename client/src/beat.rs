@@ -15,9 +15,8 @@
 //!
 //! Times are µs on the client's clock.
 
-use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{BeatSchedule, ServerMsg, Shown};
-use bolide_protocol::{Action, Event, PlayerView, Seat};
+use crate::game::{ClientGame, Stage};
+use bolide_protocol::wire::{BeatSchedule, ServerMsgOf, Shown};
 
 pub use bolide_protocol::wire::BEAT_US;
 /// Under the cup past the lift instant (or without one), when the host asked for beats only
@@ -44,23 +43,12 @@ impl Default for Heartbeats {
     }
 }
 
-/// Whether `seat` still acts in the timed moment `view` is in: it grabs (no pawn yet), or has
-/// its Échange to declare.
-pub fn competing(view: &PlayerView, seat: Option<Seat>, legal: &[Action]) -> bool {
-    match view.phase {
-        PhaseView::Grab => seat.and_then(|s| view.cars.get(s.index())).is_some_and(|c| c.pawn.is_none()),
-        PhaseView::Echange => legal.contains(&Action::KeepPawn),
-        _ => false,
-    }
-}
-
 /// The moment an update opens and the instant the host scheduled for showing it (this
 /// client's clock; `now_us` when the host gave none): a face shows it then and calls
 /// [`Heartbeats::show`] with the instant it really did.
-pub fn opened(msg: &ServerMsg, now_us: u64) -> Option<Shown> {
-    let ServerMsg::Update { events, view, show_at_us, .. } = msg else { return None };
-    let moment = Event::opened_by(events, view.phase.timed())?;
-    Some(Shown { moment: moment.name(view.race, view.round), at_us: show_at_us.unwrap_or(now_us) })
+pub fn opened<W: ClientGame>(msg: &ServerMsgOf<W>, now_us: u64) -> Option<Shown> {
+    let ServerMsgOf::Update { events, view, show_at_us, .. } = msg else { return None };
+    Some(Shown { moment: W::opened(events, view)?, at_us: show_at_us.unwrap_or(now_us) })
 }
 
 impl Heartbeats {
@@ -70,9 +58,9 @@ impl Heartbeats {
     }
 
     /// Reads what the host announced: the lift instant of the cup now down.
-    pub fn on_message(&mut self, msg: &ServerMsg) {
-        if let ServerMsg::Update { view, lift_at_us, .. } = msg {
-            self.on_update(view.phase, *lift_at_us);
+    pub fn on_message<W: ClientGame>(&mut self, msg: &ServerMsgOf<W>) {
+        if let ServerMsgOf::Update { view, lift_at_us, .. } = msg {
+            self.on_update(W::stage(view), *lift_at_us);
         }
     }
 
@@ -83,46 +71,43 @@ impl Heartbeats {
         }
     }
 
-    /// When this client showed the timed moment `view` is in, if it has. Back on a seat in
-    /// the middle of one (a reconnect) without having shown it, it shows now (`now_us`).
-    pub fn shown(&mut self, view: &PlayerView, now_us: u64) -> Option<Shown> {
-        let moment = view.phase.timed()?.name(view.race, view.round);
-        if self.shown.is_none_or(|s| s.moment != moment) {
-            self.shown = Some(Shown { moment, at_us: now_us });
+    /// When this client showed `moment` (the timed moment now open). Back on a seat in the
+    /// middle of one (a reconnect) without having shown it, it shows now (`now_us`).
+    pub fn shown(&mut self, moment: u64, now_us: u64) -> Shown {
+        match self.shown {
+            Some(shown) if shown.moment == moment => shown,
+            _ => *self.shown.insert(Shown { moment, at_us: now_us }),
         }
-        self.shown
     }
 
-    /// What a beat tells of the moment `view` is in: the showing, once it happened.
-    pub fn beat_shown(&self, view: Option<&PlayerView>, now_us: u64) -> Option<Shown> {
-        let view = view?;
-        let moment = view.phase.timed()?.name(view.race, view.round);
+    /// What a beat tells of `moment` (the timed moment now open): the showing, once it
+    /// happened.
+    pub fn beat_shown(&self, moment: Option<u64>, now_us: u64) -> Option<Shown> {
+        let moment = moment?;
         self.shown.filter(|s| s.moment == moment && s.at_us <= now_us)
     }
 
-    /// An update in `phase`, with the lift instant it announced.
-    pub fn on_update(&mut self, phase: PhaseView, lift_at_us: Option<u64>) {
-        self.lift_at_us = if phase == PhaseView::CupDown { lift_at_us } else { None };
+    /// An update at `stage`, with the countdown's end it announced.
+    pub fn on_update(&mut self, stage: Stage, lift_at_us: Option<u64>) {
+        self.lift_at_us = if stage == Stage::Countdown { lift_at_us } else { None };
     }
 
     /// When the next beat of a seated client is due on this client's clock, or `None` when
     /// none is needed. `phase`: `None` in the lobby. `competing`: this seat still acts in the
     /// timed moment now open ([`competing`]).
-    pub fn due(&self, phase: Option<PhaseView>, competing: bool) -> Option<u64> {
+    pub fn due(&self, stage: Option<Stage>, competing: bool) -> Option<u64> {
         let after = |every: u64| self.last_us.map_or(0, |last| last + every);
-        let lift = match (phase, self.lift_at_us) {
-            (Some(PhaseView::CupDown), Some(lift)) if self.last_us.is_none_or(|last| last < lift + LIFT_SLACK_US) => {
+        let lift = match (stage, self.lift_at_us) {
+            (Some(Stage::Countdown), Some(lift)) if self.last_us.is_none_or(|last| last < lift + LIFT_SLACK_US) => {
                 Some(lift + LIFT_SLACK_US)
             }
             _ => None,
         };
-        let regular = match (self.schedule, phase) {
+        let regular = match (self.schedule, stage) {
             (BeatSchedule::Steady, _) => Some(after(BEAT_US)),
-            (BeatSchedule::WhileActing, Some(PhaseView::Grab | PhaseView::Echange)) if competing => {
-                Some(after(BEAT_US))
-            }
+            (BeatSchedule::WhileActing, Some(Stage::Moment)) if competing => Some(after(BEAT_US)),
             // Past the announced lift, or none announced (no clock model of this laptop yet).
-            (BeatSchedule::WhileActing, Some(PhaseView::CupDown)) if lift.is_none() => Some(after(CUP_BEAT_US)),
+            (BeatSchedule::WhileActing, Some(Stage::Countdown)) if lift.is_none() => Some(after(CUP_BEAT_US)),
             (BeatSchedule::WhileActing, _) => None,
         };
         lift.into_iter().chain(regular).min()
@@ -137,49 +122,50 @@ impl Heartbeats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bolide_protocol::view::PhaseView;
+    use bolide_protocol::wire::ServerMsg;
+    use bolide_protocol::{Event, PlayerView, Seat};
 
     #[test]
     fn b_4_6_under_the_cup_one_beat_just_after_the_announced_lift() {
         let mut h = Heartbeats::default();
-        h.on_update(PhaseView::CupDown, Some(1_000_000));
-        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(1_001_000));
+        h.on_update(Stage::Countdown, Some(1_000_000));
+        assert_eq!(h.due(Some(Stage::Countdown), true), Some(1_001_000));
         h.beaten(1_001_200);
         // The host has not lifted yet (its model of this clock is a little off): keep telling.
-        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(1_026_200));
+        assert_eq!(h.due(Some(Stage::Countdown), true), Some(1_026_200));
         // On a host that asked for steady beats, the lift's beat comes between two of them.
         let mut steady = Heartbeats::new(BeatSchedule::Steady);
-        steady.on_update(PhaseView::CupDown, Some(1_000_000));
-        assert_eq!(steady.due(Some(PhaseView::CupDown), true), Some(0));
+        steady.on_update(Stage::Countdown, Some(1_000_000));
+        assert_eq!(steady.due(Some(Stage::Countdown), true), Some(0));
         steady.beaten(995_000);
-        assert_eq!(steady.due(Some(PhaseView::CupDown), true), Some(1_001_000));
+        assert_eq!(steady.due(Some(Stage::Countdown), true), Some(1_001_000));
         steady.beaten(1_001_200);
-        assert_eq!(steady.due(Some(PhaseView::CupDown), true), Some(1_011_200));
+        assert_eq!(steady.due(Some(Stage::Countdown), true), Some(1_011_200));
     }
 
     #[test]
     fn under_the_cup_without_an_instant_beats_steadily() {
         let mut h = Heartbeats::default();
-        h.on_update(PhaseView::CupDown, None);
-        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(0));
+        h.on_update(Stage::Countdown, None);
+        assert_eq!(h.due(Some(Stage::Countdown), true), Some(0));
         h.beaten(500);
-        assert_eq!(h.due(Some(PhaseView::CupDown), true), Some(25_500));
+        assert_eq!(h.due(Some(Stage::Countdown), true), Some(25_500));
     }
 
     #[test]
     fn b_4_7_in_the_grab_and_the_echange_window_beats_until_this_seat_is_done() {
-        for phase in [PhaseView::Grab, PhaseView::Echange] {
-            let mut h = Heartbeats::default();
-            h.on_update(phase, None);
-            h.beaten(10_000);
-            assert_eq!(h.due(Some(phase), true), Some(20_000), "{phase:?}");
-            assert_eq!(h.due(Some(phase), false), None, "{phase:?}: holds a pawn, or has declared");
-            assert_eq!(h.due(Some(PhaseView::Movement), true), None);
-        }
+        let mut h = Heartbeats::default();
+        h.on_update(Stage::Moment, None);
+        h.beaten(10_000);
+        assert_eq!(h.due(Some(Stage::Moment), true), Some(20_000));
+        assert_eq!(h.due(Some(Stage::Moment), false), None, "holds a pawn, or has declared");
+        assert_eq!(h.due(Some(Stage::Other), true), None);
     }
 
     #[test]
     fn fairness_5_on_a_host_that_asks_a_client_beats_steadily_in_every_phase_and_the_lobby() {
-        let phases = [PhaseView::CupDown, PhaseView::Grab, PhaseView::Echange, PhaseView::Movement, PhaseView::Over];
+        let phases = [Stage::Countdown, Stage::Moment, Stage::Other];
         for phase in phases.map(Some).into_iter().chain([None]) {
             let mut h = Heartbeats::new(BeatSchedule::Steady);
             if let Some(phase) = phase {
@@ -192,18 +178,18 @@ mod tests {
 
     #[test]
     fn a_beat_names_the_moment_it_showed_and_never_an_earlier_one() {
-        let view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
-        let at = |phase| PlayerView { phase, race: 1, round: 2, ..view.clone() };
+        let (grab_moment, echange) =
+            (bolide_protocol::Timed::Grab.name(1, 2), bolide_protocol::Timed::Echange.name(1, 2));
         let mut h = Heartbeats::default();
-        let grab = Shown { moment: bolide_protocol::Timed::Grab.name(1, 2), at_us: 5_000 };
+        let grab = Shown { moment: grab_moment, at_us: 5_000 };
         h.show(grab);
         h.show(Shown { at_us: 9_000, ..grab });
-        assert_eq!(h.beat_shown(Some(&at(PhaseView::Grab)), 6_000), Some(grab), "the first showing counts");
-        assert_eq!(h.beat_shown(Some(&at(PhaseView::Grab)), 4_000), None, "not shown yet");
+        assert_eq!(h.beat_shown(Some(grab_moment), 6_000), Some(grab), "the first showing counts");
+        assert_eq!(h.beat_shown(Some(grab_moment), 4_000), None, "not shown yet");
         // The Échange window is open and not shown yet: the grab's showing says nothing of it.
-        assert_eq!(h.beat_shown(Some(&at(PhaseView::Echange)), 20_000), None);
-        let shown = h.shown(&at(PhaseView::Echange), 21_000).expect("shown now, on a comeback");
-        assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange.name(1, 2), 21_000));
+        assert_eq!(h.beat_shown(Some(echange), 20_000), None);
+        let shown = h.shown(echange, 21_000);
+        assert_eq!((shown.moment, shown.at_us), (echange, 21_000), "shown now, on a comeback");
     }
 
     #[test]

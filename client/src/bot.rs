@@ -1,16 +1,19 @@
 //! A bot over the wire: joins a host with the client core, readies up, and plays what the
-//! host says is legal with an engine-level bot reading its own `PlayerView`.
+//! host says is legal, deciding with its game's engine-level bot on its own view — in Bolide
+//! its `PlayerView`, in 1000 Bornes its `View` — and nothing else.
 
 use crate::beat;
-use crate::net::{ClientError, ConnectOptions, Session};
-use crate::state::Mirror;
+use crate::game::ClientGame;
+use crate::net::{self, Admitted, ClientError, ConnectOptionsOf, SessionOf};
+use crate::state::MirrorOf;
 use bolide_bots::{BotLevel, Decide};
-use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::event::PhotoFinish;
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, ServerMsg, Shown, StandingLine};
-use bolide_protocol::{Action, Event, PlayerView};
+use bolide_protocol::wire::{ClientMsgOf, PROTOCOL_VERSION, ServerMsgOf, Shown, StandingLine};
+use bolide_protocol::{Action, Bolide, Event, PlayerView};
+use mille_bornes::MilleBornes;
 use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -19,30 +22,97 @@ use tokio::time::Instant;
 /// Final standings, best first.
 pub type Standings = Vec<StandingLine>;
 
-/// What identifies one decision point, so the bot answers it once even though every other
-/// seat's action brings a fresh update.
-fn decision_key(view: &PlayerView, legal: &[Action]) -> (u8, u16, String, Vec<Action>) {
-    (view.race, view.round, format!("{:?}{:?}", view.phase, view.turn), legal.to_vec())
+/// A game a bot plays over the wire.
+pub trait BotGame: ClientGame {
+    /// What identifies one decision point, so the bot answers it once even though every other
+    /// seat's action brings a fresh update.
+    fn decision(view: &Self::View, legal: &[Self::Action]) -> String;
+    /// What the bot picks among `legal` (never empty), seeing `view`; `None` lets it pass.
+    fn decide(view: &Self::View, legal: &[Self::Action], level: BotLevel, rng: &mut ChaCha8Rng)
+    -> Option<Self::Action>;
+}
+
+impl BotGame for Bolide {
+    fn decision(view: &PlayerView, legal: &[Action]) -> String {
+        format!("{} {} {:?}{:?}{legal:?}", view.race, view.round, view.phase, view.turn)
+    }
+
+    fn decide(view: &PlayerView, legal: &[Action], level: BotLevel, rng: &mut ChaCha8Rng) -> Option<Action> {
+        // Under the cup the only choice is whether to call the Klaxon (B-4.6).
+        if view.phase == PhaseView::CupDown {
+            level.decide(view, &[Action::Klaxon], rng).filter(|_| legal.contains(&Action::Klaxon))
+        } else {
+            level.decide(view, legal, rng)
+        }
+    }
+}
+
+impl BotGame for MilleBornes {
+    fn decision(view: &mille_bornes::View, legal: &[mille_bornes::Action]) -> String {
+        format!("{} {} {:?}{legal:?}", view.hand_number, view.attacks, view.phase)
+    }
+
+    fn decide(
+        view: &mille_bornes::View,
+        legal: &[mille_bornes::Action],
+        level: BotLevel,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<mille_bornes::Action> {
+        mille_bornes::bots::decide_among(view, view.viewer?, level, legal, rng)
+    }
 }
 
 /// Called with each message the host sent and the mirror it left (the terminal race narrates
 /// from it); [`quiet`] for none.
-pub type Watch<'a> = &'a mut (dyn FnMut(&ServerMsg, &Mirror) + Send);
+pub type WatchOf<'a, W> = &'a mut (dyn FnMut(&ServerMsgOf<W>, &MirrorOf<W>) + Send);
+pub type Watch<'a> = WatchOf<'a, Bolide>;
 
 /// A [`Watch`] that looks at nothing.
-pub fn quiet(_: &ServerMsg, _: &Mirror) {}
+pub fn quiet<W: ClientGame>(_: &ServerMsgOf<W>, _: &MirrorOf<W>) {}
 
-/// How a bot's championship went.
+/// How a bot's game went.
 #[derive(Debug, Clone)]
-pub struct Played {
+pub struct PlayedOf<W: ClientGame> {
     pub standings: Standings,
-    /// The photo finish of every grab this bot saw, in order (B-4.3).
-    pub photo_finishes: Vec<PhotoFinish>,
-    /// Every draw this bot saw, checked against the seed the host revealed at the end.
-    pub dice: DiceWatch,
+    /// Every event this bot saw (the latest `state::MAX_EVENTS`).
+    pub events: Vec<W::Event>,
+    /// What it checked of the host's luck (Bolide: every draw seen, checked against the seed
+    /// the host revealed at the end).
+    pub dice: W::Watch,
     /// Times the bot joined again after losing a connection (with its seat token once it had
     /// one).
     pub reconnects: u32,
+}
+
+pub type Played = PlayedOf<Bolide>;
+
+impl PlayedOf<Bolide> {
+    /// The photo finish of every grab this bot saw, in order (B-4.3).
+    pub fn photo_finishes(&self) -> Vec<PhotoFinish> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::PhotoFinish(photo) => Some(photo.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A game played by a bot that joined whatever the host plays.
+#[derive(Debug, Clone)]
+pub enum PlayedAny {
+    Bolide(Box<PlayedOf<Bolide>>),
+    MilleBornes(PlayedOf<MilleBornes>),
+}
+
+impl PlayedAny {
+    pub fn standings(&self) -> &Standings {
+        match self {
+            PlayedAny::Bolide(p) => &p.standings,
+            PlayedAny::MilleBornes(p) => &p.standings,
+        }
+    }
 }
 
 /// How long a bot waits after a refusal before it tries again.
@@ -60,10 +130,7 @@ pub fn comebacks() -> u64 {
     COMEBACKS.load(Ordering::Relaxed)
 }
 
-/// Joins and plays until the championship ends. A connection lost once the handshake has
-/// checked the host's certificate (so the host is the right one) is taken up again, with the
-/// seat token once there is one (the host's stand-in plays meanwhile); a host that cannot be
-/// reached at all is an error at once (a wrong address should not make anyone wait).
+/// Joins a Bolide table and plays until the championship ends ([`play_as`]).
 pub async fn play(
     addr: SocketAddr,
     code: &str,
@@ -73,13 +140,63 @@ pub async fn play(
     seed: u64,
     watch: Watch<'_>,
 ) -> Result<Played, ClientError> {
+    play_as::<Bolide>(None, addr, code, name, level, think, seed, watch).await
+}
+
+/// Joins the table and plays whichever game it plays, to its end.
+pub async fn play_any(
+    addr: SocketAddr,
+    code: &str,
+    name: &str,
+    level: BotLevel,
+    think: Duration,
+    seed: u64,
+) -> Result<PlayedAny, ClientError> {
+    let admitted = net::knock(addr, code, name, None, PROTOCOL_VERSION, None, false).await?;
+    match admitted.game.as_str() {
+        <Bolide as bolide_table::Words>::NAME => {
+            let played = play_as::<Bolide>(Some(admitted), addr, code, name, level, think, seed, &mut quiet).await;
+            Ok(PlayedAny::Bolide(Box::new(played?)))
+        }
+        <MilleBornes as bolide_table::Words>::NAME => {
+            let played = play_as::<MilleBornes>(Some(admitted), addr, code, name, level, think, seed, &mut quiet).await;
+            Ok(PlayedAny::MilleBornes(played?))
+        }
+        other => {
+            let other = other.to_string();
+            admitted.close().await;
+            Err(ClientError::OtherGame { host: other, here: "bolide or mille-bornes" })
+        }
+    }
+}
+
+/// Joins (or goes on from `admitted`, a connection already past the door) and plays until the
+/// game ends. A connection lost once the handshake has checked the host's certificate (so the
+/// host is the right one) is taken up again, with the seat token once there is one (the host's
+/// stand-in plays meanwhile); a host that cannot be reached at all is an error at once (a
+/// wrong address should not make anyone wait).
+#[allow(clippy::too_many_arguments)]
+pub async fn play_as<W: BotGame>(
+    mut admitted: Option<Admitted>,
+    addr: SocketAddr,
+    code: &str,
+    name: &str,
+    level: BotLevel,
+    think: Duration,
+    seed: u64,
+    watch: WatchOf<'_, W>,
+) -> Result<PlayedOf<W>, ClientError> {
     let mut token = None;
     let mut reconnects = 0;
     // One client core across the comebacks: what the bot knows of the table, and the draws it
     // saw, go on.
-    let options = ConnectOptions::default();
+    let options = ConnectOptionsOf::<W>::default();
     loop {
-        let result = match Session::connect_with(addr, code, name, token, options.clone()).await {
+        let session = match admitted.take() {
+            Some(admitted) => admitted.session(options.clone()),
+            None => SessionOf::connect_with(addr, code, name, token, options.clone()).await,
+        };
+        let result = match session {
             Ok(session) => {
                 token = token.or(session.state().token);
                 play_session(session, level, think, seed, &mut *watch).await
@@ -89,16 +206,13 @@ pub async fn play(
         match result {
             Ok(standings) => {
                 let state = options.state.lock();
-                let photo_finishes = state
-                    .mirror
-                    .events
-                    .iter()
-                    .filter_map(|e| match e {
-                        Event::PhotoFinish(photo) => Some(photo.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                return Ok(Played { standings, photo_finishes, dice: state.mirror.dice.clone(), reconnects });
+                let mirror = &state.mirror;
+                return Ok(PlayedOf {
+                    standings,
+                    events: mirror.events.clone(),
+                    dice: mirror.dice.clone(),
+                    reconnects,
+                });
             }
             Err(e @ ClientError::Lost(_)) if reconnects < RECONNECTS => {
                 tracing::warn!(%name, %e, reconnects, "connection lost: joining again");
@@ -114,67 +228,64 @@ pub async fn play(
     }
 }
 
-/// Plays an open session to the end of the championship.
-pub async fn play_session(
-    mut session: Session,
+/// Plays an open session to the end of the game.
+pub async fn play_session<W: BotGame>(
+    mut session: SessionOf<W>,
     level: BotLevel,
     think: Duration,
     seed: u64,
-    watch: Watch<'_>,
+    watch: WatchOf<'_, W>,
 ) -> Result<Standings, ClientError> {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut ready_sent = false;
     let mut answered = None;
-    // A decision taken, sent once its thinking time is over (heartbeats go on meanwhile).
-    let mut pending: Option<(Instant, Action)> = None;
+    // A decision taken, and the timed moment it was taken in, sent once its thinking time is
+    // over (heartbeats go on meanwhile).
+    let mut pending: Option<(Instant, W::Action, Option<u64>)> = None;
     // After a refusal, the next decision waits until then.
     let mut calm_until = Instant::now();
     loop {
-        let phase = session.state().mirror.view.as_ref().map(|v| v.phase);
         let msg = tokio::select! {
             msg = session.next() => msg?,
             _ = sleep_until(pending.map(|p| p.0)) => {
-                let Some((_, action)) = pending.take() else { continue };
+                let Some((_, action, moment)) = pending.take() else { continue };
                 let now_us = session.now_us();
                 let shown = session.state().shown(now_us);
-                let timed = matches!(
-                    (action, phase),
-                    (Action::TakePawn { .. }, Some(PhaseView::Grab))
-                        | (Action::Echange { .. } | Action::KeepPawn, Some(PhaseView::Echange))
-                );
                 let legal = session.state().mirror.legal.contains(&action);
-                match shown.filter(|_| timed) {
-                    Some(shown) if legal || phase == Some(PhaseView::Grab) => {
+                // In the moment it was decided in, a timed request goes even if what it asks
+                // went meanwhile: the host's arbiter says who was faster.
+                match shown.filter(|s| W::timed(&action) && Some(s.moment) == moment) {
+                    Some(shown) => {
                         session.timed(action, shown.at_us.min(now_us), now_us).await?;
                     }
-                    _ if legal => {
+                    None if legal => {
                         session.act(action).await?;
                     }
                     // The moment passed while thinking: decide again on what is known now.
-                    _ => answered = None,
+                    None => answered = None,
                 }
                 continue;
             }
         };
         watch(&msg, &session.state().mirror);
         match &msg {
-            ServerMsg::Lobby(lobby) if !lobby.started && !ready_sent && session.state().mirror.seat.is_some() => {
-                session.send(&ClientMsg::Ready(true)).await?;
+            ServerMsgOf::Lobby(lobby) if !lobby.started && !ready_sent && session.state().mirror.seat.is_some() => {
+                session.send(&ClientMsgOf::Ready(true)).await?;
                 ready_sent = true;
             }
-            ServerMsg::Finished { standings } => {
+            ServerMsgOf::Finished { standings } => {
                 let standings = standings.clone();
                 session.close().await;
                 return Ok(standings);
             }
             // A refusal (a pawn someone was faster to): decide again on what is known now.
-            ServerMsg::ActRefused { .. } => {
+            ServerMsgOf::ActRefused { .. } => {
                 answered = None;
                 // Not at once: a refusal that comes again would otherwise loop as fast as the
                 // link goes (and the host closes a client over 50 messages a second).
                 calm_until = Instant::now() + REFUSAL_PAUSE;
             }
-            ServerMsg::Update { .. } => {
+            ServerMsgOf::Update { .. } => {
                 if let Some(moment) = beat::opened(&msg, session.now_us()) {
                     // Show at the scheduled instant (fairness.md §2, §6), or at once if late.
                     session.wait_until_us(moment.at_us).await?;
@@ -189,21 +300,16 @@ pub async fn play_session(
         if legal.is_empty() {
             continue;
         }
-        let key = decision_key(view, legal);
+        let key = W::decision(view, legal);
         if answered.as_ref() == Some(&key) {
             continue;
         }
         answered = Some(key);
-        let choice = if view.phase == PhaseView::CupDown {
-            level.decide(view, &[Action::Klaxon], &mut rng).filter(|_| legal.contains(&Action::Klaxon))
-        } else {
-            level.decide(view, legal, &mut rng)
-        };
-        let Some(action) = choice else { continue };
+        let Some(action) = W::decide(view, legal, level, &mut rng) else { continue };
         // A new decision point while still thinking about the last one (a grab where a pawn
         // just went): the new choice keeps the thinking already done.
         let at = pending.map_or_else(|| (Instant::now() + think).max(calm_until), |p| p.0);
-        pending = Some((at, action));
+        pending = Some((at, action, W::moment(view)));
     }
 }
 

@@ -12,6 +12,7 @@ pub mod beat;
 pub use bolide_words::{lang, text};
 pub mod bot;
 pub mod fuzzing;
+pub mod game;
 pub mod live;
 pub mod net;
 pub mod practice_mb;

@@ -211,7 +211,7 @@ pub fn explain(e: &ClientError) -> String {
         ClientError::Closed { reason, .. } => format!("The host closed the connection: {reason}"),
         ClientError::Lost(why) => format!("The host is gone: {why}"),
         ClientError::Frame(f) => format!("The host sent something this version cannot read: {f}"),
-        ClientError::View(_) => e.to_string(),
+        ClientError::View(_) | ClientError::OtherGame { .. } => e.to_string(),
     }
 }
 

@@ -3,14 +3,16 @@
 //! out, the host's clock probes answered. No egui here: the window, the bots and the lab all
 //! build on it.
 
-use crate::state::{ClientState, SharedState};
+use crate::game::ClientGame;
+use crate::state::{BadView, ClientStateOf, SharedStateOf};
 use bolide_link::code::{RoomCode, parse_code};
 use bolide_link::{pake, tls};
-use bolide_protocol::view::ViewError;
 use bolide_protocol::wire::{
-    self, ClientMsg, Datagram, FrameDecoder, FrameError, Knock, PROTOCOL_VERSION, Proof, SeatToken, ServerMsg,
+    self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, Door, FrameDecoder, FrameError, Knock, PROTOCOL_VERSION,
+    Proof, SeatToken, ServerMsgOf,
 };
-use bolide_protocol::{Action, Pawn};
+use bolide_protocol::{Action, Bolide, Pawn};
+use bolide_table::Seat;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, MutexGuard};
@@ -93,9 +95,14 @@ const UNSENT: usize = 16;
 /// How long a stamped input may wait to be sent before it is taken as lost, µs.
 pub const UNSENT_STALE_US: u64 = 2_000_000;
 
+/// How to connect to a Bolide table.
+pub type ConnectOptions = ConnectOptionsOf<Bolide>;
+/// One connection to a Bolide table.
+pub type Session = SessionOf<Bolide>;
+
 /// How to connect, beyond the address and the code.
 #[derive(Clone)]
-pub struct ConnectOptions {
+pub struct ConnectOptionsOf<W: ClientGame> {
     pub version: u32,
     pub clock: Arc<dyn Clock>,
     /// A UDP socket of one's own (the lab's delaying socket); `None` binds a real one.
@@ -104,20 +111,34 @@ pub struct ConnectOptions {
     pub unsent: Unsent,
     /// The client core this connection drives: a face that reads it (the window) or keeps it
     /// across comebacks (what it knows of the table, the dice seen) passes its own.
-    pub state: SharedState,
+    pub state: SharedStateOf<W>,
     /// Watch the table rather than take a seat.
     pub watch: bool,
 }
 
-impl Default for ConnectOptions {
+impl<W: ClientGame> Default for ConnectOptionsOf<W> {
     fn default() -> Self {
-        ConnectOptions {
+        ConnectOptionsOf {
             version: PROTOCOL_VERSION,
             clock: Arc::new(MonotonicClock::new()),
             socket: None,
             unsent: Unsent::default(),
-            state: SharedState::default(),
+            state: SharedStateOf::default(),
             watch: false,
+        }
+    }
+}
+
+impl<W: ClientGame> ConnectOptionsOf<W> {
+    /// The same way to connect, to a table of another game (a fresh client core).
+    pub fn for_game<V: ClientGame>(&self) -> ConnectOptionsOf<V> {
+        ConnectOptionsOf {
+            version: self.version,
+            clock: self.clock.clone(),
+            socket: self.socket.clone(),
+            unsent: self.unsent.clone(),
+            state: SharedStateOf::default(),
+            watch: self.watch,
         }
     }
 }
@@ -140,8 +161,10 @@ pub enum ClientError {
     Lost(String),
     #[error("the host sent a bad frame: {0}")]
     Frame(#[from] FrameError),
-    #[error("the host sent a race that cannot be drawn ({0}): rejoin, or run the same version on both laptops")]
-    View(#[from] ViewError),
+    #[error("the host sent a table that cannot be drawn ({0}): rejoin, or run the same version on both laptops")]
+    View(#[from] BadView),
+    #[error("this table plays {host}, not {here}: join it from a client that plays {host}")]
+    OtherGame { host: String, here: &'static str },
 }
 
 impl From<quinn::ConnectionError> for ClientError {
@@ -156,8 +179,24 @@ impl From<quinn::ConnectionError> for ClientError {
     }
 }
 
+/// A connection past the host's door: the code word proved both ways and the host's welcome
+/// read, which names the game the table plays. [`Admitted::session`] goes on in that game's
+/// words.
+pub struct Admitted {
+    endpoint: quinn::Endpoint,
+    connection: quinn::Connection,
+    send: quinn::SendStream,
+    recv: quinn::RecvStream,
+    decoder: FrameDecoder,
+    /// The game the table plays (`Words::NAME`).
+    pub game: String,
+    seat: Option<Seat>,
+    token: Option<SeatToken>,
+    beats: BeatSchedule,
+}
+
 /// One connection to a host, after a successful hello.
-pub struct Session {
+pub struct SessionOf<W: ClientGame> {
     endpoint: quinn::Endpoint,
     connection: quinn::Connection,
     send: quinn::SendStream,
@@ -165,7 +204,7 @@ pub struct Session {
     decoder: FrameDecoder,
     buf: Vec<u8>,
     /// What the client knows and says, sans-I/O; this session drives it.
-    state: SharedState,
+    state: SharedStateOf<W>,
     /// No heartbeats while set (the lab's silent liar).
     pub hushed: bool,
     /// A beat leaves with each timed request ([`Session::timed`]); the lab's beating liar
@@ -177,65 +216,108 @@ pub struct Session {
     pongs: mpsc::Receiver<u64>,
     /// The datagram twins of the updates that open a moment (the stream's may be held behind
     /// a lost packet).
-    twins: mpsc::Receiver<Datagram>,
+    twins: mpsc::Receiver<DatagramOf<W>>,
     /// The host's clock probes this client has answered.
     answered: Arc<AtomicU64>,
     probes: tokio::task::JoinHandle<()>,
 }
 
-impl Session {
-    /// Connects to the host at `addr` with the full room code `WORD-FINGERPRINT`; refuses a
-    /// host whose certificate does not match the fingerprint.
-    pub async fn connect(
-        addr: SocketAddr,
-        code: &str,
-        name: &str,
-        token: Option<SeatToken>,
-    ) -> Result<Session, ClientError> {
-        Session::connect_with(addr, code, name, token, ConnectOptions::default()).await
+/// Knocks at the host at `addr` with the full room code `WORD-FINGERPRINT`: refuses a host
+/// whose certificate does not match the fingerprint, proves the code word (never sending it),
+/// and reads the welcome, which names the game. `watch`: ask to watch rather than take a seat.
+pub async fn knock(
+    addr: SocketAddr,
+    code: &str,
+    name: &str,
+    token: Option<SeatToken>,
+    version: u32,
+    socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
+    watch: bool,
+) -> Result<Admitted, ClientError> {
+    let RoomCode { word, fingerprint, room } =
+        parse_code(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
+    let connect_err = |reason: String| ClientError::Connect { addr, reason };
+    let local: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap() } else { "[::]:0".parse().unwrap() };
+    let mut endpoint = match socket {
+        Some(socket) => quinn::Endpoint::new_with_abstract_socket(
+            quinn::EndpointConfig::default(),
+            None,
+            socket,
+            Arc::new(quinn::TokioRuntime),
+        ),
+        None => quinn::Endpoint::client(local),
     }
-
-    /// As [`Session::connect`], claiming another protocol version (tests).
-    pub async fn connect_speaking(
-        addr: SocketAddr,
-        code: &str,
-        name: &str,
-        token: Option<SeatToken>,
-        version: u32,
-    ) -> Result<Session, ClientError> {
-        Session::connect_with(addr, code, name, token, ConnectOptions { version, ..ConnectOptions::default() }).await
-    }
-
-    /// As [`Session::connect`], with a clock and a socket of one's own (the lab).
-    pub async fn connect_with(
-        addr: SocketAddr,
-        code: &str,
-        name: &str,
-        token: Option<SeatToken>,
-        options: ConnectOptions,
-    ) -> Result<Session, ClientError> {
-        let version = options.version;
-        let RoomCode { word, fingerprint, room } =
-            parse_code(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
-        let connect_err = |reason: String| ClientError::Connect { addr, reason };
-        let local: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap() } else { "[::]:0".parse().unwrap() };
-        let mut endpoint = match options.socket.clone() {
-            Some(socket) => quinn::Endpoint::new_with_abstract_socket(
-                quinn::EndpointConfig::default(),
-                None,
-                socket,
-                Arc::new(quinn::TokioRuntime),
-            ),
-            None => quinn::Endpoint::client(local),
-        }
+    .map_err(|e| connect_err(e.to_string()))?;
+    endpoint.set_default_client_config(tls::client_config(&fingerprint).map_err(|e| connect_err(e.to_string()))?);
+    let connecting = endpoint.connect(addr, "bolide.local").map_err(|e| connect_err(e.to_string()))?;
+    let connection = tokio::time::timeout(Duration::from_secs(10), connecting)
+        .await
+        .map_err(|_| connect_err("no answer within 10 s (wrong address, or a firewall?)".into()))?
         .map_err(|e| connect_err(e.to_string()))?;
-        endpoint.set_default_client_config(tls::client_config(&fingerprint).map_err(|e| connect_err(e.to_string()))?);
-        let connecting = endpoint.connect(addr, "bolide.local").map_err(|e| connect_err(e.to_string()))?;
-        let connection = tokio::time::timeout(Duration::from_secs(10), connecting)
-            .await
-            .map_err(|_| connect_err("no answer within 10 s (wrong address, or a firewall?)".into()))?
-            .map_err(|e| connect_err(e.to_string()))?;
-        let (send, recv) = connection.open_bi().await?;
+    let (send, recv) = connection.open_bi().await?;
+    let mut door = Admitted {
+        endpoint,
+        connection,
+        send,
+        recv,
+        decoder: FrameDecoder::default(),
+        game: String::new(),
+        seat: None,
+        token: None,
+        beats: BeatSchedule::WhileActing,
+    };
+    // The code word is proved, never sent (`bolide_link::pake`): the host proves it first,
+    // bound to this connection; only then does this laptop prove it, and send its seat token.
+    let (laptop, msg) = pake::Laptop::start(&word);
+    let knock = Knock { version, room, pake: msg, name: name.to_string(), watch };
+    write(&mut door.send, &wire::encode(&knock)).await?;
+    let (host_msg, host_proof) = match door.next().await? {
+        Door::Pake { msg, proof } => (msg, proof),
+        Door::Refused { reason } => return Err(ClientError::Refused(wire::clean_reason(&reason))),
+        Door::Welcome { .. } => {
+            return Err(ClientError::Lost("the host welcomed this laptop before proving the code word".into()));
+        }
+    };
+    let binding = binding(&door.connection)?;
+    let confirmed =
+        laptop.finish(&host_msg, &host_proof, &binding).map_err(|e| ClientError::NotTheHost(e.to_string()))?;
+    let proof = confirmed.proof(pake::Side::Laptop, &binding);
+    write(&mut door.send, &wire::encode(&Proof { proof, seat_token: token })).await?;
+    match door.next().await? {
+        Door::Welcome { seat, token, beats, game, .. } => {
+            (door.seat, door.token, door.beats) = (seat, token, beats);
+            door.game = wire::clean_name(&game);
+            Ok(door)
+        }
+        Door::Refused { reason } => Err(ClientError::Refused(wire::clean_reason(&reason))),
+        Door::Pake { .. } => Err(ClientError::Lost("the host proved the code word twice".into())),
+    }
+}
+
+impl Admitted {
+    /// The next frame at the door.
+    async fn next(&mut self) -> Result<Door, ClientError> {
+        let mut buf = vec![0; 16 * 1024];
+        loop {
+            if let Some(body) = self.decoder.next_frame()? {
+                return Ok(wire::decode(&body)?);
+            }
+            match self.recv.read(&mut buf).await {
+                Ok(Some(n)) => self.decoder.push(buf.get(..n).unwrap_or_default()),
+                Ok(None) => return Err(closed_reason(&self.connection).await),
+                Err(quinn::ReadError::ConnectionLost(e)) => return Err(e.into()),
+                Err(e) => return Err(ClientError::Lost(e.to_string())),
+            }
+        }
+    }
+
+    /// Goes on in `W`'s words, driving the client core `options` holds. A table that plays
+    /// another game is an error that names it (the connection closes).
+    pub fn session<W: ClientGame>(self, options: ConnectOptionsOf<W>) -> Result<SessionOf<W>, ClientError> {
+        if self.game != W::NAME {
+            self.connection.close(0u32.into(), b"another game");
+            return Err(ClientError::OtherGame { host: self.game, here: W::NAME });
+        }
         // Bounded: what the host sends as datagrams is copies and echoes; past a few, more is
         // a flood, dropped here instead of growing this laptop's memory.
         let (pong_tx, pongs) = mpsc::channel(DATAGRAM_QUEUE);
@@ -243,13 +325,14 @@ impl Session {
         let answered = Arc::new(AtomicU64::new(0));
         let to_probes =
             Probes { clock: options.clock.clone(), pongs: pong_tx, twins: twin_tx, answered: answered.clone() };
-        let probes = tokio::spawn(answer_probes(connection.clone(), to_probes));
-        let mut session = Session {
-            endpoint,
-            connection,
-            send,
-            recv,
-            decoder: FrameDecoder::default(),
+        let probes = tokio::spawn(answer_probes(self.connection.clone(), to_probes));
+        options.state.lock().welcome(self.seat, self.token, self.beats);
+        Ok(SessionOf {
+            endpoint: self.endpoint,
+            connection: self.connection,
+            send: self.send,
+            recv: self.recv,
+            decoder: self.decoder,
             buf: vec![0; 16 * 1024],
             state: options.state,
             hushed: false,
@@ -260,58 +343,87 @@ impl Session {
             twins,
             answered,
             probes,
-        };
-        // The code word is proved, never sent (`bolide_link::pake`): the host proves it first,
-        // bound to this connection; only then does this laptop prove it, and send its seat token.
-        let (laptop, msg) = pake::Laptop::start(&word);
-        let knock = Knock { version, room, pake: msg, name: name.to_string(), watch: options.watch };
-        session.write(&wire::encode(&knock)).await?;
-        let (host_msg, host_proof) = match session.next().await? {
-            ServerMsg::Pake { msg, proof } => (msg, proof),
-            ServerMsg::Refused { reason } => return Err(ClientError::Refused(reason)),
-            other => {
-                return Err(ClientError::Lost(format!("expected the host's proof of the code word, got {other:?}")));
-            }
-        };
-        let binding = session.binding()?;
-        let confirmed =
-            laptop.finish(&host_msg, &host_proof, &binding).map_err(|e| ClientError::NotTheHost(e.to_string()))?;
-        let proof = confirmed.proof(pake::Side::Laptop, &binding);
-        session.write(&wire::encode(&Proof { proof, seat_token: token })).await?;
-        match session.next().await? {
-            ServerMsg::Welcome { seat, token, beats, .. } => {
-                session.state().welcome(seat, token, beats);
-                Ok(session)
-            }
-            ServerMsg::Refused { reason } => Err(ClientError::Refused(reason)),
-            other => Err(ClientError::Lost(format!("expected a welcome, got {other:?}"))),
-        }
-    }
-
-    /// This connection's exported TLS keying material: what both sides' proofs of the code word
-    /// are bound to.
-    fn binding(&self) -> Result<[u8; pake::BINDING_LEN], ClientError> {
-        let mut binding = [0; pake::BINDING_LEN];
-        self.connection
-            .export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"")
-            .map_err(|_| ClientError::Lost("the TLS session exports no keying material".into()))?;
-        Ok(binding)
-    }
-
-    async fn write(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
-        self.send.write_all(bytes).await.map_err(|e| match e {
-            quinn::WriteError::ConnectionLost(e) => ClientError::from(e),
-            other => ClientError::Lost(other.to_string()),
         })
     }
 
-    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+    /// Leaves politely (a table this laptop does not play).
+    pub async fn close(self) {
+        self.connection.close(0u32.into(), b"bye");
+        let _ = tokio::time::timeout(Duration::from_millis(500), self.endpoint.wait_idle()).await;
+    }
+}
+
+async fn write(send: &mut quinn::SendStream, bytes: &[u8]) -> Result<(), ClientError> {
+    send.write_all(bytes).await.map_err(|e| match e {
+        quinn::WriteError::ConnectionLost(e) => ClientError::from(e),
+        other => ClientError::Lost(other.to_string()),
+    })
+}
+
+/// This connection's exported TLS keying material: what both sides' proofs of the code word
+/// are bound to.
+fn binding(connection: &quinn::Connection) -> Result<[u8; pake::BINDING_LEN], ClientError> {
+    let mut binding = [0; pake::BINDING_LEN];
+    connection
+        .export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"")
+        .map_err(|_| ClientError::Lost("the TLS session exports no keying material".into()))?;
+    Ok(binding)
+}
+
+async fn closed_reason(connection: &quinn::Connection) -> ClientError {
+    match tokio::time::timeout(Duration::from_secs(2), connection.closed()).await {
+        Ok(e) => e.into(),
+        Err(_) => ClientError::Lost("the host ended the stream".into()),
+    }
+}
+
+impl<W: ClientGame> SessionOf<W> {
+    /// Connects to the host at `addr` with the full room code `WORD-FINGERPRINT`; refuses a
+    /// host whose certificate does not match the fingerprint.
+    pub async fn connect(
+        addr: SocketAddr,
+        code: &str,
+        name: &str,
+        token: Option<SeatToken>,
+    ) -> Result<SessionOf<W>, ClientError> {
+        SessionOf::connect_with(addr, code, name, token, ConnectOptionsOf::default()).await
+    }
+
+    /// As [`SessionOf::connect`], claiming another protocol version (tests).
+    pub async fn connect_speaking(
+        addr: SocketAddr,
+        code: &str,
+        name: &str,
+        token: Option<SeatToken>,
+        version: u32,
+    ) -> Result<SessionOf<W>, ClientError> {
+        let options = ConnectOptionsOf { version, ..ConnectOptionsOf::default() };
+        SessionOf::connect_with(addr, code, name, token, options).await
+    }
+
+    /// As [`SessionOf::connect`], with a clock and a socket of one's own (the lab).
+    pub async fn connect_with(
+        addr: SocketAddr,
+        code: &str,
+        name: &str,
+        token: Option<SeatToken>,
+        options: ConnectOptionsOf<W>,
+    ) -> Result<SessionOf<W>, ClientError> {
+        let admitted = knock(addr, code, name, token, options.version, options.socket.clone(), options.watch).await?;
+        admitted.session(options)
+    }
+
+    async fn write(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
+        write(&mut self.send, bytes).await
+    }
+
+    pub async fn send(&mut self, msg: &ClientMsgOf<W>) -> Result<(), ClientError> {
         self.write(&wire::encode(msg)).await
     }
 
     /// The client core, locked: what it knows, for a face to read or to tell it what it showed.
     /// Never held across an await.
-    pub fn state(&self) -> MutexGuard<'_, ClientState> {
+    pub fn state(&self) -> MutexGuard<'_, ClientStateOf<W>> {
         self.state.lock()
     }
 
@@ -322,31 +434,26 @@ impl Session {
 
     /// Sends a game action, stamped with the moment it is sent; returns its sequence number
     /// (echoed in a refusal).
-    pub async fn act(&mut self, action: Action) -> Result<u32, ClientError> {
+    pub async fn act(&mut self, action: W::Action) -> Result<u32, ClientError> {
         let at = self.clock.now_us();
         self.act_at(action, at).await
     }
 
     /// Sends a game action that the pilot took at `at_us` on this client's clock.
-    pub async fn act_at(&mut self, action: Action, at_us: u64) -> Result<u32, ClientError> {
+    pub async fn act_at(&mut self, action: W::Action, at_us: u64) -> Result<u32, ClientError> {
         let (seq, msg) = self.state().act(action, at_us);
         self.send(&msg).await?;
         self.unsent.sent(at_us);
         Ok(seq)
     }
 
-    /// B-4.3: grabs `pawn`; the reservoirs were shown at `shown_us` and the pilot acted at
-    /// `input_us`, both on this client's clock.
-    pub async fn grab(&mut self, pawn: Pawn, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
-        self.timed(Action::TakePawn { pawn }, shown_us, input_us).await
-    }
-
-    /// An action of a timed moment — a grab (`TakePawn`), an Échange declaration (`Echange`,
-    /// `KeepPawn`) — with when the moment was shown and when the pilot acted, both on this
-    /// client's clock; any other action goes as [`Session::act_at`]. The request goes on the
+    /// An action of a timed moment (`ClientGame::timed`: in Bolide a grab or an Échange
+    /// declaration, in 1000 Bornes a Coup-Fourré) with when the moment was shown and when the
+    /// player acted, both on this client's clock; any other action goes as
+    /// [`SessionOf::act_at`]. The request goes on the
     /// stream (it always arrives) and as datagram copies a few milliseconds apart, in other
     /// packets (one of them arrives without waiting for a retransmission when a packet is lost).
-    pub async fn timed(&mut self, action: Action, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
+    pub async fn timed(&mut self, action: W::Action, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
         // A beat as the request leaves, vouching for nothing past its input: a request held
         // between its click and its send (a frame, a busy laptop) makes this beat exactly as
         // late, so the host learns this laptop's stalls whole (`fair::slack`), not only the
@@ -407,10 +514,10 @@ impl Session {
     /// whichever path brought it first: the stream's update, or the reveal datagram (then as a
     /// provisional update; the stream's update follows without the reveal event). Heartbeats
     /// leave meanwhile, when they are due.
-    pub async fn next(&mut self) -> Result<ServerMsg, ClientError> {
+    pub async fn next(&mut self) -> Result<ServerMsgOf<W>, ClientError> {
         loop {
             if let Some(body) = self.decoder.next_frame()? {
-                let msg: ServerMsg = wire::decode(&body)?;
+                let msg: ServerMsgOf<W> = wire::decode(&body)?;
                 let mut state = self.state.lock();
                 return Ok(state.on_message(msg, self.clock.now_us())?);
             }
@@ -424,7 +531,7 @@ impl Session {
                         let chunk = self.buf[..n].to_vec();
                         self.decoder.push(&chunk);
                     }
-                    Ok(None) => return Err(self.closed_reason().await),
+                    Ok(None) => return Err(closed_reason(&self.connection).await),
                     Err(quinn::ReadError::ConnectionLost(e)) => return Err(e.into()),
                     Err(e) => return Err(ClientError::Lost(e.to_string())),
                 },
@@ -460,18 +567,11 @@ impl Session {
         }
     }
 
-    async fn closed_reason(&self) -> ClientError {
-        match tokio::time::timeout(Duration::from_secs(2), self.connection.closed()).await {
-            Ok(e) => e.into(),
-            Err(_) => ClientError::Lost("the host ended the stream".into()),
-        }
-    }
-
     /// One timing probe over a QUIC datagram: the round trip to the host.
     pub async fn ping(&mut self) -> Result<Duration, ClientError> {
         let t0 = self.clock.now_us();
         self.connection
-            .send_datagram(wire::encode_datagram(&Datagram::Ping { t0 }).into())
+            .send_datagram(wire::encode_probe(&ClockProbe::Ping { t0 }).into())
             .map_err(|e| ClientError::Lost(e.to_string()))?;
         loop {
             match self.pongs.recv().await {
@@ -500,6 +600,14 @@ impl Session {
     }
 }
 
+impl SessionOf<Bolide> {
+    /// B-4.3: grabs `pawn`; the reservoirs were shown at `shown_us` and the pilot acted at
+    /// `input_us`, both on this client's clock.
+    pub async fn grab(&mut self, pawn: Pawn, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
+        self.timed(Action::TakePawn { pawn }, shown_us, input_us).await
+    }
+}
+
 async fn sleep_until(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at.into()).await,
@@ -511,33 +619,35 @@ async fn sleep_until(at: Option<Instant>) {
 const DATAGRAM_QUEUE: usize = 32;
 
 /// Where the datagram task sends what it reads.
-struct Probes {
+struct Probes<W: ClientGame> {
     clock: Arc<dyn Clock>,
     pongs: mpsc::Sender<u64>,
-    twins: mpsc::Sender<Datagram>,
+    twins: mpsc::Sender<DatagramOf<W>>,
     answered: Arc<AtomicU64>,
 }
 
 /// Answers the host's clock probes with this client's clock (fairness.md §1), passes the
 /// echoes of our own pings to [`Session::ping`] and the twins of opening updates to
 /// [`Session::next`].
-async fn answer_probes(connection: quinn::Connection, to: Probes) {
+async fn answer_probes<W: ClientGame>(connection: quinn::Connection, to: Probes<W>) {
     while let Ok(datagram) = connection.read_datagram().await {
         let t1 = to.clock.now_us();
-        match wire::decode_datagram(&datagram) {
-            Ok(Datagram::HostPing { t0 }) => {
-                let pong = wire::encode_datagram(&Datagram::ClientPong { t0, t1, t2: to.clock.now_us() });
+        match wire::decode_probe(&datagram) {
+            Some(ClockProbe::HostPing { t0 }) => {
+                let pong = wire::encode_probe(&ClockProbe::ClientPong { t0, t1, t2: to.clock.now_us() });
                 if connection.send_datagram(pong.into()).is_ok() {
                     to.answered.fetch_add(1, Ordering::Relaxed);
                 }
             }
-            Ok(Datagram::Pong { t0, .. }) => {
+            Some(ClockProbe::Pong { t0, .. }) => {
                 let _ = to.pongs.try_send(t0);
             }
-            Ok(twin @ Datagram::Twin { .. }) => {
-                let _ = to.twins.try_send(twin);
+            Some(ClockProbe::Ping { .. } | ClockProbe::ClientPong { .. }) => {}
+            None => {
+                if let Ok(twin @ DatagramOf::Twin { .. }) = wire::decode_datagram::<W>(&datagram) {
+                    let _ = to.twins.try_send(twin);
+                }
             }
-            _ => {}
         }
     }
 }

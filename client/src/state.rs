@@ -1,102 +1,131 @@
 //! The client side of one table, sans-I/O, as the room is on the host: fed what the host sends
-//! and this laptop's clock, [`ClientState`] keeps what the client knows ([`Mirror`]), numbers
-//! the actions, takes a round's reveal and Échange window once from whichever path brought
-//! them first (the stream or the datagram twin), knows the
-//! timed moment now open and when this laptop showed it, and says when the next heartbeat is due
-//! and what it says ([`crate::beat`]). It never touches a socket or a clock:
-//! [`crate::net::Session`] drives it over QUIC for every face — the window (`live`),
-//! `bolide-bot` (`bot`) and the fairness lab's bots — which only decide and show.
+//! and this laptop's clock, [`ClientStateOf`] keeps what the client knows ([`MirrorOf`]),
+//! numbers the actions, takes a moment's opening once from whichever path brought it first
+//! (the stream or the datagram twin), knows the timed moment now open and when this laptop
+//! showed it, and says when the next heartbeat is due and what it says ([`crate::beat`]). It
+//! serves any game: what it asks of one is [`ClientGame`]. It never touches a socket or a
+//! clock: [`crate::net::SessionOf`] drives it over QUIC for every face — the window (`live`),
+//! `bolide-bot` (`bot`) and the fairness lab's bots — which only decide and show. The plain
+//! names (`ClientState`, `Mirror`, `SharedState`) are Bolide's.
 
 use crate::beat::{self, Heartbeats};
-use bolide_protocol::dice::DiceWatch;
-use bolide_protocol::twin::Twin;
-use bolide_protocol::view::{PhaseView, ViewError};
-use bolide_protocol::wire::{BeatSchedule, ClientMsg, Datagram, LobbyState, SeatToken, ServerMsg, Shown, StandingLine};
-use bolide_protocol::{Action, Colour, Event, PlayerView, Seat};
+use crate::game::ClientGame;
+use bolide_protocol::wire::{
+    BeatSchedule, ClientMsgOf, DatagramOf, LobbyStateOf, SeatToken, ServerMsgOf, Shown, StandingLine,
+};
+use bolide_protocol::{Bolide, Colour};
+use bolide_table::Seat;
 use std::sync::{Arc, Mutex, MutexGuard};
+
+pub type ClientState = ClientStateOf<Bolide>;
+pub type Mirror = MirrorOf<Bolide>;
+pub type SharedState = SharedStateOf<Bolide>;
 
 /// Events a client keeps: far more than a championship of six races makes, so a long game
 /// (or a host that floods) does not grow a laptop's memory without bound.
 pub const MAX_EVENTS: usize = 20_000;
 
 /// Appends `new` to `log`, dropping the oldest past [`MAX_EVENTS`].
-pub fn keep_events(log: &mut Vec<Event>, new: &[Event]) {
+pub fn keep_events<E: Clone>(log: &mut Vec<E>, new: &[E]) {
     let new = &new[new.len().saturating_sub(MAX_EVENTS)..];
     let over = (log.len() + new.len()).saturating_sub(MAX_EVENTS);
     log.drain(..over.min(log.len()));
     log.extend_from_slice(new);
 }
 
+/// A view or a lobby the client refuses to apply: it names what does not exist.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadView(pub String);
+
 /// What a host sends a window to show, made safe to show: names and reasons cut to a sane
 /// length and cleaned of control and bidi characters (a host is a peer on the wire too); a
-/// lobby that names seats past the table refused.
-fn clean(msg: &mut ServerMsg) -> Result<(), ViewError> {
+/// lobby or a welcome that names seats past the table refused; then the game's own checks.
+fn clean<W: ClientGame>(msg: &mut ServerMsgOf<W>) -> Result<(), BadView> {
     use bolide_protocol::wire::{clean_name, clean_reason};
+    let past = |seat: Seat| seat.index() >= W::SEATS;
     match msg {
-        ServerMsg::Lobby(lobby) => {
+        ServerMsgOf::Lobby(lobby) => {
             for seat in &mut lobby.seats {
                 seat.name = clean_name(&seat.name);
-                if seat.seat.index() >= bolide_protocol::model::MAX_PILOTS {
-                    return Err(ViewError::Seat(seat.seat));
+                if past(seat.seat) {
+                    return Err(BadView(format!("a lobby seat {} past the table", seat.seat.number())));
                 }
             }
-            lobby.settings.circuit = clean_reason(&lobby.settings.circuit);
-            if let Some(you) = lobby.you.filter(|s| s.index() >= bolide_protocol::model::MAX_PILOTS) {
-                return Err(ViewError::OwnSeat(you));
+            if let Some(you) = lobby.you.filter(|s| past(*s)) {
+                return Err(BadView(format!("your seat {} is past the table", you.number())));
             }
         }
-        ServerMsg::Welcome { seat, room, .. } => {
+        ServerMsgOf::Welcome { seat, room, .. } => {
             *room = clean_name(room);
-            if let Some(s) = seat.filter(|s| s.index() >= bolide_protocol::model::MAX_PILOTS) {
-                return Err(ViewError::OwnSeat(s));
+            if let Some(s) = seat.filter(|s| past(*s)) {
+                return Err(BadView(format!("your seat {} is past the table", s.number())));
             }
         }
-        ServerMsg::Refused { reason } | ServerMsg::LobbyRefused { reason } => *reason = clean_reason(reason),
-        ServerMsg::Finished { standings } => standings.iter_mut().for_each(|l| l.name = clean_name(&l.name)),
-        ServerMsg::Update { .. } | ServerMsg::ActRefused { .. } | ServerMsg::Pake { .. } => {}
+        ServerMsgOf::Refused { reason } | ServerMsgOf::LobbyRefused { reason } => *reason = clean_reason(reason),
+        ServerMsgOf::Finished { standings } => standings.iter_mut().for_each(|l| l.name = clean_name(&l.name)),
+        ServerMsgOf::Update { .. } | ServerMsgOf::ActRefused { .. } | ServerMsgOf::Pake { .. } => {}
     }
-    Ok(())
+    W::check(msg).map_err(BadView)
 }
 
 /// Everything the client knows of the table: what every face reads (the window each frame).
-#[derive(Debug, Default, Clone)]
-pub struct Mirror {
+#[derive(Debug, Clone)]
+pub struct MirrorOf<W: ClientGame> {
     /// This laptop's seat (`None`: a spectator).
     pub seat: Option<Seat>,
-    pub lobby: Option<LobbyState>,
-    pub view: Option<PlayerView>,
-    pub legal: Vec<Action>,
+    pub lobby: Option<LobbyStateOf<W>>,
+    pub view: Option<W::View>,
+    pub legal: Vec<W::Action>,
     /// When a bot plays for this seat, on this laptop's clock (µs).
     pub deadline_at_us: Option<u64>,
     /// Every event received, in order (the latest [`MAX_EVENTS`]).
-    pub events: Vec<Event>,
+    pub events: Vec<W::Event>,
     /// The timed moment the host last opened, and the instant it scheduled for showing it (this
     /// clock; the arrival when it gave none).
     pub scheduled: Option<Shown>,
     /// The host's last refusal, in words (cleared by the next update).
     pub refusal: Option<String>,
     pub finished: Option<Vec<StandingLine>>,
-    /// Every draw seen, checked against the seed once the host reveals it (the podium).
-    pub dice: DiceWatch,
+    /// What this laptop checks of the host's luck (Bolide: every draw seen, checked against
+    /// the seed once the host reveals it, on the podium).
+    pub dice: W::Watch,
 }
 
-impl Mirror {
-    fn apply(&mut self, msg: &ServerMsg, now_us: u64) {
-        self.dice.observe(msg);
+impl<W: ClientGame> Default for MirrorOf<W> {
+    fn default() -> Self {
+        MirrorOf {
+            seat: None,
+            lobby: None,
+            view: None,
+            legal: Vec::new(),
+            deadline_at_us: None,
+            events: Vec::new(),
+            scheduled: None,
+            refusal: None,
+            finished: None,
+            dice: W::Watch::default(),
+        }
+    }
+}
+
+impl<W: ClientGame> MirrorOf<W> {
+    fn apply(&mut self, msg: &ServerMsgOf<W>, now_us: u64) {
+        W::watch(&mut self.dice, msg);
         match msg {
-            ServerMsg::Lobby(lobby) => {
+            ServerMsgOf::Lobby(lobby) => {
                 // The lobby says whose it is each time: seats move up when a pilot leaves. A
-                // seat the race view does not have drops the view until the host sends its own.
-                if self.view.as_ref().is_some_and(|v| lobby.you.is_some_and(|s| s.index() >= v.cars.len())) {
+                // seat the view does not have drops the view until the host sends its own.
+                if self.view.as_ref().is_some_and(|v| lobby.you.is_some_and(|s| !W::seats(v, s))) {
                     self.view = None;
                     self.legal.clear();
                 }
                 self.seat = lobby.you;
                 self.lobby = Some(lobby.clone());
             }
-            ServerMsg::Update { events, view, legal, deadline_ms, .. } => {
+            ServerMsgOf::Update { events, view, legal, deadline_ms, .. } => {
                 // The view is this seat's own (checked): the seat it names is this laptop's.
-                self.seat = view.viewer;
+                self.seat = W::viewer(view);
                 keep_events(&mut self.events, events);
                 if let Some(moment) = beat::opened(msg, now_us) {
                     self.scheduled = Some(moment);
@@ -107,16 +136,16 @@ impl Mirror {
                 self.refusal = None;
             }
             // A rule error can carry the host's words (a phase's name): cleaned like a reason.
-            ServerMsg::ActRefused { error, .. } => {
+            ServerMsgOf::ActRefused { error, .. } => {
                 self.refusal = Some(bolide_protocol::wire::clean_reason(&error.to_string()))
             }
-            ServerMsg::LobbyRefused { reason } => self.refusal = Some(reason.clone()),
-            ServerMsg::Finished { standings } => self.finished = Some(standings.clone()),
-            ServerMsg::Welcome { .. } | ServerMsg::Refused { .. } | ServerMsg::Pake { .. } => {}
+            ServerMsgOf::LobbyRefused { reason } => self.refusal = Some(reason.clone()),
+            ServerMsgOf::Finished { standings } => self.finished = Some(standings.clone()),
+            ServerMsgOf::Welcome { .. } | ServerMsgOf::Refused { .. } | ServerMsgOf::Pake { .. } => {}
         }
     }
 
-    /// The name of a seat, from the lobby (bots included once the championship starts).
+    /// The name of a seat, from the lobby (bots included once the game starts).
     pub fn name(&self, seat: Seat) -> String {
         self.lobby
             .as_ref()
@@ -124,7 +153,7 @@ impl Mirror {
             .map_or_else(|| format!("Pilot {}", seat.number()), |s| s.name.clone())
     }
 
-    /// The colour of a seat (and of the pawn and reservoir with its number, B-1.2).
+    /// The colour of a seat (in Bolide, of the pawn and reservoir with its number, B-1.2).
     pub fn colour(&self, seat: Seat) -> Colour {
         self.lobby
             .as_ref()
@@ -134,20 +163,30 @@ impl Mirror {
 }
 
 /// The client side of one connection to a table.
-#[derive(Debug, Default)]
-pub struct ClientState {
+#[derive(Debug)]
+pub struct ClientStateOf<W: ClientGame> {
     pub token: Option<SeatToken>,
-    pub mirror: Mirror,
+    pub mirror: MirrorOf<W>,
     /// The last action's sequence number on this connection.
     seq: u32,
-    /// The round whose reveal the face has been given, from either path.
-    revealed: Option<(u8, u16)>,
-    /// The round whose Échange window the face has been given by its datagram twin.
-    echange_twin: Option<(u8, u16)>,
+    /// What the game remembers of the twins it took.
+    twins: W::Twins,
     beats: Heartbeats,
 }
 
-impl ClientState {
+impl<W: ClientGame> Default for ClientStateOf<W> {
+    fn default() -> Self {
+        ClientStateOf {
+            token: None,
+            mirror: MirrorOf::default(),
+            seq: 0,
+            twins: W::Twins::default(),
+            beats: Heartbeats::default(),
+        }
+    }
+}
+
+impl<W: ClientGame> ClientStateOf<W> {
     /// The host's answer to the hello, on a new connection. What the client knows of the
     /// table stays (the window keeps drawing it through a comeback); what belongs to the
     /// connection starts again, as the host's count of this connection's actions does, and
@@ -155,143 +194,77 @@ impl ClientState {
     pub fn welcome(&mut self, seat: Option<Seat>, token: Option<SeatToken>, beats: BeatSchedule) {
         // A seat the view does not have (a host that lies, or a table that changed) drops the
         // view until the host sends this seat's own.
-        if seat.is_some_and(|s| self.mirror.view.as_ref().is_some_and(|v| s.index() >= v.cars.len())) {
+        if seat.is_some_and(|s| self.mirror.view.as_ref().is_some_and(|v| !W::seats(v, s))) {
             self.mirror.view = None;
             self.mirror.legal.clear();
         }
-        self.mirror.seat = seat.filter(|s| s.index() < bolide_protocol::model::MAX_PILOTS);
+        self.mirror.seat = seat.filter(|s| s.index() < W::SEATS);
         self.token = token.or(self.token);
         self.seq = 0;
-        self.revealed = None;
-        self.echange_twin = None;
+        self.twins = W::Twins::default();
         self.beats = Heartbeats::new(beats);
     }
 
     /// A message from the host at `now_us`: checked, applied, and returned as the face should
     /// see it. A view that names what does not exist is refused before anything is applied; a
-    /// round's reveal or Échange window that already came by datagram is taken out of the
-    /// stream's update.
-    pub fn on_message(&mut self, mut msg: ServerMsg, now_us: u64) -> Result<ServerMsg, ViewError> {
+    /// moment's opening that already came by datagram is taken out of the stream's update.
+    pub fn on_message(&mut self, mut msg: ServerMsgOf<W>, now_us: u64) -> Result<ServerMsgOf<W>, BadView> {
         clean(&mut msg)?;
-        if let ServerMsg::Update { view, legal, .. } = &msg {
-            view.check()?;
-            legal.iter().try_for_each(|a| view.check_action(a))?;
-        }
-        if let ServerMsg::Update { events, view, .. } = &mut msg {
-            let round = Some((view.race, view.round));
-            if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
-                if self.revealed == round {
-                    events.retain(|e| !matches!(e, Event::ReservoirsRevealed { .. }));
-                }
-                self.revealed = round;
-            }
-            if self.echange_twin == round {
-                events.retain(|e| !matches!(e, Event::EchangeWindow { .. }));
-            }
+        if let ServerMsgOf::Update { events, view, .. } = &mut msg {
+            W::dedupe(&mut self.twins, events, view);
         }
         self.take(&msg, now_us);
         Ok(msg)
     }
 
-    /// The datagram twin of the update that opens a moment (`Twin::Reveal`,
-    /// `Twin::EchangeOpen`) at `now_us`, for the round the mirror is in and before the
+    /// The datagram twin of the update that opens a moment, at `now_us`, ahead of the
     /// stream's: the view with the moment open and what may be done in it (the stream's update
     /// soon replaces it with the host's own). `None`: nothing new.
-    pub fn on_twin(&mut self, datagram: Datagram, now_us: u64) -> Option<ServerMsg> {
-        let Datagram::Twin { show_at_us, twin } = datagram else { return None };
-        let msg = match twin {
-            Twin::Reveal { .. } => self.reveal_twin(twin, show_at_us)?,
-            Twin::EchangeOpen { .. } => self.echange_twin(twin, show_at_us)?,
+    pub fn on_twin(&mut self, datagram: DatagramOf<W>, now_us: u64) -> Option<ServerMsgOf<W>> {
+        let DatagramOf::Twin { show_at_us, twin } = datagram else { return None };
+        let view = self.mirror.view.as_ref()?;
+        let (view, events, legal) = W::twin(&mut self.twins, view, self.mirror.seat, twin)?;
+        let msg = ServerMsgOf::Update {
+            events,
+            view: Box::new(view),
+            legal,
+            deadline_ms: None,
+            show_at_us,
+            lift_at_us: None,
         };
         self.take(&msg, now_us);
         Some(msg)
     }
 
-    /// B-4.4 by datagram: the values shown and the grab open, every free pawn to take.
-    fn reveal_twin(&mut self, twin: Twin, show_at_us: Option<u64>) -> Option<ServerMsg> {
-        let Twin::Reveal { race, round, values } = twin else { return None };
-        let mut view = self.mirror.view.clone()?;
-        if (view.race, view.round) != (race, round)
-            || self.revealed == Some((race, round))
-            || self.echange_twin == Some((race, round))
-        {
-            return None;
-        }
-        self.revealed = Some((race, round));
-        for p in &mut view.pawns {
-            p.reservoir = values.get(p.pawn.index()).copied();
-        }
-        view.phase = PhaseView::Grab;
-        let grabbing = self.mirror.seat.and_then(|s| view.cars.get(s.index())).is_some_and(|c| c.pawn.is_none());
-        let legal = view
-            .pawns
-            .iter()
-            .filter(|p| grabbing && p.owner.is_none())
-            .map(|p| Action::TakePawn { pawn: p.pawn })
-            .collect();
-        let values = values.get(..view.pawns.len())?.to_vec();
-        Some(twin_update(view, vec![Event::ReservoirsRevealed { values }], legal, show_at_us))
-    }
-
-    /// B-4.7 by datagram: every pawn with its holder and reservoir, the window open, and, for
-    /// a seat that decides, keeping its pawn or swapping with any other pilot.
-    fn echange_twin(&mut self, twin: Twin, show_at_us: Option<u64>) -> Option<ServerMsg> {
-        let Twin::EchangeOpen { race, round, holders, values, deciding } = twin else { return None };
-        let mut view = self.mirror.view.clone()?;
-        // Only ahead of the stream: once its update opened the window, a late copy would undo
-        // what was declared since.
-        let before = matches!(view.phase, PhaseView::CupDown | PhaseView::KlaxonPicks { .. } | PhaseView::Grab);
-        if (view.race, view.round) != (race, round) || !before {
-            return None;
-        }
-        for p in &mut view.pawns {
-            p.owner = holders.get(p.pawn.index()).copied().flatten().filter(|s| s.0 < view.cars.len() as u8);
-            p.reservoir = values.get(p.pawn.index()).copied();
-        }
-        for car in &mut view.cars {
-            car.pawn = view.pawns.iter().find(|p| p.owner == Some(car.seat)).map(|p| p.pawn);
-        }
-        view.phase = PhaseView::Echange;
-        let seats: Vec<Seat> = view.cars.iter().map(|c| c.seat).filter(|s| deciding & (1 << s.0.min(7)) != 0).collect();
-        let mut legal = Vec::new();
-        if let Some(me) = self.mirror.seat.filter(|s| seats.contains(s)) {
-            legal.extend(view.cars.iter().filter(|c| c.seat != me).map(|c| Action::Echange { with: c.seat }));
-            legal.push(Action::KeepPawn);
-        }
-        let mut events = Vec::new();
-        if self.revealed != Some((race, round)) {
-            events.push(Event::ReservoirsRevealed { values: values.get(..view.pawns.len())?.to_vec() });
-        }
-        events.push(Event::EchangeWindow { seats });
-        self.revealed = Some((race, round));
-        self.echange_twin = Some((race, round));
-        Some(twin_update(view, events, legal, show_at_us))
-    }
-
-    fn take(&mut self, msg: &ServerMsg, now_us: u64) {
+    fn take(&mut self, msg: &ServerMsgOf<W>, now_us: u64) {
         self.mirror.apply(msg, now_us);
         self.beats.on_message(msg);
     }
 
-    /// A game action the pilot took at `at_us` on this clock: its sequence number and message.
-    pub fn act(&mut self, action: Action, at_us: u64) -> (u32, ClientMsg) {
+    /// A game action the player took at `at_us` on this clock: its sequence number and message.
+    pub fn act(&mut self, action: W::Action, at_us: u64) -> (u32, ClientMsgOf<W>) {
         self.seq += 1;
-        (self.seq, ClientMsg::Act { seq: self.seq, action, at_us: Some(at_us) })
+        (self.seq, ClientMsgOf::Act { seq: self.seq, action, at_us: Some(at_us) })
     }
 
-    /// An action of a timed moment — a grab (`TakePawn`), an Échange declaration (`Echange`,
-    /// `KeepPawn`) — with when the moment was shown and when the pilot acted, both on this
-    /// clock: its sequence number, the message for the stream and its datagram copy. Any other
-    /// action (a Klaxon call, a move) is an [`act`](Self::act), without a copy.
-    pub fn timed(&mut self, action: Action, shown_us: u64, input_us: u64) -> (u32, ClientMsg, Option<Datagram>) {
-        if !matches!(action, Action::TakePawn { .. } | Action::Echange { .. } | Action::KeepPawn) {
+    /// An action of a timed moment (in Bolide a grab, an Échange declaration; in 1000 Bornes
+    /// a Coup-Fourré) with when the moment was shown and when the player acted, both on this
+    /// clock: its sequence number, the message for the stream and its datagram copy. Any
+    /// other action is an [`act`](Self::act), without a copy.
+    pub fn timed(
+        &mut self,
+        action: W::Action,
+        shown_us: u64,
+        input_us: u64,
+    ) -> (u32, ClientMsgOf<W>, Option<DatagramOf<W>>) {
+        if !W::timed(&action) {
             let (seq, msg) = self.act(action, input_us);
             return (seq, msg, None);
         }
         self.seq += 1;
         let seq = self.seq;
-        let msg = ClientMsg::Timed { seq, action, shown_us, input_us };
-        (seq, msg, Some(Datagram::Timed { seq, action, shown_us, input_us }))
+        let msg = ClientMsgOf::Timed { seq, action, shown_us, input_us };
+        (seq, msg, Some(DatagramOf::Timed { seq, action, shown_us, input_us }))
     }
 
     /// This laptop showed `moment` at `moment.at_us` (the first showing of a moment counts).
@@ -302,62 +275,77 @@ impl ClientState {
     /// When this laptop showed the timed moment the mirror is in. Back on a seat in the middle
     /// of one (a reconnect) without having shown it, it shows now (`now_us`).
     pub fn shown(&mut self, now_us: u64) -> Option<Shown> {
-        let view = self.mirror.view.as_ref()?;
-        self.beats.shown(view, now_us)
+        let moment = W::moment(self.mirror.view.as_ref()?)?;
+        Some(self.beats.shown(moment, now_us))
     }
 
     /// The `shown` of a timed request whose input came at `input_us`: the showing of the
     /// moment now open (the frame that drew it) or else its scheduled instant, never after the
     /// input.
     pub fn shown_for(&self, input_us: u64) -> u64 {
-        let drawn = self.beats.beat_shown(self.mirror.view.as_ref(), input_us);
+        let drawn = self.beats.beat_shown(self.open_moment(), input_us);
         drawn.or(self.mirror.scheduled).map_or(input_us, |s| s.at_us).min(input_us)
+    }
+
+    /// The timed moment the mirror is in.
+    fn open_moment(&self) -> Option<u64> {
+        self.mirror.view.as_ref().and_then(W::moment)
     }
 
     /// Whether this seat still acts in the timed moment now open.
     pub fn competing(&self) -> bool {
-        self.mirror.view.as_ref().is_some_and(|v| beat::competing(v, self.mirror.seat, &self.mirror.legal))
+        self.mirror.view.as_ref().is_some_and(|v| W::competing(v, self.mirror.seat, &self.mirror.legal))
     }
 
     /// When the next heartbeat is due on this clock, if one is needed ([`beat`]); a spectator
     /// never beats.
     pub fn beat_due(&self) -> Option<u64> {
         self.mirror.seat?;
-        self.beats.due(self.mirror.view.as_ref().map(|v| v.phase), self.competing())
+        self.beats.due(self.mirror.view.as_ref().map(W::stage), self.competing())
     }
 
     /// A heartbeat leaving at `now_us`, vouching for no time past `vouchable_us` (an input
     /// stamped and not yet sent holds it back, `net::Unsent`).
-    pub fn beat(&mut self, now_us: u64, vouchable_us: u64) -> Datagram {
+    pub fn beat(&mut self, now_us: u64, vouchable_us: u64) -> DatagramOf<W> {
         self.beats.beaten(now_us);
-        let shown = self.beats.beat_shown(self.mirror.view.as_ref(), vouchable_us);
-        Datagram::Beat { now_us: vouchable_us, shown, acts: self.seq }
+        let shown = self.beats.beat_shown(self.open_moment(), vouchable_us);
+        DatagramOf::Beat { now_us: vouchable_us, shown, acts: self.seq }
     }
 }
 
-/// A [`ClientState`] one task drives and a face reads meanwhile: the window locks it for a
+/// A [`ClientStateOf`] one task drives and a face reads meanwhile: the window locks it for a
 /// frame, the link's task between two messages. One table, one owner at a time.
-#[derive(Debug, Clone, Default)]
-pub struct SharedState(Arc<Mutex<ClientState>>);
+#[derive(Debug)]
+pub struct SharedStateOf<W: ClientGame>(Arc<Mutex<ClientStateOf<W>>>);
 
-impl SharedState {
-    pub fn lock(&self) -> MutexGuard<'_, ClientState> {
+impl<W: ClientGame> Clone for SharedStateOf<W> {
+    fn clone(&self) -> Self {
+        SharedStateOf(self.0.clone())
+    }
+}
+
+impl<W: ClientGame> Default for SharedStateOf<W> {
+    fn default() -> Self {
+        SharedStateOf(Arc::default())
+    }
+}
+
+impl<W: ClientGame> SharedStateOf<W> {
+    pub fn lock(&self) -> MutexGuard<'_, ClientStateOf<W>> {
         // A face that panicked mid-frame leaves nothing half-written that matters more than
         // the table going on.
         self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
-/// The update a datagram twin stands for, until the stream's brings the host's own.
-fn twin_update(view: PlayerView, events: Vec<Event>, legal: Vec<Action>, show_at_us: Option<u64>) -> ServerMsg {
-    ServerMsg::Update { events, view: Box::new(view), legal, deadline_ms: None, show_at_us, lift_at_us: None }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_protocol::Timed;
     use bolide_protocol::model::MAX_PILOTS;
+    use bolide_protocol::twin::Twin;
+    use bolide_protocol::view::PhaseView;
+    use bolide_protocol::wire::{ClientMsg, Datagram, ServerMsg};
+    use bolide_protocol::{Action, Event, PlayerView, Timed};
 
     fn seated() -> ClientState {
         let mut s = ClientState::default();

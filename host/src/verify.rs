@@ -6,11 +6,9 @@
 
 use crate::game::table::JournalEntry;
 use crate::game::{Championship, Phase, Standing};
-use crate::room::ResumeError;
-use bolide_protocol::RuleError;
+use crate::room::{JournalEntryOf, LobbyOf, ResumeError};
 use bolide_protocol::dice::{Commitment, DiceLog, DiceMismatch, DiceReport, SeedReveal};
-use bolide_protocol::options::RaceSettings;
-use bolide_table::Game;
+use bolide_table::{Game, Lobby, Words};
 use thiserror::Error;
 
 /// What a journal proved.
@@ -36,7 +34,7 @@ pub enum VerifyError {
     #[error("journal line 1: the championship cannot be set up again ({0})")]
     Setup(String),
     #[error("journal line {line}: the engine refuses this action on replay ({error}): the journal was changed")]
-    Replay { line: usize, error: RuleError },
+    Replay { line: usize, error: String },
     #[error("journal line {line}: a second start; the journal is damaged")]
     SecondStart { line: usize },
     /// Says itself that the dice do not match, and where.
@@ -49,13 +47,14 @@ pub enum VerifyError {
 pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, VerifyError> {
     let mut log = DiceLog::default();
     let mut actions = 0;
-    let (champ, start) = replay(text, |champ, events| {
+    let (champ, start) = replay::<Championship>(text, |champ, events| {
         log.record(events);
         log.at(&champ.spectator_view());
         actions += 1;
     })?;
     actions -= 1; // the opening events are not an action
-    let (seed, nonce, pilots, first_player) = (start.seed, start.nonce, start.names.len() as u8, start.first_player);
+    let (seed, nonce, pilots) = (start.seed, start.nonce, start.names.len() as u8);
+    let first_player = start.lobby.options.first_player;
     let reveal = SeedReveal { seed, nonce };
     let report = log.check(expected.unwrap_or(reveal.commitment()), reveal, pilots, first_player)?;
     Ok(Verified {
@@ -71,49 +70,79 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
 }
 
 /// What a journal's first line set up.
-pub struct JournalStart {
+pub struct JournalStart<L> {
     pub seed: u64,
     pub nonce: [u8; 32],
-    /// The pilots' names, by seat.
+    /// The players' names, by seat.
     pub names: Vec<String>,
-    pub first_player: bolide_protocol::FirstPlayer,
+    /// The lobby's settings.
+    pub lobby: L,
 }
 
-/// Replays a journal through the engine: `step` sees the championship and each step's events
-/// (the opening first, then one call per journaled action). Returns the championship as the
-/// journal leaves it. The one replay `verify` and `replay` share.
-pub fn replay(
+/// Replays a journal of a game of `G` through its engine: `step` sees the game and each step's
+/// events (the opening first, then one call per journaled action). Returns the game as the
+/// journal leaves it. The one replay `verify` and `replay` share, for every game.
+pub fn replay<G: Game>(
     text: &str,
-    mut step: impl FnMut(&Championship, &[bolide_protocol::Event]),
-) -> Result<(Championship, JournalStart), VerifyError> {
-    let entries = JournalEntry::parse_all(text)?;
+    mut step: impl FnMut(&G, &[G::Event]),
+) -> Result<(G, JournalStart<LobbyOf<G>>), VerifyError> {
+    let entries = JournalEntryOf::<G::Words>::parse_all(text)?;
     let mut entries = entries.iter();
-    let Some(JournalEntry::Started { settings, seed, nonce, seats, .. }) = entries.next() else {
+    let Some(JournalEntryOf::Started { game, settings, seed, nonce, seats, .. }) = entries.next() else {
         return Err(ResumeError::NotStarted.into());
     };
-    let race = RaceSettings { options: settings.options, circuit: settings.circuit.clone() };
+    let asked = <G::Words as Words>::NAME;
+    if !game.is_empty() && game != asked {
+        return Err(ResumeError::OtherGame { journal: game.clone(), asked: asked.into() }.into());
+    }
     let players = u8::try_from(seats.len()).map_err(|_| VerifyError::Setup("too many seats".into()))?;
     let mut opening = Vec::new();
-    let mut champ = Championship::start(&race, players, *seed, &mut opening).map_err(VerifyError::Setup)?;
-    step(&champ, &opening);
+    let mut state = G::start(&settings.game(), players, *seed, &mut opening).map_err(VerifyError::Setup)?;
+    step(&state, &opening);
     for (i, entry) in entries.enumerate() {
         let line = i + 2;
         let mut events = Vec::new();
         let replayed = match entry {
-            JournalEntry::Applied { seat, action } => Game::apply(&mut champ, *seat, *action, &mut events),
-            JournalEntry::TimeUp => champ.time_is_up(&mut events),
-            JournalEntry::Started { .. } => return Err(VerifyError::SecondStart { line }),
+            JournalEntryOf::Applied { seat, action } => state.apply(*seat, *action, &mut events),
+            JournalEntryOf::TimeUp => state.time_is_up(&mut events),
+            JournalEntryOf::Started { .. } => return Err(VerifyError::SecondStart { line }),
         };
-        replayed.map_err(|error| VerifyError::Replay { line, error })?;
-        step(&champ, &events);
+        replayed.map_err(|error| VerifyError::Replay { line, error: error.to_string() })?;
+        step(&state, &events);
     }
     let start = JournalStart {
         seed: *seed,
         nonce: *nonce,
         names: seats.iter().map(|s| s.name.clone()).collect(),
-        first_player: settings.options.first_player,
+        lobby: settings.clone(),
     };
-    Ok((champ, start))
+    Ok((state, start))
+}
+
+/// What a journal of any game proves without its game's own checks: it replays, to these
+/// standings, from the seed its commitment binds.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    pub commitment: Commitment,
+    pub seed: u64,
+    pub actions: usize,
+    pub over: bool,
+    /// The standings the journal gives, best first (`None`: not over).
+    pub standings: Option<Vec<bolide_table::Standing>>,
+}
+
+/// Replays a journal of a game of `G` ([`replay`]) and reads its standings.
+pub fn replay_game<G: Game>(text: &str) -> Result<Replayed, VerifyError> {
+    let mut actions = 0usize;
+    let (state, start) = replay::<G>(text, |_, _| actions += 1)?;
+    let standings = state.standings();
+    Ok(Replayed {
+        commitment: SeedReveal { seed: start.seed, nonce: start.nonce }.commitment(),
+        seed: start.seed,
+        actions: actions.saturating_sub(1),
+        over: standings.is_some(),
+        standings,
+    })
 }
 
 /// `bolide-host replay JOURNAL`: the championship a journal holds, narrated as the window's
@@ -128,7 +157,7 @@ pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, Veri
         })
         .unwrap_or_default();
     let mut out = String::new();
-    let (champ, _) = replay(text, |champ, events| {
+    let (champ, _) = replay::<Championship>(text, |champ, events| {
         for line in events.iter().filter_map(|e| bolide_words::text::describe(e, &names, w)) {
             let _ = writeln!(out, "{line}");
         }

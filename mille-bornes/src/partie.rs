@@ -63,6 +63,57 @@ pub struct View {
     /// Every hand scored so far, line by line.
     pub history: Vec<HandScore>,
     pub over: bool,
+    /// Attacks played so far this hand: with the hand's number, the name of the Coup-Fourré
+    /// window now open ([`window_moment`]).
+    pub attacks: u16,
+}
+
+/// The name the table gives a Coup-Fourré window (M-15): every attack opens a new one, named
+/// by the hand and the attack's number in it, on the host and on every laptop alike.
+pub fn window_moment(hand_number: u16, attacks: u16) -> u64 {
+    (u64::from(hand_number) << 16) | u64::from(attacks)
+}
+
+impl View {
+    /// Whether this view names only what exists (a laptop checks a host's view before it
+    /// shows or decides on it): seats within the table, sides within its cars.
+    pub fn check(&self) -> Result<(), String> {
+        let (players, sides) = (self.players, self.sides);
+        let seat_ok = |s: Seat| s.0 < players;
+        let side_ok = |side: u8| side < sides;
+        let phase_ok = match self.phase {
+            Phase::Turn { seat } => seat_ok(seat),
+            Phase::Window { attacker, side, .. } => seat_ok(attacker) && side_ok(side),
+            Phase::Over => true,
+        };
+        let ok = (2..=crate::manche::MAX_PLAYERS as u8).contains(&players)
+            && (1..=players).contains(&sides)
+            && self.viewer.is_none_or(seat_ok)
+            && seat_ok(self.dealer)
+            && phase_ok
+            && self.hand_sizes.len() == usize::from(players)
+            && self.tableaux.len() == usize::from(sides)
+            && self.totals.len() == usize::from(sides)
+            && self.hands_won.len() == usize::from(sides)
+            && self.partner_hands.iter().all(|(s, _)| seat_ok(*s));
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "a 1000 Bornes view of {players} players and {sides} sides that names a seat or a side past them"
+            ))
+        }
+    }
+
+    /// Whether `action` names only sides of this table.
+    pub fn check_action(&self, action: &Action) -> Result<(), String> {
+        match action {
+            Action::Play { on: Some(side), .. } if *side >= self.sides => {
+                Err(format!("an attack on side {side} at a table of {} sides", self.sides))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Partie {
@@ -238,6 +289,7 @@ impl Partie {
             hands_won: self.hands_won().to_vec(),
             history: self.history.clone(),
             over: self.over,
+            attacks: m.attacks(),
         }
     }
 
@@ -304,7 +356,7 @@ impl bolide_table::Game for Partie {
             Phase::Turn { seat } => Step::Sequential { seats: Seats::one(seat) },
             Phase::Window { side, .. } => Step::Timed {
                 // Every attack is a new moment: the hand and the attack's number in it name it.
-                moment: (u64::from(m.number()) << 16) | u64::from(m.attacks()),
+                moment: window_moment(m.number(), m.attacks()),
                 contenders: m.seats_of(side).collect(),
                 release: Release::Public,
                 window_us: Some(u64::from(m.settings().window_ms) * 1000),

@@ -88,6 +88,18 @@ pub async fn closed_with(connection: &quinn::Connection, limit: std::time::Durat
     }
 }
 
+/// Starts `bolide-host serve` as `cmd` says (with `--json`), its log appended to
+/// `data/host.log` (kept across restarts for a failure to be read); returns the process and
+/// the join line it printed.
+pub fn spawn_host(mut cmd: std::process::Command, data: &std::path::Path) -> (Reaped, serde_json::Value) {
+    use std::io::BufRead;
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(data.join("host.log")).unwrap();
+    let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(log).spawn().unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    (Reaped(child), serde_json::from_str(&line).unwrap_or_else(|e| panic!("`{line}`: {e}")))
+}
+
 /// A child process that is killed and reaped when dropped: a test that fails or times out
 /// leaves no host running behind it.
 pub struct Reaped(pub std::process::Child);

@@ -6,9 +6,8 @@ use bolide_client::net::{ConnectOptions, Session};
 use bolide_host::bots::BotLevel;
 use bolide_protocol::Action;
 use bolide_protocol::wire::{ClientMsg, ServerMsg};
-use bolide_tests::{Reaped, scratch, until_closed, workspace_bin};
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use bolide_tests::{Reaped, scratch, spawn_host, until_closed, workspace_bin};
+use std::process::Command;
 use std::time::Duration;
 
 fn start_host(data: &std::path::Path, bind: &str, resume: bool) -> (Reaped, serde_json::Value) {
@@ -42,12 +41,7 @@ fn start_championship(
     if resume {
         cmd.arg("--resume");
     }
-    // The host's log, kept across restarts for a failure to be read.
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(data.join("host.log")).unwrap();
-    let mut child = cmd.stdout(Stdio::piped()).stderr(log).spawn().unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    (Reaped(child), serde_json::from_str(&line).unwrap_or_else(|e| panic!("`{line}`: {e}")))
+    spawn_host(cmd, data)
 }
 
 /// Plays Ana's decisions (never Klaxon) until `done`.

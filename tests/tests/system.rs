@@ -41,8 +41,8 @@ async fn a_full_championship_of_bots() {
     let (a, b) = tokio::time::timeout(LIMIT, async { (a.await.unwrap(), b.await.unwrap()) }).await.unwrap();
     let (a, b) = (a.unwrap(), b.unwrap());
     // Every grab ends with the same public photo finish at every seat (B-4.3).
-    assert!(!a.photo_finishes.is_empty(), "no photo finish seen");
-    assert_eq!(a.photo_finishes, b.photo_finishes, "everyone sees the same photo finishes");
+    assert!(!a.photo_finishes().is_empty(), "no photo finish seen");
+    assert_eq!(a.photo_finishes(), b.photo_finishes(), "everyone sees the same photo finishes");
     // Provably fair dice: each bot checked every draw it saw against the revealed seed.
     for played in [&a, &b] {
         let report = played.dice.verdict().expect("the seed is revealed at the end").as_ref().unwrap();

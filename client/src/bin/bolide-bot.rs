@@ -1,15 +1,17 @@
-//! `bolide-bot`: N bots join a host, play until the championship ends, then print the final
-//! standings and the photo finish of every grab (reactions and margins in µs) as JSON. Fills seats from another laptop on a game night; used by the tests.
+//! `bolide-bot`: N bots join a host, play whichever game it runs until it ends, then print the
+//! final standings as JSON (`standings`: `seat`, `name`, `points`, `wins`, `rank`); at a Bolide
+//! table also the photo finish of every grab (reactions and margins in µs) and each bot's check
+//! of the dice. Fills seats from another laptop on a game night; used by the tests.
 
 use bolide_bots::BotLevel;
-use bolide_client::bot;
+use bolide_client::bot::{self, PlayedAny};
 use clap::Parser;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(name = "bolide-bot", version, about = "Bots that join a Bolide host and play")]
+#[command(name = "bolide-bot", version, about = "Bots that join a host (Bolide or 1000 Bornes) and play")]
 struct Args {
     /// The host's address, as it printed it (e.g. 192.168.1.20:47117).
     #[arg(long)]
@@ -38,7 +40,7 @@ async fn main() -> ExitCode {
         let (code, name) = (args.code.clone(), format!("{} {}", args.name, i + 1));
         let think = Duration::from_millis(args.think_ms);
         tasks.push(tokio::spawn(async move {
-            bot::play(args.connect, &code, &name, args.level, think, u64::from(i), &mut bot::quiet).await
+            bot::play_any(args.connect, &code, &name, args.level, think, u64::from(i)).await
         }));
     }
     let mut played = Vec::new();
@@ -55,29 +57,41 @@ async fn main() -> ExitCode {
             }
         }
     }
-    // Provably fair dice: every bot checked what it saw against the seed revealed at the end.
-    let mut dice = Vec::new();
-    for (i, p) in played.iter().enumerate() {
-        let commitment = p.dice.commitment().map(|c| c.to_string());
-        match p.dice.verdict() {
-            Some(Ok(report)) => dice.push(serde_json::json!({
-                "bot": i, "commitment": commitment, "match": true, "rounds": report.rounds,
-                "accelerators": report.accelerators, "bonuses": report.bonuses, "first_players": report.first_players,
-            })),
-            Some(Err(e)) => {
-                let w = bolide_client::ui::prefs::Prefs::saved_lang().words();
-                eprintln!("error: bot {i}: {}", (w.dice_do_not_match)(&e.to_string()));
-                return ExitCode::FAILURE;
-            }
-            None => dice.push(serde_json::json!({ "bot": i, "commitment": commitment, "match": null })),
-        }
-    }
-    let (standings, photos) =
-        played.into_iter().next().map_or_else(Default::default, |p| (p.standings, p.photo_finishes));
-    let lines: Vec<serde_json::Value> = standings
-        .into_iter()
+    let Some(first) = played.first() else {
+        println!("{}", serde_json::json!({ "standings": [] }));
+        return ExitCode::SUCCESS;
+    };
+    let lines: Vec<serde_json::Value> = first
+        .standings()
+        .iter()
         .map(|l| serde_json::json!({"seat": l.seat.0, "name": l.name, "points": l.points, "wins": l.wins, "rank": l.rank}))
         .collect();
-    println!("{}", serde_json::json!({ "standings": lines, "photo_finishes": photos, "dice": dice }));
+    let mut report = serde_json::json!({ "standings": lines });
+    if let PlayedAny::Bolide(first) = first {
+        // Provably fair dice: every bot checked what it saw against the seed revealed at the end.
+        let mut dice = Vec::new();
+        for (i, p) in played.iter().enumerate() {
+            let PlayedAny::Bolide(p) = p else { continue };
+            let commitment = p.dice.commitment().map(|c| c.to_string());
+            match p.dice.verdict() {
+                Some(Ok(report)) => dice.push(serde_json::json!({
+                    "bot": i, "commitment": commitment, "match": true, "rounds": report.rounds,
+                    "accelerators": report.accelerators, "bonuses": report.bonuses, "first_players": report.first_players,
+                })),
+                Some(Err(e)) => {
+                    let w = bolide_client::ui::prefs::Prefs::saved_lang().words();
+                    eprintln!("error: bot {i}: {}", (w.dice_do_not_match)(&e.to_string()));
+                    return ExitCode::FAILURE;
+                }
+                None => dice.push(serde_json::json!({ "bot": i, "commitment": commitment, "match": null })),
+            }
+        }
+        report["game"] = "bolide".into();
+        report["photo_finishes"] = serde_json::json!(first.photo_finishes());
+        report["dice"] = dice.into();
+    } else {
+        report["game"] = "mille-bornes".into();
+    }
+    println!("{report}");
     ExitCode::SUCCESS
 }

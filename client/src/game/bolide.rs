@@ -1,0 +1,157 @@
+//! Bolide's half of the client core: the grab (B-4.3) and the Échange window (B-4.7) are its
+//! timed moments, the cup (B-4.6) its countdown; the reveal and the window come by datagram
+//! twin as well as on the stream.
+
+use super::{ClientGame, Stage, TwinUpdate};
+use bolide_protocol::dice::DiceWatch;
+use bolide_protocol::twin::Twin;
+use bolide_protocol::view::PhaseView;
+use bolide_protocol::wire::{ServerMsg, clean_reason};
+use bolide_protocol::{Action, Bolide, Event, PlayerView, Seat};
+
+/// The rounds whose reveal and Échange window the face has been given, from either path.
+#[derive(Debug, Clone, Default)]
+pub struct Rounds {
+    revealed: Option<(u8, u16)>,
+    echange: Option<(u8, u16)>,
+}
+
+impl ClientGame for Bolide {
+    type Watch = DiceWatch;
+    type Twins = Rounds;
+    const SEATS: usize = bolide_protocol::model::MAX_PILOTS;
+
+    fn check(msg: &mut ServerMsg) -> Result<(), String> {
+        match msg {
+            ServerMsg::Lobby(lobby) => lobby.settings.circuit = clean_reason(&lobby.settings.circuit),
+            ServerMsg::Update { view, legal, .. } => {
+                view.check().map_err(|e| e.to_string())?;
+                legal.iter().try_for_each(|a| view.check_action(a)).map_err(|e| e.to_string())?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn viewer(view: &PlayerView) -> Option<Seat> {
+        view.viewer
+    }
+
+    fn seats(view: &PlayerView, seat: Seat) -> bool {
+        seat.index() < view.cars.len()
+    }
+
+    fn stage(view: &PlayerView) -> Stage {
+        match view.phase {
+            PhaseView::CupDown => Stage::Countdown,
+            PhaseView::Grab | PhaseView::Echange => Stage::Moment,
+            _ => Stage::Other,
+        }
+    }
+
+    fn moment(view: &PlayerView) -> Option<u64> {
+        Some(view.phase.timed()?.name(view.race, view.round))
+    }
+
+    fn opened(events: &[Event], view: &PlayerView) -> Option<u64> {
+        Some(Event::opened_by(events, view.phase.timed())?.name(view.race, view.round))
+    }
+
+    /// B-4.3: it grabs while it has no pawn; B-4.7: it decides while it may keep its pawn.
+    fn competing(view: &PlayerView, seat: Option<Seat>, legal: &[Action]) -> bool {
+        match view.phase {
+            PhaseView::Grab => seat.and_then(|s| view.cars.get(s.index())).is_some_and(|c| c.pawn.is_none()),
+            PhaseView::Echange => legal.contains(&Action::KeepPawn),
+            _ => false,
+        }
+    }
+
+    fn timed(action: &Action) -> bool {
+        matches!(action, Action::TakePawn { .. } | Action::Echange { .. } | Action::KeepPawn)
+    }
+
+    fn dedupe(twins: &mut Rounds, events: &mut Vec<Event>, view: &PlayerView) {
+        let round = Some((view.race, view.round));
+        if events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) {
+            if twins.revealed == round {
+                events.retain(|e| !matches!(e, Event::ReservoirsRevealed { .. }));
+            }
+            twins.revealed = round;
+        }
+        if twins.echange == round {
+            events.retain(|e| !matches!(e, Event::EchangeWindow { .. }));
+        }
+    }
+
+    fn twin(twins: &mut Rounds, view: &PlayerView, seat: Option<Seat>, twin: Twin) -> Option<TwinUpdate<Bolide>> {
+        match twin {
+            Twin::Reveal { .. } => reveal(twins, view, seat, twin),
+            Twin::EchangeOpen { .. } => echange(twins, view, seat, twin),
+        }
+    }
+
+    fn watch(watch: &mut DiceWatch, msg: &ServerMsg) {
+        watch.observe(msg);
+    }
+}
+
+/// B-4.4 by datagram: the values shown and the grab open, every free pawn to take.
+fn reveal(twins: &mut Rounds, view: &PlayerView, seat: Option<Seat>, twin: Twin) -> Option<TwinUpdate<Bolide>> {
+    let Twin::Reveal { race, round, values } = twin else { return None };
+    if (view.race, view.round) != (race, round)
+        || twins.revealed == Some((race, round))
+        || twins.echange == Some((race, round))
+    {
+        return None;
+    }
+    let mut view = view.clone();
+    twins.revealed = Some((race, round));
+    for p in &mut view.pawns {
+        p.reservoir = values.get(p.pawn.index()).copied();
+    }
+    view.phase = PhaseView::Grab;
+    let grabbing = seat.and_then(|s| view.cars.get(s.index())).is_some_and(|c| c.pawn.is_none());
+    let legal = view
+        .pawns
+        .iter()
+        .filter(|p| grabbing && p.owner.is_none())
+        .map(|p| Action::TakePawn { pawn: p.pawn })
+        .collect();
+    let values = values.get(..view.pawns.len())?.to_vec();
+    Some((view, vec![Event::ReservoirsRevealed { values }], legal))
+}
+
+/// B-4.7 by datagram: every pawn with its holder and reservoir, the window open, and, for a
+/// seat that decides, keeping its pawn or swapping with any other pilot.
+fn echange(twins: &mut Rounds, view: &PlayerView, seat: Option<Seat>, twin: Twin) -> Option<TwinUpdate<Bolide>> {
+    let Twin::EchangeOpen { race, round, holders, values, deciding } = twin else { return None };
+    // Only ahead of the stream: once its update opened the window, a late copy would undo
+    // what was declared since.
+    let before = matches!(view.phase, PhaseView::CupDown | PhaseView::KlaxonPicks { .. } | PhaseView::Grab);
+    if (view.race, view.round) != (race, round) || !before {
+        return None;
+    }
+    let mut view = view.clone();
+    for p in &mut view.pawns {
+        p.owner = holders.get(p.pawn.index()).copied().flatten().filter(|s| s.0 < view.cars.len() as u8);
+        p.reservoir = values.get(p.pawn.index()).copied();
+    }
+    for car in &mut view.cars {
+        car.pawn = view.pawns.iter().find(|p| p.owner == Some(car.seat)).map(|p| p.pawn);
+    }
+    view.phase = PhaseView::Echange;
+    let seats: Vec<Seat> = view.cars.iter().map(|c| c.seat).filter(|s| deciding & (1 << s.0.min(7)) != 0).collect();
+    let mut legal = Vec::new();
+    if let Some(me) = seat.filter(|s| seats.contains(s)) {
+        legal.extend(view.cars.iter().filter(|c| c.seat != me).map(|c| Action::Echange { with: c.seat }));
+        legal.push(Action::KeepPawn);
+    }
+    let mut events = Vec::new();
+    if twins.revealed != Some((race, round)) {
+        events.push(Event::ReservoirsRevealed { values: values.get(..view.pawns.len())?.to_vec() });
+    }
+    events.push(Event::EchangeWindow { seats });
+    twins.revealed = Some((race, round));
+    twins.echange = Some((race, round));
+    Some((view, events, legal))
+}

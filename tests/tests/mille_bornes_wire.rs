@@ -1,0 +1,98 @@
+//! 1000 Bornes over QUIC on the real `bolide-host serve --game mille-bornes`: a laptop's bot
+//! (the client core every face uses) and three host bots play a game; the host is killed with
+//! SIGKILL mid-game several times and resumed from its journal, the laptop comes back to its
+//! seat with its token, and the standings it was told are the ones the journal replays to.
+
+use bolide_client::bot;
+use bolide_client::net::{ConnectOptionsOf, SessionOf};
+use bolide_host::bots::BotLevel;
+use bolide_host::verify;
+use bolide_tests::{Reaped, scratch, spawn_host, workspace_bin};
+use mille_bornes::MilleBornes;
+use rand::{RngExt, SeedableRng};
+use std::process::Command;
+use std::time::Duration;
+
+/// A host for one game of 1000 Bornes: one seat for the laptop, three host bots; `options`
+/// are its table options (`--option`).
+fn start_host(data: &std::path::Path, bind: &str, resume: bool, options: &[&str]) -> (Reaped, serde_json::Value) {
+    let mut cmd = Command::new(workspace_bin("bolide-host"));
+    cmd.args(["serve", "--game", "mille-bornes", "--bind", bind, "--data-dir"]).arg(data);
+    cmd.args(["--code", "GARE", "--json", "--no-mdns", "--bots", "3", "--seed", "5", "--bot-delay-ms", "5"]);
+    cmd.args(["--turn-timeout-s", "5", "--grab-timeout-s", "2"]);
+    for option in options {
+        cmd.args(["--option", option]);
+    }
+    if resume {
+        cmd.arg("--resume");
+    }
+    spawn_host(cmd, data)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn m_13_2_a_game_to_5000_over_quic_survives_kill_9_and_ends_with_the_standings_its_journal_gives() {
+    const KILLS: usize = 5;
+    const LONGEST: Duration = Duration::from_secs(90);
+    let data = scratch("mille-bornes-wire");
+    let journal = data.join("championship.journal");
+    // A whole game to 5 000 (M-13.2), the Coup-Fourré laid by the host at once (M-15.13) so
+    // that a hand takes a second, not the windows' minutes: the windows over QUIC have a test
+    // of their own.
+    let options = ["coup_fourre=Automatic"];
+    let (mut host, info) = start_host(&data, "127.0.0.1:0", false, &options);
+    assert_eq!(info["game"], "mille-bornes");
+    let addr: std::net::SocketAddr = info["addresses"][0].as_str().unwrap().parse().unwrap();
+    let code = info["code"].as_str().unwrap().to_string();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+    let connect = ConnectOptionsOf::<MilleBornes>::default();
+    let (mut token, mut kills) = (None, 0);
+    let standings = loop {
+        let session = SessionOf::connect_with(addr, &code, "Anne", token, connect.clone()).await.expect("at the table");
+        token = token.or(session.state().token);
+        let mut quiet = bot::quiet;
+        let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9, &mut quiet);
+        let window = if kills < KILLS { Duration::from_millis(rng.random_range(100..600)) } else { LONGEST };
+        match tokio::time::timeout(window, play).await {
+            Ok(result) => break result.expect("played to the end"),
+            Err(_) if kills == KILLS => panic!("the game did not end within {LONGEST:?} of the last kill"),
+            Err(_) => {}
+        }
+        host.kill().unwrap();
+        host.wait().unwrap();
+        kills += 1;
+        (host, _) = start_host(&data, &addr.to_string(), true, &[]);
+    };
+    let _ = host.wait();
+    assert_eq!(kills, KILLS, "the game ended after {kills} kills: make it longer");
+    assert!(token.is_some(), "the laptop had a seat to come back to");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let replayed = verify::replay_game::<mille_bornes::Partie>(&text).expect("the journal replays");
+    let from_journal: Vec<_> =
+        replayed.standings.expect("over").iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
+    let told: Vec<_> = standings.iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
+    assert_eq!(told, from_journal, "the standings Anne was told are the journal's");
+    assert_eq!(told.len(), 4);
+    assert!(standings.iter().any(|l| l.name == "Anne"));
+}
+
+#[test]
+fn serve_refuses_a_table_option_it_does_not_have_and_names_those_it_has() {
+    let data = scratch("mille-bornes-options");
+    let out = Command::new(workspace_bin("bolide-host"))
+        .args(["serve", "--game", "mille-bornes", "--no-mdns", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(&data)
+        .args(["--option", "window_ms=4000"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("M-15.3"), "names the rule: {err}");
+    let out = Command::new(workspace_bin("bolide-host"))
+        .args(["serve", "--game", "mille-bornes", "--no-mdns", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(&data)
+        .args(["--option", "colour=blue"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no option `colour`") && err.contains("target_km"), "names the options: {err}");
+}
