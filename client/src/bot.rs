@@ -49,7 +49,11 @@ impl BotGame for Bolide {
 
 impl BotGame for MilleBornes {
     fn decision(view: &mille_bornes::View, legal: &[mille_bornes::Action]) -> String {
-        format!("{} {} {:?}{legal:?}", view.hand_number, view.attacks, view.phase)
+        // Every turn draws a card: the draw pile's count tells two turns of one seat apart.
+        format!(
+            "{} {} {} {} {:?}{legal:?}",
+            view.hand_number, view.attacks, view.draw_count, view.discard_count, view.phase
+        )
     }
 
     fn decide(
@@ -58,7 +62,16 @@ impl BotGame for MilleBornes {
         level: BotLevel,
         rng: &mut ChaCha8Rng,
     ) -> Option<mille_bornes::Action> {
-        mille_bornes::bots::decide_among(view, view.viewer?, level, legal, rng)
+        // M-15.5: the call is offered to the attacked side whatever it holds; a bot calls only
+        // holding the safety (M-15.11), as the host's bots do.
+        let holds = |a: &mille_bornes::Action| match (a, view.phase) {
+            (mille_bornes::Action::CoupFourre, mille_bornes::Phase::Window { attack, .. }) => {
+                view.hand.contains(&attack.safety().card())
+            }
+            _ => true,
+        };
+        let legal: Vec<mille_bornes::Action> = legal.iter().copied().filter(holds).collect();
+        mille_bornes::bots::decide_among(view, view.viewer?, level, &legal, rng)
     }
 }
 

@@ -13,6 +13,7 @@ pub use bolide_words::{lang, text};
 pub mod bot;
 pub mod fuzzing;
 pub mod game;
+pub mod games;
 pub mod live;
 pub mod net;
 pub mod practice_mb;

@@ -11,7 +11,6 @@ use bolide_protocol::wire::{
     self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, Door, FrameDecoder, FrameError, Knock, PROTOCOL_VERSION,
     Proof, SeatToken, ServerMsgOf,
 };
-use bolide_protocol::{Action, Bolide, Pawn};
 use bolide_table::Seat;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -95,10 +94,7 @@ const UNSENT: usize = 16;
 /// How long a stamped input may wait to be sent before it is taken as lost, µs.
 pub const UNSENT_STALE_US: u64 = 2_000_000;
 
-/// How to connect to a Bolide table.
-pub type ConnectOptions = ConnectOptionsOf<Bolide>;
-/// One connection to a Bolide table.
-pub type Session = SessionOf<Bolide>;
+pub use crate::games::bolide::{ConnectOptions, Session};
 
 /// How to connect, beyond the address and the code.
 #[derive(Clone)]
@@ -219,6 +215,8 @@ pub struct SessionOf<W: ClientGame> {
     twins: mpsc::Receiver<DatagramOf<W>>,
     /// The host's clock probes this client has answered.
     answered: Arc<AtomicU64>,
+    /// Heartbeats sent on this connection.
+    beats_sent: u64,
     probes: tokio::task::JoinHandle<()>,
 }
 
@@ -342,6 +340,7 @@ impl Admitted {
             pongs,
             twins,
             answered,
+            beats_sent: 0,
             probes,
         })
     }
@@ -493,6 +492,7 @@ impl<W: ClientGame> SessionOf<W> {
         let now_us = self.clock.now_us();
         let beat = state.beat(now_us, self.unsent.vouchable(now_us).min(until_us));
         drop(state);
+        self.beats_sent += 1;
         self.connection.send_datagram(wire::encode_datagram(&beat).into()).map_err(|e| match e {
             quinn::SendDatagramError::ConnectionLost(e) => ClientError::from(e),
             other => ClientError::Lost(other.to_string()),
@@ -582,6 +582,11 @@ impl<W: ClientGame> SessionOf<W> {
         }
     }
 
+    /// How many heartbeats this connection has sent (the lab compares them between moments).
+    pub fn beats_sent(&self) -> u64 {
+        self.beats_sent
+    }
+
     /// How many of the host's clock probes (datagrams) this client has answered.
     pub fn probes_answered(&self) -> u64 {
         self.answered.load(Ordering::Relaxed)
@@ -597,14 +602,6 @@ impl<W: ClientGame> SessionOf<W> {
     pub async fn close(self) {
         self.connection.close(0u32.into(), b"bye");
         let _ = tokio::time::timeout(Duration::from_millis(500), self.endpoint.wait_idle()).await;
-    }
-}
-
-impl SessionOf<Bolide> {
-    /// B-4.3: grabs `pawn`; the reservoirs were shown at `shown_us` and the pilot acted at
-    /// `input_us`, both on this client's clock.
-    pub async fn grab(&mut self, pawn: Pawn, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
-        self.timed(Action::TakePawn { pawn }, shown_us, input_us).await
     }
 }
 

@@ -10,16 +10,14 @@
 
 use crate::beat::{self, Heartbeats};
 use crate::game::ClientGame;
+use bolide_protocol::Colour;
 use bolide_protocol::wire::{
     BeatSchedule, ClientMsgOf, DatagramOf, LobbyStateOf, SeatToken, ServerMsgOf, Shown, StandingLine,
 };
-use bolide_protocol::{Bolide, Colour};
 use bolide_table::Seat;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-pub type ClientState = ClientStateOf<Bolide>;
-pub type Mirror = MirrorOf<Bolide>;
-pub type SharedState = SharedStateOf<Bolide>;
+pub use crate::games::bolide::{ClientState, Mirror, SharedState};
 
 /// Events a client keeps: far more than a championship of six races makes, so a long game
 /// (or a host that floods) does not grow a laptop's memory without bound.

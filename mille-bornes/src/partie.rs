@@ -338,6 +338,21 @@ impl bolide_table::Game for Partie {
         self.legal_actions_into(seat, out);
     }
 
+    /// M-15.5, M-15.7: in a window every seat of the attacked side is offered the call,
+    /// holding the safety or not, so that what its laptop is sent says nothing of its hand; a
+    /// call without the safety is refused to that laptop alone (`RuleError::SafetyNotHeld`).
+    fn offered(&self, seat: Seat, out: &mut Vec<Action>) {
+        let m = &self.manche;
+        match m.phase() {
+            Phase::Window { side, .. } if !self.over && seat.0 < m.players() => {
+                if m.side_of(seat) == side {
+                    out.push(Action::CoupFourre);
+                }
+            }
+            _ => self.legal_actions_into(seat, out),
+        }
+    }
+
     fn view(&self, viewer: Option<Seat>) -> View {
         Partie::view(self, viewer)
     }

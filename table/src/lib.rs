@@ -291,6 +291,13 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// Every action `seat` may take now (what passes `apply`'s check), into `out`.
     fn legal(&self, seat: Seat, out: &mut Vec<Self::Action>);
 
+    /// What `seat`'s laptop is offered now (its update's `legal`): by default what is legal.
+    /// A timed moment whose offer would tell a hand's secret on the wire offers every
+    /// contender the same, and refuses what does not pass `check` to that laptop alone.
+    fn offered(&self, seat: Seat, out: &mut Vec<Self::Action>) {
+        self.legal(seat, out);
+    }
+
     /// What `viewer` (a seat, or `None` for a spectator) may see.
     fn view(&self, viewer: Option<Seat>) -> Self::View;
 

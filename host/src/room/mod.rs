@@ -731,7 +731,7 @@ impl<G: Game> RoomOf<G> {
         let view = game.view(seat);
         let mut legal = Vec::new();
         if let Some(seat) = seat {
-            game.legal(seat, &mut legal);
+            game.offered(seat, &mut legal);
         }
         // Under a countdown, the time left is the time to its end.
         let deadline_ms = seat.and_then(|s| {

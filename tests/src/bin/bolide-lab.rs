@@ -11,6 +11,10 @@ use std::path::PathBuf;
 #[derive(Parser)]
 #[command(name = "bolide-lab", about = "Run latency fairness tests against the real host")]
 struct Args {
+    /// The game: bolide (the grab, the Échange window, the Klaxon) or mille-bornes (the
+    /// Coup-Fourré window).
+    #[arg(long, default_value = "bolide")]
+    game: bolide_protocol::options::GameKind,
     #[arg(long, default_value_t = 6)]
     players: usize,
     /// One-way latency of each bot, ms (a comma list, cycled).
@@ -88,8 +92,14 @@ struct Args {
 
 fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    anyhow::ensure!((2..=6).contains(&a.players), "--players: 2 to 6 bots (3 to 6 pilots need at least 3 for a race)");
-    anyhow::ensure!(a.players >= 3, "--players: a race needs at least 3 pilots");
+    use bolide_protocol::options::GameKind;
+    match a.game {
+        GameKind::Bolide => anyhow::ensure!((3..=6).contains(&a.players), "--players: a race takes 3 to 6 pilots"),
+        GameKind::MilleBornes => anyhow::ensure!(
+            [2, 3, 4, 6, 8].contains(&a.players),
+            "--players: 1000 Bornes takes 2, 3, 4, 6 or 8 players (M-2.1)"
+        ),
+    }
     for (flag, v, max) in [
         ("--loss", a.loss, 0.5),
         ("--burst-loss", a.burst_loss, 0.5),
@@ -136,6 +146,14 @@ fn main() -> anyhow::Result<()> {
         echange: !a.no_echange,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    if a.game == GameKind::MilleBornes {
+        let report = runtime.block_on(lab::mille_bornes::run(config))?;
+        print!("{}", lab::mille_bornes::table(&report));
+        if let Some(path) = a.json {
+            std::fs::write(&path, serde_json::to_string_pretty(&report)?)?;
+        }
+        return Ok(());
+    }
     let report = runtime.block_on(lab::run(config))?;
     print!("{}", lab::table(&report));
     if let Some(path) = a.json {

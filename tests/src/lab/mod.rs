@@ -5,6 +5,7 @@
 //! process's own monotonic clock, so the truth is known; the lab compares the host's verdicts
 //! (and the naive arrival order) with it.
 
+pub mod mille_bornes;
 pub mod socket;
 
 use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
@@ -406,6 +407,41 @@ fn percentiles(mut v: Vec<f64>) -> Percentiles {
     Percentiles { p50: at(0.5), p99: at(0.99), p999: at(0.999) }
 }
 
+/// Lab laptop `i`'s path to the host (a socket that delays, jitters and loses as `config` says)
+/// and its clock (offset, drift, steps and slews drawn from `rng`).
+pub fn flawed_laptop(
+    config: &LabConfig,
+    i: usize,
+    rng: &mut ChaCha8Rng,
+) -> anyhow::Result<(Arc<DelaySocket>, Arc<LabClock>)> {
+    let cycled = |v: &[f64]| v.get(i % v.len().max(1)).copied();
+    let spec = |latency_ms: f64| PathSpec {
+        latency_us: (latency_ms * 1000.0) as u64,
+        jitter_us: (config.jitter_ms * 1000.0) as u64,
+        dist: config.jitter_dist,
+        loss: config.loss,
+        burst_loss: config.burst_loss,
+    };
+    let down = cycled(&config.latency_ms).unwrap_or(0.0);
+    let up = cycled(&config.up_latency_ms).unwrap_or(down);
+    let horizon_us = (3_600 + config.rounds as u64 * 8) * 1_000_000;
+    let blackouts = Blackouts::draw((config.blackout_ms * 1000.0) as u64, horizon_us, config.seed ^ (i as u64 + 7));
+    let path = Path { up: spec(up), down: spec(down), blackouts };
+    let spread = |rng: &mut ChaCha8Rng, x: f64| if x == 0.0 { 0.0 } else { rng.random_range(-x..=x) };
+    let offset_us = spread(rng, config.offset_s) * 1e6;
+    let drift = spread(rng, config.drift_ppm) * 1e-6;
+    // Base far from zero so that a negative offset keeps the clock positive.
+    let clock = Arc::new(LabClock::new(
+        4.0 * 3600e6 + offset_us,
+        drift,
+        config.clock_step_ms * 1000.0,
+        config.slew_ppm * 1e-6,
+        rng,
+    ));
+    let socket = DelaySocket::bind(path, config.seed ^ (i as u64 + 1))?;
+    Ok((socket, clock))
+}
+
 /// Runs the lab: a host in this process, `players` bot clients, until `rounds` rounds.
 pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     let started = Instant::now();
@@ -430,32 +466,8 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     let mut sessions = Vec::new();
     let mut tasks = Vec::new();
     for i in 0..config.players {
-        let cycled = |v: &[f64]| v.get(i % v.len().max(1)).copied();
-        let spec = |latency_ms: f64| PathSpec {
-            latency_us: (latency_ms * 1000.0) as u64,
-            jitter_us: (config.jitter_ms * 1000.0) as u64,
-            dist: config.jitter_dist,
-            loss: config.loss,
-            burst_loss: config.burst_loss,
-        };
-        let down = cycled(&config.latency_ms).unwrap_or(0.0);
-        let up = cycled(&config.up_latency_ms).unwrap_or(down);
-        let horizon_us = (3_600 + config.rounds as u64 * 8) * 1_000_000;
-        let blackouts = Blackouts::draw((config.blackout_ms * 1000.0) as u64, horizon_us, config.seed ^ (i as u64 + 7));
-        let path = Path { up: spec(up), down: spec(down), blackouts };
-        let spread = |rng: &mut ChaCha8Rng, x: f64| if x == 0.0 { 0.0 } else { rng.random_range(-x..=x) };
-        let offset_us = spread(&mut rng, config.offset_s) * 1e6;
-        let drift = spread(&mut rng, config.drift_ppm) * 1e-6;
-        // Base far from zero so that a negative offset keeps the clock positive.
-        let clock = Arc::new(LabClock::new(
-            4.0 * 3600e6 + offset_us,
-            drift,
-            config.clock_step_ms * 1000.0,
-            config.slew_ppm * 1e-6,
-            &mut rng,
-        ));
+        let (socket, clock) = flawed_laptop(&config, i, &mut rng)?;
         clocks.push(clock.clone());
-        let socket = DelaySocket::bind(path, config.seed ^ (i as u64 + 1))?;
         let options = ConnectOptions { clock: clock.clone(), socket: Some(socket), ..ConnectOptions::default() };
         let session = Session::connect_with(addr, &code, &format!("lab{i}"), None, options).await?;
         // The truth is kept by seat: bot i must hold seat i.

@@ -3,7 +3,7 @@
 //! Whether this laptop holds the safety changes nothing it says on the wire: the attacked
 //! side's seats all compete, and all beat alike, holding it or not.
 
-use super::{ClientGame, Stage, TwinUpdate};
+use crate::game::{ClientGame, Stage, TwinUpdate};
 use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::Seat;
 use mille_bornes::partie::window_moment;
@@ -69,8 +69,8 @@ impl ClientGame for MilleBornes {
         }
     }
 
-    /// M-15.1 by datagram: the attack lies on its side, the window open; a seat of that side
-    /// holding the safety may call (M-10).
+    /// M-15.1 by datagram: the attack lies on its side, the window open; every seat of that
+    /// side is offered the call (M-15.5).
     fn twin(twins: &mut Windows, view: &View, seat: Option<Seat>, twin: Event) -> Option<TwinUpdate<MilleBornes>> {
         let Event::WindowOpened { attacker, side, attack, .. } = twin else { return None };
         // Only ahead of the stream: the window opens on the attacker's turn.
@@ -85,8 +85,8 @@ impl ClientGame for MilleBornes {
             return None;
         }
         twins.opened = moment;
-        let holds = view.hand.contains(&attack.safety().card());
-        let legal = if Self::competing(&view, seat, &[]) && holds { vec![Action::CoupFourre] } else { Vec::new() };
+        // M-15.5: the call is offered to the attacked side whatever it holds, as the host does.
+        let legal = if Self::competing(&view, seat, &[]) { vec![Action::CoupFourre] } else { Vec::new() };
         Some((view, vec![twin], legal))
     }
 
@@ -178,7 +178,8 @@ mod tests {
         let mut lacks = holds.clone();
         lacks.hand = vec![mille_bornes::Card::D25];
         let mut says = Vec::new();
-        for (view, legal) in [(holds, vec![Action::CoupFourre]), (lacks, vec![])] {
+        for view in [holds, lacks] {
+            let legal = vec![Action::CoupFourre];
             let mut s = seated(seat, &before);
             let msg = ServerMsgOf::Update {
                 events: vec![],

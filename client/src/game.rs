@@ -3,14 +3,11 @@
 //! inputs not yet sent, for any game; what it asks a game is here: what to check of a message
 //! before anything of it is applied, which timed moment a view is in, whether this seat
 //! competes in it, and what a twin stands for. A new game implements [`ClientGame`] for its
-//! words in a module of its own; nothing else in the client core changes.
+//! words in a module of [`crate::games`]; nothing else in the client core changes.
 
 use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::{Seat, Words};
 use std::fmt::Debug;
-
-pub mod bolide;
-pub mod mille_bornes;
 
 /// What a datagram twin stands for: the view with the moment open, its events, and what this
 /// seat may do in it.

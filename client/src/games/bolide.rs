@@ -2,12 +2,30 @@
 //! timed moments, the cup (B-4.6) its countdown; the reveal and the window come by datagram
 //! twin as well as on the stream.
 
-use super::{ClientGame, Stage, TwinUpdate};
+use crate::game::{ClientGame, Stage, TwinUpdate};
+use crate::net::{ClientError, ConnectOptionsOf, SessionOf};
+use crate::state::{ClientStateOf, MirrorOf, SharedStateOf};
 use bolide_protocol::dice::DiceWatch;
 use bolide_protocol::twin::Twin;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{ServerMsg, clean_reason};
-use bolide_protocol::{Action, Bolide, Event, PlayerView, Seat};
+use bolide_protocol::{Action, Bolide, Event, Pawn, PlayerView, Seat};
+
+/// Bolide's client core and connection by their plain names (`net` and `state` re-export them
+/// for the faces: the window, the bots, the lab).
+pub type ClientState = ClientStateOf<Bolide>;
+pub type Mirror = MirrorOf<Bolide>;
+pub type SharedState = SharedStateOf<Bolide>;
+pub type Session = SessionOf<Bolide>;
+pub type ConnectOptions = ConnectOptionsOf<Bolide>;
+
+impl SessionOf<Bolide> {
+    /// B-4.3: grabs `pawn`; the reservoirs were shown at `shown_us` and the pilot acted at
+    /// `input_us`, both on this client's clock.
+    pub async fn grab(&mut self, pawn: Pawn, shown_us: u64, input_us: u64) -> Result<u32, ClientError> {
+        self.timed(Action::TakePawn { pawn }, shown_us, input_us).await
+    }
+}
 
 /// The rounds whose reveal and Échange window the face has been given, from either path.
 #[derive(Debug, Clone, Default)]
