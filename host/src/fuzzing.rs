@@ -7,12 +7,13 @@
 //! frame the room sends can outgrow the limit.
 
 use crate::fair::Sample;
-use crate::game::table::{Output, Room, RoomConfig};
-use crate::room::ConnId;
+use crate::game::table::{Room, RoomConfig};
+use crate::room::{ConnId, OutputOf, RoomConfigOf, RoomOf};
 use bolide_protocol::wire::{
-    self, BeatSchedule, ClientMsg, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg, Settings,
+    self, BeatSchedule, ClientMsg, ClientMsgOf, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg, Settings,
 };
 use bolide_protocol::{Action, BotLevel, Pawn, Seat, TableOptions};
+use bolide_table::Game;
 
 /// The host's reading of one connection, and the client's: length-prefixed frames, the hello
 /// first, then client messages; a server message's view goes through the client's check.
@@ -68,6 +69,124 @@ pub fn room(data: &[u8]) {
     let mut config = RoomConfig::new("GARE", settings, 1);
     (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (50, 5, 300, 200);
     let mut room = Room::new(config, 1);
+    let step = |room: &Room| {
+        room.game().map(|c| format!("{} {} {:?}", c.race().race_no(), c.race().round(), c.race().phase()))
+    };
+    drive(&mut room, data, step, |room, op, conn, ops, now, seq| {
+        match op {
+            // A legal action of seat `conn - 1`, picked by the next byte.
+            6 => {
+                let [pick] = ops.take::<1>()?;
+                let Some(race) = room.game().map(|c| c.race()) else { return Some(None) };
+                let seat = Seat(conn as u8 - 1);
+                if seat.0 >= race.pilots() {
+                    return Some(None);
+                }
+                let legal = race.legal_actions(seat);
+                let Some(&action) = legal.get(usize::from(pick) % legal.len().max(1)) else { return Some(None) };
+                *seq += 1;
+                let seq = *seq;
+                Some(Some(match action {
+                    Action::TakePawn { pawn } if race.phase() == crate::game::Phase::Grab => ClientMsg::Timed {
+                        seq,
+                        action: Action::TakePawn { pawn },
+                        shown_us: now.saturating_sub(200_000),
+                        input_us: now,
+                    },
+                    action => ClientMsg::Act { seq, action, at_us: Some(now) },
+                }))
+            }
+            // A timed request or a Klaxon call with chosen times, any pawn or seat.
+            _ => {
+                let (shown_us, input_us, [what, s]) = (ops.time(now)?, ops.time(now)?, ops.take::<2>()?);
+                *seq = if s & 1 == 0 { seq.saturating_add(1) } else { u32::from(s) };
+                let seq = *seq;
+                Some(Some(match (op, what % 3) {
+                    (9, 0) => ClientMsg::Timed {
+                        seq,
+                        action: Action::TakePawn { pawn: Pawn(what / 3 % 8) },
+                        shown_us,
+                        input_us,
+                    },
+                    (9, 1) => ClientMsg::Timed {
+                        seq,
+                        action: Action::Echange { with: Seat(what / 3 % 8) },
+                        shown_us,
+                        input_us,
+                    },
+                    (9, _) => ClientMsg::Timed { seq, action: Action::KeepPawn, shown_us, input_us },
+                    _ => ClientMsg::Act { seq, action: Action::Klaxon, at_us: Some(input_us) },
+                }))
+            }
+        }
+    });
+}
+
+/// The same for a room of 1000 Bornes (four players, one of them the host's bot): its turns
+/// picked among the legal actions, and Coup-Fourré calls — timed, untimed, from any seat,
+/// with any times — in and out of its windows.
+pub fn room_mille_bornes(data: &[u8]) {
+    use mille_bornes::{Action, MilleBornes, Partie, Phase};
+    let game = mille_bornes::Settings { window_ms: 2000, ..mille_bornes::Settings::default() };
+    let lobby = mille_bornes::Lobby { game, bots: 1, bot_level: BotLevel::Random };
+    let mut config = RoomConfigOf::new("GARE", lobby, 1);
+    (config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (5, 300, 200);
+    let mut room = RoomOf::<Partie>::new(config, 1);
+    let step = |room: &RoomOf<Partie>| {
+        room.game().map(|p| format!("{} {} {:?}", p.manche().number(), p.manche().attacks(), p.manche().phase()))
+    };
+    drive(&mut room, data, step, |room, op, conn, ops, now, seq| {
+        let Some(partie) = room.game() else { return Some(None) };
+        let seat = Seat(conn as u8 - 1);
+        *seq += 1;
+        let seq = *seq;
+        let window = matches!(partie.manche().phase(), Phase::Window { .. });
+        match op {
+            // A legal action of this seat, picked by the next byte; a call as a timed request.
+            6 => {
+                let [pick] = ops.take::<1>()?;
+                let legal = partie.legal_actions(seat);
+                let Some(&action) = legal.get(usize::from(pick) % legal.len().max(1)) else { return Some(None) };
+                Some(Some(match action {
+                    Action::CoupFourre => ClientMsgOf::<MilleBornes>::Timed {
+                        seq,
+                        action,
+                        shown_us: now.saturating_sub(300_000),
+                        input_us: now,
+                    },
+                    action => ClientMsgOf::Act { seq, action, at_us: Some(now) },
+                }))
+            }
+            // A call with chosen times, timed or not, whoever holds the safety.
+            _ => {
+                let (shown_us, input_us, [what]) = (ops.time(now)?, ops.time(now)?, ops.take::<1>()?);
+                let action = if what & 1 == 0 || !window {
+                    Action::CoupFourre
+                } else {
+                    Action::Discard { card: mille_bornes::Card::D25 }
+                };
+                Some(Some(match op {
+                    9 => ClientMsgOf::Timed { seq, action, shown_us, input_us },
+                    _ => ClientMsgOf::Act { seq, action, at_us: Some(input_us) },
+                }))
+            }
+        }
+    });
+}
+
+/// What a game's operation gives: `None` the input ran out, `Some(None)` nothing to send.
+type Sent<G> = Option<Option<ClientMsgOf<<G as Game>::Words>>>;
+
+/// Drives `room` by the fuzzer's bytes: the table's operations here (hellos, departures,
+/// time, readiness, arbitrary messages, clock answers, beats), the game's own (6: a legal
+/// action; 9, 10: timed requests and calls) from `game`; then checks that nothing stalls
+/// (`step` names the step the game is in).
+fn drive<G: Game>(
+    room: &mut RoomOf<G>,
+    data: &[u8],
+    step: impl Fn(&RoomOf<G>) -> Option<String>,
+    mut game: impl FnMut(&RoomOf<G>, u8, ConnId, &mut Bytes, u64, &mut u32) -> Sent<G>,
+) {
     let mut out = Vec::new();
     let (mut now, mut seq) = (0u64, 0u32);
     let mut ops = Bytes(data);
@@ -96,36 +215,14 @@ pub fn room(data: &[u8]) {
                     room.tick(now, &mut out);
                 }
             }
-            4 => room.message(now, conn, ClientMsg::Ready(true), &mut out),
+            4 => room.message(now, conn, ClientMsgOf::Ready(true), &mut out),
             5 => {
                 // An arbitrary message: a length byte, then that many bytes to decode.
                 let Some([len]) = ops.take::<1>() else { break };
                 let body = ops.take_up_to(usize::from(len));
-                if let Ok(msg) = wire::decode::<ClientMsg>(body) {
+                if let Ok(msg) = wire::decode::<ClientMsgOf<G::Words>>(body) {
                     room.message(now, conn, msg, &mut out);
                 }
-            }
-            6 => {
-                // A legal action of seat `conn - 1`, picked by the next byte.
-                let Some([pick]) = ops.take::<1>() else { break };
-                let Some(race) = room.game().map(|c| c.race()) else { continue };
-                let seat = Seat(conn as u8 - 1);
-                if seat.0 >= race.pilots() {
-                    continue;
-                }
-                let legal = race.legal_actions(seat);
-                let Some(&action) = legal.get(usize::from(pick) % legal.len().max(1)) else { continue };
-                seq += 1;
-                let msg = match action {
-                    Action::TakePawn { pawn } if race.phase() == crate::game::Phase::Grab => ClientMsg::Timed {
-                        seq,
-                        action: Action::TakePawn { pawn },
-                        shown_us: now.saturating_sub(200_000),
-                        input_us: now,
-                    },
-                    action => ClientMsg::Act { seq, action, at_us: Some(now) },
-                };
-                room.message(now, conn, msg, &mut out);
             }
             7 => {
                 // A clock answer: the probe left `delay` ago, stamped anything by the laptop.
@@ -145,66 +242,50 @@ pub fn room(data: &[u8]) {
                     s.at_us = now_us.wrapping_sub(u64::from(named) * 1_000);
                     s
                 });
-                room.message(now, conn, ClientMsg::Heartbeat { now_us, shown, acts }, &mut out);
+                room.message(now, conn, ClientMsgOf::Heartbeat { now_us, shown, acts }, &mut out);
             }
-            9 | 10 => {
-                // A timed request or a Klaxon call with chosen times, any pawn or seat.
-                let (Some(shown_us), Some(input_us), Some([what, s])) = (ops.time(now), ops.time(now), ops.take::<2>())
-                else {
-                    break;
-                };
-                seq = if s & 1 == 0 { seq.saturating_add(1) } else { u32::from(s) };
-                let msg = match (op % 11, what % 3) {
-                    (9, 0) => ClientMsg::Timed {
-                        seq,
-                        action: Action::TakePawn { pawn: Pawn(what / 3 % 8) },
-                        shown_us,
-                        input_us,
-                    },
-                    (9, 1) => ClientMsg::Timed {
-                        seq,
-                        action: Action::Echange { with: Seat(what / 3 % 8) },
-                        shown_us,
-                        input_us,
-                    },
-                    (9, _) => ClientMsg::Timed { seq, action: Action::KeepPawn, shown_us, input_us },
-                    _ => ClientMsg::Act { seq, action: Action::Klaxon, at_us: Some(input_us) },
-                };
-                room.message(now, conn, msg, &mut out);
-            }
-            _ => unreachable!("op % 11"),
+            op => match game(room, op, conn, &mut ops, now, &mut seq) {
+                None => break,
+                Some(None) => {}
+                Some(Some(msg)) => room.message(now, conn, msg, &mut out),
+            },
         }
-        check_frames(&mut out);
+        check_frames::<G>(&mut out);
     }
-    assert_no_stall(&mut room, now, &mut out);
+    assert_no_stall(room, now, &mut out, step);
 }
 
-/// How long, in simulated time, a race may stay in one step once the laptops are silent: the
+/// How long, in simulated time, a game may stay in one step once the laptops are silent: the
 /// harness's time limits are 50–300 ms, a cut-off 250 ms plus the slowest path (at most
-/// `MAX_OWD_US`), and a moment opens at most 500 ms after it is decided.
+/// `MAX_OWD_US`), a moment opens at most 500 ms after it is decided, and a Coup-Fourré window
+/// lasts 2 s.
 pub const STALL_BOUND_US: u64 = 5_000_000;
 
 /// The room, left to its timers, leaves the step it is in within [`STALL_BOUND_US`].
-fn assert_no_stall(room: &mut Room, mut now: u64, out: &mut Vec<Output>) {
-    let step = |room: &Room| room.game().map(|c| (c.race().race_no(), c.race().round(), c.race().phase()));
+fn assert_no_stall<G: Game>(
+    room: &mut RoomOf<G>,
+    mut now: u64,
+    out: &mut Vec<OutputOf<G::Words>>,
+    step: impl Fn(&RoomOf<G>) -> Option<String>,
+) {
     let Some(start) = step(room) else { return };
     if room.is_finished() {
         return;
     }
     let until = now.saturating_add(STALL_BOUND_US);
-    while step(room) == Some(start) {
-        let Some(at) = room.next_deadline() else { panic!("a stalled room: no timer left in {start:?}") };
+    while step(room).as_ref() == Some(&start) {
+        let Some(at) = room.next_deadline() else { panic!("a stalled room: no timer left in {start}") };
         now = now.max(at);
-        assert!(now <= until, "a stalled room: still in {start:?} after {} s", STALL_BOUND_US / 1_000_000);
+        assert!(now <= until, "a stalled room: still in {start} after {} s", STALL_BOUND_US / 1_000_000);
         room.tick(now, out);
-        check_frames(out);
+        check_frames::<G>(out);
     }
 }
 
 /// No frame the room sends may outgrow the limit.
-fn check_frames(out: &mut Vec<Output>) {
+fn check_frames<G: Game>(out: &mut Vec<OutputOf<G::Words>>) {
     for o in out.drain(..) {
-        if let Output::Send { msg, .. } | Output::SendAt { msg, .. } = &o {
+        if let OutputOf::Send { msg, .. } | OutputOf::SendAt { msg, .. } = &o {
             let len = wire::encode(msg).len() - 4;
             assert!(len <= MAX_FRAME, "a {len}-byte frame: {msg:?}");
         }

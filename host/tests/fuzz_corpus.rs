@@ -79,3 +79,15 @@ fn every_kept_room_input_plays_without_a_panic() {
     let inputs = replay("room", bolide_host::fuzzing::room);
     assert!(inputs >= 50, "only {inputs} room inputs in the corpus");
 }
+
+/// 1000 Bornes' room is driven by the same operations (the table's are shared): the Bolide
+/// room's corpus seeds it, and its own (`fuzz/corpus/room-mille-bornes`, once the fuzzer kept
+/// inputs) is replayed too.
+#[test]
+fn a_short_fuzzing_run_of_the_mille_bornes_room_on_stable() {
+    mutate("room", bolide_host::fuzzing::room_mille_bornes, 10_000);
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/room-mille-bornes");
+    if own.exists() {
+        replay("room-mille-bornes", bolide_host::fuzzing::room_mille_bornes);
+    }
+}
