@@ -72,6 +72,13 @@ async fn m_13_2_a_game_to_5000_over_quic_survives_kill_9_and_ends_with_the_stand
     let told: Vec<_> = standings.iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
     assert_eq!(told, from_journal, "the standings Anne was told are the journal's");
     assert_eq!(told.len(), 4);
+    // M-3.2: every card Anne saw, across the kills, is the seed's deal; a hand a kill cut
+    // into (her laptop missed draws) is left unchecked, never wrongly failed.
+    let seen = connect.state.lock();
+    let watch = &seen.mirror.dice;
+    assert_eq!(watch.commitment(), Some(replayed.commitment), "the commitment Anne was shown binds the seed");
+    let report = watch.verdict().expect("the seed is revealed at the end").clone().expect("the deal matches");
+    assert!(report.hands >= 1, "{report:?}");
     assert!(standings.iter().any(|l| l.name == "Anne"));
 }
 

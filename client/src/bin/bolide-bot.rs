@@ -1,7 +1,7 @@
 //! `bolide-bot`: N bots join a host, play whichever game it runs until it ends, then print the
 //! final standings as JSON (`standings`: `seat`, `name`, `points`, `wins`, `rank`); at a Bolide
 //! table also the photo finish of every grab (reactions and margins in µs) and each bot's check
-//! of the dice. Fills seats from another laptop on a game night; used by the tests.
+//! of the dice; at a 1000 Bornes table each bot's check of the deal (M-3.2). Fills seats from another laptop on a game night; used by the tests.
 
 use bolide_bots::BotLevel;
 use bolide_client::bot::{self, PlayedAny};
@@ -90,7 +90,24 @@ async fn main() -> ExitCode {
         report["photo_finishes"] = serde_json::json!(first.photo_finishes());
         report["dice"] = dice.into();
     } else {
+        // Provably fair deal (M-3.2): every bot checked every card it saw against the seed.
+        let mut deals = Vec::new();
+        for (i, p) in played.iter().enumerate() {
+            let PlayedAny::MilleBornes(p) = p else { continue };
+            let commitment = p.dice.commitment().map(|c| c.to_string());
+            match p.dice.verdict() {
+                Some(Ok(r)) => deals.push(serde_json::json!({
+                    "bot": i, "commitment": commitment, "match": true, "hands": r.hands, "partial_hands": r.partial,
+                })),
+                Some(Err(e)) => {
+                    eprintln!("error: bot {i}: the deal does not match the seed: {e}");
+                    return ExitCode::FAILURE;
+                }
+                None => deals.push(serde_json::json!({ "bot": i, "commitment": commitment, "match": null })),
+            }
+        }
         report["game"] = "mille-bornes".into();
+        report["deal"] = deals.into();
     }
     println!("{report}");
     ExitCode::SUCCESS

@@ -4,10 +4,93 @@
 //! side's seats all compete, and all beat alike, holding it or not.
 
 use crate::game::{ClientGame, Stage, TwinUpdate};
+use bolide_protocol::dice::Commitment;
 use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::Seat;
+use mille_bornes::card::DECK_SIZE;
+use mille_bornes::deal::{DealMismatch, check_hand};
+use mille_bornes::manche::HAND_SIZE;
 use mille_bornes::partie::window_moment;
 use mille_bornes::{Action, Event, MilleBornes, Phase, View};
+
+/// What a laptop checks of the host's deals (M-3.2): every card it saw, hand by hand,
+/// against the seed the host committed to in its first lobby and reveals when the game ends.
+/// A hand this laptop did not see whole (it joined, or came back, in its middle: a draw it
+/// missed would shift every later one) is left unchecked, and said so.
+#[derive(Debug, Clone, Default)]
+pub struct DeckWatch {
+    committed: Option<Commitment>,
+    players: u8,
+    /// Each hand's number, its events as this laptop got them from its `Dealt`, and whether
+    /// it saw it whole.
+    hands: Vec<(u16, Vec<Event>, bool)>,
+    verdict: Option<Result<DeckReport, String>>,
+}
+
+/// What the deal check found: every card seen matches the seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeckReport {
+    pub hands: usize,
+    /// Hands seen only in part (not checked).
+    pub partial: usize,
+}
+
+/// Hands a watch keeps (a game to 20 000 takes a few dozen; a runaway host cannot grow it).
+const WATCHED_HANDS: usize = 256;
+
+impl DeckWatch {
+    /// The commitment this laptop was shown first.
+    pub fn commitment(&self) -> Option<Commitment> {
+        self.committed
+    }
+
+    /// `None` until the host revealed its seed (the game is over).
+    pub fn verdict(&self) -> Option<&Result<DeckReport, String>> {
+        self.verdict.as_ref()
+    }
+
+    fn update(&mut self, events: &[Event], view: &View) {
+        for event in events {
+            match *event {
+                Event::Dealt { hand, .. } => self.start(hand, vec![*event], true),
+                _ => match self.hands.last_mut() {
+                    Some((_, log, _)) if log.len() < 4 * DECK_SIZE => log.push(*event),
+                    _ => {}
+                },
+            }
+        }
+        // A hand whose deal this laptop never saw (it joined, or came back, after it).
+        if self.hands.last().is_none_or(|(hand, _, _)| *hand != view.hand_number) {
+            self.start(view.hand_number, Vec::new(), false);
+        }
+        // The draws the view says were made this hand against those this laptop saw.
+        let Some((_, log, whole)) = self.hands.last_mut() else { return };
+        let dealt = usize::from(HAND_SIZE) * usize::from(view.players);
+        let drawn = DECK_SIZE.saturating_sub(dealt).saturating_sub(usize::from(view.draw_count));
+        if log.iter().filter(|e| matches!(e, Event::Drew { .. })).count() != drawn {
+            *whole = false;
+        }
+    }
+
+    fn start(&mut self, hand: u16, log: Vec<Event>, whole: bool) {
+        if self.hands.len() < WATCHED_HANDS {
+            self.hands.push((hand, log, whole));
+        }
+    }
+
+    fn check(&self, seed: u64) -> Result<DeckReport, DealMismatch> {
+        let mut report = DeckReport { hands: 0, partial: 0 };
+        for (_, log, whole) in &self.hands {
+            if *whole {
+                check_hand(seed, self.players, log)?;
+                report.hands += 1;
+            } else {
+                report.partial += 1;
+            }
+        }
+        Ok(report)
+    }
+}
 
 /// The last window a twin opened (its moment).
 #[derive(Debug, Clone, Default)]
@@ -16,7 +99,7 @@ pub struct Windows {
 }
 
 impl ClientGame for MilleBornes {
-    type Watch = ();
+    type Watch = DeckWatch;
     type Twins = Windows;
     const SEATS: usize = mille_bornes::manche::MAX_PLAYERS;
 
@@ -90,7 +173,25 @@ impl ClientGame for MilleBornes {
         Some((view, vec![twin], legal))
     }
 
-    fn watch(_: &mut (), _: &ServerMsgOf<MilleBornes>) {}
+    fn watch(watch: &mut DeckWatch, msg: &ServerMsgOf<MilleBornes>) {
+        match msg {
+            ServerMsgOf::Lobby(lobby) => {
+                watch.committed.get_or_insert(lobby.dice);
+                if lobby.started {
+                    watch.players = u8::try_from(lobby.seats.len()).unwrap_or(u8::MAX);
+                }
+                if let (Some(reveal), None, Some(committed)) = (lobby.reveal, &watch.verdict, watch.committed) {
+                    watch.verdict = Some(if reveal.commitment() != committed {
+                        Err(format!("the seed revealed does not open the commitment {committed} shown at the start"))
+                    } else {
+                        watch.check(reveal.seed).map_err(|e| e.to_string())
+                    });
+                }
+            }
+            ServerMsgOf::Update { events, view, .. } => watch.update(events, view),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -140,6 +241,95 @@ mod tests {
             show_at_us: None,
             lift_at_us: None,
         }
+    }
+
+    /// A whole game of bots as `viewer`'s laptop gets it: one update per step (its events as
+    /// the viewer may see them, the view after), the lobby that starts it and the one that
+    /// reveals the seed.
+    fn game_seen_by(viewer: Seat, seed: u64) -> Vec<ServerMsgOf<MilleBornes>> {
+        use bolide_protocol::dice::SeedReveal;
+        use bolide_protocol::wire::{LobbySeat, LobbyStateOf};
+        let lobby = |reveal: Option<SeedReveal>| {
+            let seats = (0..4)
+                .map(|s| LobbySeat {
+                    seat: Seat(s),
+                    name: format!("P{s}"),
+                    colour: bolide_protocol::Colour::ALL[usize::from(s)],
+                    bot: false,
+                    ready: true,
+                    connected: true,
+                    path: None,
+                })
+                .collect();
+            let settings = mille_bornes::Lobby { game: Settings::default(), bots: 0, bot_level: BotLevel::Random };
+            let dice = SeedReveal { seed, nonce: [3; 32] }.commitment();
+            ServerMsgOf::Lobby(LobbyStateOf {
+                seats,
+                you: Some(viewer),
+                settings,
+                spectators: 0,
+                started: true,
+                dice,
+                reveal,
+            })
+        };
+        let mut msgs = vec![lobby(None)];
+        let mut events = Vec::new();
+        let mut partie = Partie::new(Settings::default(), 4, seed, &mut events).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut scratch = Vec::new();
+        loop {
+            let seen = events.drain(..).map(|e| partie.event_for(e, Some(viewer))).collect();
+            msgs.push(update(&partie.view(Some(viewer)), seen));
+            if bolide_table::drive::step(&mut partie, &[BotLevel::Strategic; 4], &mut rng, &mut events, &mut scratch)
+                .unwrap()
+                .is_none()
+            {
+                break;
+            }
+        }
+        msgs.push(lobby(Some(SeedReveal { seed, nonce: [3; 32] })));
+        msgs
+    }
+
+    fn watched(msgs: &[ServerMsgOf<MilleBornes>]) -> ClientStateOf<MilleBornes> {
+        let mut s = ClientStateOf::<MilleBornes>::default();
+        s.welcome(Some(Seat(1)), None, BeatSchedule::WhileActing);
+        for msg in msgs {
+            s.on_message(msg.clone(), 0).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn m_3_2_a_laptop_checks_every_card_it_saw_against_the_revealed_seed() {
+        let msgs = game_seen_by(Seat(1), 21);
+        let s = watched(&msgs);
+        let report = s.mirror.dice.verdict().expect("revealed").clone().expect("the deal matches");
+        assert!(report.hands >= 2 && report.partial == 0, "{report:?}");
+        // A draw the host changed is caught.
+        let mut forged = msgs.clone();
+        let drew = forged.iter_mut().find_map(|m| match m {
+            ServerMsgOf::Update { events, .. } => {
+                events.iter_mut().find(|e| matches!(e, Event::Drew { seat: Seat(1), card: Some(_) }))
+            }
+            _ => None,
+        });
+        let Some(Event::Drew { card: Some(card), .. }) = drew else { panic!("Anne drew nothing") };
+        *card = if *card == mille_bornes::Card::D25 { mille_bornes::Card::D50 } else { mille_bornes::Card::D25 };
+        let s = watched(&forged);
+        assert!(s.mirror.dice.verdict().expect("revealed").is_err(), "a forged draw passes");
+        // A laptop that missed updates (it came back mid-hand) leaves that hand unchecked,
+        // and checks the others.
+        let mut gap = msgs.clone();
+        let drew = |m: &ServerMsgOf<MilleBornes>| matches!(m, ServerMsgOf::Update { events, .. } if events.iter().any(|e| matches!(e, Event::Drew { .. })));
+        // Past the first hand's deal: a few of its draws go missing.
+        let at = gap.iter().enumerate().filter(|(_, m)| drew(m)).nth(5).unwrap().0;
+        gap.drain(at..at + 3);
+        let s = watched(&gap);
+        let report = s.mirror.dice.verdict().expect("revealed").clone().expect("a gap is no mismatch");
+        assert_eq!(report.partial, 1, "{report:?}");
+        assert!(report.hands >= 1);
     }
 
     #[test]
