@@ -1,23 +1,28 @@
-//! `bolide --text`: watch a championship in the terminal (where no window can open). It is a
-//! table like any other: a host embedded in this process (the same code as `bolide-host
-//! serve`, on loopback only), its bots in the other seats, and the first seat a bot over the
-//! wire whose client core this terminal narrates — what it says is what a laptop is told.
+//! `bolide --text`: watch a championship — or, with `--game mille-bornes`, a game of 1000
+//! Bornes — in the terminal (where no window can open). It is a table like any other: a host
+//! embedded in this process (the same code as `bolide-host serve`, on loopback only), its
+//! bots in the other seats, and the first seat a bot over the wire whose client core this
+//! terminal narrates — what it says is what a laptop is told.
 
 use bolide_bots::BotLevel;
 use bolide_client::bot;
 use bolide_client::lang::{Lang, Words};
 use bolide_client::state::Mirror;
+use bolide_client::state::MirrorOf;
 use bolide_client::text;
 use bolide_host::serve::{self, ServeArgs};
 use bolide_protocol::Event;
-use bolide_protocol::wire::ServerMsg;
+use bolide_protocol::wire::{ServerMsg, ServerMsgOf};
 use std::net::SocketAddr;
 use std::time::Duration;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct TextArgs {
-    /// Pilots at the table (3 to 6).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=6))]
+    /// The game: bolide or mille-bornes.
+    #[arg(long, default_value = "bolide")]
+    pub game: bolide_protocol::options::GameKind,
+    /// Players at the table (Bolide: 3 to 6; 1000 Bornes: 2, 3, 4, 6 or 8).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
     /// Races in the championship (B-7.1), 1 to 20.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=20))]
@@ -45,6 +50,10 @@ pub fn run(args: TextArgs) -> anyhow::Result<()> {
 }
 
 async fn race(args: TextArgs) -> anyhow::Result<()> {
+    if args.game == bolide_protocol::options::GameKind::MilleBornes {
+        return mille_bornes_game(args).await;
+    }
+    anyhow::ensure!((3..=6).contains(&args.players), "--players: Bolide races 3 to 6 pilots (B-1.1)");
     // A throw-away folder for the host's certificate and journal: a watched race is never
     // resumed, and each one would otherwise leave its journal behind.
     // (From `tempfile`: a fresh name of its own, created 0700, removed when the race ends.)
@@ -118,4 +127,56 @@ impl Narrator {
             _ => {}
         }
     }
+}
+
+/// A game of 1000 Bornes narrated: the watched seat's laptop, the host's bots in the others.
+async fn mille_bornes_game(args: TextArgs) -> anyhow::Result<()> {
+    use mille_bornes::MilleBornes;
+    let temp = tempfile::Builder::new().prefix("bolide-text-").tempdir()?;
+    let data_dir = temp.path().display().to_string();
+    let mut serve_args: Vec<String> =
+        ["--game", "mille-bornes", "--bind", "127.0.0.1:0", "--no-mdns", "--name", "1000 Bornes --text"]
+            .map(String::from)
+            .into();
+    serve_args.extend(["--bots".into(), (args.players - 1).to_string(), "--data-dir".into(), data_dir]);
+    serve_args.extend(["--bot-delay-ms".into(), args.pace_ms.to_string()]);
+    if let Some(seed) = args.seed {
+        serve_args.extend(["--seed".into(), seed.to_string()]);
+    }
+    let hosting = serve::start(ServeArgs::parse_words(serve_args)?).await?;
+    let addr = SocketAddr::from(([127, 0, 0, 1], hosting.server.local_addr().port()));
+    let w = args.lang.unwrap_or_else(bolide_client::ui::prefs::Prefs::saved_lang).words();
+    println!("1000 Bornes — {} players: {WATCHED} and {} host bots", args.players, args.players - 1);
+    let think = Duration::from_millis(args.pace_ms);
+    let mut tell = |msg: &ServerMsgOf<MilleBornes>, mirror: &MirrorOf<MilleBornes>| {
+        let names: Vec<String> =
+            mirror.lobby.as_ref().map_or_else(Vec::new, |l| l.seats.iter().map(|s| s.name.clone()).collect());
+        match msg {
+            ServerMsgOf::Update { events, view, .. } => {
+                for line in events.iter().filter_map(|e| bolide_client::ui::mille_bornes::describe(e, view, &names, w))
+                {
+                    println!("{line}");
+                }
+            }
+            ServerMsgOf::Finished { standings } => {
+                println!("{}", w.mb_game_over);
+                for l in standings {
+                    println!("  {}", (w.standing_full)(l.rank, &l.name, l.points, l.wins));
+                }
+            }
+            _ => {}
+        }
+    };
+    let seed = args.seed.unwrap_or(0);
+    let played =
+        bot::play_as::<MilleBornes>(None, addr, &hosting.code, WATCHED, BotLevel::Strategic, think, seed, &mut tell)
+            .await;
+    hosting.stop().await;
+    let played = played?;
+    match played.dice.verdict() {
+        Some(Ok(r)) => println!("Deal checked against the seed: {} hands, every card seen matches", r.hands),
+        Some(Err(e)) => println!("The deal does NOT match the seed: {e}"),
+        None => println!("The seed was not revealed."),
+    }
+    Ok(())
 }

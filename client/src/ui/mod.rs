@@ -9,7 +9,7 @@ pub mod discovery;
 mod howto;
 mod lobby;
 mod look;
-mod mille_bornes;
+pub mod mille_bornes;
 mod podium;
 pub mod prefs;
 mod race;
