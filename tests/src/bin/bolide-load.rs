@@ -16,6 +16,7 @@ use bolide_host::bots::BotLevel;
 use bolide_host::game::table::RoomConfig;
 use bolide_host::net::server::Limits;
 use bolide_host::net::{Identity, Journal, Server};
+use bolide_host::room::RoomConfigOf;
 use bolide_protocol::TableOptions;
 use bolide_protocol::wire::Settings;
 use clap::Parser;
@@ -48,6 +49,9 @@ struct Args {
     /// Journal every room to a file with fsync (as `serve` does).
     #[arg(long)]
     journal: bool,
+    /// Every other room plays 1000 Bornes (the bots join whichever game their room plays).
+    #[arg(long)]
+    mix: bool,
     /// Internal: run as the host.
     #[arg(long, hide = true)]
     role_host: bool,
@@ -78,6 +82,7 @@ fn main() -> anyhow::Result<()> {
     let mut child = Command::new(std::env::current_exe()?)
         .args(["--role-host", "--rooms", &args.rooms.to_string(), "--think-ms", &args.think_ms.to_string()])
         .args(if args.journal { vec!["--journal"] } else { vec![] })
+        .args(if args.mix { vec!["--mix"] } else { vec![] })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()?;
@@ -105,7 +110,7 @@ fn main() -> anyhow::Result<()> {
                 let level = if b % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random };
                 let seed = (r * 10 + b) as u64;
                 tasks.push(tokio::spawn(async move {
-                    bot::play(addr, &code, &format!("r{r}b{b}"), level, think, seed, &mut bot::quiet)
+                    bot::play_any(addr, &code, &format!("r{r}b{b}"), level, think, seed)
                         .await
                         .map_err(|e| (e.to_string(), started.elapsed().as_secs_f64()))
                 }));
@@ -146,6 +151,7 @@ fn main() -> anyhow::Result<()> {
         "bots_per_room": args.bots_per_room,
         "think_ms": args.think_ms,
         "journal": args.journal,
+        "mix": args.mix,
         "clients_nice": args.clients_nice,
         "seconds_of_play": args.seconds,
         "bots_finished_their_championship": finished,
@@ -187,6 +193,18 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
         let server = Server::bind_with("127.0.0.1:0".parse()?, &identity, limits)?;
         let mut codes = Vec::new();
         for r in 0..args.rooms {
+            let journal =
+                if args.journal { Journal::File(dir.join(format!("room{r}.journal"))) } else { Journal::None };
+            if args.mix && r % 2 == 1 {
+                let lobby = mille_bornes::Lobby {
+                    game: mille_bornes::Settings::default(),
+                    bots: 0,
+                    bot_level: Default::default(),
+                };
+                let config = RoomConfigOf::new(&format!("R{r}"), lobby, r as u64);
+                codes.push(server.add_room::<mille_bornes::Partie>(config, journal, None)?);
+                continue;
+            }
             let settings = Settings {
                 options: TableOptions { races: 3, ..TableOptions::default() },
                 circuit: format!("random:{r}"),
@@ -195,8 +213,6 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
             };
             let mut config = RoomConfig::new(&format!("R{r}"), settings, r as u64);
             config.lift_delay_ms = 1000;
-            let journal =
-                if args.journal { Journal::File(dir.join(format!("room{r}.journal"))) } else { Journal::None };
             codes.push(server.add_room::<bolide_host::game::Championship>(config, journal, None)?);
         }
         let hello =
