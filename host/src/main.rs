@@ -124,7 +124,9 @@ fn verify_table<G: bolide_table::Game>(
     }
     let over = if replayed.over { ", game over" } else { " (not over)" };
     println!("replayed   {} actions{over}", replayed.actions);
-    for line in replayed.standings.iter().flatten() {
+    let mut standings = replayed.standings.unwrap_or_default();
+    standings.sort_by_key(|l| (l.rank, l.seat.0));
+    for line in &standings {
         println!("standing   {}. seat {}: {} points, {} wins", line.rank, line.seat.0, line.points, line.wins);
     }
     Ok(ExitCode::SUCCESS)
