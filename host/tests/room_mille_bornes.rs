@@ -117,3 +117,37 @@ fn a_1000_bornes_room_resumes_from_its_journal() {
     let refused: RuleError = bolide_table::TableRefusal::Spectator.into();
     assert!(refused.to_string().starts_with("spectators watch"));
 }
+
+/// M-15.12: a seat that is not connected cannot call — no stand-in calls for it, though it
+/// holds the safety — and the window closes on the table's clock as any other.
+#[test]
+fn m_15_12_an_absent_seat_cannot_call_and_no_stand_in_calls_for_it() {
+    let mut met = 0;
+    for seed in 1..40 {
+        let ((mut room, mut out), mut now) = (started(seed), 0);
+        room.gone(0, 1, &mut out);
+        let mut holding = false;
+        while !room.is_finished() {
+            let Some(at) = room.next_deadline() else { break };
+            now = now.max(at);
+            room.tick(now, &mut out);
+            let Some(partie) = room.game() else { continue };
+            let m = partie.manche();
+            if let mille_bornes::Phase::Window { side, attack, .. } = m.phase()
+                && m.side_of(Seat(0)) == side
+                && m.hand(Seat(0)).is_some_and(|h| h.get(attack.safety().card()) > 0)
+            {
+                holding = true;
+            }
+        }
+        let called = journal(&out)
+            .iter()
+            .any(|e| matches!(e, JournalEntryOf::Applied { seat: Seat(0), action: mille_bornes::Action::CoupFourre }));
+        assert!(!called, "seed {seed}: a Coup-Fourré was called for the absent seat");
+        met += usize::from(holding);
+        if met >= 3 {
+            return;
+        }
+    }
+    panic!("only {met} games where the absent seat held the safety when attacked: try more seeds");
+}

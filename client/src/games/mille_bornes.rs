@@ -197,7 +197,7 @@ impl ClientGame for MilleBornes {
 #[cfg(test)]
 mod tests {
     use crate::state::ClientStateOf;
-    use bolide_protocol::wire::{BeatSchedule, DatagramOf, ServerMsgOf};
+    use bolide_protocol::wire::{BeatSchedule, ClientMsgOf, DatagramOf, ServerMsgOf};
     use bolide_table::{BotLevel, Seat};
     use mille_bornes::partie::window_moment;
     use mille_bornes::{Action, Event, MilleBornes, Partie, Phase, Settings, View};
@@ -353,6 +353,41 @@ mod tests {
         let mut late = seated(Seat(0), &before);
         late.on_message(update(&after, vec![opened]), 1_000).unwrap();
         assert_eq!(late.on_twin(twin, 1_500), None);
+    }
+
+    #[test]
+    fn m_15_6_a_call_carries_its_reaction_from_the_frame_that_showed_the_attack() {
+        let (before, events, after) = first_attack(Seat(0));
+        let Phase::Window { side, .. } = after.phase else { panic!() };
+        let seat = Seat(side);
+        let mut s = seated(seat, &before);
+        let mut window = after.clone();
+        window.viewer = Some(seat);
+        s.on_message(
+            ServerMsgOf::Update {
+                events,
+                view: Box::new(window),
+                legal: vec![Action::CoupFourre],
+                deadline_ms: None,
+                show_at_us: None,
+                lift_at_us: None,
+            },
+            1_000,
+        )
+        .unwrap();
+        // The frame that drew the attack went out at 1 200 µs; the key came at 251 200 µs.
+        let moment = window_moment(after.hand_number, after.attacks);
+        s.show(bolide_protocol::wire::Shown { moment, at_us: 1_200 });
+        let (seq, msg, copy) = s.timed(Action::CoupFourre, s.shown_for(251_200), 251_200);
+        assert_eq!(
+            msg,
+            ClientMsgOf::Timed { seq, action: Action::CoupFourre, shown_us: 1_200, input_us: 251_200 },
+            "s and p on this laptop's clock: the host judges r = p − s"
+        );
+        assert!(matches!(copy, Some(DatagramOf::Timed { shown_us: 1_200, input_us: 251_200, .. })), "with its copy");
+        // Anything else in the window is a plain action, without times.
+        let (_, plain, copy) = s.timed(Action::Discard { card: mille_bornes::Card::D25 }, 1_200, 260_000);
+        assert!(matches!(plain, ClientMsgOf::Act { .. }) && copy.is_none());
     }
 
     #[test]

@@ -935,7 +935,13 @@ impl<G: Game> RoomOf<G> {
                 if let Some(game) = self.playing() {
                     game.legal(seat, &mut legal);
                 }
-                let Some(slot) = self.seats.get_mut(seat.index()).filter(|_| !legal.is_empty()) else {
+                // A moment that ends with its time asks nothing of anyone (1000 Bornes'
+                // Coup-Fourré window, M-15.12): only the host's own bots act in it, never a
+                // stand-in for a person, there or not — and the window waits for nobody.
+                let asks_nothing = self.timed_step().is_some_and(|t| t.window_us.is_some());
+                let Some(slot) =
+                    self.seats.get_mut(seat.index()).filter(|s| !(legal.is_empty() || asks_nothing && s.bot.is_none()))
+                else {
                     self.legal = legal;
                     return;
                 };
