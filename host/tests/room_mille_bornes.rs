@@ -151,3 +151,42 @@ fn m_15_12_an_absent_seat_cannot_call_and_no_stand_in_calls_for_it() {
     }
     panic!("only {met} games where the absent seat held the safety when attacked: try more seeds");
 }
+
+/// M-5.7: the table's turn timer — off, the table's own time limit; 30 or 60 s, that long
+/// before the seat's bot plays its turn.
+#[test]
+fn m_5_7_the_turn_timer_is_how_long_a_turn_waits_for_its_player() {
+    let deadlines = |turn_timer_s: u16| {
+        let mut config = config(5);
+        config.settings.game.turn_timer_s = turn_timer_s;
+        config.turn_timeout_ms = 7_000;
+        let mut room = RoomOf::<Partie>::new(config, 1);
+        let mut out = Vec::new();
+        let hello = Hello {
+            version: PROTOCOL_VERSION,
+            code: "GARE".into(),
+            name: "Anne".into(),
+            seat_token: None,
+            watch: false,
+        };
+        room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
+        room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
+        let mut now = 0;
+        run(&mut room, &mut now, &mut out, |out| {
+            out.iter().any(|o| matches!(o, OutputOf::Send { conn: 1, msg: ServerMsgOf::Update { legal, .. } } if !legal.is_empty()))
+        });
+        out.iter()
+            .find_map(|o| match o {
+                OutputOf::Send { conn: 1, msg: ServerMsgOf::Update { legal, deadline_ms, .. } }
+                    if !legal.is_empty() =>
+                {
+                    Some(*deadline_ms)
+                }
+                _ => None,
+            })
+            .flatten()
+    };
+    assert_eq!(deadlines(0), Some(7_000), "off: the table's own time limit");
+    assert_eq!(deadlines(30), Some(30_000));
+    assert_eq!(deadlines(60), Some(60_000));
+}

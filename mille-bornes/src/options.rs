@@ -246,4 +246,10 @@ impl bolide_table::Lobby for Lobby {
     fn game(&self) -> Settings {
         self.game
     }
+
+    /// M-5.7: 30 or 60 s when the table set a turn timer; off, the table's own time limit
+    /// still keeps a laptop that never plays from holding the game.
+    fn turn_limit_ms(&self) -> Option<u64> {
+        (self.game.turn_timer_s > 0).then(|| u64::from(self.game.turn_timer_s) * 1000)
+    }
 }

@@ -242,6 +242,12 @@ pub trait Lobby: Clone + PartialEq + Debug + Send + Sync + Serialize + Deseriali
     fn bot_level(&self) -> BotLevel;
     /// The game's settings.
     fn game(&self) -> Self::Game;
+
+    /// How long a person may take over a turn before a bot plays it, when the game's own
+    /// rules set it (1000 Bornes' turn timer, M-5.7); `None`: the table's own time limit.
+    fn turn_limit_ms(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// A game the table can serve: a pure engine, as seen by the table.

@@ -861,7 +861,7 @@ impl<G: Game> RoomOf<G> {
             }
             (true, false) => base,
             (false, true) => us(self.config.grab_timeout_ms),
-            (false, false) => us(self.config.turn_timeout_ms),
+            (false, false) => us(self.config.settings.turn_limit_ms().unwrap_or(self.config.turn_timeout_ms)),
         }
     }
 
