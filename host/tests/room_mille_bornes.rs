@@ -190,3 +190,60 @@ fn m_5_7_the_turn_timer_is_how_long_a_turn_waits_for_its_player() {
     assert_eq!(deadlines(30), Some(30_000));
     assert_eq!(deadlines(60), Some(60_000));
 }
+
+/// M-15.5: a call from a seat of the attacked side that does not hold the safety is refused
+/// to that laptop alone; nothing is broadcast and the window goes on to its end.
+#[test]
+fn m_15_5_a_call_without_the_safety_is_refused_to_that_laptop_alone() {
+    for seed in 1..40 {
+        let ((mut room, mut out), mut now) = (started(seed), 0);
+        while !room.is_finished() {
+            let Some(at) = room.next_deadline() else { break };
+            now = now.max(at);
+            room.tick(now, &mut out);
+            let Some(partie) = room.game() else { continue };
+            let m = partie.manche();
+            let mille_bornes::Phase::Window { side, attack, .. } = m.phase() else { continue };
+            if m.side_of(Seat(0)) != side || m.hand(Seat(0)).is_some_and(|h| h.get(attack.safety().card()) > 0) {
+                continue;
+            }
+            let before = out.len();
+            let call = ClientMsgOf::Timed {
+                seq: 900,
+                action: mille_bornes::Action::CoupFourre,
+                shown_us: now.saturating_sub(50_000),
+                input_us: now,
+            };
+            room.message(now, 1, call, &mut out);
+            // Let the table judge it (its verdict may wait for the beats of the others).
+            let until = now + 1_000_000;
+            while room.next_deadline().is_some_and(|at| at <= until)
+                && !out[before..]
+                    .iter()
+                    .any(|o| matches!(o, OutputOf::Send { msg: ServerMsgOf::ActRefused { .. }, .. }))
+            {
+                now = now.max(room.next_deadline().unwrap_or(until));
+                room.tick(now, &mut out);
+            }
+            let refusals: Vec<_> = out[before..]
+                .iter()
+                .filter_map(|o| match o {
+                    OutputOf::Send { conn, msg: ServerMsgOf::ActRefused { seq, error } } => {
+                        Some((*conn, *seq, error.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert!(
+                matches!(refusals[..], [(1, 900, RuleError::SafetyNotHeld { .. })]),
+                "seed {seed}: refused to that laptop alone: {refusals:?}"
+            );
+            let laid = journal(&out).iter().any(|e| {
+                matches!(e, JournalEntryOf::Applied { seat: Seat(0), action: mille_bornes::Action::CoupFourre })
+            });
+            assert!(!laid, "nothing is laid for it");
+            return;
+        }
+    }
+    panic!("no window on the pilot's side without the safety in 39 games");
+}
