@@ -247,3 +247,236 @@ fn m_15_5_a_call_without_the_safety_is_refused_to_that_laptop_alone() {
     }
     panic!("no window on the pilot's side without the safety in 39 games");
 }
+
+/// Anne (connection 1) at a table that waits for her: she plays her turns at once (the first
+/// legal action), so she is never played by a stand-in, and she beats in windows on her side.
+struct Anne {
+    seq: u32,
+}
+
+impl Anne {
+    /// Plays Anne's turn if it is hers.
+    fn plays(&mut self, room: &mut RoomOf<Partie>, now: u64, out: &mut Vec<Output>) {
+        use bolide_table::{Game, Step};
+        let Some(game) = room.game() else { return };
+        let Step::Sequential { seats } = game.step() else { return };
+        if !seats.contains(Seat(0)) {
+            return;
+        }
+        let mut legal = Vec::new();
+        game.legal(Seat(0), &mut legal);
+        let Some(&action) = legal.first() else { return };
+        self.seq += 1;
+        room.message(now, 1, ClientMsgOf::Act { seq: self.seq, action, at_us: None }, out);
+    }
+
+    /// A beat at `t` on Anne's clock (the host's: no probe tells them apart), having shown
+    /// the window `moment` at `shown`.
+    fn beats(&self, room: &mut RoomOf<Partie>, t: u64, (moment, shown): (u64, u64), out: &mut Vec<Output>) {
+        let shown = Some(bolide_protocol::wire::Shown { moment, at_us: shown });
+        room.message(t, 1, ClientMsgOf::Heartbeat { now_us: t, shown, acts: self.seq }, out);
+    }
+}
+
+/// A window opened on Anne's side (from the room's log): its name, when it is shown, its
+/// length, and whether Anne holds the safety that answers it — in a game where no host bot
+/// on her side holds it (it would call, M-15.11).
+struct OnAnnesSide {
+    moment: u64,
+    opens: u64,
+    window: u64,
+    anne_holds: bool,
+}
+
+/// Plays (Anne acting on her turns) until a window opens on Anne's side that `wanted`.
+fn window_on_annes_side(
+    room: &mut RoomOf<Partie>,
+    anne: &mut Anne,
+    now: &mut u64,
+    out: &mut Vec<Output>,
+    wanted: impl Fn(&OnAnnesSide) -> bool,
+) -> Option<OnAnnesSide> {
+    use bolide_host::room::moment_log::MomentLine;
+    while !room.is_finished() {
+        anne.plays(room, *now, out);
+        let before = out.len();
+        let at = room.next_deadline()?;
+        *now = (*now).max(at);
+        room.tick(*now, out);
+        let opened = out[before..].iter().find_map(|o| match o {
+            OutputOf::Moment(MomentLine::Opened { moment, opens_us, window_us: Some(w), contenders, .. })
+                if contenders.contains(Seat(0)) =>
+            {
+                Some((*moment, *opens_us, *w, *contenders))
+            }
+            _ => None,
+        });
+        let Some((moment, opens, window, contenders)) = opened else { continue };
+        let m = room.game()?.manche();
+        let mille_bornes::Phase::Window { attack, .. } = m.phase() else { continue };
+        let holds = |s: Seat| m.hand(s).is_some_and(|h| h.get(attack.safety().card()) > 0);
+        if contenders.iter().any(|s| s != Seat(0) && holds(s)) {
+            continue;
+        }
+        let window = OnAnnesSide { moment, opens, window, anne_holds: holds(Seat(0)) };
+        if wanted(&window) {
+            return Some(window);
+        }
+    }
+    None
+}
+
+fn moment_lines(out: &[Output], moment: u64) -> Vec<bolide_host::room::moment_log::MomentLine<MilleBornes>> {
+    out.iter()
+        .filter_map(|o| match o {
+            OutputOf::Moment(line) if line.moment() == moment => Some(line.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn in_window(room: &RoomOf<Partie>) -> bool {
+    room.game().is_some_and(|g| matches!(g.manche().phase(), mille_bornes::Phase::Window { .. }))
+}
+
+/// A window on Anne's side in which she beats every 10 ms from the instant it is shown, and
+/// never calls, to its close: the window, its log, and the room after it.
+fn a_window_anne_lets_pass(
+    seed: u64,
+) -> (OnAnnesSide, Vec<bolide_host::room::moment_log::MomentLine<MilleBornes>>, RoomOf<Partie>) {
+    let ((mut room, mut out), mut now) = (started(seed), 0);
+    let mut anne = Anne { seq: 0 };
+    let w = window_on_annes_side(&mut room, &mut anne, &mut now, &mut out, |_| true)
+        .expect("a window on Anne's side in one hand");
+    let mut t = w.opens;
+    while in_window(&room) && t <= w.opens + w.window + 1_100_000 {
+        while room.next_deadline().is_some_and(|at| at <= t) {
+            room.tick(t, &mut out);
+        }
+        if in_window(&room) {
+            anne.beats(&mut room, t, (w.moment, w.opens), &mut out);
+        }
+        t += 10_000;
+    }
+    let lines = moment_lines(&out, w.moment);
+    (w, lines, room)
+}
+
+/// M-15.7: the window closes as soon as every connected laptop of the attacked side is done
+/// — its own countdown over, vouched by its beats — within a beat of its length, well before
+/// the hard deadline; whatever Anne holds, nothing is told to her.
+#[test]
+fn m_15_7_the_window_closes_once_every_laptop_is_done() {
+    use bolide_host::room::moment_log::{ClosedBy, MomentLine};
+    let (w, lines, _) = a_window_anne_lets_pass(21);
+    let closed = lines.iter().find_map(|l| match l {
+        MomentLine::Closed { by, at_us, .. } => Some((*by, *at_us)),
+        _ => None,
+    });
+    let (by, at) = closed.expect("the window closed");
+    assert_eq!(by, ClosedBy::EveryoneDone, "{lines:?}");
+    assert!(at >= w.opens + w.window, "never before its length");
+    assert!(at <= w.opens + w.window + 10_000, "within a beat of Anne's countdown, not at the grace's end");
+    assert!(!lines.iter().any(|l| matches!(l, MomentLine::Refused { .. })), "nothing refused: she never called");
+}
+
+/// M-15.14: the host's log of a window has its opening (the attack, its target side, T0), each
+/// laptop's "shown" (s, on its clock) and "done", and why and when it closed.
+#[test]
+fn m_15_14_the_host_logs_the_window_s_opening_each_shown_and_done_and_its_close() {
+    use bolide_host::room::moment_log::MomentLine;
+    let (w, lines, room) = a_window_anne_lets_pass(21);
+    let opened = lines.iter().find_map(|l| match l {
+        MomentLine::Opened { decided_us, news: Some(Event::WindowOpened { side, .. }), .. } => {
+            Some((*decided_us, *side))
+        }
+        _ => None,
+    });
+    let (decided, side) = opened.expect("the opening names the attack and its target side");
+    assert!(decided <= w.opens, "T0 is when the host sent it, before it is shown");
+    assert_eq!(side, room.game().unwrap().manche().side_of(Seat(0)));
+    let shown = MomentLine::Shown { moment: w.moment, seat: Seat(0), shown_us: w.opens, heard_us: w.opens };
+    assert!(lines.contains(&shown), "{lines:?}");
+    let done = |l: &MomentLine<MilleBornes>| matches!(l, MomentLine::Done { seat: Seat(0), heard_us, .. } if *heard_us >= w.opens + w.window);
+    assert!(lines.iter().any(done), "{lines:?}");
+    assert!(matches!(lines.last(), Some(MomentLine::Closed { .. })), "the close is its last line");
+}
+
+/// M-15.7: a laptop that goes silent in the window holds it to the hard deadline — its
+/// length and the grace, T0 + W + G — and no later.
+#[test]
+fn m_15_7_a_silent_laptop_holds_the_window_to_its_hard_deadline() {
+    use bolide_host::room::moment_log::{ClosedBy, MomentLine};
+    let ((mut room, mut out), mut now) = (started(21), 0);
+    let mut anne = Anne { seq: 0 };
+    let w = window_on_annes_side(&mut room, &mut anne, &mut now, &mut out, |_| true)
+        .expect("a window on Anne's side in one hand");
+    // Anne beats for half a second, then nothing.
+    for t in (w.opens..w.opens + 500_000).step_by(10_000) {
+        anne.beats(&mut room, t, (w.moment, w.opens), &mut out);
+    }
+    while in_window(&room) {
+        let at = room.next_deadline().expect("the window has a deadline");
+        room.tick(at, &mut out);
+    }
+    let closed = moment_lines(&out, w.moment).into_iter().find_map(|l| match l {
+        MomentLine::Closed { by, at_us, .. } => Some((by, at_us)),
+        _ => None,
+    });
+    let grace = bolide_host::room::WINDOW_GRACE_US;
+    assert_eq!(closed, Some((ClosedBy::Deadline, w.opens + w.window + grace)));
+}
+
+/// M-15.6: a call is valid only within the window's length on the caller's own screen: one
+/// made after it is refused to that laptop alone — though it holds the safety and the window
+/// is still open for the host — and kept in the host's log only (M-15.14).
+#[test]
+fn m_15_6_a_call_after_the_caller_s_own_countdown_is_refused() {
+    use bolide_host::room::moment_log::MomentLine;
+    for seed in 1..60 {
+        let ((mut room, mut out), mut now) = (started(seed), 0);
+        let mut anne = Anne { seq: 0 };
+        let Some(w) = window_on_annes_side(&mut room, &mut anne, &mut now, &mut out, |w| w.anne_holds) else {
+            continue;
+        };
+        // Anne beats through most of her countdown, then calls 1 ms after it ended.
+        let mut t = w.opens;
+        while t < w.opens + w.window - 100_000 {
+            anne.beats(&mut room, t, (w.moment, w.opens), &mut out);
+            t += 10_000;
+        }
+        let input = w.opens + w.window + 1_000;
+        while room.next_deadline().is_some_and(|at| at <= input + 1_000) {
+            room.tick(input + 1_000, &mut out);
+        }
+        assert!(in_window(&room), "seed {seed}: the window waits for Anne, who is not done");
+        let before = out.len();
+        anne.seq += 1;
+        let call = ClientMsgOf::Timed {
+            seq: anne.seq,
+            action: mille_bornes::Action::CoupFourre,
+            shown_us: w.opens,
+            input_us: input,
+        };
+        room.message(input + 1_000, 1, call, &mut out);
+        let told: Vec<_> = out[before..]
+            .iter()
+            .filter_map(|o| match o {
+                OutputOf::Send { conn, msg: ServerMsgOf::ActRefused { error, .. } } => Some((*conn, error.clone())),
+                _ => None,
+            })
+            .collect();
+        let late = RuleError::Table(bolide_table::TableRefusal::OutOfTime);
+        assert_eq!(told, [(1, late.clone())], "seed {seed}: told to Anne alone");
+        let logged = moment_lines(&out, w.moment)
+            .into_iter()
+            .any(|l| matches!(l, MomentLine::Refused { seat: Seat(0), error, .. } if error == late));
+        assert!(logged, "the refusal is in the host's log");
+        let laid = journal(&out)
+            .iter()
+            .any(|e| matches!(e, JournalEntryOf::Applied { seat: Seat(0), action: mille_bornes::Action::CoupFourre }));
+        assert!(!laid, "nothing is laid");
+        return;
+    }
+    panic!("Anne never held the safety of an attack on her side in 59 games");
+}

@@ -98,6 +98,9 @@ impl From<bolide_table::TableRefusal> for RuleError {
             T::CallTooLate => RuleError::KlaxonTooLate,
             T::AlreadyCalled => RuleError::KlaxonAlreadyCalled,
             T::Over => RuleError::RaceOver,
+            // Bolide has no moment that ends with its time (its `Step::Timed` never carries a
+            // `window_us`): the table never refuses one of its requests so.
+            T::OutOfTime => RuleError::RaceOver,
         }
     }
 }

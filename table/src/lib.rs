@@ -145,6 +145,9 @@ pub enum TableRefusal {
     AlreadyCalled,
     /// The game is over (or has not started).
     Over,
+    /// A request in a moment that ends with its time, made after that time had run out on
+    /// the laptop's own screen (its reaction past the moment's length: 1000 Bornes' M-15.6).
+    OutOfTime,
 }
 
 impl std::fmt::Display for TableRefusal {
@@ -162,6 +165,9 @@ impl std::fmt::Display for TableRefusal {
             TableRefusal::CallTooLate => "the countdown had ended when this call was made",
             TableRefusal::AlreadyCalled => "you already called under this countdown",
             TableRefusal::Over => "the game is over",
+            TableRefusal::OutOfTime => {
+                "your time for this moment had run out on your screen when you acted; it lasts the same for everyone, from when it was shown to each"
+            }
         })
     }
 }

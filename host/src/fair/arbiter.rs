@@ -140,6 +140,16 @@ impl<A: Copy> MomentArbiter<A> {
         std::mem::take(&mut self.pending)
     }
 
+    /// How far `seat`'s beats have vouched, as time elapsed since it was shown the moment.
+    pub fn frontier(&self, seat: Seat) -> u64 {
+        self.seats.get(seat.index()).map_or(0, |s| s.frontier)
+    }
+
+    /// Whether a request waits for its verdict.
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
     pub fn is_waiting_for(&self, seat: Seat) -> bool {
         self.seats.get(seat.index()).is_some_and(|s| s.competing)
     }

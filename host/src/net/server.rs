@@ -5,13 +5,14 @@
 use super::identity::Identity;
 use super::tls;
 use crate::fair::{OutstandingProbes, Sample};
+use crate::room::moment_log::MomentLine;
 use crate::room::{ConnId, FairRecord, JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf};
 use bolide_link::pake;
 use bolide_protocol::wire::{
     self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, FrameDecoder, FrameError, Hello, Knock, PROTOCOL_VERSION,
     Proof, SeatToken, close,
 };
-use bolide_table::Game;
+use bolide_table::{Game, Words};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::io::Write;
@@ -291,32 +292,41 @@ struct RoomHandle {
 
 type Rooms = Arc<Mutex<Vec<RoomHandle>>>;
 
-/// Every verdict of every room's timed moments, kept by the game's action type: the fairness
-/// lab reads a game's records back as they were written (`records::<Action>()`).
+/// Every verdict of every room's timed moments, and their logs' lines (M-15.14), kept by
+/// type — each game's are its own: the fairness lab reads a game's records back as they were
+/// written (`records::<Action>()`, `moment_lines::<Words>()`).
 #[derive(Default)]
 pub struct FairLog(Mutex<HashMap<TypeId, Box<dyn Any + Send>>>);
 
 /// Verdicts a host keeps for the lab, per game: far more than any lab run makes.
 const FAIR_LOG: usize = 1_000_000;
+/// Moment log lines a host keeps in memory, per game (the tracing log has them all).
+const MOMENT_LOG: usize = 200_000;
 
 impl FairLog {
-    fn push<A: Send + 'static>(&self, record: FairRecord<A>) {
+    fn push<T: Send + 'static>(&self, item: T, cap: usize) {
         let Ok(mut logs) = self.0.lock() else { return };
-        let log = logs.entry(TypeId::of::<A>()).or_insert_with(|| Box::new(Vec::<FairRecord<A>>::new()));
-        if let Some(log) = log.downcast_mut::<Vec<FairRecord<A>>>()
-            && log.len() < FAIR_LOG
+        let log = logs.entry(TypeId::of::<T>()).or_insert_with(|| Box::new(Vec::<T>::new()));
+        if let Some(log) = log.downcast_mut::<Vec<T>>()
+            && log.len() < cap
         {
-            log.push(record);
+            log.push(item);
         }
+    }
+
+    fn items<T: Clone + Send + 'static>(&self) -> Vec<T> {
+        let Ok(logs) = self.0.lock() else { return Vec::new() };
+        logs.get(&TypeId::of::<T>()).and_then(|log| log.downcast_ref::<Vec<T>>()).cloned().unwrap_or_default()
     }
 
     /// The records of the games whose action is `A`, in the order they were judged.
     pub fn records<A: Clone + Send + 'static>(&self) -> Vec<FairRecord<A>> {
-        let Ok(logs) = self.0.lock() else { return Vec::new() };
-        logs.get(&TypeId::of::<A>())
-            .and_then(|log| log.downcast_ref::<Vec<FairRecord<A>>>())
-            .cloned()
-            .unwrap_or_default()
+        self.items()
+    }
+
+    /// The timed moments' log lines of the games that speak `W`, in order.
+    pub fn moment_lines<W: Words>(&self) -> Vec<MomentLine<W>> {
+        self.items()
     }
 }
 
@@ -1082,7 +1092,12 @@ impl<G: Game> RoomDriver<G> {
                     let copies = (0..=wire::COPY_GAPS.len()).map(|_| Outgoing::Datagram(bytes.clone())).collect();
                     self.send_at(conn, at, copies);
                 }
-                OutputOf::Fair(record) => self.fair_log.push(record),
+                OutputOf::Fair(record) => self.fair_log.push(record, FAIR_LOG),
+                OutputOf::Moment(line) => {
+                    // The host's private log: refusals included, never broadcast (M-15.14).
+                    tracing::debug!(room = %self.word, ?line, "timed moment");
+                    self.fair_log.push(line, MOMENT_LOG);
+                }
                 OutputOf::Close { conn, code, reason } => {
                     if let Some(c) = self.conns.remove(&conn)
                         && c.tx.try_send(Outgoing::Close { code, reason: reason.clone() }).is_err()

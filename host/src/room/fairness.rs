@@ -5,6 +5,7 @@
 //! and applies them (`room::timed`). The arithmetic itself is in `crate::fair`.
 
 use super::ConnId;
+use super::moment_log::{ClosedBy, SeatLine};
 use crate::fair::{
     Allowance, Asked, CallOrder, ClockModel, MomentArbiter, Request, Sample, Slack, Verdict, Vouched, bound_claim,
 };
@@ -31,6 +32,10 @@ pub const WARM_SAMPLES: usize = 12;
 pub const WARM_UP_US: u64 = 1_000_000;
 /// Warm-up waits one seat may cause in a championship.
 pub const WARM_UPS: u8 = 3;
+/// How long a moment that ends with its time stays open past its length at the latest
+/// (1000 Bornes' M-15.7, its G): room for the last frame to be drawn and the LAN's delay, so a
+/// laptop whose own time has not run out is never cut short by a silence.
+pub const WINDOW_GRACE_US: u64 = 1_000_000;
 /// Assumed path bound for a client the host has no probe from yet (µs).
 pub const UNKNOWN_OWD_US: u64 = 20_000;
 /// How far past what a laptop's clock can have read a claimed time may go before it is no
@@ -74,6 +79,13 @@ struct Moment<A> {
     clamped: BTreeMap<Seat, Clamp>,
     /// Whether each seat's last request carried its own timing.
     timed: BTreeMap<Seat, bool>,
+    /// The moment's length, when it ends with its time (M-15.3).
+    window_us: Option<u64>,
+    /// Seats whose "shown" and whose "done" are logged (M-15.14).
+    shown: std::collections::BTreeSet<Seat>,
+    done: std::collections::BTreeSet<Seat>,
+    /// Why it closes, once the room has decided to close it by time.
+    closing: Option<ClosedBy>,
 }
 
 /// A decision the room applies.
@@ -154,6 +166,8 @@ pub(super) struct Fairness<A> {
     stalls: BTreeMap<Seat, u8>,
     /// Stalls of the open moment already counted.
     stalls_counted: usize,
+    /// Lines of the open moment's log not yet taken by the room (`take_lines`).
+    lines: Vec<(u64, SeatLine)>,
 }
 
 impl<A> Default for Fairness<A> {
@@ -172,6 +186,7 @@ impl<A> Default for Fairness<A> {
             implausible: std::collections::BTreeSet::new(),
             stalls: BTreeMap::new(),
             stalls_counted: 0,
+            lines: Vec::new(),
         }
     }
 }
@@ -385,11 +400,12 @@ impl<A: Copy> Fairness<A> {
     // ----- the timed moments: the grab (B-4.3) and the Échange window (B-4.7) -----
 
     /// A moment opens (`id`: the game's name for it), shown everywhere at `opens`, among
-    /// `competitors` at a table of `pilots`; ties are drawn from `seed`.
+    /// `competitors` at a table of `pilots`; ties are drawn from `seed`. `window_us`: its
+    /// length, when it ends with its time.
     #[allow(clippy::too_many_arguments)]
     pub fn open(
         &mut self,
-        id: u64,
+        (id, window_us): (u64, Option<u64>),
         opens: u64,
         pilots: u8,
         competitors: &[Seat],
@@ -408,6 +424,10 @@ impl<A: Copy> Fairness<A> {
             asked: Vec::new(),
             clamped: BTreeMap::new(),
             timed: BTreeMap::new(),
+            window_us,
+            shown: Default::default(),
+            done: Default::default(),
+            closing: None,
         });
         self.stalls_counted = 0;
     }
@@ -492,6 +512,11 @@ impl<A: Copy> Fairness<A> {
             plausible_us,
         );
         self.slack.entry(conn).or_default().request(input);
+        // M-15.6: in a moment that ends with its time, a request is valid only within that
+        // time on the laptop's own screen — as far as the bounds let the host believe it.
+        if self.moment.as_ref().and_then(|m| m.window_us).is_some_and(|w| b.reaction_us > w) {
+            return Err(TableRefusal::OutOfTime);
+        }
         if b.flagged {
             tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
         }
@@ -573,7 +598,42 @@ impl<A: Copy> Fairness<A> {
         };
         if let Some(m) = &mut self.moment {
             m.arbiter.heartbeat(seat, elapsed, now);
+            // M-15.14: the first beat that names the moment is this laptop's "shown"; the
+            // first that vouches past the moment's length, its "done" (M-15.7).
+            if let Some(s) = named
+                && m.shown.insert(seat)
+            {
+                self.lines.push((m.id, SeatLine::Shown { seat, shown_us: s.at_us, heard_us: now }));
+            }
+            if m.window_us.is_some_and(|w| m.arbiter.frontier(seat) >= w) && m.done.insert(seat) {
+                self.lines.push((m.id, SeatLine::Done { seat, heard_us: now }));
+            }
         }
+    }
+
+    /// Whether every one of `seats` is done with the open moment that ends with its time —
+    /// its own time ran out without a request, vouched by its beats — and no request waits
+    /// for its verdict (M-15.7).
+    pub fn everyone_done(&self, mut seats: impl Iterator<Item = Seat>) -> bool {
+        let Some(m) = &self.moment else { return false };
+        m.window_us.is_some() && !m.arbiter.has_pending() && seats.all(|s| m.done.contains(&s))
+    }
+
+    /// The room closes the open moment by time, for this reason (M-15.14).
+    pub fn closing(&mut self, by: ClosedBy) {
+        if let Some(m) = &mut self.moment {
+            m.closing = Some(by);
+        }
+    }
+
+    /// Why the open moment closed: by time as the room said, or by the game.
+    pub fn closed_by(&self) -> ClosedBy {
+        self.moment.as_ref().and_then(|m| m.closing).unwrap_or(ClosedBy::Decided)
+    }
+
+    /// The moment log's lines since the last call, with the moment each is about.
+    pub fn take_lines(&mut self) -> Vec<(u64, SeatLine)> {
+        std::mem::take(&mut self.lines)
     }
 
     /// The next decision that can be taken at `now`, if any; call until `None`. `hosted`:

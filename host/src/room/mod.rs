@@ -10,11 +10,12 @@
 
 mod fairness;
 mod journal;
+pub mod moment_log;
 mod timed;
 
 pub use fairness::{
     Clamp, ECHANGE_LEAD_US, FairRecord, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US, WARM_SAMPLES, WARM_UP_US,
-    WARM_UPS,
+    WARM_UPS, WINDOW_GRACE_US,
 };
 pub use journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len, game_of};
 
@@ -100,6 +101,8 @@ pub enum OutputOf<W: Words> {
     },
     /// A verdict of a timed moment, for the fairness log and the lab.
     Fair(FairRecord<W::Action>),
+    /// A line of a timed moment's log, for the host's eyes only (M-15.14).
+    Moment(moment_log::MomentLine<W>),
     /// Close after sending what came before.
     Close {
         conn: ConnId,
@@ -139,8 +142,12 @@ enum Stage<G> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum DueKind {
-    /// The countdown ends (Bolide's lift), or the timed moment that ends with its time.
+    /// The countdown ends (Bolide's lift), or the timed moment that ends with its time, at
+    /// its hard deadline (M-15.7).
     TimeUp,
+    /// The length of a moment that ends with its time has passed on the host clock: it closes
+    /// if everyone is done (M-15.7).
+    LengthPassed,
     /// A bot-played seat may call before the countdown ends (Bolide's Klaxon).
     Call(Seat),
     /// A seat must decide: a bot's thinking time, or a pilot's time limit.
@@ -686,6 +693,16 @@ impl<G: Game> RoomOf<G> {
         let opened = self.unopened_moment();
         if let Some(step) = opened {
             self.open_moment(now, step);
+            let news = self.playing().and_then(|g| g.twin(&events));
+            let opens = self.fair.open_moment().map_or(now, |(_, opens)| opens);
+            out.push(OutputOf::Moment(moment_log::MomentLine::Opened {
+                moment: step.moment,
+                decided_us: now,
+                opens_us: opens,
+                window_us: step.window_us,
+                contenders: step.contenders,
+                news,
+            }));
         }
         // Timers first: the update says how long each wait is and when the countdown ends.
         self.retime(now);
@@ -733,11 +750,15 @@ impl<G: Game> RoomOf<G> {
         if let Some(seat) = seat {
             game.offered(seat, &mut legal);
         }
-        // Under a countdown, the time left is the time to its end.
+        // Under a countdown, the time left is the time to its end; in a moment that ends with
+        // its time, to its length (its grace is the table's, not a player's).
         let deadline_ms = seat.and_then(|s| {
             self.due
                 .iter()
-                .find(|d| d.kind == DueKind::Act(s) || d.kind == DueKind::TimeUp)
+                .find(|d| {
+                    matches!(d.kind, DueKind::Act(a) if a == s)
+                        || matches!(d.kind, DueKind::LengthPassed | DueKind::TimeUp)
+                })
                 .map(|d| (d.at.saturating_sub(now) / 1000) as u32)
         });
         out.push(OutputOf::Send {
@@ -835,9 +856,13 @@ impl<G: Game> RoomOf<G> {
                 d.at = start.saturating_add(self.wait_for(seat, timed.is_some()));
             }
         }
-        // A moment that ends with its time (1000 Bornes' Coup-Fourré window).
+        // A moment that ends with its time (1000 Bornes' Coup-Fourré window, M-15.7): it may
+        // close once its length has passed and every laptop is done, and closes at the
+        // latest a grace after it.
         if let Some(window) = timed.and_then(|t| t.window_us) {
-            due.push(Due { at: start.saturating_add(window), kind: DueKind::TimeUp });
+            let length = start.saturating_add(window);
+            due.push(Due { at: length, kind: DueKind::LengthPassed });
+            due.push(Due { at: length.saturating_add(fairness::WINDOW_GRACE_US), kind: DueKind::TimeUp });
         }
         self.due = due;
     }
@@ -913,11 +938,13 @@ impl<G: Game> RoomOf<G> {
                     // Requests still in judgement are decided first; then the time is up.
                     self.settle(now, out);
                     if self.timed_step().is_some_and(|t| t.window_us.is_some()) {
+                        self.fair.closing(moment_log::ClosedBy::Deadline);
                         self.time_up(now, out);
                     }
                 }
                 _ => {}
             },
+            DueKind::LengthPassed => self.settle(now, out),
             DueKind::Call(seat) => {
                 let Some(slot) = self.seats.get(seat.index()).filter(|s| s.bot_plays()) else { return };
                 let level = slot.bot.unwrap_or(self.config.settings.bot_level());

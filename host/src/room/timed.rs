@@ -5,6 +5,7 @@
 //! it, and applying what was decided. It matches on no game's phase or action.
 
 use super::fairness::{Claim, Decision, ECHANGE_LEAD_US, REVEAL_MARGIN_US};
+use super::moment_log::{ClosedBy, MomentLine};
 use super::{ConnId, DueKind, Out, OutputOf, RoomOf, us};
 use crate::fair::Request;
 use bolide_protocol::wire::ServerMsgOf;
@@ -84,7 +85,8 @@ impl<G: Game> RoomOf<G> {
         // Ties within the margin are drawn from the room's seed and the moment's name.
         let seed = self.config.seed ^ step.moment.rotate_left(23);
         let competitors: Vec<Seat> = step.contenders.iter().collect();
-        self.fair.open(step.moment, now + lead, self.seats.len() as u8, &competitors, seed, slowest, step.release);
+        let name = (step.moment, step.window_us);
+        self.fair.open(name, now + lead, self.seats.len() as u8, &competitors, seed, slowest, step.release);
     }
 
     /// When the update that opens the current moment leaves for `conn`, and the instant to
@@ -140,17 +142,20 @@ impl<G: Game> RoomOf<G> {
     /// clock. Outside a timed moment it is a plain request (Bolide's Klaxon pick, B-4.6; a call
     /// under a countdown goes to the call order, never applied on arrival).
     pub(super) fn timed_request(&mut self, now: u64, claim: Claim<G::Action>, out: &mut Vec<Out<G>>) {
-        let (conn, seq) = (claim.conn, claim.seq);
+        let (conn, seq, seat, action) = (claim.conn, claim.seq, claim.seat, claim.action);
         let refuse = |error| OutputOf::Send { conn, msg: ServerMsgOf::ActRefused { seq, error } };
         let Some(game) = self.playing() else { return out.push(refuse(TableRefusal::Over.into())) };
-        if self.timed_step().is_none() {
-            return self.plain_act(now, (conn, claim.seat), (seq, claim.action, Some(claim.input_us)), out);
-        }
-        if let Err(e) = game.claimable(claim.seat, claim.action) {
-            return out.push(refuse(e));
-        }
-        if let Err(e) = self.fair.claim(claim, now, us(self.config.plausible_reaction_ms)) {
-            return out.push(refuse(e.into()));
+        let Some(step) = self.timed_step() else {
+            return self.plain_act(now, (conn, seat), (seq, action, Some(claim.input_us)), out);
+        };
+        let checked = game.claimable(seat, action).and_then(|()| {
+            self.fair.claim(claim, now, us(self.config.plausible_reaction_ms)).map_err(G::Refusal::from)
+        });
+        if let Err(error) = checked {
+            // Told to that laptop alone, and kept in the host's log (M-15.5, M-15.14).
+            let line = MomentLine::Refused { moment: step.moment, seat, action, error: error.clone(), at_us: now };
+            out.push(OutputOf::Moment(line));
+            return out.push(refuse(error));
         }
         self.settle(now, out);
     }
@@ -173,6 +178,7 @@ impl<G: Game> RoomOf<G> {
         }
         let (void, asked) = self.fair.close();
         self.record_void(void, now, out);
+        out.push(OutputOf::Moment(MomentLine::Closed { moment: id, by: self.fair.closed_by(), at_us: now }));
         self.fair.end();
         self.playing()?.photo_finish(id, &asked)
     }
@@ -192,7 +198,10 @@ impl<G: Game> RoomOf<G> {
         loop {
             let hosted = self.hosted();
             match self.fair.decide(now, &hosted) {
-                None => return self.stand_in_for_stallers(now),
+                None => {
+                    self.stand_in_for_stallers(now);
+                    return self.close_if_everyone_is_done(now, out);
+                }
                 Some(Decision::Calls(calls)) => {
                     for (seat, action) in calls {
                         if let Err(e) = self.apply(now, seat, action, out) {
@@ -203,6 +212,29 @@ impl<G: Game> RoomOf<G> {
                 }
                 Some(Decision::Verdict { verdict, seq }) => self.apply_verdict(now, verdict, seq, out),
             }
+        }
+    }
+
+    /// M-15.7: a moment that ends with its time closes before its hard deadline once its
+    /// length has passed on the host clock (the host's bots are done) and every connected
+    /// person who contends in it is done on their own clock — whatever they hold, so closing
+    /// early tells nothing. A seat nobody is connected to is not waited for (M-15.12).
+    fn close_if_everyone_is_done(&mut self, now: u64, out: &mut Vec<Out<G>>) {
+        for (moment, line) in self.fair.take_lines() {
+            out.push(OutputOf::Moment(MomentLine::of_seat(moment, line)));
+        }
+        let Some(step) = self.timed_step() else { return };
+        let (Some(window), Some((id, opens))) = (step.window_us, self.fair.open_moment()) else { return };
+        if id != step.moment || now < opens.saturating_add(window) {
+            return;
+        }
+        let people = step
+            .contenders
+            .iter()
+            .filter(|s| self.seats.get(s.index()).is_some_and(|slot| !slot.bot_plays() && slot.conn.is_some()));
+        if self.fair.everyone_done(people) {
+            self.fair.closing(ClosedBy::EveryoneDone);
+            self.time_up(now, out);
         }
     }
 
@@ -247,6 +279,10 @@ impl<G: Game> RoomOf<G> {
                 }
             }
             Err(error) => {
+                if let Some(moment) = moment {
+                    let line = MomentLine::Refused { moment, seat, action, error: error.clone(), at_us: now };
+                    out.push(OutputOf::Moment(line));
+                }
                 if let Some(conn) = self.conn_of(seat).filter(|_| !self.seats[seat.index()].bot_plays()) {
                     out.push(OutputOf::Send { conn, msg: ServerMsgOf::ActRefused { seq, error } });
                     self.owes_a_decision(now, seat);
