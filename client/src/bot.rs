@@ -153,10 +153,17 @@ pub async fn play(
     seed: u64,
     watch: Watch<'_>,
 ) -> Result<Played, ClientError> {
-    play_as::<Bolide>(None, addr, code, name, level, think, seed, watch).await
+    play_as::<Bolide>(None, addr, code, name, Plan::new(level, think, seed), watch).await
 }
 
-/// Joins the table and plays whichever game it plays, to its end.
+/// Game switches a bot follows in one lobby before it gives up (a first pilot flipping
+/// between games).
+const SWITCHES: u32 = 8;
+
+/// Joins the table and plays whichever game it plays, to its end; when the lobby's first
+/// pilot switches the table to another game, joins again with its seat token and plays that
+/// one. `choose`: the game this bot, seated first, picks in the lobby (`ChooseGame`).
+#[allow(clippy::too_many_arguments)]
 pub async fn play_any(
     addr: SocketAddr,
     code: &str,
@@ -164,22 +171,54 @@ pub async fn play_any(
     level: BotLevel,
     think: Duration,
     seed: u64,
+    choose: Option<&str>,
 ) -> Result<PlayedAny, ClientError> {
-    let admitted = net::knock(addr, code, name, None, PROTOCOL_VERSION, None, false).await?;
-    match admitted.game.as_str() {
-        <Bolide as bolide_table::Words>::NAME => {
-            let played = play_as::<Bolide>(Some(admitted), addr, code, name, level, think, seed, &mut quiet).await;
-            Ok(PlayedAny::Bolide(Box::new(played?)))
+    let mut token = None;
+    for _ in 0..=SWITCHES {
+        let admitted = net::knock(addr, code, name, token, PROTOCOL_VERSION, None, false).await?;
+        let plan = Plan { level, think, seed, choose };
+        let played = match admitted.game.as_str() {
+            <Bolide as bolide_table::Words>::NAME => {
+                play_as::<Bolide>(Some(admitted), addr, code, name, plan, &mut quiet)
+                    .await
+                    .map(Box::new)
+                    .map(PlayedAny::Bolide)
+            }
+            <MilleBornes as bolide_table::Words>::NAME => {
+                play_as::<MilleBornes>(Some(admitted), addr, code, name, plan, &mut quiet)
+                    .await
+                    .map(PlayedAny::MilleBornes)
+            }
+            other => {
+                let other = other.to_string();
+                admitted.close().await;
+                return Err(ClientError::OtherGame { host: other, here: "bolide or mille-bornes" });
+            }
+        };
+        match played {
+            Err(ClientError::GameChanged { game, token: t }) => {
+                tracing::info!(%name, %game, "the table now plays another game: joining it");
+                token = t;
+            }
+            played => return played,
         }
-        <MilleBornes as bolide_table::Words>::NAME => {
-            let played = play_as::<MilleBornes>(Some(admitted), addr, code, name, level, think, seed, &mut quiet).await;
-            Ok(PlayedAny::MilleBornes(played?))
-        }
-        other => {
-            let other = other.to_string();
-            admitted.close().await;
-            Err(ClientError::OtherGame { host: other, here: "bolide or mille-bornes" })
-        }
+    }
+    Err(ClientError::Lost(format!("the lobby switched games {SWITCHES} times: join again once it has settled")))
+}
+
+/// How a bot plays: its level, its thinking time, its seed, and the game it picks in the lobby
+/// when it is seated first (`None`: whatever the table plays).
+#[derive(Debug, Clone, Copy)]
+pub struct Plan<'a> {
+    pub level: BotLevel,
+    pub think: Duration,
+    pub seed: u64,
+    pub choose: Option<&'a str>,
+}
+
+impl Plan<'_> {
+    pub fn new(level: BotLevel, think: Duration, seed: u64) -> Plan<'static> {
+        Plan { level, think, seed, choose: None }
     }
 }
 
@@ -188,15 +227,12 @@ pub async fn play_any(
 /// host is the right one) is taken up again, with the seat token once there is one (the host's
 /// stand-in plays meanwhile); a host that cannot be reached at all is an error at once (a
 /// wrong address should not make anyone wait).
-#[allow(clippy::too_many_arguments)]
 pub async fn play_as<W: BotGame>(
     mut admitted: Option<Admitted>,
     addr: SocketAddr,
     code: &str,
     name: &str,
-    level: BotLevel,
-    think: Duration,
-    seed: u64,
+    plan: Plan<'_>,
     watch: WatchOf<'_, W>,
 ) -> Result<PlayedOf<W>, ClientError> {
     let mut token = None;
@@ -212,7 +248,7 @@ pub async fn play_as<W: BotGame>(
         let result = match session {
             Ok(session) => {
                 token = token.or(session.state().token);
-                play_session(session, level, think, seed, &mut *watch).await
+                play_session(session, plan, &mut *watch).await
             }
             Err(e) => Err(e),
         };
@@ -233,6 +269,8 @@ pub async fn play_as<W: BotGame>(
             Err(e @ ClientError::Connect { .. }) if token.is_some() && reconnects < RECONNECTS => {
                 tracing::warn!(%name, %e, reconnects, "no way back to the seat yet");
             }
+            // Back through the door with the seat token, in the other game's words.
+            Err(ClientError::GameChanged { game, .. }) => return Err(ClientError::GameChanged { game, token }),
             Err(e) => return Err(e),
         }
         reconnects += 1;
@@ -244,11 +282,10 @@ pub async fn play_as<W: BotGame>(
 /// Plays an open session to the end of the game.
 pub async fn play_session<W: BotGame>(
     mut session: SessionOf<W>,
-    level: BotLevel,
-    think: Duration,
-    seed: u64,
+    plan: Plan<'_>,
     watch: WatchOf<'_, W>,
 ) -> Result<Standings, ClientError> {
+    let Plan { level, think, seed, choose } = plan;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut ready_sent = false;
     let mut answered = None;
@@ -282,6 +319,17 @@ pub async fn play_session<W: BotGame>(
         };
         watch(&msg, &session.state().mirror);
         match &msg {
+            // Seated first in the lobby of another game than the one it came to play: it picks
+            // its game (the host closes every connection, and `play_any` joins the new lobby).
+            ServerMsgOf::Lobby(lobby)
+                if !lobby.started
+                    && !ready_sent
+                    && lobby.you == Some(bolide_table::Seat(0))
+                    && choose.is_some_and(|g| g != <W as bolide_table::Words>::NAME) =>
+            {
+                session.send(&ClientMsgOf::ChooseGame(choose.unwrap_or_default().to_string())).await?;
+                ready_sent = true;
+            }
             ServerMsgOf::Lobby(lobby) if !lobby.started && !ready_sent && session.state().mirror.seat.is_some() => {
                 session.send(&ClientMsgOf::Ready(true)).await?;
                 ready_sent = true;

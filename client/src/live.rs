@@ -212,6 +212,10 @@ pub fn explain(e: &ClientError) -> String {
         ClientError::Lost(why) => format!("The host is gone: {why}"),
         ClientError::Frame(f) => format!("The host sent something this version cannot read: {f}"),
         ClientError::View(_) | ClientError::OtherGame { .. } => e.to_string(),
+        ClientError::GameChanged { game, .. } => format!(
+            "The first pilot switched the table to {game}. This window joins Bolide tables only for now: \
+             join that one with bolide-bot, or come back once the table plays Bolide."
+        ),
     }
 }
 

@@ -161,11 +161,22 @@ pub enum ClientError {
     View(#[from] BadView),
     #[error("this table plays {host}, not {here}: join it from a client that plays {host}")]
     OtherGame { host: String, here: &'static str },
+    /// The lobby's first pilot switched the table to another game (`ClientMsg::ChooseGame`):
+    /// knock again with the seat token (`token`, once the session knew it) and play `game`.
+    #[error("the table now plays {game}: join it again with your seat token")]
+    GameChanged { game: String, token: Option<SeatToken> },
 }
 
 impl From<quinn::ConnectionError> for ClientError {
     fn from(e: quinn::ConnectionError) -> Self {
         match e {
+            quinn::ConnectionError::ApplicationClosed(close)
+                if close.error_code.into_inner() == u64::from(bolide_protocol::wire::close::GAME_CHANGED) =>
+            {
+                // A name as the host's advert would give it, never a free text to show.
+                let game = bolide_protocol::wire::clean_name(&String::from_utf8_lossy(&close.reason));
+                ClientError::GameChanged { game, token: None }
+            }
             quinn::ConnectionError::ApplicationClosed(close) => ClientError::Closed {
                 code: close.error_code.into_inner(),
                 reason: String::from_utf8_lossy(&close.reason).into_owned(),

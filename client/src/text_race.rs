@@ -168,9 +168,15 @@ async fn mille_bornes_game(args: TextArgs) -> anyhow::Result<()> {
         }
     };
     let seed = args.seed.unwrap_or(0);
-    let played =
-        bot::play_as::<MilleBornes>(None, addr, &hosting.code, WATCHED, BotLevel::Strategic, think, seed, &mut tell)
-            .await;
+    let played = bot::play_as::<MilleBornes>(
+        None,
+        addr,
+        &hosting.code,
+        WATCHED,
+        bot::Plan::new(BotLevel::Strategic, think, seed),
+        &mut tell,
+    )
+    .await;
     hosting.stop().await;
     let played = played?;
     match played.dice.verdict() {

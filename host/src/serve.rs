@@ -3,7 +3,7 @@
 use crate::bots::BotLevel;
 use crate::circuits::CircuitChoice;
 use crate::game::Championship;
-use crate::net::{Identity, Journal, Server, mdns::Advert};
+use crate::net::{Games, Identity, Journal, Server, mdns::Advert};
 use crate::room::{JournalEntryOf, LobbyOf, RoomConfigOf, check_lobby, complete_len};
 use crate::secret;
 use bolide_protocol::model::MAX_PILOTS;
@@ -295,7 +295,8 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
             journal
         }
     };
-    let server = Server::bind(args.bind, &identity)?;
+    let mut server = Server::bind(args.bind, &identity)?;
+    server.serve_games(games(&args, game)?);
     let journal = Opening { path: journal_path, resume: resume.as_deref() };
     let code = match game {
         GameKind::Bolide => open_room::<Championship>(&server, &args, bolide_lobby(&args)?, journal)?,
@@ -365,18 +366,46 @@ fn open_room<G: Game>(
             .ok_or_else(|| anyhow::anyhow!("the journal holds no started championship: start without --resume"))?,
         (None, None) => secret::code_word()?,
     };
+    server.add_room::<G>(table_config(args, &word, lobby)?, Journal::File(journal.path), resume)
+}
+
+/// A room's configuration from the table's flags: its code word, its lobby, its timers and its
+/// seed (`--seed`, or the OS's random source).
+fn table_config<L>(args: &ServeArgs, word: &str, lobby: L) -> anyhow::Result<RoomConfigOf<L>> {
     let seed = match args.seed {
         Some(seed) => seed,
         None => secret::u64()?,
     };
-    let mut config = RoomConfigOf::new(&word, lobby, seed);
+    let mut config = RoomConfigOf::new(word, lobby, seed);
     config.nonce = secret::nonce()?;
     config.turn_timeout_ms = seconds_flag("--turn-timeout-s", args.turn_timeout_s)?;
     config.grab_timeout_ms = seconds_flag("--grab-timeout-s", args.grab_timeout_s)?;
     config.lift_delay_ms = args.lift_delay_ms;
     config.bot_delay_ms = args.bot_delay_ms;
     config.plausible_reaction_ms = args.plausible_reaction_ms;
-    server.add_room::<G>(config, Journal::File(journal.path), resume)
+    Ok(config)
+}
+
+/// Every game this host serves, for the lobby's first pilot to switch to (`ChooseGame`): the
+/// game served with its lobby from the flags, the others with their own defaults and the
+/// table's bots (as many as that game seats).
+fn games(args: &ServeArgs, served: GameKind) -> anyhow::Result<Games> {
+    let bolide = match served {
+        GameKind::Bolide => bolide_lobby(args)?,
+        _ => {
+            let most_bots = Championship::PLAYERS.1 - 1;
+            let flags = ServeArgs { options: Vec::new(), bots: args.bots.min(most_bots), ..args.clone() };
+            bolide_lobby(&flags)?
+        }
+    };
+    let mille_bornes = match served {
+        GameKind::MilleBornes => mille_bornes_lobby(args)?,
+        _ => mille_bornes::Lobby { game: Default::default(), bots: args.bots, bot_level: args.bot_level },
+    };
+    let (a, b) = (args.clone(), args.clone());
+    Ok(Games::default()
+        .with::<Championship>(move |word| table_config(&a, word, bolide.clone()))
+        .with::<mille_bornes::Partie>(move |word| table_config(&b, word, mille_bornes)))
 }
 
 /// Bolide's lobby from its flags.

@@ -44,6 +44,9 @@ pub mod close {
     pub const TOO_MANY_COMEBACKS: u32 = 7;
     /// Messages or datagrams far past what a laptop sends.
     pub const FLOOD: u32 = 8;
+    /// The table now plays another game, named by the close's reason (`Words::NAME`): come
+    /// back at once with the seat token, speaking that game (`ClientMsg::ChooseGame`).
+    pub const GAME_CHANGED: u32 = 9;
 }
 
 /// The first frame a client sends: which room, and its half of the exchange over the code
@@ -114,6 +117,10 @@ pub enum ClientMsgOf<W: Words> {
     Ready(bool),
     /// Lobby, first client only: the game's settings.
     Configure(W::Lobby),
+    /// Lobby, first client only: play another game at this table (its `Words::NAME`). The host
+    /// opens a lobby of it in the same seats and closes every connection with
+    /// [`close::GAME_CHANGED`]; each laptop comes back with its seat token, in that game's words.
+    ChooseGame(String),
     /// A game action; `seq` comes back in a refusal. `at_us` is when the pilot acted, on the
     /// client's own clock: a Klaxon call is ordered by how long before the lift it came on that
     /// clock, counted from the `lift_at_us` the host told it (B-4.6).

@@ -207,7 +207,7 @@ async fn kill_matrix_fifty_kills_end_with_the_standings_the_journal_gives() {
             Session::connect_with(addr, &code, "Ana", token, options.clone()).await.expect("back at the table");
         token = token.or(session.state().token);
         let mut quiet = bot::quiet;
-        let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9, &mut quiet);
+        let play = bot::play_session(session, bot::Plan::new(BotLevel::Strategic, Duration::ZERO, 9), &mut quiet);
         // After the last kill, the championship plays to its end.
         let window = if kills < KILLS { Duration::from_millis(rng.random_range(20..400)) } else { LONGEST };
         match tokio::time::timeout(window, play).await {

@@ -50,7 +50,7 @@ async fn m_13_2_a_game_to_5000_over_quic_survives_kill_9_and_ends_with_the_stand
         let session = SessionOf::connect_with(addr, &code, "Anne", token, connect.clone()).await.expect("at the table");
         token = token.or(session.state().token);
         let mut quiet = bot::quiet;
-        let play = bot::play_session(session, BotLevel::Strategic, Duration::ZERO, 9, &mut quiet);
+        let play = bot::play_session(session, bot::Plan::new(BotLevel::Strategic, Duration::ZERO, 9), &mut quiet);
         let window = if kills < KILLS { Duration::from_millis(rng.random_range(100..600)) } else { LONGEST };
         match tokio::time::timeout(window, play).await {
             Ok(result) => break result.expect("played to the end"),
@@ -102,4 +102,90 @@ fn serve_refuses_a_table_option_it_does_not_have_and_names_those_it_has() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no option `colour`") && err.contains("target_km"), "names the options: {err}");
+}
+
+/// The lobby's first pilot picks the game (issue: "the lobby and the host pick the game"): a
+/// host started for Bolide, Anne seated first and Bob's bot second; Anne asks for 1000 Bornes,
+/// both laptops are sent to its lobby and come back to their own seats with their tokens, Anne
+/// sets a one-hand game, and the two play it with the host's two bots to its standings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_pilot_switches_the_table_to_1000_bornes_and_everyone_plays_it() {
+    use bolide_protocol::wire::{ClientMsgOf, ServerMsgOf};
+    let data = scratch("choose-game");
+    let mut cmd = Command::new(workspace_bin("bolide-host"));
+    cmd.args(["serve", "--bind", "127.0.0.1:0", "--data-dir"]).arg(&data);
+    cmd.args(["--code", "GARE", "--json", "--no-mdns", "--bots", "2", "--seed", "5", "--bot-delay-ms", "5"]);
+    let (_host, info) = spawn_host(cmd, &data);
+    assert_eq!(info["game"], "bolide");
+    let addr: std::net::SocketAddr = info["addresses"][0].as_str().unwrap().parse().unwrap();
+    let code = info["code"].as_str().unwrap().to_string();
+
+    let mut anne = SessionOf::<bolide_protocol::Bolide>::connect(addr, &code, "Anne", None).await.expect("seated");
+    let token = anne.state().token;
+    let bob = {
+        let code = code.clone();
+        tokio::spawn(
+            async move { bot::play_any(addr, &code, "Bob", BotLevel::Strategic, Duration::ZERO, 3, None).await },
+        )
+    };
+    // Bob is seated second in the Bolide lobby; then Anne picks 1000 Bornes.
+    let seated = async {
+        loop {
+            if let ServerMsgOf::Lobby(lobby) = anne.next().await.expect("the lobby")
+                && lobby.seats.len() == 2
+            {
+                break;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), seated).await.expect("Bob seated within 20 s");
+    anne.send(&ClientMsgOf::ChooseGame("mille-bornes".into())).await.unwrap();
+    let closed = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            if let Err(e) = anne.next().await {
+                break e;
+            }
+        }
+    })
+    .await
+    .expect("the switch within 20 s");
+    assert!(
+        matches!(&closed, bolide_client::net::ClientError::GameChanged { game, .. } if game == "mille-bornes"),
+        "{closed}"
+    );
+
+    // Anne knocks again with her token: the table plays 1000 Bornes, her seat is hers.
+    let admitted =
+        bolide_client::net::knock(addr, &code, "Anne", token, bolide_protocol::wire::PROTOCOL_VERSION, None, false)
+            .await
+            .expect("back through the door");
+    assert_eq!(admitted.game, "mille-bornes");
+    let mut anne = admitted.session(ConnectOptionsOf::<MilleBornes>::default()).expect("in 1000 Bornes' words");
+    assert_eq!(anne.state().mirror.seat, Some(bolide_table::Seat(0)), "the same seat");
+    let one_hand = mille_bornes::Lobby {
+        game: mille_bornes::Settings {
+            mode: mille_bornes::options::GameMode::Hands { hands: 1 },
+            coup_fourre: mille_bornes::options::CoupFourreMode::Automatic,
+            ..Default::default()
+        },
+        bots: 2,
+        bot_level: BotLevel::Strategic,
+    };
+    anne.send(&ClientMsgOf::Configure(one_hand)).await.unwrap();
+    let mut quiet = bot::quiet;
+    let play = bot::play_session(anne, bot::Plan::new(BotLevel::Strategic, Duration::ZERO, 9), &mut quiet);
+    let standings = tokio::time::timeout(Duration::from_secs(60), play).await.expect("a hand within a minute").unwrap();
+    let bob =
+        tokio::time::timeout(Duration::from_secs(20), bob).await.expect("Bob's end").unwrap().expect("Bob played");
+    let bolide_client::bot::PlayedAny::MilleBornes(bob) = bob else { panic!("Bob played Bolide") };
+    assert_eq!(bob.standings, standings, "one game, one set of standings");
+    assert_eq!(standings.len(), 4, "Anne, Bob and the host's two bots");
+    let names: Vec<&str> = standings.iter().map(|l| l.name.as_str()).collect();
+    assert!(names.contains(&"Anne") && names.contains(&"Bob"), "{names:?}");
+    // The journal the host kept is the game played: `--resume` and `verify` read 1000 Bornes.
+    let text = std::fs::read_to_string(data.join("championship.journal")).unwrap();
+    assert_eq!(bolide_host::room::game_of(&text).as_deref(), Some("mille-bornes"));
+    let replayed = verify::replay_game::<mille_bornes::Partie>(&text).expect("the journal replays");
+    let from_journal: Vec<_> = replayed.standings.expect("over").iter().map(|l| (l.seat, l.points)).collect();
+    assert_eq!(standings.iter().map(|l| (l.seat, l.points)).collect::<Vec<_>>(), from_journal);
 }

@@ -29,6 +29,10 @@ struct Args {
     think_ms: u64,
     #[arg(long, default_value = "Robot")]
     name: String,
+    /// The game to play: a bot seated first in the lobby switches the table to it (bolide or
+    /// mille-bornes); by default, whatever the table plays.
+    #[arg(long)]
+    game: Option<bolide_protocol::options::GameKind>,
 }
 
 #[tokio::main]
@@ -39,8 +43,9 @@ async fn main() -> ExitCode {
     for i in 0..args.count {
         let (code, name) = (args.code.clone(), format!("{} {}", args.name, i + 1));
         let think = Duration::from_millis(args.think_ms);
+        let choose = args.game.map(|g| g.name());
         tasks.push(tokio::spawn(async move {
-            bot::play_any(args.connect, &code, &name, args.level, think, u64::from(i)).await
+            bot::play_any(args.connect, &code, &name, args.level, think, u64::from(i), choose).await
         }));
     }
     let mut played = Vec::new();

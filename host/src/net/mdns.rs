@@ -4,6 +4,7 @@
 //! taken, protocol `version`, the `game` it plays. Never the code word: it is what lets someone in, and the air is
 //! shared with strangers.
 
+use super::TableNews;
 use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::{MDNS_SERVICE, PROTOCOL_VERSION};
 use mdns_sd::{ServiceDaemon, ServiceInfo};
@@ -13,7 +14,6 @@ pub struct Advert {
     room: String,
     fingerprint: String,
     port: u16,
-    game: GameKind,
 }
 
 impl Advert {
@@ -33,13 +33,14 @@ impl Advert {
             daemon.enable_interface(mdns_sd::IfKind::LoopbackV4)?;
         }
         let room = bolide_protocol::wire::clean_name(room);
-        let advert = Advert { daemon, room, fingerprint: fingerprint.to_string(), port, game };
-        advert.update((0, 6))?;
+        let advert = Advert { daemon, room, fingerprint: fingerprint.to_string(), port };
+        advert.update(TableNews { taken: 0, max: 0, game: game.name() })?;
         Ok(advert)
     }
 
-    /// Re-registers with the current seat count (mDNS answers the latest registration).
-    pub fn update(&self, (taken, max): (usize, usize)) -> anyhow::Result<()> {
+    /// Re-registers with the current seat count and game — the lobby's first pilot may switch
+    /// it (mDNS answers the latest registration).
+    pub fn update(&self, TableNews { taken, max, game }: TableNews) -> anyhow::Result<()> {
         // The instance and host names must be unique on the network and DNS-safe: the
         // fingerprint is both; the table's name travels in TXT.
         let instance = format!("bolide-{}", self.fingerprint.to_ascii_lowercase());
@@ -51,7 +52,7 @@ impl Advert {
             ("fp", self.fingerprint.as_str()),
             ("seats", seats.as_str()),
             ("version", version.as_str()),
-            ("game", self.game.name()),
+            ("game", game),
         ];
         let info = ServiceInfo::new(MDNS_SERVICE, &instance, &host, "", self.port, &props[..])?.enable_addr_auto();
         self.daemon.register(info)?;
@@ -72,8 +73,9 @@ mod tests {
     #[test]
     fn the_room_is_advertised_with_its_fingerprint_seats_and_version_but_not_its_code() {
         // Loopback only: nothing leaves this machine.
-        let advert = Advert::start("MDNSTEST", "7F3K0Q", 47_999, GameKind::MilleBornes, true).unwrap();
-        advert.update((4, 6)).unwrap();
+        // Opened for Bolide, then its lobby switched to 1000 Bornes: the advert follows.
+        let advert = Advert::start("MDNSTEST", "7F3K0Q", 47_999, GameKind::Bolide, true).unwrap();
+        advert.update(TableNews { taken: 4, max: 8, game: GameKind::MilleBornes.name() }).unwrap();
         let browser = ServiceDaemon::new().unwrap();
         browser.disable_interface(mdns_sd::IfKind::All).unwrap();
         browser.enable_interface(mdns_sd::IfKind::LoopbackV4).unwrap();
@@ -83,7 +85,7 @@ mod tests {
         while Instant::now() < until && found.is_none() {
             if let Ok(ServiceEvent::ServiceResolved(info)) = events.recv_timeout(Duration::from_millis(200))
                 && info.get_property_val_str("room") == Some("MDNSTEST")
-                && info.get_property_val_str("seats") == Some("4/6")
+                && info.get_property_val_str("seats") == Some("4/8")
             {
                 let txt = |k: &str| info.get_property_val_str(k).map(str::to_string);
                 let keys: Vec<String> = info.get_properties().iter().map(|p| p.key().to_string()).collect();
@@ -92,7 +94,7 @@ mod tests {
         }
         let _ = browser.shutdown();
         advert.stop();
-        let (port, version, fp, game, mut keys) = found.expect("the advertisement with 4/6 seats was seen on loopback");
+        let (port, version, fp, game, mut keys) = found.expect("the advertisement with 4/8 seats was seen on loopback");
         assert_eq!(port, 47_999);
         assert_eq!(version, Some(PROTOCOL_VERSION.to_string()));
         assert_eq!(fp.as_deref(), Some("7F3K0Q"));

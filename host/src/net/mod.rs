@@ -8,4 +8,4 @@ pub mod tls;
 
 pub use bolide_link::pake;
 pub use identity::{Identity, room_code, split_code};
-pub use server::{Journal, Server};
+pub use server::{Games, Journal, Server, TableNews};

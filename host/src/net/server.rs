@@ -6,7 +6,7 @@ use super::identity::Identity;
 use super::tls;
 use crate::fair::{OutstandingProbes, Sample};
 use crate::room::moment_log::MomentLine;
-use crate::room::{ConnId, FairRecord, JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf};
+use crate::room::{CarriedSeat, ConnId, FairRecord, JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf};
 use bolide_link::pake;
 use bolide_protocol::wire::{
     self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, FrameDecoder, FrameError, Hello, Knock, PROTOCOL_VERSION,
@@ -350,8 +350,10 @@ pub struct Server {
     finished_tx: watch::Sender<usize>,
     pub finished: watch::Receiver<usize>,
     /// Receives a room's lobby changes (seats taken) for the mDNS advertisement.
-    seats_tx: watch::Sender<(usize, usize)>,
-    pub seats: watch::Receiver<(usize, usize)>,
+    seats_tx: watch::Sender<TableNews>,
+    pub seats: watch::Receiver<TableNews>,
+    /// The games a room's lobby may switch to (`serve_games`).
+    games: Arc<Games>,
     /// A room that stopped on an error (a panic, a failed journal write) says why here.
     failed_tx: watch::Sender<Option<String>>,
     pub failed: watch::Receiver<Option<String>>,
@@ -384,7 +386,7 @@ impl Server {
         )
         .map_err(cannot)?;
         let (finished_tx, finished) = watch::channel(0);
-        let (seats_tx, seats) = watch::channel((0, 0));
+        let (seats_tx, seats) = watch::channel(TableNews { taken: 0, max: 0, game: "" });
         let (failed_tx, failed) = watch::channel(None);
         let server = Server {
             endpoint,
@@ -402,6 +404,7 @@ impl Server {
             finished,
             seats_tx,
             seats,
+            games: Arc::default(),
             failed_tx,
             failed,
         };
@@ -429,6 +432,12 @@ impl Server {
             0 => format!("{}-{}", word.to_ascii_uppercase(), self.code_suffix),
             n => format!("{}-{}-{n}", word.to_ascii_uppercase(), self.code_suffix),
         }
+    }
+
+    /// The games the rooms opened from now on may switch to in their lobby (by default none:
+    /// a room plays the game it was opened with).
+    pub fn serve_games(&mut self, games: Games) {
+        self.games = Arc::new(games);
     }
 
     /// Opens a room that plays `G`; returns its full code. A resumed room comes with its
@@ -462,12 +471,11 @@ impl Server {
         let number = u16::try_from(number).map_err(|_| anyhow::anyhow!("this host has opened 65 536 rooms"))?;
         rooms.push(RoomHandle { word: word.clone(), number, tx });
         drop(rooms);
-        let driver = RoomDriver {
+        let parts = RoomParts {
             word: word.clone(),
             rooms: self.rooms.clone(),
             failed_tx: self.failed_tx.clone(),
             poisoned: None,
-            room,
             rx,
             conns: HashMap::new(),
             journal: file,
@@ -476,8 +484,9 @@ impl Server {
             fair_log: self.fair_log.clone(),
             finished_tx: self.finished_tx.clone(),
             seats_tx: self.seats_tx.clone(),
+            games: self.games.clone(),
         };
-        tokio::spawn(driver.run());
+        tokio::spawn(RoomDriver { room, parts, switch: None }.run());
         Ok(self.code(&word, number))
     }
 
@@ -896,12 +905,20 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
     }
 }
 
-/// A room's task: the room, its clock, its connections' writers and its journal.
+/// A room's task: the room, and what it keeps whatever game the room plays.
 struct RoomDriver<G: Game> {
+    room: RoomOf<G>,
+    parts: RoomParts,
+    /// A lobby of another game the first pilot asked for, ready to take over.
+    switch: Option<(String, StartRoom)>,
+}
+
+/// What a room's task keeps whatever game its room plays — its inputs, its connections'
+/// writers, its journal, the host's logs and news — handed on when the lobby switches games.
+pub struct RoomParts {
     word: String,
     rooms: Rooms,
     failed_tx: watch::Sender<Option<String>>,
-    room: RoomOf<G>,
     rx: mpsc::Receiver<RoomInput>,
     conns: HashMap<ConnId, ConnOut>,
     /// A panic caught while flushing (the room answering a dropped laptop).
@@ -911,7 +928,58 @@ struct RoomDriver<G: Game> {
     stats: Arc<Stats>,
     fair_log: Arc<FairLog>,
     finished_tx: watch::Sender<usize>,
-    seats_tx: watch::Sender<(usize, usize)>,
+    seats_tx: watch::Sender<TableNews>,
+    games: Arc<Games>,
+}
+
+/// A room of another game, set up and ready to run with the parts it is handed.
+type StartRoom = Box<dyn FnOnce(RoomParts) + Send>;
+/// How a host sets up a lobby of one game for a room (its code word), with the seats carried
+/// from the lobby it replaces, at host instant `now`.
+type OpenLobby = Arc<dyn Fn(&str, Vec<CarriedSeat>, u64) -> anyhow::Result<StartRoom> + Send + Sync>;
+
+/// The games a host serves, by name (`Words::NAME`): the lobby's first pilot may switch the
+/// table to any of them (`ClientMsg::ChooseGame`). Each comes with how its rooms are set up
+/// (the host's flags for it).
+#[derive(Default)]
+pub struct Games(Vec<(&'static str, OpenLobby)>);
+
+impl Games {
+    /// Serves `G` too, its rooms set up by `config` from their code word.
+    pub fn with<G: Game>(
+        mut self,
+        config: impl Fn(&str) -> anyhow::Result<RoomConfigOf<LobbyOf<G>>> + Send + Sync + 'static,
+    ) -> Games {
+        let name = <G::Words as Words>::NAME;
+        let open: OpenLobby = Arc::new(move |word: &str, carried: Vec<CarriedSeat>, now: u64| {
+            let most = usize::from(G::PLAYERS.1);
+            anyhow::ensure!(carried.len() <= most, "{name} seats {most} at most: {} are seated", carried.len());
+            let room = RoomOf::<G>::with_seats(config(word)?, crate::secret::u64()?, carried, now);
+            let start: StartRoom = Box::new(move |parts: RoomParts| {
+                tokio::spawn(RoomDriver { room, parts, switch: None }.run());
+            });
+            Ok(start)
+        });
+        self.0.push((name, open));
+        self
+    }
+
+    /// The names of the games served, for a refusal that says which there are.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.0.iter().map(|(name, _)| *name).collect()
+    }
+
+    fn get(&self, name: &str) -> Option<&OpenLobby> {
+        self.0.iter().find(|(n, _)| *n == name).map(|(_, open)| open)
+    }
+}
+
+/// What the host's advert says of a room: seats taken, the most its game seats, and the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableNews {
+    pub taken: usize,
+    pub max: usize,
+    pub game: &'static str,
 }
 
 type Output<G> = OutputOf<<G as Game>::Words>;
@@ -919,18 +987,24 @@ type Output<G> = OutputOf<<G as Game>::Words>;
 impl<G: Game> RoomDriver<G> {
     /// The room's clock: µs since the server started.
     fn now(&self) -> u64 {
-        self.started.elapsed().as_micros() as u64
+        self.parts.started.elapsed().as_micros() as u64
+    }
+
+    /// What the advert says of this room now.
+    fn news(&self) -> TableNews {
+        let (taken, max) = self.room.seats_taken();
+        TableNews { taken, max, game: <G::Words as Words>::NAME }
     }
 
     async fn run(mut self) {
         let mut out = Vec::new();
         let mut reported = false;
-        self.seats_tx.send_replace(self.room.seats_taken());
+        self.parts.seats_tx.send_replace(self.news());
         let failure = loop {
-            let deadline = self.room.next_deadline().map(|us| self.started + Duration::from_micros(us));
+            let deadline = self.room.next_deadline().map(|us| self.parts.started + Duration::from_micros(us));
             let mut arrived = None;
             let step = tokio::select! {
-                input = self.rx.recv() => {
+                input = self.parts.rx.recv() => {
                     let Some(input) = input else { break None };
                     // Probes are not game messages: the latency figures leave them out.
                     if !matches!(input, RoomInput::Probe { .. }) {
@@ -949,33 +1023,42 @@ impl<G: Game> RoomDriver<G> {
             if let Err(e) = self.flush(&mut out) {
                 break Some(format!("the journal could not be written ({e})"));
             }
-            if let Some(panic) = self.poisoned.take() {
+            if let Some(panic) = self.parts.poisoned.take() {
                 break Some(format!("the host hit an internal error ({panic})"));
             }
-            if let Some(t) = arrived {
-                self.stats.record(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
+            if let Some((game, start)) = self.switch.take() {
+                // Everyone comes back with their seat token to the lobby of `game`, which
+                // takes this room's place (its inputs, its code, its journal file).
+                tracing::info!(room = %self.parts.word, game, "the first pilot switched the table's game");
+                for (_, c) in self.parts.conns.drain() {
+                    if c.tx.try_send(Outgoing::Close { code: close::GAME_CHANGED, reason: game.clone() }).is_err() {
+                        c.connection.close(close::GAME_CHANGED.into(), game.as_bytes());
+                    }
+                }
+                return start(self.parts);
             }
-            self.seats_tx.send_if_modified(|s| {
-                let now = self.room.seats_taken();
-                std::mem::replace(s, now) != now
-            });
+            if let Some(t) = arrived {
+                self.parts.stats.record(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
+            }
+            let news = self.news();
+            self.parts.seats_tx.send_if_modified(|s| std::mem::replace(s, news) != news);
             if self.room.is_finished() && !reported {
                 reported = true;
-                self.finished_tx.send_modify(|n| *n += 1);
+                self.parts.finished_tx.send_modify(|n| *n += 1);
             }
         };
-        if let Ok(mut rooms) = self.rooms.lock() {
-            rooms.retain(|r| r.word != self.word);
+        if let Ok(mut rooms) = self.parts.rooms.lock() {
+            rooms.retain(|r| r.word != self.parts.word);
         }
         if let Some(why) = failure {
             // Never a silently dead room: everyone hears why, the log says it, and `serve`
             // exits with an error. Nothing unjournaled was sent, so `--resume` continues.
             let reason = format!("{why}: the room has stopped; the host can restart it with --resume");
-            tracing::error!(room = %self.word, "{reason}");
-            for (_, c) in self.conns.drain() {
+            tracing::error!(room = %self.parts.word, "{reason}");
+            for (_, c) in self.parts.conns.drain() {
                 c.connection.close(close::SHUTDOWN.into(), reason.as_bytes());
             }
-            self.failed_tx.send_replace(Some(reason));
+            self.parts.failed_tx.send_replace(Some(reason));
         }
     }
 
@@ -985,16 +1068,16 @@ impl<G: Game> RoomDriver<G> {
         match input {
             RoomInput::Hello { conn, hello, out: conn_out, beats } => {
                 if hello.seat_token.is_some() {
-                    self.stats.comebacks.fetch_add(1, Ordering::Relaxed);
+                    self.parts.stats.comebacks.fetch_add(1, Ordering::Relaxed);
                 }
-                self.conns.insert(conn, conn_out);
+                self.parts.conns.insert(conn, conn_out);
                 guarded(|| self.room.hello(now, conn, hello, beats, out))
             }
             RoomInput::Msg { conn, body } => match wire::decode::<ClientMsgOf<G::Words>>(&body) {
                 Ok(msg) => guarded(|| self.room.message(now, conn, msg, out)),
                 Err(e) => {
                     // The reader sees the close and tells the room the connection is gone.
-                    if let Some(c) = self.conns.get(&conn) {
+                    if let Some(c) = self.parts.conns.get(&conn) {
                         bad_frame(&c.connection, &e);
                     }
                     Ok(())
@@ -1004,7 +1087,7 @@ impl<G: Game> RoomDriver<G> {
                 // Only what a datagram may carry; anything else is dropped, as a loss would.
                 let msg = match wire::decode_datagram::<G::Words>(&bytes) {
                     Ok(DatagramOf::Beat { now_us, shown, acts }) => {
-                        self.stats.heartbeats.fetch_add(1, Ordering::Relaxed);
+                        self.parts.stats.heartbeats.fetch_add(1, Ordering::Relaxed);
                         ClientMsgOf::Heartbeat { now_us, shown, acts }
                     }
                     Ok(DatagramOf::Timed { seq, action, shown_us, input_us }) => {
@@ -1015,11 +1098,11 @@ impl<G: Game> RoomDriver<G> {
                 guarded(|| self.room.message(now, conn, msg, out))
             }
             RoomInput::Gone { conn } => {
-                self.conns.remove(&conn);
+                self.parts.conns.remove(&conn);
                 guarded(|| self.room.gone(now, conn, out))
             }
             RoomInput::Probe { conn, sample } => {
-                self.stats.probes.fetch_add(1, Ordering::Relaxed);
+                self.parts.stats.probes.fetch_add(1, Ordering::Relaxed);
                 guarded(|| self.room.probe(conn, sample))
             }
         }
@@ -1028,16 +1111,16 @@ impl<G: Game> RoomDriver<G> {
     /// Queues `item` for `conn`'s writer. A laptop whose queue is full is not reading: it is
     /// dropped (it may come back with its seat token) and its seat goes to a bot.
     fn deliver(&mut self, conn: ConnId, item: Outgoing, out: &mut Vec<Output<G>>) {
-        let Some(c) = self.conns.get(&conn) else { return };
+        let Some(c) = self.parts.conns.get(&conn) else { return };
         if let Err(mpsc::error::TrySendError::Full(_)) = c.tx.try_send(item) {
             let reason = "closed: your laptop stopped reading the game; reconnect to take your seat back";
             tracing::warn!(conn, "{reason}");
             c.connection.close(close::BAD_FRAME.into(), reason.as_bytes());
-            self.conns.remove(&conn);
+            self.parts.conns.remove(&conn);
             let now = self.now();
             // What the room says in answer waits for the next flush.
             if let Err(panic) = guarded(|| self.room.gone(now, conn, out)) {
-                self.poisoned.get_or_insert(panic);
+                self.parts.poisoned.get_or_insert(panic);
             }
         }
     }
@@ -1047,10 +1130,10 @@ impl<G: Game> RoomDriver<G> {
     /// queue is full then is not reading the game, and it is closed with a reason, as
     /// [`deliver`](Self::deliver) closes one (its reader then tells the room it is gone).
     fn send_at(&self, conn: ConnId, at: u64, items: Vec<Outgoing>) {
-        let Some((tx, connection)) = self.conns.get(&conn).map(|c| (c.tx.clone(), c.connection.clone())) else {
+        let Some((tx, connection)) = self.parts.conns.get(&conn).map(|c| (c.tx.clone(), c.connection.clone())) else {
             return;
         };
-        let when = self.started + Duration::from_micros(at);
+        let when = self.parts.started + Duration::from_micros(at);
         tokio::spawn(async move {
             tokio::time::sleep_until(when.into()).await;
             if let Err(TimedDropped) = hand_over_timed(&tx, items).await {
@@ -1077,7 +1160,7 @@ impl<G: Game> RoomDriver<G> {
         {
             match output {
                 OutputOf::Journal(entry) => {
-                    if let Some(file) = &mut self.journal {
+                    if let Some(file) = &mut self.parts.journal {
                         file.write_all(entry.to_line().as_bytes())?;
                         file.sync_data()?;
                     }
@@ -1092,14 +1175,31 @@ impl<G: Game> RoomDriver<G> {
                     let copies = (0..=wire::COPY_GAPS.len()).map(|_| Outgoing::Datagram(bytes.clone())).collect();
                     self.send_at(conn, at, copies);
                 }
-                OutputOf::Fair(record) => self.fair_log.push(record, FAIR_LOG),
+                OutputOf::Fair(record) => self.parts.fair_log.push(record, FAIR_LOG),
+                OutputOf::SwitchGame { conn, game } => {
+                    let now = self.now();
+                    let opened = match self.parts.games.get(&game) {
+                        Some(open) => open(&self.parts.word, self.room.carried(), now),
+                        None => Err(anyhow::anyhow!(
+                            "this host does not serve `{game}`; it serves {}",
+                            self.parts.games.names().join(", ")
+                        )),
+                    };
+                    match opened {
+                        Ok(start) => self.switch = Some((game, start)),
+                        Err(e) => {
+                            let msg = wire::ServerMsgOf::<G::Words>::LobbyRefused { reason: e.to_string() };
+                            self.deliver(conn, Outgoing::Frame(wire::encode(&msg)), more);
+                        }
+                    }
+                }
                 OutputOf::Moment(line) => {
                     // The host's private log: refusals included, never broadcast (M-15.14).
-                    tracing::debug!(room = %self.word, ?line, "timed moment");
-                    self.fair_log.push(line, MOMENT_LOG);
+                    tracing::debug!(room = %self.parts.word, ?line, "timed moment");
+                    self.parts.fair_log.push(line, MOMENT_LOG);
                 }
                 OutputOf::Close { conn, code, reason } => {
-                    if let Some(c) = self.conns.remove(&conn)
+                    if let Some(c) = self.parts.conns.remove(&conn)
                         && c.tx.try_send(Outgoing::Close { code, reason: reason.clone() }).is_err()
                     {
                         c.connection.close(code.into(), reason.as_bytes());

@@ -111,7 +111,27 @@ pub enum OutputOf<W: Words> {
     },
     /// Write-ahead: append and fsync before sending what follows.
     Journal(JournalEntryOf<W>),
+    /// The first pilot asked, in the lobby, to play `game` at this table (`ClientMsg::ChooseGame`):
+    /// the network layer opens a lobby of it with these seats ([`RoomOf::carried`]), if it
+    /// serves that game, and answers `conn` otherwise.
+    SwitchGame {
+        conn: ConnId,
+        game: String,
+    },
 }
+
+/// A person's lobby seat, carried to a lobby of another game at the same table: they come
+/// back with the same token to the same seat, name and colour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CarriedSeat {
+    pub name: String,
+    pub colour: Colour,
+    pub token: SeatToken,
+}
+
+/// How long a carried seat waits for its laptop to come back (µs): a laptop comes back within
+/// a round of handshakes; one that does not frees the seat for others.
+pub const CARRY_US: u64 = 15_000_000;
 
 #[derive(Debug, Clone)]
 struct SeatSlot {
@@ -210,6 +230,9 @@ pub struct RoomOf<G: Game> {
     /// said of them (a new lobby goes out only when they changed).
     path_check_at: Option<u64>,
     paths_sent: Vec<Option<PathCheck>>,
+    /// Seats carried from a lobby of another game wait for their laptops until then; a seat
+    /// still empty is freed.
+    held_until: Option<u64>,
 }
 
 /// How often the lobby looks at the paths the host measures (µs): the first look comes after
@@ -239,7 +262,45 @@ impl<G: Game> RoomOf<G> {
             comebacks: BTreeMap::new(),
             path_check_at: None,
             paths_sent: Vec::new(),
+            held_until: None,
         }
+    }
+
+    /// A lobby with the seats of another game's lobby at this table: each waits
+    /// [`CARRY_US`] for its laptop to come back with its token.
+    pub fn with_seats(
+        config: RoomConfigOf<LobbyOf<G>>,
+        entropy: u64,
+        carried: Vec<CarriedSeat>,
+        now: u64,
+    ) -> RoomOf<G> {
+        let mut room = RoomOf::new(config, entropy);
+        room.seats = carried
+            .into_iter()
+            .take(usize::from(G::PLAYERS.1))
+            .map(|c| SeatSlot {
+                name: c.name,
+                colour: c.colour,
+                token: Some(c.token),
+                bot: None,
+                conn: None,
+                ready: false,
+                zombie: false,
+            })
+            .collect();
+        room.held_until = (!room.seats.is_empty()).then(|| now.saturating_add(CARRY_US));
+        room
+    }
+
+    /// The people seated in the lobby, to carry to a lobby of another game.
+    pub fn carried(&self) -> Vec<CarriedSeat> {
+        if !matches!(self.stage, Stage::Lobby) {
+            return Vec::new();
+        }
+        self.seats
+            .iter()
+            .filter_map(|s| Some(CarriedSeat { name: s.name.clone(), colour: s.colour, token: s.token? }))
+            .collect()
     }
 
     pub fn code(&self) -> &str {
@@ -262,8 +323,9 @@ impl<G: Game> RoomOf<G> {
     }
     /// When the room next needs [`Room::tick`], on the same clock as `now`.
     pub fn next_deadline(&self) -> Option<u64> {
-        let path_check = self.path_check_at.filter(|_| matches!(self.stage, Stage::Lobby));
-        self.due.iter().map(|d| d.at).chain(self.fair.next_deadline()).chain(path_check).min()
+        let lobby = |at: Option<u64>| at.filter(|_| matches!(self.stage, Stage::Lobby));
+        let (path_check, held) = (lobby(self.path_check_at), lobby(self.held_until));
+        self.due.iter().map(|d| d.at).chain(self.fair.next_deadline()).chain(path_check).chain(held).min()
     }
 
     /// The timed moment now open as a beat names it, shown at its opening instant (host
@@ -400,6 +462,14 @@ impl<G: Game> RoomOf<G> {
                 self.send_lobby(out);
                 self.try_start(now, out);
             }
+            ClientMsgOf::ChooseGame(game) => {
+                if seat != Some(Seat(0)) || !matches!(self.stage, Stage::Lobby) {
+                    return self.lobby_refused(conn, "only the first pilot picks the game, in the lobby", out);
+                }
+                if game != <G::Words as Words>::NAME {
+                    out.push(OutputOf::SwitchGame { conn, game });
+                }
+            }
             ClientMsgOf::Act { seq, action, at_us } => {
                 self.fair.saw_act(conn, seq);
                 let Some(seat) = seat else {
@@ -491,14 +561,8 @@ impl<G: Game> RoomOf<G> {
         }
         self.seats[seat.index()].conn = None;
         if matches!(self.stage, Stage::Lobby) {
-            // A lobby seat is only a name yet: free it, and the seats after it move up.
-            self.seats.remove(seat.index());
-            for s in self.members.values_mut().flatten() {
-                if s.0 > seat.0 {
-                    s.0 -= 1;
-                }
-            }
-            self.send_lobby(out);
+            // A lobby seat is only a name yet: free it.
+            self.free_empty_lobby_seats(out);
         } else {
             // A bot plays for the dropped pilot until it comes back with its token.
             self.retime_seat(now, seat);
@@ -506,8 +570,32 @@ impl<G: Game> RoomOf<G> {
         }
     }
 
+    /// Frees the lobby's seats nobody is connected to (but those carried from another game's
+    /// lobby while they wait): the seats after each move up.
+    fn free_empty_lobby_seats(&mut self, out: &mut Vec<Out<G>>) {
+        let held = self.held_until.is_some();
+        let mut kept = 0u8;
+        let mut moved = BTreeMap::new();
+        for (i, slot) in std::mem::take(&mut self.seats).into_iter().enumerate() {
+            if slot.conn.is_none() && !held {
+                continue;
+            }
+            moved.insert(i as u8, kept);
+            self.seats.push(slot);
+            kept += 1;
+        }
+        for s in self.members.values_mut().flatten() {
+            s.0 = moved.get(&s.0).copied().unwrap_or(s.0);
+        }
+        self.send_lobby(out);
+    }
+
     /// Fires every timer due at `now`.
     pub fn tick(&mut self, now: u64, out: &mut Vec<Out<G>>) {
+        if matches!(self.stage, Stage::Lobby) && self.held_until.is_some_and(|at| at <= now) {
+            self.held_until = None;
+            self.free_empty_lobby_seats(out);
+        }
         if matches!(self.stage, Stage::Lobby) && self.path_check_at.is_some_and(|at| at <= now) {
             self.path_check_at = Some(now.saturating_add(PATH_CHECK_US));
             if self.paths() != self.paths_sent {

@@ -1392,3 +1392,41 @@ fn a_laptop_that_asks_to_watch_takes_no_seat() {
     let lobby = lobby.expect("the watcher sees the lobby");
     assert_eq!((lobby.you, lobby.spectators, lobby.seats.len()), (None, 1, 1));
 }
+
+/// The lobby's first pilot picks the game: only they, only in the lobby; the room asks the
+/// network layer to switch, and the lobby of the other game keeps everyone's seat — name,
+/// colour, token — for a while, then frees the seats nobody came back to.
+#[test]
+fn the_first_pilot_picks_the_game_and_the_seats_go_with_it() {
+    let (mut r, mut out) = anne_joins(0, 1);
+    r.hello(0, 2, hello("Bob", None), Steady, &mut out);
+    r.message(0, 1, ClientMsg::PickColour(Colour::ALL[4]), &mut out);
+    let (anne, bob) = (token_of(&out, 1), token_of(&out, 2));
+    let before = out.len();
+    r.message(0, 2, ClientMsg::ChooseGame("mille-bornes".into()), &mut out);
+    assert!(matches!(sent_to(&out[before..], 2)[..], [ServerMsg::LobbyRefused { .. }]), "only the first pilot");
+    r.message(0, 1, ClientMsg::ChooseGame("bolide".into()), &mut out);
+    assert!(!out[before..].iter().any(|o| matches!(o, Output::SwitchGame { .. })), "the game it plays already");
+    r.message(0, 1, ClientMsg::ChooseGame("mille-bornes".into()), &mut out);
+    assert!(matches!(out.last(), Some(Output::SwitchGame { conn: 1, game }) if game == "mille-bornes"));
+    let carried = r.carried();
+    assert_eq!(carried.iter().map(|c| (c.name.as_str(), c.token)).collect::<Vec<_>>(), [("Anne", anne), ("Bob", bob)]);
+    assert_eq!(carried[0].colour, Colour::ALL[4]);
+
+    // The other game's lobby (here Bolide's again, as the seam is the same for any game).
+    let mut next = RoomOf::<crate::game::Championship>::with_seats(r.config.clone(), 8, carried, 1_000);
+    let mut out = Vec::new();
+    next.hello(1_000, 3, hello("Anne", Some(anne)), Steady, &mut out);
+    let lobby = sent_to(&out, 3).into_iter().find_map(|m| match m {
+        ServerMsg::Lobby(l) => Some(l.clone()),
+        _ => None,
+    });
+    let lobby = lobby.expect("Anne back in the lobby");
+    assert_eq!(lobby.you, Some(Seat(0)), "her seat");
+    assert_eq!((lobby.seats[0].name.as_str(), lobby.seats[0].colour), ("Anne", Colour::ALL[4]));
+    assert!(!lobby.seats[1].connected, "Bob's seat waits for him");
+    // Bob never comes back: his seat is freed once the carry is over, Anne keeps hers.
+    let now = run(&mut next, 1_000, CARRY_US + 2_000_000, &mut out, |r| r.seats_taken().0 == 1);
+    assert!(now >= 1_000 + CARRY_US, "Bob's seat waited {CARRY_US} µs");
+    assert_eq!(next.carried().len(), 1);
+}
