@@ -375,8 +375,8 @@ mod tests {
         let view = grab_view();
         s.on_message(update(&view, vec![], None), 0).unwrap();
         let values = [3, 1, 4, 1, 5, 2];
-        let twin = Twin::Reveal { race: view.race, round: view.round, values };
-        let datagram = || Datagram::Twin { show_at_us: Some(9_000), twin };
+        let twin = Twin::Reveal { race: view.race, round: view.round, values: values.to_vec() };
+        let datagram = || Datagram::Twin { show_at_us: Some(9_000), twin: twin.clone() };
         let early = s.on_twin(datagram(), 1_000).expect("the datagram came first");
         assert!(
             matches!(&early, ServerMsg::Update { events, .. } if matches!(events[..], [Event::ReservoirsRevealed { .. }]))
@@ -410,7 +410,13 @@ mod tests {
         holders[..3].copy_from_slice(&[Some(bob), Some(anne), Some(chloe)]);
         let twin = || Datagram::Twin {
             show_at_us: Some(9_000),
-            twin: Twin::EchangeOpen { race: view.race, round: view.round, holders, values, deciding: 0b001 },
+            twin: Twin::EchangeOpen {
+                race: view.race,
+                round: view.round,
+                holders: holders.to_vec(),
+                values: values.to_vec(),
+                deciding: 0b001,
+            },
         };
         let early = s.on_twin(twin(), 1_000).expect("the datagram came first");
         let ServerMsg::Update { events, view: opened, legal, .. } = &early else { panic!() };
@@ -457,7 +463,13 @@ mod tests {
         holders[..3].copy_from_slice(&[Some(Seat(1)), Some(Seat(0)), Some(Seat(2))]);
         let twin = Datagram::Twin {
             show_at_us: None,
-            twin: Twin::EchangeOpen { race: view.race, round: view.round, holders, values, deciding: 0b110 },
+            twin: Twin::EchangeOpen {
+                race: view.race,
+                round: view.round,
+                holders: holders.to_vec(),
+                values: values.to_vec(),
+                deciding: 0b110,
+            },
         };
         let ServerMsg::Update { events, legal, view: opened, .. } = s.on_twin(twin, 1_000).unwrap() else { panic!() };
         assert_eq!(
@@ -469,8 +481,10 @@ mod tests {
         );
         assert!(legal.is_empty(), "Anne holds no Échange");
         assert!(opened.pawns.iter().all(|p| p.reservoir == Some(values[p.pawn.index()])), "{:?}", opened.pawns);
-        let reveal =
-            Datagram::Twin { show_at_us: None, twin: Twin::Reveal { race: view.race, round: view.round, values } };
+        let reveal = Datagram::Twin {
+            show_at_us: None,
+            twin: Twin::Reveal { race: view.race, round: view.round, values: values.to_vec() },
+        };
         assert_eq!(s.on_twin(reveal, 1_100), None, "the reveal's own twin, behind, changes nothing");
     }
 

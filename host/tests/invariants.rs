@@ -148,6 +148,17 @@ fn the_network_layer_and_the_client_core_name_no_game() {
 }
 
 #[test]
+fn no_message_has_a_fixed_array_sized_by_seats() {
+    // 1000 Bornes seats 8, Bolide 6: a message sized by a seat count would cap every game at
+    // it. Messages carry lists (`Vec`), read with `get` on the other side.
+    let found = violations(
+        &["protocol/src/wire.rs", "protocol/src/twin.rs", "protocol/src/view.rs"],
+        &["; MAX_PILOTS]", "Seat>; ", "[Seat; "],
+    );
+    assert!(found.is_empty(), "Architecture Invariant: no fixed seat-sized array in a message:\n{}", found.join("\n"));
+}
+
+#[test]
 fn a_game_s_engine_does_no_io_and_reads_no_clock() {
     let found = violations(&["mille-bornes/src", "host/src/game"], IO_AND_CLOCKS);
     assert!(found.is_empty(), "Architecture Invariant: engines are pure:\n{}", found.join("\n"));

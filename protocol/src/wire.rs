@@ -670,15 +670,15 @@ mod tests {
             },
             Datagram::Twin {
                 show_at_us: Some(u64::MAX),
-                twin: Twin::Reveal { race: 9, round: u16::MAX, values: [6; MAX_PILOTS] },
+                twin: Twin::Reveal { race: 9, round: u16::MAX, values: vec![6; MAX_PILOTS] },
             },
             Datagram::Twin {
                 show_at_us: Some(u64::MAX),
                 twin: Twin::EchangeOpen {
                     race: 9,
                     round: u16::MAX,
-                    holders: [Some(Seat(5)); MAX_PILOTS],
-                    values: [6; MAX_PILOTS],
+                    holders: vec![Some(Seat(5)); MAX_PILOTS],
+                    values: vec![6; MAX_PILOTS],
                     deciding: u8::MAX,
                 },
             },

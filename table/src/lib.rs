@@ -234,7 +234,7 @@ pub trait Words: Clone + Copy + Debug + PartialEq + Send + Sync + 'static {
     type Lobby: Lobby;
     /// The datagram twin of an update that opens a timed moment (fairness.md §2): what a
     /// laptop needs to show the moment if the stream's update is held behind a lost packet.
-    type Twin: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
+    type Twin: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
     /// The name a command line, the lobby and the advert give the game.
     const NAME: &'static str;
 }

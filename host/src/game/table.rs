@@ -8,7 +8,6 @@ use crate::bots::{Decide, SeatSight};
 use crate::circuits::{CircuitChoice, CircuitLoadError};
 use crate::room::TIE_US;
 use bolide_protocol::event::{Contest, PhotoFinish};
-use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::options::{FirstPlayer, RaceSettings};
 use bolide_protocol::twin::Twin;
 use bolide_protocol::{Action, Circuit, Event, Pawn, PlayerView, RuleError, Seat, Timed};
@@ -175,8 +174,9 @@ impl Game for Championship {
             Event::EchangeWindow { seats } => Some(seats),
             _ => None,
         }) {
-            let (mut holders, mut values) = ([None; MAX_PILOTS], [0; MAX_PILOTS]);
-            for p in self.spectator_view().pawns {
+            let pawns = self.spectator_view().pawns;
+            let (mut holders, mut values) = (vec![None; pawns.len()], vec![0; pawns.len()]);
+            for p in pawns {
                 if let (Some(holder), Some(value)) = (holders.get_mut(p.pawn.index()), values.get_mut(p.pawn.index())) {
                     *holder = p.owner;
                     *value = p.reservoir.unwrap_or(0);
@@ -189,11 +189,7 @@ impl Game for Championship {
             Event::ReservoirsRevealed { values } => Some(values),
             _ => None,
         })?;
-        let mut by_pawn = [0; MAX_PILOTS];
-        for (slot, v) in by_pawn.iter_mut().zip(values) {
-            *slot = *v;
-        }
-        Some(Twin::Reveal { race: race_no, round, values: by_pawn })
+        Some(Twin::Reveal { race: race_no, round, values: values.clone() })
     }
 
     /// The photo finish of a moment: each seat's first reaction, and in a grab, for every pawn

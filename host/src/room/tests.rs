@@ -675,7 +675,7 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
                     conn: c,
                     at,
                     datagram: Datagram::Twin { twin: Twin::EchangeOpen { holders, deciding, .. }, .. },
-                } if *c == conn => Some((*at, *holders, *deciding)),
+                } if *c == conn => Some((*at, holders.clone(), *deciding)),
                 _ => None,
             })
             .expect("the Échange window's twin");
