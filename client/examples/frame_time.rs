@@ -12,8 +12,9 @@ use bolide_client::practice_mb::LocalGame;
 use bolide_client::ui::BolideApp;
 use bolide_client::ui::prefs::Prefs;
 use bolide_host::sim;
+use bolide_protocol::options::Settings;
 use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
-use bolide_protocol::wire::{LobbySeat, LobbyState, Settings};
+use bolide_protocol::wire::{LobbySeat, LobbyState};
 use bolide_protocol::{Action, Colour, Event, Seat, TableOptions};
 use bolide_table::BotLevel;
 

@@ -106,7 +106,8 @@ fn check(state: &mut ClientState, msg: &ServerMsg, now: u64) {
 pub fn seeds() -> Vec<Vec<u8>> {
     use bolide_host::game::table::{Output, Room, RoomConfig};
     use bolide_protocol::TableOptions;
-    use bolide_protocol::wire::{ClientMsg, Hello, PROTOCOL_VERSION, Settings};
+    use bolide_protocol::options::Settings;
+    use bolide_protocol::wire::{ClientMsg, Hello, PROTOCOL_VERSION};
     let settings = Settings {
         options: TableOptions { races: 1, ..TableOptions::default() },
         circuit: "cannes".into(),
@@ -114,7 +115,7 @@ pub fn seeds() -> Vec<Vec<u8>> {
         bot_level: Default::default(),
     };
     let mut config = RoomConfig::new("GARE", settings, 3);
-    (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (50, 5, 100, 100);
+    (config.countdown_ms, config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (50, 5, 100, 100);
     let mut room = Room::new(config, 3);
     let mut out = Vec::new();
     for conn in 1..=2 {

@@ -7,7 +7,8 @@
 
 use crate::net::{ClientError, Clock, ConnectOptions, MonotonicClock, Session, Unsent};
 use crate::state::{ClientState, SharedState};
-use bolide_protocol::wire::{ClientMsg, Settings, Shown, close};
+use bolide_protocol::options::Settings;
+use bolide_protocol::wire::{ClientMsg, Shown, close};
 use bolide_protocol::{Action, Colour};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -4,7 +4,7 @@
 use bolide_host::game::table::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_protocol::TableOptions;
-use bolide_protocol::wire::Settings;
+use bolide_protocol::options::Settings;
 use std::process::Command;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -19,7 +19,7 @@ async fn bots_play_to_the_end_and_print_the_standings() {
         bot_level: Default::default(),
     };
     let mut config = RoomConfig::new("CLI", settings, 3);
-    config.lift_delay_ms = 20;
+    config.countdown_ms = 20;
     config.bot_delay_ms = 5;
     let code = server.add_room::<bolide_host::game::Championship>(config, Journal::None, None).unwrap();
     let addr = server.local_addr().to_string();

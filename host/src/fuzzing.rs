@@ -9,8 +9,9 @@
 use crate::fair::Sample;
 use crate::game::table::{Room, RoomConfig};
 use crate::room::{ConnId, OutputOf, RoomConfigOf, RoomOf};
+use bolide_protocol::options::Settings;
 use bolide_protocol::wire::{
-    self, BeatSchedule, ClientMsg, ClientMsgOf, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg, Settings,
+    self, BeatSchedule, ClientMsg, ClientMsgOf, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg,
 };
 use bolide_protocol::{Action, BotLevel, Pawn, Seat, TableOptions};
 use bolide_table::Game;
@@ -67,7 +68,7 @@ pub fn room(data: &[u8]) {
         bot_level: BotLevel::Random,
     };
     let mut config = RoomConfig::new("GARE", settings, 1);
-    (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (50, 5, 300, 200);
+    (config.countdown_ms, config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (50, 5, 300, 200);
     let mut room = Room::new(config, 1);
     let step = |room: &Room| {
         room.game().map(|c| format!("{} {} {:?}", c.race().race_no(), c.race().round(), c.race().phase()))
@@ -130,7 +131,7 @@ pub fn room_mille_bornes(data: &[u8]) {
     let game = mille_bornes::Settings { window_ms: 2000, ..mille_bornes::Settings::default() };
     let lobby = mille_bornes::Lobby { game, bots: 1, bot_level: BotLevel::Random };
     let mut config = RoomConfigOf::new("GARE", lobby, 1);
-    (config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (5, 300, 200);
+    (config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (5, 300, 200);
     let mut room = RoomOf::<Partie>::new(config, 1);
     let step = |room: &RoomOf<Partie>| {
         room.game().map(|p| format!("{} {} {:?}", p.manche().number(), p.manche().attacks(), p.manche().phase()))

@@ -8,7 +8,8 @@ use crate::room::{JournalEntryOf, LobbyOf, RoomConfigOf, check_lobby, complete_l
 use crate::secret;
 use bolide_protocol::model::MAX_PILOTS;
 use bolide_protocol::options::GameKind;
-use bolide_protocol::wire::{DEFAULT_PORT, Settings};
+use bolide_protocol::options::Settings;
+use bolide_protocol::wire::DEFAULT_PORT;
 use bolide_protocol::{FirstPlayer, Seat, TableOptions};
 use bolide_table::Game;
 use serde::Serialize;
@@ -379,8 +380,8 @@ fn table_config<L>(args: &ServeArgs, word: &str, lobby: L) -> anyhow::Result<Roo
     let mut config = RoomConfigOf::new(word, lobby, seed);
     config.nonce = secret::nonce()?;
     config.turn_timeout_ms = seconds_flag("--turn-timeout-s", args.turn_timeout_s)?;
-    config.grab_timeout_ms = seconds_flag("--grab-timeout-s", args.grab_timeout_s)?;
-    config.lift_delay_ms = args.lift_delay_ms;
+    config.moment_timeout_ms = seconds_flag("--grab-timeout-s", args.grab_timeout_s)?;
+    config.countdown_ms = args.lift_delay_ms;
     config.bot_delay_ms = args.bot_delay_ms;
     config.plausible_reaction_ms = args.plausible_reaction_ms;
     Ok(config)

@@ -195,7 +195,7 @@ pub fn parse_commitment(text: &str) -> Option<Commitment> {
 mod tests {
     use super::*;
     use crate::room::JournalSeat;
-    use bolide_protocol::wire::Settings;
+    use bolide_protocol::options::Settings;
     use bolide_protocol::{Colour, Event, TableOptions};
     use bolide_table::{BotLevel, Game, Step};
     use rand::SeedableRng;

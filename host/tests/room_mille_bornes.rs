@@ -14,7 +14,7 @@ fn config(seed: u64) -> RoomConfigOf<Lobby> {
     let game = Settings { mode: GameMode::Hands { hands: 1 }, window_ms: 2000, ..Settings::default() };
     let lobby = Lobby { game, bots: 3, bot_level: BotLevel::Strategic };
     let mut config = RoomConfigOf::new("GARE", lobby, seed);
-    (config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (5, 20, 20);
+    (config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (5, 20, 20);
     config
 }
 

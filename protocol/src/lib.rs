@@ -28,7 +28,7 @@ impl bolide_table::Words for Bolide {
     type Event = Event;
     type View = PlayerView;
     type Refusal = RuleError;
-    type Lobby = wire::Settings;
+    type Lobby = options::Settings;
     type Twin = twin::Twin;
     const NAME: &'static str = "bolide";
 }

@@ -84,6 +84,19 @@ impl std::str::FromStr for GameKind {
     }
 }
 
+/// Bolide's lobby: the championship's settings (the lobby's, or the host's command line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub options: TableOptions,
+    /// A preset name, `random:SEED`, or the circuit notation itself.
+    pub circuit: String,
+    /// Seats filled by the host's bots, on top of the people who join.
+    pub bots: u8,
+    /// How well they (and the stand-ins for absent pilots) play.
+    #[serde(default)]
+    pub bot_level: BotLevel,
+}
+
 /// Bolide's own settings, as the table hands them to its engine: the table options and the
 /// circuits (the bots and their level are the table's).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,7 +114,7 @@ impl Default for RaceSettings {
 }
 
 /// Bolide's lobby: the championship's settings, and the seats the host's bots fill.
-impl bolide_table::Lobby for crate::wire::Settings {
+impl bolide_table::Lobby for Settings {
     type Game = RaceSettings;
 
     fn bots(&self) -> u8 {

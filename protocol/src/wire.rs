@@ -15,7 +15,7 @@
 
 use crate::dice::{Commitment, SeedReveal};
 use crate::model::{Colour, Seat};
-use crate::{BotLevel, TableOptions};
+
 use bolide_table::Words;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -230,19 +230,6 @@ pub struct StandingLine {
     pub wins: u8,
     /// Shared when points and wins are equal.
     pub rank: u8,
-}
-
-/// The championship's settings (the lobby's, or the host's command line).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Settings {
-    pub options: TableOptions,
-    /// A preset name, `random:SEED`, or the circuit notation itself.
-    pub circuit: String,
-    /// Seats filled by the host's bots, on top of the people who join.
-    pub bots: u8,
-    /// How well they (and the stand-ins for absent pilots) play.
-    #[serde(default)]
-    pub bot_level: BotLevel,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ pub mod lab;
 use bolide_host::game::table::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_protocol::TableOptions;
-use bolide_protocol::wire::Settings;
+use bolide_protocol::options::Settings;
 use std::path::PathBuf;
 
 /// A fresh scratch directory for one test.
@@ -26,10 +26,10 @@ pub fn quick_room(code: &str, bots: u8, races: u8) -> RoomConfig {
         bot_level: Default::default(),
     };
     let mut config = RoomConfig::new(code, settings, 11);
-    config.lift_delay_ms = 30;
+    config.countdown_ms = 30;
     config.bot_delay_ms = 5;
     config.turn_timeout_ms = 3_000;
-    config.grab_timeout_ms = 1_000;
+    config.moment_timeout_ms = 1_000;
     config
 }
 

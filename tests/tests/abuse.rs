@@ -88,7 +88,7 @@ async fn wrong_codes_are_rate_limited_per_address() {
 async fn a_pilot_who_never_reads_is_dropped_and_the_game_goes_on() {
     let mut config = quick_room("GARE", 1, 20);
     config.bot_delay_ms = 1;
-    config.lift_delay_ms = 1;
+    config.countdown_ms = 1;
     let (server, code) = host("abuse-no-read", config);
     let addr = server.local_addr();
     let mut watcher = Session::connect(addr, &code, "Watcher", None).await.unwrap();

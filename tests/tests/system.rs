@@ -94,7 +94,7 @@ async fn an_old_protocol_version_is_refused_with_its_message() {
 async fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing() {
     let mut config = quick_room("GARE", 2, 1);
     config.settings.options.first_player = FirstPlayer::Seat(Seat(1));
-    config.lift_delay_ms = 1_500;
+    config.countdown_ms = 1_500;
     config.bot_delay_ms = 1_500;
     let (server, code) = host("illegal", config);
     let mut ana = Session::connect(server.local_addr(), &code, "Ana", None).await.unwrap();

@@ -7,7 +7,8 @@ use crate::live::{Command, Live};
 use crate::state::Mirror;
 use bolide_protocol::circuits::PRESETS;
 use bolide_protocol::model::MAX_PILOTS;
-use bolide_protocol::wire::{LobbyState, PathCheck, Settings};
+use bolide_protocol::options::Settings;
+use bolide_protocol::wire::{LobbyState, PathCheck};
 use bolide_protocol::{BotLevel, Circuit, Colour, FirstPlayer, Seat};
 use egui::{RichText, Vec2};
 

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 /// Bolide's room, its configuration, what it asks the network layer to do, and its journal.
 pub type Room = crate::room::RoomOf<Championship>;
-pub type RoomConfig = crate::room::RoomConfigOf<bolide_protocol::wire::Settings>;
+pub type RoomConfig = crate::room::RoomConfigOf<bolide_protocol::options::Settings>;
 pub type Output = crate::room::OutputOf<bolide_protocol::Bolide>;
 pub type JournalEntry = crate::room::JournalEntryOf<bolide_protocol::Bolide>;
 

@@ -50,15 +50,17 @@ pub struct RoomConfigOf<L> {
     /// Hides the seed in the commitment the lobby shows (provably fair dice); `serve` draws
     /// it from the OS's random source.
     pub nonce: [u8; 32],
-    /// From the start of a round to the lift of the cup (Klaxon calls are open meanwhile).
-    pub lift_delay_ms: u64,
+    /// How long a countdown runs (`Step::Countdown`: from the start of Bolide's round to the
+    /// lift of the cup, Klaxon calls open meanwhile).
+    pub countdown_ms: u64,
     /// A host bot's thinking time; its reaction in the grab is its level's human hands
     /// (`bots::hands`), scaled by this over [`DEFAULT_BOT_DELAY_MS`].
     pub bot_delay_ms: u64,
     /// How long a pilot may take over a decision before a bot plays it (B-4, B-5).
     pub turn_timeout_ms: u64,
-    /// How long the grab waits for a pilot before a bot picks for it.
-    pub grab_timeout_ms: u64,
+    /// How long a timed moment waits for a person before their stand-in acts (Bolide's grab
+    /// and Échange window; a moment that ends with its time waits for nobody).
+    pub moment_timeout_ms: u64,
     /// Reactions faster than this are flagged in the log as anticipation (fairness.md §5):
     /// 100 ms for people; 0 for a table of bots.
     pub plausible_reaction_ms: u64,
@@ -71,10 +73,10 @@ impl<L> RoomConfigOf<L> {
             settings,
             seed,
             nonce: [0; 32],
-            lift_delay_ms: 1500,
+            countdown_ms: 1500,
             bot_delay_ms: DEFAULT_BOT_DELAY_MS,
             turn_timeout_ms: 30_000,
-            grab_timeout_ms: 8_000,
+            moment_timeout_ms: 8_000,
             plausible_reaction_ms: 100,
         }
     }
@@ -911,7 +913,7 @@ impl<G: Game> RoomOf<G> {
                 // A laptop that joined a moment ago is known by a few probes only: its first
                 // call and grab would be judged on a cold clock model (the lab saw far laptops
                 // clamped by hundreds of ms). The countdown runs longer for the probe burst.
-                let end = now.saturating_add(us(self.config.lift_delay_ms)).saturating_add(warm_up);
+                let end = now.saturating_add(us(self.config.countdown_ms)).saturating_add(warm_up);
                 due.push(Due { at: end, kind: DueKind::TimeUp });
                 let owd = self.slowest_pilot_path();
                 self.fair.open_klaxon(self.seats.len() as u8, end, owd);
@@ -920,7 +922,7 @@ impl<G: Game> RoomOf<G> {
                         // A slipping hand calls just after the end: refused (B-4.6: token kept).
                         let at = match self.hands(seat).calls_late(&mut self.rng) {
                             true => end.saturating_add(1),
-                            false => now.saturating_add(self.rng.random_range(0..=us(self.config.lift_delay_ms) / 2)),
+                            false => now.saturating_add(self.rng.random_range(0..=us(self.config.countdown_ms) / 2)),
                         };
                         due.push(Due { at, kind: DueKind::Call(seat) });
                     }
@@ -973,7 +975,7 @@ impl<G: Game> RoomOf<G> {
                 (reaction as f64 * base as f64 / us(DEFAULT_BOT_DELAY_MS) as f64) as u64
             }
             (true, false) => base,
-            (false, true) => us(self.config.grab_timeout_ms),
+            (false, true) => us(self.config.moment_timeout_ms),
             (false, false) => us(self.config.settings.turn_limit_ms().unwrap_or(self.config.turn_timeout_ms)),
         }
     }

@@ -4,9 +4,10 @@ use super::*;
 use crate::game::Phase;
 use crate::game::table::{JournalEntry, Output, Room, RoomConfig};
 use bolide_protocol::event::Contest;
+use bolide_protocol::options::Settings;
 use bolide_protocol::twin::Twin;
 use bolide_protocol::wire::{self, BeatSchedule::Steady, PROTOCOL_VERSION};
-use bolide_protocol::wire::{ClientMsg, Datagram, ServerMsg, Settings};
+use bolide_protocol::wire::{ClientMsg, Datagram, ServerMsg};
 use bolide_protocol::{Action, Event, FirstPlayer, RuleError};
 use bolide_protocol::{Pawn, TableOptions};
 
@@ -21,10 +22,10 @@ fn settings(bots: u8, races: u8) -> Settings {
 
 fn room(bots: u8, races: u8) -> Room {
     let mut config = RoomConfig::new("GARE", settings(bots, races), 42);
-    config.lift_delay_ms = 100;
+    config.countdown_ms = 100;
     config.bot_delay_ms = 20;
     config.turn_timeout_ms = 1_000;
-    config.grab_timeout_ms = 500;
+    config.moment_timeout_ms = 500;
     Room::new(config, 7)
 }
 
@@ -299,7 +300,7 @@ fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
             _ => None,
         })
         .expect("the race starts under the cup");
-    // The lift is `lift_delay_ms` (100 ms) after the start, and the update says so both ways.
+    // The lift is `countdown_ms` (100 ms) after the start, and the update says so both ways.
     assert_eq!(cup, (Some(10_000 + 100_000 + 5_000_000), Some(100)));
 }
 
@@ -766,7 +767,7 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
     const NONCE: [u8; 32] = [0xA5; 32];
     let mut config = RoomConfig::new("GARE", settings(0, 2), SEED);
     config.nonce = NONCE;
-    (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (100, 20, 50, 50);
+    (config.countdown_ms, config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (100, 20, 50, 50);
     let mut r = Room::new(config, 7);
     let mut out = Vec::new();
     for conn in 1..=6 {
@@ -1058,9 +1059,9 @@ fn a_pilot_who_beats_but_never_grabs_is_played_for_after_the_time_limit() {
     // stand-in asked for went to a faster hand — so the grab ends.
     for seed in 0..8 {
         let mut config = RoomConfig::new("GARE", settings(2, 1), seed);
-        config.lift_delay_ms = 100;
+        config.countdown_ms = 100;
         config.bot_delay_ms = 20;
-        config.grab_timeout_ms = 500;
+        config.moment_timeout_ms = 500;
         let mut r = Room::new(config, seed);
         let mut out = Vec::new();
         r.hello(0, 1, hello("Anne", None), Steady, &mut out);
@@ -1093,7 +1094,8 @@ fn b_4_7_a_klaxon_pick_that_hands_out_the_last_pawn_opens_the_echange_window_on_
     for seed in 0..24 {
         let mut config = RoomConfig::new("GARE", settings(0, 3), seed);
         config.settings.options.echange_drill = true;
-        (config.lift_delay_ms, config.bot_delay_ms, config.turn_timeout_ms, config.grab_timeout_ms) = (100, 20, 50, 50);
+        (config.countdown_ms, config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) =
+            (100, 20, 50, 50);
         let mut r = Room::new(config, seed);
         let mut out = Vec::new();
         for conn in 1..=3 {
@@ -1224,9 +1226,9 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
     // Four laptops; Bob stalls every grab. The second time, his stand-in takes a pawn for him
     // at once instead of at his 8 s time limit.
     let mut config = RoomConfig::new("GARE", settings(0, 1), 42);
-    config.lift_delay_ms = 100;
+    config.countdown_ms = 100;
     config.bot_delay_ms = 20;
-    config.grab_timeout_ms = 8_000;
+    config.moment_timeout_ms = 8_000;
     let mut r = Room::new(config, 7);
     let mut out = Vec::new();
     for (conn, name) in [(1, "Anne"), (2, "Bob"), (3, "Chloé"), (4, "Dan")] {

@@ -18,7 +18,7 @@ use bolide_host::net::server::Limits;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::RoomConfigOf;
 use bolide_protocol::TableOptions;
-use bolide_protocol::wire::Settings;
+use bolide_protocol::options::Settings;
 use clap::Parser;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -212,7 +212,7 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
                 bot_level: Default::default(),
             };
             let mut config = RoomConfig::new(&format!("R{r}"), settings, r as u64);
-            config.lift_delay_ms = 1000;
+            config.countdown_ms = 1000;
             codes.push(server.add_room::<bolide_host::game::Championship>(config, journal, None)?);
         }
         let hello =

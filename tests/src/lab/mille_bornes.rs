@@ -186,7 +186,7 @@ async fn play_game(
     let lobby = mille_bornes::Lobby { game, bots: 0, bot_level: BotLevel::Strategic };
     let mut room = RoomConfigOf::new("LAB", lobby, rng.random());
     room.turn_timeout_ms = 20_000;
-    room.grab_timeout_ms = 5_000;
+    room.moment_timeout_ms = 5_000;
     let code = server.add_room::<Partie>(room, Journal::None, None)?;
     let addr = server.local_addr();
     let mut sessions = Vec::new();

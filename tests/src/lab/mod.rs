@@ -12,8 +12,9 @@ use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
 use bolide_host::bots::{BotLevel, Decide};
 use bolide_host::game::table::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
+use bolide_protocol::options::Settings;
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, ServerMsg, Settings, Shown};
+use bolide_protocol::wire::{ClientMsg, ServerMsg, Shown};
 use bolide_protocol::{Action, Atout, Event, Pawn, RuleError, Seat, TableOptions, Timed};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -455,9 +456,9 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
         bot_level: Default::default(),
     };
     let mut room = RoomConfig::new("LAB", settings, config.seed);
-    room.lift_delay_ms = 600;
+    room.countdown_ms = 600;
     room.turn_timeout_ms = 20_000;
-    room.grab_timeout_ms = 5_000;
+    room.moment_timeout_ms = 5_000;
     let code = server.add_room::<bolide_host::game::Championship>(room, Journal::None, None)?;
     let addr = server.local_addr();
     let truth = Arc::new(Mutex::new(Truth::default()));
