@@ -101,14 +101,14 @@ fn main() -> anyhow::Result<()> {
         let mut now = 0;
         while game.partie().manche().draw_count() > 40 && !game.partie().is_over() {
             now += 100_000;
-            game.tick(now);
+            game.run_to(now);
             if let Some(action) = game
                 .legal()
                 .into_iter()
                 .find(|a| matches!(a, ::mille_bornes::Action::Play { .. }))
                 .or_else(|| game.legal().first().copied())
             {
-                game.act(action, now);
+                game.play(action, now);
             }
         }
         eprintln!(

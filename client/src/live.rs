@@ -1,37 +1,43 @@
-//! The window's link to a host: a tokio task drives the client core ([`Session`] over a
-//! [`SharedState`]) that the window reads each frame, with the state of the connection
+//! The window's link to a host: a tokio task drives the client core ([`SessionOf`] over a
+//! [`SharedStateOf`]) that the window reads each frame, with the state of the connection
 //! ([`Link`]) beside it; the window asks for things with [`Command`]s. The task owns the
 //! connection (the session answers the host's clock probes and beats while it matters), stamps
 //! grabs with the instants the window measured, and comes back to the seat with its token when
-//! the connection drops — the client core, and what it knows of the table, going on.
+//! the connection drops — the client core, and what it knows of the table, going on. It speaks
+//! any game ([`LiveOf`]); a table that plays another game than the one it was opened for (or
+//! that the lobby's first pilot switched) ends it with [`Link::OtherGame`], and the window
+//! opens a link in that game's words with the seat token.
 
-use crate::net::{ClientError, Clock, ConnectOptions, MonotonicClock, Session, Unsent};
-use crate::state::{ClientState, SharedState};
-use bolide_protocol::options::Settings;
-use bolide_protocol::wire::{ClientMsg, Shown, close};
-use bolide_protocol::{Action, Colour};
+use crate::game::ClientGame;
+use crate::net::{self, ClientError, Clock, ConnectOptionsOf, MonotonicClock, SessionOf, Unsent};
+use crate::state::{ClientStateOf, SharedStateOf};
+use bolide_protocol::wire::{ClientMsgOf, SeatToken, Shown, close};
+use bolide_protocol::{Bolide, Colour};
+use bolide_table::Words;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
-/// What the window asks of the host.
+/// What the window asks of the host, in a game's words.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Command {
+pub enum CommandOf<W: Words> {
     Ready(bool),
     PickColour(Colour),
-    /// The first pilot's championship settings.
-    Configure(Settings),
+    /// The first pilot's settings for the game.
+    Configure(W::Lobby),
+    /// The first pilot's pick of another game for the table (its `Words::NAME`).
+    ChooseGame(String),
     /// A game action, taken by the pilot at `at_us` on this laptop's clock (a Klaxon call is
     /// ordered by it, B-4.6).
     Act {
-        action: Action,
+        action: W::Action,
         at_us: u64,
     },
-    /// An action of a timed moment: a grab (B-4.3) or an Échange declaration (B-4.7); the
-    /// input event arrived at `input_us`.
+    /// An action of a timed moment: a grab (B-4.3), an Échange declaration (B-4.7), a
+    /// Coup-Fourré (M-15.6); the input event arrived at `input_us`.
     Timed {
-        action: Action,
+        action: W::Action,
         input_us: u64,
     },
     /// The frame that first drew a timed moment (the reservoirs, the Échange window) went to
@@ -53,63 +59,115 @@ pub enum Link {
     },
     /// Over for good, with what to tell the pilot.
     Ended(String),
+    /// The table plays another game (`Words::NAME`, cleaned): it never played this one, or its
+    /// first pilot switched it. The window goes on in that game's words, with the seat token.
+    OtherGame {
+        game: String,
+        token: Option<SeatToken>,
+    },
 }
 
-/// The window's handle on a table.
-#[derive(Clone)]
-pub struct Live {
+/// Bolide's command, by its plain name.
+pub type Command = CommandOf<Bolide>;
+/// Bolide's link, by its plain name.
+pub type Live = LiveOf<Bolide>;
+
+/// The window's handle on a table of the game `W`.
+pub struct LiveOf<W: ClientGame> {
     /// The full room code, as typed or given.
     pub code: Arc<str>,
-    state: SharedState,
+    state: SharedStateOf<W>,
     link: Arc<Mutex<Link>>,
-    commands: mpsc::UnboundedSender<Command>,
+    commands: mpsc::UnboundedSender<CommandOf<W>>,
     pub clock: Arc<MonotonicClock>,
     unsent: Unsent,
+    /// The connection a knock opened to a table of another game ([`Link::OtherGame`]): the
+    /// link in that game's words goes on through it, in the seat it was given.
+    door: Arc<Mutex<Option<net::Admitted>>>,
 }
 
-impl Live {
+impl<W: ClientGame> Clone for LiveOf<W> {
+    fn clone(&self) -> Self {
+        LiveOf {
+            code: self.code.clone(),
+            state: self.state.clone(),
+            link: self.link.clone(),
+            commands: self.commands.clone(),
+            clock: self.clock.clone(),
+            unsent: self.unsent.clone(),
+            door: self.door.clone(),
+        }
+    }
+}
+
+/// Where a link goes, and as whom.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub addr: SocketAddr,
+    /// The full room code.
+    pub code: String,
+    pub name: String,
+    /// Asked for once seated (a comeback keeps the seat's own).
+    pub colour: Option<Colour>,
+    /// Watch rather than take a seat.
+    pub watch: bool,
+    /// The seat token of a seat this laptop already has (a table that changed game).
+    pub token: Option<SeatToken>,
+}
+
+impl<W: ClientGame> LiveOf<W> {
     /// Starts the link's task on `runtime`; `repaint` is called whenever the table changes.
-    pub fn connect(
+    pub fn connect(runtime: &tokio::runtime::Handle, target: Target, repaint: Arc<dyn Fn() + Send + Sync>) -> Self {
+        Self::connect_through(runtime, target, None, repaint)
+    }
+
+    /// As [`LiveOf::connect`], going on first through `door`: a connection past the host's
+    /// door that a link in another game's words opened ([`LiveOf::take_door`]).
+    pub fn connect_through(
         runtime: &tokio::runtime::Handle,
-        addr: SocketAddr,
-        code: &str,
-        name: &str,
-        colour: Option<Colour>,
-        watch: bool,
+        target: Target,
+        door: Option<net::Admitted>,
         repaint: Arc<dyn Fn() + Send + Sync>,
-    ) -> Live {
-        let (live, commands) = Live::detached(code);
-        let target = Target { addr, code: code.to_string(), name: name.to_string(), colour };
-        let options = ConnectOptions {
+    ) -> Self {
+        let (live, commands) = Self::detached(&target.code);
+        let options = ConnectOptionsOf::<W> {
             clock: live.clock.clone(),
             unsent: live.unsent.clone(),
             state: live.state.clone(),
-            watch,
-            ..ConnectOptions::default()
+            watch: target.watch,
+            ..ConnectOptionsOf::default()
         };
-        runtime.spawn(drive(target, live.link.clone(), commands, options, repaint));
+        let ends = Ends { link: live.link.clone(), door: live.door.clone(), repaint };
+        runtime.spawn(drive(target, door, commands, options, ends));
         live
+    }
+
+    /// The connection to a table of another game this link was admitted through, once it
+    /// says [`Link::OtherGame`] (taken once).
+    pub fn take_door(&self) -> Option<net::Admitted> {
+        self.door.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
     }
 
     /// A handle with no task behind it: the window's tests feed the client core themselves
     /// and read the commands the window sent.
-    pub fn detached(code: &str) -> (Live, mpsc::UnboundedReceiver<Command>) {
+    pub fn detached(code: &str) -> (Self, mpsc::UnboundedReceiver<CommandOf<W>>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let live = Live {
+        let live = LiveOf {
             code: code.into(),
-            state: SharedState::default(),
+            state: SharedStateOf::default(),
             link: Arc::new(Mutex::new(Link::Connecting)),
             commands: tx,
             clock: Arc::default(),
             unsent: Unsent::default(),
+            door: Arc::default(),
         };
         (live, rx)
     }
 
-    pub fn send(&self, command: Command) {
+    pub fn send(&self, command: CommandOf<W>) {
         // Stamped here, on the window's thread: no beat may tell a time past it until the
         // link's task has sent it.
-        if let Command::Act { at_us, .. } | Command::Timed { input_us: at_us, .. } = command {
+        if let CommandOf::Act { at_us, .. } | CommandOf::Timed { input_us: at_us, .. } = command {
             self.unsent.stamp(at_us);
         }
         let _ = self.commands.send(command);
@@ -117,7 +175,7 @@ impl Live {
 
     /// The client core, locked for reading (or, in tests, for feeding). The window holds it
     /// for one frame; the link's task waits for it at most that long.
-    pub fn state(&self) -> MutexGuard<'_, ClientState> {
+    pub fn state(&self) -> MutexGuard<'_, ClientStateOf<W>> {
         self.state.lock()
     }
 
@@ -136,47 +194,64 @@ impl Live {
     }
 }
 
-/// Where the link goes, and as whom.
-struct Target {
-    addr: SocketAddr,
-    code: String,
-    name: String,
-    colour: Option<Colour>,
-}
-
 /// Comebacks attempted after a drop before the window gives up, a second more apart each time.
 const COMEBACKS: u32 = 8;
 
-async fn drive(
-    target: Target,
+/// What a link's task hands back to the window: the state of the link, a connection to a
+/// table of another game, and the repaint that tells the window.
+struct Ends {
     link: Arc<Mutex<Link>>,
-    mut commands: mpsc::UnboundedReceiver<Command>,
-    options: ConnectOptions,
+    door: Arc<Mutex<Option<net::Admitted>>>,
     repaint: Arc<dyn Fn() + Send + Sync>,
+}
+
+async fn drive<W: ClientGame>(
+    target: Target,
+    mut door: Option<net::Admitted>,
+    mut commands: mpsc::UnboundedReceiver<CommandOf<W>>,
+    options: ConnectOptionsOf<W>,
+    ends: Ends,
 ) {
+    let repaint = ends.repaint.clone();
     let set = |now: Link| {
-        *link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = now;
+        *ends.link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = now;
         repaint();
     };
-    let mut token = None;
+    let mut token = target.token;
     let mut attempt = 0;
     loop {
-        let result = match Session::connect_with(target.addr, &target.code, &target.name, token, options.clone()).await
-        {
+        let (addr, code, name) = (target.addr, &target.code, &target.name);
+        let admitted = match door.take() {
+            Some(door) => Ok(door),
+            None => net::knock(addr, code, name, token, options.version, None, options.watch).await,
+        };
+        let result = match admitted {
+            Ok(other) if other.game != W::NAME => {
+                // Another game's table: the window goes on through this connection, in the
+                // seat it was given (a lobby frees the seat of a laptop that leaves).
+                let (game, seat_token) = (other.game.clone(), other.token().or(token));
+                *ends.door.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(other);
+                return set(Link::OtherGame { game, token: seat_token });
+            }
+            Ok(door) => door.session(options.clone()),
+            Err(e) => Err(e),
+        };
+        let result = match result {
             Ok(mut session) => {
                 attempt = 0;
                 let first = token.is_none();
                 token = token.or(session.state().token);
                 set(Link::Connected);
                 if first && let Some(colour) = target.colour {
-                    let _ = session.send(&ClientMsg::PickColour(colour)).await;
+                    let _ = session.send(&ClientMsgOf::PickColour(colour)).await;
                 }
-                play(&mut session, &mut commands, &repaint).await
+                play(&mut session, &mut commands, &ends.repaint).await
             }
             Err(e) => Err(e),
         };
         let ended = match result {
             Ok(()) => return set(Link::Ended("You left the table.".into())),
+            Err(ClientError::GameChanged { game, .. }) => return set(Link::OtherGame { game, token }),
             Err(ClientError::Lost(why)) if attempt < COMEBACKS => why,
             Err(e @ ClientError::Connect { .. }) if token.is_some() && attempt < COMEBACKS => e.to_string(),
             Err(e) => {
@@ -213,17 +288,14 @@ pub fn explain(e: &ClientError) -> String {
         ClientError::Lost(why) => format!("The host is gone: {why}"),
         ClientError::Frame(f) => format!("The host sent something this version cannot read: {f}"),
         ClientError::View(_) | ClientError::OtherGame { .. } => e.to_string(),
-        ClientError::GameChanged { game, .. } => format!(
-            "The first pilot switched the table to {game}. This window joins Bolide tables only for now: \
-             join that one with bolide-bot, or come back once the table plays Bolide."
-        ),
+        ClientError::GameChanged { game, .. } => format!("The first pilot switched the table to {game}."),
     }
 }
 
 /// Plays one connection: messages in, commands out (the session beats meanwhile).
-async fn play(
-    session: &mut Session,
-    commands: &mut mpsc::UnboundedReceiver<Command>,
+async fn play<W: ClientGame>(
+    session: &mut SessionOf<W>,
+    commands: &mut mpsc::UnboundedReceiver<CommandOf<W>>,
     repaint: &Arc<dyn Fn() + Send + Sync>,
 ) -> Result<(), ClientError> {
     loop {
@@ -236,20 +308,21 @@ async fn play(
             command = commands.recv() => {
                 let Some(command) = command else { return Ok(()) };
                 match command {
-                    Command::Ready(r) => session.send(&ClientMsg::Ready(r)).await?,
-                    Command::PickColour(c) => session.send(&ClientMsg::PickColour(c)).await?,
-                    Command::Configure(s) => session.send(&ClientMsg::Configure(s)).await?,
-                    Command::Act { action, at_us } => {
+                    CommandOf::Ready(r) => session.send(&ClientMsgOf::Ready(r)).await?,
+                    CommandOf::PickColour(c) => session.send(&ClientMsgOf::PickColour(c)).await?,
+                    CommandOf::Configure(s) => session.send(&ClientMsgOf::Configure(s)).await?,
+                    CommandOf::ChooseGame(game) => session.send(&ClientMsgOf::ChooseGame(game)).await?,
+                    CommandOf::Act { action, at_us } => {
                         session.act_at(action, at_us).await?;
                     }
-                    Command::Timed { action, input_us } => {
+                    CommandOf::Timed { action, input_us } => {
                         // The frame that drew the moment, or else its scheduled instant.
                         let shown_us = session.state().shown_for(input_us);
                         session.timed(action, shown_us, input_us).await?;
                     }
-                    Command::Shown(moment) => session.state().show(moment),
-                    Command::Leave => {
-                        session.send(&ClientMsg::Leave).await?;
+                    CommandOf::Shown(moment) => session.state().show(moment),
+                    CommandOf::Leave => {
+                        session.send(&ClientMsgOf::Leave).await?;
                         return Ok(());
                     }
                 }

@@ -304,6 +304,11 @@ pub async fn knock(
 }
 
 impl Admitted {
+    /// The seat token the host gave with its welcome (a spectator has none).
+    pub fn token(&self) -> Option<SeatToken> {
+        self.token
+    }
+
     /// The next frame at the door.
     async fn next(&mut self) -> Result<Door, ClientError> {
         let mut buf = vec![0; 16 * 1024];

@@ -3,6 +3,8 @@
 //! the safety calls after 0.6 to 1.5 s (M-15.11). No host and no network: what may be done
 //! still comes from the engine's legal actions, as it will from the host's at a table.
 
+use crate::lang::Words;
+use crate::ui::mille_bornes::MbTable;
 use bolide_table::{BotLevel, Seat};
 use mille_bornes::{Action, Event, Partie, Phase, RuleError, Settings, View};
 use rand::{RngExt, SeedableRng};
@@ -87,13 +89,7 @@ impl LocalGame {
     /// The window's title: where the player is (a glance at the task bar, and the hook the
     /// window scripts follow).
     pub fn title(&self) -> &'static str {
-        let my_side = self.you.0 % self.partie.manche().sides().max(1);
-        match self.partie.manche().phase() {
-            _ if self.partie.is_over() => "Bolide — 1000 Bornes — game over",
-            Phase::Turn { seat } if seat == self.you => "Bolide — 1000 Bornes — your turn",
-            Phase::Window { side, .. } if side == my_side => "Bolide — 1000 Bornes — Coup-Fourré?",
-            _ => "Bolide — 1000 Bornes",
-        }
+        crate::ui::mille_bornes::title(Some(&self.view()), Some(self.you))
     }
 
     /// M-3.2: every card this player saw, re-dealt from the game's seed once it is over (at a
@@ -112,7 +108,7 @@ impl LocalGame {
     }
 
     /// Your action. A Coup-Fourré without the safety is refused to you alone (M-15.5).
-    pub fn act(&mut self, action: Action, now: u64) {
+    pub fn play(&mut self, action: Action, now: u64) {
         let mut events = Vec::new();
         let opened = self.window.map(|w| w.opened_at);
         match self.partie.apply_into(self.you, action, &mut events) {
@@ -129,7 +125,7 @@ impl LocalGame {
 
     /// Lets the clock run to `now`: bots play, a bot calls, a window closes. Returns when the
     /// caller should look again (µs), if anything is scheduled.
-    pub fn tick(&mut self, now: u64) -> Option<u64> {
+    pub fn run_to(&mut self, now: u64) -> Option<u64> {
         for _ in 0..64 {
             if self.partie.is_over() {
                 return None;
@@ -203,6 +199,66 @@ impl LocalGame {
     }
 }
 
+impl MbTable for LocalGame {
+    fn view(&self) -> Option<View> {
+        Some(LocalGame::view(self))
+    }
+
+    fn legal(&self) -> Vec<Action> {
+        LocalGame::legal(self)
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    fn you(&self) -> Option<Seat> {
+        Some(self.you)
+    }
+
+    fn refusal(&self, w: &Words) -> Option<String> {
+        self.refusal.as_ref().map(|refusal| match refusal {
+            RuleError::SafetyNotHeld { safety } => (w.mb_cf_refused)(safety.card().name()),
+            other => other.to_string(),
+        })
+    }
+
+    fn log(&self) -> &[Event] {
+        &self.log
+    }
+
+    fn window(&self) -> Option<(u64, u64)> {
+        self.window.map(|w| (w.opened_at, w.closes_at))
+    }
+
+    fn last_call(&self) -> Option<(Seat, Option<u64>)> {
+        self.last_call.map(|(seat, us)| (seat, Some(us)))
+    }
+
+    fn deadline(&self) -> Option<u64> {
+        None
+    }
+
+    fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>> {
+        let mut lines = self.partie.standings()?;
+        lines.sort_by_key(|s| (s.rank, s.seat));
+        let sides = self.partie.manche().sides();
+        Some(lines.iter().filter(|s| s.seat.0 < sides).map(|s| (s.rank, s.seat, s.points, s.hands_won)).collect())
+    }
+
+    fn cards_checked(&self) -> Option<Result<usize, String>> {
+        LocalGame::cards_checked(self).map(|r| r.map_err(|e| e.to_string()))
+    }
+
+    fn act(&mut self, action: Action, now: u64) {
+        self.play(action, now);
+    }
+
+    fn tick(&mut self, now: u64) -> Option<u64> {
+        self.run_to(now)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,7 +278,7 @@ mod tests {
                 break;
             }
             let before = g.log.len();
-            let next = g.tick(now);
+            let next = g.run_to(now);
             for e in &g.log[before..] {
                 match e {
                     Event::WindowOpened { .. } => windows += 1,
@@ -232,7 +288,7 @@ mod tests {
             }
             let legal = g.legal();
             if let Some(a) = legal.iter().find(|a| **a == Action::CoupFourre).or(legal.first()) {
-                g.act(*a, now);
+                g.play(*a, now);
                 continue;
             }
             now = next.unwrap_or(now + 1_000).max(now + 1);
@@ -249,7 +305,7 @@ mod tests {
     #[test]
     fn m_15_5_your_call_without_the_safety_is_refused_to_you() {
         let mut g = LocalGame::new(2, BotLevel::Random, 1, names()[..2].to_vec(), Settings::default(), 0).unwrap();
-        g.act(Action::CoupFourre, 0);
+        g.play(Action::CoupFourre, 0);
         assert_eq!(g.refusal, Some(RuleError::NoWindow));
     }
 }

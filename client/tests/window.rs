@@ -10,7 +10,7 @@ use bolide_host::sim;
 use bolide_protocol::event::{Contest, PhotoFinish};
 use bolide_protocol::options::Settings;
 use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
-use bolide_protocol::wire::{LobbySeat, LobbyState, ServerMsg, Shown, StandingLine};
+use bolide_protocol::wire::{LobbySeat, ServerMsg, Shown, StandingLine};
 use bolide_protocol::{Action, Atout, BotLevel, Colour, Event, Pawn, PlayerView, Seat, TableOptions, Timed};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -70,19 +70,29 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
             bots: 1,
             bot_level: Default::default(),
         };
-        t.lobby = Some(LobbyState {
-            seats,
-            you: None,
-            settings,
-            spectators: 0,
-            started,
-            dice: Default::default(),
-            reveal: None,
-        });
+        t.lobby = Some(lobby_of(seats, settings, started, None));
     }
     let mut app = app();
     app.sit(live.clone(), None);
     (app, live, commands)
+}
+
+/// A lobby of any game with these seats and settings, no spectator, the seed sealed.
+fn lobby_of<W: bolide_table::Words>(
+    seats: Vec<LobbySeat>,
+    settings: W::Lobby,
+    started: bool,
+    you: Option<Seat>,
+) -> bolide_protocol::wire::LobbyStateOf<W> {
+    bolide_protocol::wire::LobbyStateOf {
+        seats,
+        you,
+        settings,
+        spectators: 0,
+        started,
+        dice: Default::default(),
+        reveal: None,
+    }
 }
 
 /// A real view of a three-pilot race, from seat 0.
@@ -104,7 +114,7 @@ fn type_into(h: &mut Harness<'static, BolideApp>, label: &str, text: &str) {
     h.run();
 }
 
-fn drain(commands: &mut UnboundedReceiver<Command>) -> Vec<Command> {
+fn drain<C>(commands: &mut UnboundedReceiver<C>) -> Vec<C> {
     std::iter::from_fn(|| commands.try_recv().ok()).collect()
 }
 
@@ -148,12 +158,13 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
     h.run();
     h.get_by_label("Join this table").click();
     h.run();
-    let expected = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into(), watch: false };
+    let bolide = bolide_protocol::options::GameKind::Bolide;
+    let expected = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into(), watch: false, game: bolide };
     assert_eq!(h.state().last_intent, Some(expected));
     // Or to watch it: a spectator, even while seats are free.
     h.get_by_label("Watch this table").click();
     h.run();
-    let watching = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into(), watch: true };
+    let watching = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into(), watch: true, game: bolide };
     assert_eq!(h.state().last_intent, Some(watching));
     let prefs = h.state().prefs();
     assert_eq!((prefs.last_address.as_str(), prefs.last_code.as_str()), ("192.168.1.20:47117", "garage-7F3K0Q"));
@@ -737,7 +748,8 @@ fn a_spectator_watches_the_race_without_a_hand_or_buttons() {
 fn mille_bornes_practice_shows_the_tableaux_and_plays_a_card_from_the_hand() {
     let mut h = harness(app());
     h.run();
-    h.get_by_label("1000 Bornes").click();
+    // Host a game (left) and Practice (right) each ask which game.
+    h.query_all_by_label("1000 Bornes").last().unwrap().click();
     h.run();
     assert!(h.state().prefs().practice_mille_bornes, "the game is remembered");
     h.get_by_label("2").click();
@@ -790,9 +802,9 @@ fn mille_bornes_at_8_players_fits_from_720p_to_4k_with_nothing_overlapping() {
         let mut now = 0;
         while game.partie().manche().draw_count() > 50 {
             now += 100_000;
-            game.tick(now);
+            game.run_to(now);
             if let Some(a) = game.legal().first().copied() {
-                game.act(a, now);
+                game.play(a, now);
             }
         }
         let mut app = BolideApp::with(Prefs::default(), None, None).unwrap().dry_run();
@@ -822,4 +834,203 @@ fn mille_bornes_at_8_players_fits_from_720p_to_4k_with_nothing_overlapping() {
             }
         }
     }
+}
+
+// 1000 Bornes at a table over the wire: the start screen hosts it, the join list joins it in
+// its own words, its lobby sets its options, and the game screen reads the client core.
+
+use bolide_client::live::{CommandOf, LiveOf};
+use bolide_protocol::options::GameKind;
+use mille_bornes::MilleBornes;
+
+type MbCommand = CommandOf<MilleBornes>;
+
+#[test]
+fn host_a_game_asks_which_game_and_remembers_it() {
+    let mut h = harness(app());
+    h.run();
+    // Host a game (left) and Practice (right) each ask which game.
+    h.query_all_by_label("1000 Bornes").next().unwrap().click();
+    h.run();
+    h.get_by_label("Host a game").click();
+    h.run();
+    assert!(matches!(h.state().last_intent, Some(Intent::Host { game: GameKind::MilleBornes, .. })));
+    assert_eq!(h.state().prefs().host_game, GameKind::MilleBornes, "the game is remembered");
+    // The races are Bolide's: a 1000 Bornes table offers bots for up to 8 players instead.
+    assert!(h.query_by_label("Races").is_none());
+}
+
+#[test]
+fn joining_a_1000_bornes_table_from_the_list_joins_it_in_its_words() {
+    let cards = FoundHost { game: Some(GameKind::MilleBornes), ..found() };
+    let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
+    let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![cards]))).unwrap().dry_run();
+    let mut h = harness(app);
+    h.run();
+    let version = bolide_protocol::wire::PROTOCOL_VERSION;
+    h.get_by_label(&format!("Anne's table — 2/6 seats · v{version} · 1000 Bornes")).click();
+    h.run();
+    type_into(&mut h, "Code word", "garage");
+    h.get_by_label("Join this table").click();
+    h.run();
+    let code = "garage-7F3K0Q".to_string();
+    let expected = Intent::Join { addr: found().addr, code, watch: false, game: GameKind::MilleBornes };
+    assert_eq!(h.state().last_intent, Some(expected));
+}
+
+/// A 1000 Bornes table at seat 0 of a lobby of two people (Anne, Bob) and `bots` bots.
+fn mb_seated(started: bool, bots: u8) -> (BolideApp, LiveOf<MilleBornes>, UnboundedReceiver<MbCommand>) {
+    let (live, commands) = LiveOf::<MilleBornes>::detached("GARAGE-7F3K0Q");
+    live.set_link(Link::Connected);
+    {
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+        let seat = |i: u8, name: &str, colour, bot| LobbySeat {
+            seat: Seat(i),
+            name: name.into(),
+            colour,
+            bot,
+            ready: started,
+            connected: !bot,
+            path: None,
+        };
+        let mut seats = vec![seat(0, "Anne", Colour::Rouge, false), seat(1, "Bob", Colour::Bleu, false)];
+        if started {
+            seats.extend((0..bots).map(|n| seat(2 + n, &format!("Bot {}", n + 1), Colour::Vert, true)));
+        }
+        let settings = mille_bornes::Lobby { bots, ..Default::default() };
+        state.mirror.lobby = Some(lobby_of(seats, settings, started, Some(Seat(0))));
+    }
+    let mut app = app();
+    app.sit_mille_bornes(live.clone(), None);
+    (app, live, commands)
+}
+
+/// M-14 in the lobby: the first pilot sets the trip, the game's length, the Coup-Fourré's
+/// window and the bots; at 6 players the teams show who sits with whom (M-2.2); the table
+/// can be switched to Bolide.
+#[test]
+fn mille_bornes_lobby_sets_the_options_and_shows_the_teams() {
+    let (app, _live, mut commands) = mb_seated(false, 4);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("6 players");
+    // Partners sit opposite: seats 1 and 4, 2 and 5, 3 and 6.
+    h.get_by_label("Team: Anne & Bot 2");
+    h.get_by_label("Team: Bob & Bot 3");
+    h.get_by_label("700 km").click();
+    h.run();
+    h.get_by_label("3 hands").click();
+    h.run();
+    h.get_by_label("5 s").click();
+    h.run();
+    let sent = drain(&mut commands);
+    let configured: Vec<&mille_bornes::Lobby> =
+        sent.iter().filter_map(|c| if let CommandOf::Configure(l) = c { Some(l) } else { None }).collect();
+    assert!(configured.iter().any(|l| l.game.target_km == 700), "{sent:?}");
+    assert!(configured.iter().any(|l| l.game.mode == mille_bornes::options::GameMode::Hands { hands: 3 }));
+    assert!(configured.iter().any(|l| l.game.window_ms == 5000));
+    h.get_by_label("Play Bolide at this table instead").click();
+    h.run();
+    assert!(drain(&mut commands).contains(&CommandOf::ChooseGame("bolide".into())));
+    h.get_by_label("Put your hand flat on the table (ready)").click();
+    h.run();
+    assert!(drain(&mut commands).contains(&CommandOf::Ready(true)));
+}
+
+/// A 1000 Bornes hand played from seed 11 by the random bot until an attack lands on seat
+/// 0's side (M-15.1): the Coup-Fourré window is open for this laptop.
+fn attacked_side_zero() -> mille_bornes::Partie {
+    use rand::SeedableRng;
+    let mut events = Vec::new();
+    let settings = mille_bornes::Settings::default();
+    let mut partie = mille_bornes::Partie::new(settings, 4, 11, &mut events).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let mut scratch = Vec::new();
+    for _ in 0..2_000 {
+        match partie.manche().phase() {
+            mille_bornes::Phase::Window { side: 0, .. } => return partie,
+            mille_bornes::Phase::Window { .. } => partie.close_window(&mut events).unwrap(),
+            mille_bornes::Phase::Turn { seat } => {
+                let action =
+                    mille_bornes::bots::decide(partie.manche(), seat, BotLevel::Random, &mut rng, &mut scratch)
+                        .unwrap();
+                partie.apply_into(seat, action, &mut events).unwrap();
+            }
+            mille_bornes::Phase::Over => break,
+        }
+    }
+    panic!("no attack on side 0 from this seed");
+}
+
+/// M-15.5, M-15.6 in the window at a table: the attacked side's player sees the attack and
+/// the big button; the frame that drew it is reported (`Shown`, the window's name), and the
+/// call goes as a timed request stamped at the key. Then a card is played from the hand.
+#[test]
+fn m_15_6_the_coup_fourre_at_a_table_is_a_timed_request_from_the_frame_that_drew_it() {
+    let (app, live, mut commands) = mb_seated(true, 2);
+    let partie = attacked_side_zero();
+    let view = partie.view(Some(Seat(0)));
+    let moment = mille_bornes::partie::window_moment(view.hand_number, view.attacks);
+    {
+        let mut state = live.state();
+        state.mirror.view = Some(view);
+        state.mirror.legal = vec![mille_bornes::Action::CoupFourre];
+    }
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("An attack lands: Coup-Fourré?");
+    assert_eq!(h.state().title_now(), "Bolide — 1000 Bornes — Coup-Fourré?");
+    let shown: Vec<MbCommand> = drain(&mut commands).into_iter().filter(|c| matches!(c, CommandOf::Shown(_))).collect();
+    assert!(matches!(shown.as_slice(), [CommandOf::Shown(Shown { moment: m, .. })] if *m == moment), "{shown:?}");
+    h.key_press(egui::Key::Space);
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(
+        sent.iter().any(|c| matches!(c, CommandOf::Timed { action: mille_bornes::Action::CoupFourre, .. })),
+        "{sent:?}"
+    );
+    assert!(sent.iter().all(|c| !matches!(c, CommandOf::Shown(_))), "the window is reported once");
+    // The call refused to this laptop alone, in words.
+    live.state().mirror.refusal = Some("M-15.5: you do not hold Increvable".into());
+    h.run();
+    h.get_by_label("M-15.5: you do not hold Increvable");
+}
+
+/// The turn at a table: a card of the hand goes out as a plain action, where the host's
+/// legal list says it may go; a spectator gets no hand.
+#[test]
+fn mille_bornes_at_a_table_plays_a_card_from_the_host_s_legal_list() {
+    let (app, live, mut commands) = mb_seated(true, 2);
+    let mut events = Vec::new();
+    let partie = mille_bornes::Partie::new(mille_bornes::Settings::default(), 4, 5, &mut events).unwrap();
+    let seat = match partie.manche().phase() {
+        mille_bornes::Phase::Turn { seat } => seat,
+        other => panic!("{other:?}"),
+    };
+    let view = partie.view(Some(seat));
+    let legal = partie.legal_actions(seat);
+    {
+        let mut state = live.state();
+        state.mirror.seat = Some(seat);
+        state.mirror.view = Some(view.clone());
+        state.mirror.legal = legal.clone();
+    }
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Your turn");
+    let discard =
+        legal.iter().find_map(|a| if let mille_bornes::Action::Discard { card } = a { Some(*card) } else { None });
+    let card = discard.expect("a card to discard");
+    h.query_all_by_label(card.name()).find(|n| n.rect().height() > 90.0).unwrap().click();
+    h.run();
+    h.get_by_label("Discard (D)").click();
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(
+        sent.iter().any(
+            |c| matches!(c, CommandOf::Act { action: mille_bornes::Action::Discard { card: c }, .. } if *c == card)
+        ),
+        "{sent:?}"
+    );
 }

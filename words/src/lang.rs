@@ -343,6 +343,23 @@ pub struct Words {
     pub mb_hands_n: fn(u8) -> String,
     pub titled: fn(&str, &str) -> String,
     pub mb_last_call: fn(&str, &str) -> String,
+    pub mb_last_call_by: fn(&str) -> String,
+    pub game_choice: &'static str,
+    pub play_instead: fn(&str) -> String,
+    pub mb_settings_heading: &'static str,
+    pub mb_trip: &'static str,
+    pub mb_play_to: &'static str,
+    pub mb_window_length: &'static str,
+    pub mb_turn_timer: &'static str,
+    pub off: &'static str,
+    pub mb_coup_fourre_mode: &'static str,
+    pub mb_real_time: &'static str,
+    pub mb_automatic: &'static str,
+    pub mb_open_hands: &'static str,
+    pub mb_team: fn(&str) -> String,
+    pub mb_players_n: fn(usize) -> String,
+    pub mb_game_starts_when: &'static str,
+    pub table_plays_unknown: fn(&str) -> String,
 }
 
 impl Words {
@@ -708,6 +725,25 @@ pub static EN: Words = Words {
     mb_hands_n: |n| if n == 1 { "1 hand".into() } else { format!("{n} hands") },
     titled: |title, text| format!("{title}: {text}"),
     mb_last_call: |who, ms| format!("Last Coup-Fourré: {who}, {ms} after the attack"),
+    mb_last_call_by: |who| format!("Last Coup-Fourré: {who}"),
+    game_choice: "Game",
+    play_instead: |game| format!("Play {game} at this table instead"),
+    mb_settings_heading: "The game",
+    mb_trip: "Trip",
+    mb_play_to: "Play",
+    mb_window_length: "Coup-Fourré window",
+    mb_turn_timer: "Turn timer",
+    off: "off",
+    mb_coup_fourre_mode: "Coup-Fourré",
+    mb_real_time: "called in real time",
+    mb_automatic: "laid by the host at once",
+    mb_open_hands: "Partners see each other's hand",
+    mb_team: |who| format!("Team: {who}"),
+    mb_players_n: |n| format!("{n} players"),
+    mb_game_starts_when: "The game starts when everyone is ready, at 2, 3, 4, 6 or 8 players (bots included).",
+    table_plays_unknown: |game| {
+        format!("This table now plays {game}, which this version does not know: update Bolide on this laptop.")
+    },
 };
 
 pub static FR: Words = Words {
@@ -1067,6 +1103,27 @@ pub static FR: Words = Words {
     mb_hands_n: |n| if n == 1 { "1 manche".into() } else { format!("{n} manches") },
     titled: |title, text| format!("{title} : {text}"),
     mb_last_call: |who, ms| format!("Dernier Coup-Fourré : {who}, {ms} après l'attaque"),
+    mb_last_call_by: |who| format!("Dernier Coup-Fourré : {who}"),
+    game_choice: "Jeu",
+    play_instead: |game| format!("Jouer plutôt à {game} à cette table"),
+    mb_settings_heading: "La partie",
+    mb_trip: "Étape",
+    mb_play_to: "Jouer",
+    mb_window_length: "Fenêtre du Coup-Fourré",
+    mb_turn_timer: "Minuteur du tour",
+    off: "sans",
+    mb_coup_fourre_mode: "Coup-Fourré",
+    mb_real_time: "annoncé en temps réel",
+    mb_automatic: "posé d'office par l'hôte",
+    mb_open_hands: "Les équipiers voient la main de l'autre",
+    mb_team: |who| format!("Équipe : {who}"),
+    mb_players_n: |n| format!("{n} joueurs"),
+    mb_game_starts_when: "La partie commence quand tout le monde est prêt, à 2, 3, 4, 6 ou 8 joueurs (robots compris).",
+    table_plays_unknown: |game| {
+        format!(
+            "Cette table joue maintenant à {game}, que cette version ne connaît pas : mettez Bolide à jour sur ce portable."
+        )
+    },
 };
 
 #[cfg(test)]

@@ -2,14 +2,16 @@
 //! first pilot's settings, which everyone sees change live.
 
 use super::look;
+use crate::game::ClientGame;
 use crate::lang::Words;
-use crate::live::{Command, Live};
-use crate::state::Mirror;
+use crate::live::{Command, CommandOf, Live, LiveOf};
+use crate::state::{Mirror, MirrorOf};
 use bolide_protocol::circuits::PRESETS;
 use bolide_protocol::model::MAX_PILOTS;
-use bolide_protocol::options::Settings;
-use bolide_protocol::wire::{LobbyState, PathCheck};
+use bolide_protocol::options::{GameKind, Settings};
+use bolide_protocol::wire::{LobbyState, LobbyStateOf, PathCheck};
 use bolide_protocol::{BotLevel, Circuit, Colour, FirstPlayer, Seat};
+use bolide_table::Lobby as _;
 use egui::{RichText, Vec2};
 
 /// The lobby's own state between frames: the circuit being edited.
@@ -42,22 +44,15 @@ impl LobbyUi {
             return;
         };
         if let Some(host) = hosting {
-            ui.vertical_centered(|ui| {
-                ui.label(w.room_code_tell);
-                ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
-                let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
-                ui.label((w.join_at)(&addresses.join(w.or_sep)));
-                if host.guard.as_ref().is_some_and(|g| g.locked()) {
-                    ui.colored_label(egui::Color32::LIGHT_RED, w.joins_locked);
-                    ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));
-                }
-            });
-            ui.separator();
+            room_code(ui, host, w);
         }
         ui.columns(2, |cols| {
-            seats(&mut cols[0], live, t, lobby, w);
+            seats(&mut cols[0], live, t, lobby, w.race_starts_when, w);
             let first = t.seat == Some(Seat(0));
             self.settings(&mut cols[1], live, lobby, first);
+            if first {
+                other_game(&mut cols[1], live, GameKind::MilleBornes, w);
+            }
         });
         if let Some(refusal) = &t.refusal {
             ui.colored_label(egui::Color32::from_rgb(230, 120, 40), refusal);
@@ -213,6 +208,30 @@ impl LobbyUi {
     }
 }
 
+/// The hosting laptop's lobby: the room code, large, and the addresses to join.
+pub(super) fn room_code(ui: &mut egui::Ui, host: &super::HostInfo, w: &Words) {
+    ui.vertical_centered(|ui| {
+        ui.label(w.room_code_tell);
+        ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
+        let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
+        ui.label((w.join_at)(&addresses.join(w.or_sep)));
+        if host.guard.as_ref().is_some_and(|g| g.locked()) {
+            ui.colored_label(egui::Color32::LIGHT_RED, w.joins_locked);
+            ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));
+        }
+    });
+    ui.separator();
+}
+
+/// The first pilot's way to switch the table to another game: every laptop follows to its
+/// lobby, each back in its own seat.
+pub(super) fn other_game<W: ClientGame>(ui: &mut egui::Ui, live: &LiveOf<W>, game: GameKind, w: &Words) {
+    ui.add_space(8.0);
+    if ui.button((w.play_instead)(game.title())).clicked() {
+        live.send(CommandOf::ChooseGame(game.name().to_string()));
+    }
+}
+
 fn circuit_label(circuit: &str, w: &Words) -> String {
     if circuit.contains(' ') { w.custom_tiles.into() } else { circuit.to_string() }
 }
@@ -278,7 +297,16 @@ fn path_check(ui: &mut egui::Ui, path: Option<PathCheck>, w: &Words) {
     ui.colored_label(colour, text);
 }
 
-fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState, w: &Words) {
+/// Who sits where (for any game): names, colours, ready, each laptop's network; this laptop's
+/// colour and its hand flat on the table.
+pub(super) fn seats<W: ClientGame>(
+    ui: &mut egui::Ui,
+    live: &LiveOf<W>,
+    t: &MirrorOf<W>,
+    lobby: &LobbyStateOf<W>,
+    starts_when: &str,
+    w: &Words,
+) {
     ui.heading(w.pilots);
     egui::Grid::new("seats").striped(true).min_col_width(60.0).show(ui, |ui| {
         for seat in &lobby.seats {
@@ -303,7 +331,7 @@ fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState, w: &Wor
             }
             ui.end_row();
         }
-        for n in 1..=lobby.settings.bots {
+        for n in 1..=lobby.settings.bots() {
             ui.label((w.bot_n)(n));
             ui.label("—");
             ui.label(w.bot);
@@ -321,14 +349,14 @@ fn seats(ui: &mut egui::Ui, live: &Live, t: &Mirror, lobby: &LobbyState, w: &Wor
         for c in Colour::ALL {
             let taken = lobby.seats.iter().any(|s| s.colour == c && s.seat != me);
             if look::swatch(ui, c, c == mine.colour, !taken).clicked() {
-                live.send(Command::PickColour(c));
+                live.send(CommandOf::PickColour(c));
             }
         }
     });
     ui.add_space(8.0);
     let (label, ready) = if mine.ready { (w.hand_flat, false) } else { (w.put_hand_flat, true) };
     if ui.add(egui::Button::new(RichText::new(label).size(20.0)).min_size(Vec2::new(300.0, 48.0))).clicked() {
-        live.send(Command::Ready(ready));
+        live.send(CommandOf::Ready(ready));
     }
-    ui.label(w.race_starts_when);
+    ui.label(starts_when);
 }

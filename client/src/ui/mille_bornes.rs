@@ -6,10 +6,51 @@
 
 use super::cards;
 use crate::lang::Words;
-use crate::practice_mb::LocalGame;
 use bolide_table::Seat;
 use egui::{Color32, RichText, Vec2};
+use mille_bornes::partie::window_moment;
 use mille_bornes::{Action, Card, Event, Family, Phase, View};
+
+/// What the 1000 Bornes screen reads and asks, whoever runs the game: the engine on this
+/// laptop (Practice, [`crate::practice_mb::LocalGame`]) or a table over the wire (the client
+/// core's mirror, [`super::table_mb::NetTable`]). The screen draws from it each frame and asks
+/// through it; it never re-derives a rule.
+pub trait MbTable {
+    /// The table as this laptop may see it (`None` before the first deal reached it).
+    fn view(&self) -> Option<View>;
+    /// What this seat may do now.
+    fn legal(&self) -> Vec<Action>;
+    /// Every seat's name, by seat.
+    fn names(&self) -> Vec<String>;
+    /// This laptop's seat (`None`: it watches).
+    fn you(&self) -> Option<Seat>;
+    /// The last refusal, in words (cleared by the next accepted action).
+    fn refusal(&self, w: &Words) -> Option<String>;
+    /// What happened, oldest first (the latest few thousand events).
+    fn log(&self) -> &[Event];
+    /// The open Coup-Fourré window on this laptop's clock: when it showed, when it closes.
+    fn window(&self) -> Option<(u64, u64)>;
+    /// The last Coup-Fourré: who called, and their reaction from the attack's appearance
+    /// when this laptop knows it (µs).
+    fn last_call(&self) -> Option<(Seat, Option<u64>)>;
+    /// When a bot plays this seat's turn, on this laptop's clock.
+    fn deadline(&self) -> Option<u64>;
+    /// The final places (M-13), one line a side, best first: rank, a seat of the side,
+    /// points, hands won.
+    fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>>;
+    /// M-3.2: the hands whose every card this laptop saw re-dealt from the revealed seed, or
+    /// what did not match.
+    fn cards_checked(&self) -> Option<Result<usize, String>>;
+    /// Plays `action` (a Coup-Fourré as a timed request, input at `now`).
+    fn act(&mut self, action: Action, now: u64);
+    /// Lets the clock run to `now` (a game on this laptop plays its bots); returns when to
+    /// look again (µs), if anything is scheduled.
+    fn tick(&mut self, _now: u64) -> Option<u64> {
+        None
+    }
+    /// The frame being built is the first to draw the Coup-Fourré window `moment`.
+    fn drawn(&mut self, _ui: &egui::Ui, _moment: u64) {}
+}
 
 /// What the screen remembers between frames.
 #[derive(Default)]
@@ -18,6 +59,8 @@ pub struct MilleBornesUi {
     selected: Option<Card>,
     /// The card under the pointer (or picked): its possible targets are outlined.
     pointed: Option<Card>,
+    /// The last Coup-Fourré window this screen drew (its `shown` is stamped once).
+    drawn: Option<u64>,
 }
 
 /// The names of the seats that drive `side` ("Anne & Bot 3" for partners).
@@ -29,21 +72,49 @@ fn side_name(view: &View, names: &[String], side: u8) -> String {
     seats.join(" & ")
 }
 
+/// The window's title at a 1000 Bornes table: where the player is (a glance at the task bar,
+/// and the hook the window scripts follow).
+pub fn title(view: Option<&View>, you: Option<Seat>) -> &'static str {
+    let Some(view) = view else { return "Bolide — 1000 Bornes" };
+    let my_side = you.map(|s| s.0 % view.sides.max(1));
+    match view.phase {
+        _ if view.over => "Bolide — 1000 Bornes — game over",
+        Phase::Turn { seat } if Some(seat) == you => "Bolide — 1000 Bornes — your turn",
+        Phase::Window { side, .. } if Some(side) == my_side => "Bolide — 1000 Bornes — Coup-Fourré?",
+        _ => "Bolide — 1000 Bornes",
+    }
+}
+
 impl MilleBornesUi {
-    /// One frame of a local practice game; returns true when the player leaves.
-    pub fn show(&mut self, ui: &mut egui::Ui, game: &mut LocalGame, now: u64, w: &Words) -> bool {
+    /// One frame of a 1000 Bornes table; returns true when the player leaves. `leave`: the
+    /// screen has its own Leave button (Practice); at a table the banner has it.
+    pub fn show(&mut self, ui: &mut egui::Ui, game: &mut dyn MbTable, now: u64, w: &Words, leave_button: bool) -> bool {
         if let Some(next) = game.tick(now) {
             ui.ctx().request_repaint_after(std::time::Duration::from_micros(next.saturating_sub(now).max(1_000)));
         }
-        let view = game.view();
-        let legal = game.legal();
-        let names = game.names.clone();
-        let you = game.you;
         let mut leave = false;
+        let Some(view) = game.view() else {
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.label(w.waiting_lobby);
+                leave = leave_button && ui.button(w.leave_table).clicked();
+            });
+            return leave;
+        };
+        let legal = game.legal();
+        let names = game.names();
+        let you = game.you();
+        // M-15.6: `shown` is the frame that first draws the attack on its pile.
+        if let Phase::Window { .. } = view.phase {
+            let moment = window_moment(view.hand_number, view.attacks);
+            if self.drawn != Some(moment) {
+                self.drawn = Some(moment);
+                game.drawn(ui, moment);
+            }
+        }
         egui::Panel::top("mb-status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.label(RichText::new("1000 BORNES").strong().italics());
-                if ui.button(w.leave_table).clicked() {
+                if leave_button && ui.button(w.leave_table).clicked() {
                     leave = true;
                 }
                 ui.separator();
@@ -57,21 +128,24 @@ impl MilleBornesUi {
             });
         });
         egui::Panel::right("mb-side").min_size(300.0).show(ui, |ui| side_panel(ui, game, &view, &names, w));
-        egui::Panel::bottom("mb-hand").min_size(220.0).show(ui, |ui| {
-            self.hand(ui, game, &view, &legal, &names, now, w);
-        });
+        if you.is_some() {
+            egui::Panel::bottom("mb-hand").min_size(220.0).show(ui, |ui| {
+                self.hand(ui, game, &view, &legal, &names, now, w);
+            });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
-            if game.partie().is_over() {
+            if view.over {
                 egui::ScrollArea::vertical().show(ui, |ui| podium(ui, game, &view, &names, w));
                 return;
             }
             // Where the card under the pointer (or the one picked) could go: those tableaux are
             // outlined, as a hand hovering over the table would show.
             let card = self.pointed.or(self.selected);
+            let my_side = you.map_or(0, |you| you.0 % view.sides.max(1));
             let targets: Vec<u8> = legal
                 .iter()
                 .filter_map(|a| match a {
-                    Action::Play { card: c, on } if Some(*c) == card => Some(on.unwrap_or(you.0 % view.sides.max(1))),
+                    Action::Play { card: c, on } if Some(*c) == card => Some(on.unwrap_or(my_side)),
                     _ => None,
                 })
                 .collect();
@@ -89,14 +163,14 @@ impl MilleBornesUi {
     fn hand(
         &mut self,
         ui: &mut egui::Ui,
-        game: &mut LocalGame,
+        game: &mut dyn MbTable,
         view: &View,
         legal: &[Action],
         names: &[String],
         now: u64,
         w: &Words,
     ) {
-        let you = game.you;
+        let Some(you) = game.you() else { return };
         let my_side = you.0 % view.sides.max(1);
         ui.horizontal(|ui| {
             let turn = match view.phase {
@@ -106,11 +180,13 @@ impl MilleBornesUi {
                 Phase::Over => String::new(),
             };
             ui.heading(turn);
-            if let Some(refusal) = &game.refusal {
-                let text = match refusal {
-                    mille_bornes::RuleError::SafetyNotHeld { safety } => (w.mb_cf_refused)(safety.card().name()),
-                    other => other.to_string(),
-                };
+            if let Some(deadline) =
+                game.deadline().filter(|_| matches!(view.phase, Phase::Turn { seat } if seat == you))
+            {
+                ui.label((w.before_bot)(deadline.saturating_sub(now).div_ceil(1_000_000)));
+                ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+            }
+            if let Some(text) = game.refusal(w) {
                 ui.colored_label(Color32::from_rgb(240, 130, 50), text);
             }
         });
@@ -188,15 +264,15 @@ impl MilleBornesUi {
 #[allow(clippy::too_many_arguments)]
 fn tableaux(
     ui: &mut egui::Ui,
-    game: &LocalGame,
+    game: &dyn MbTable,
     view: &View,
     names: &[String],
-    you: Seat,
+    you: Option<Seat>,
     targets: &[u8],
     now: u64,
     w: &Words,
 ) {
-    let my_side = you.0 % view.sides.max(1);
+    let my_side = you.map(|you| you.0 % view.sides.max(1));
     let columns = if view.sides > 2 { 2 } else { view.sides.max(1) as usize };
     egui::Grid::new("mb-tableaux").num_columns(columns).spacing(Vec2::new(24.0, 16.0)).show(ui, |ui| {
         for (i, t) in view.tableaux.iter().enumerate() {
@@ -222,18 +298,18 @@ fn tableaux(
 #[allow(clippy::too_many_arguments)]
 fn tableau(
     ui: &mut egui::Ui,
-    game: &LocalGame,
+    game: &dyn MbTable,
     view: &View,
     names: &[String],
     side: u8,
     t: &mille_bornes::Tableau,
-    my_side: u8,
+    my_side: Option<u8>,
     now: u64,
     w: &Words,
 ) {
     ui.set_min_width(420.0);
     let mut title = side_name(view, names, side);
-    if side == my_side {
+    if Some(side) == my_side {
         title.push_str(w.you_mark);
     }
     let turn_here = matches!(view.phase, Phase::Turn { seat } if seat.0 % view.sides.max(1) == side);
@@ -276,9 +352,9 @@ fn tableau(
     {
         ui.horizontal(|ui| {
             cards::small(ui, Some(attack.card()), 56.0, "");
-            if let Some(window) = game.window() {
-                let length = window.closes_at.saturating_sub(window.opened_at).max(1) as f32;
-                let left = window.closes_at.saturating_sub(now) as f32;
+            if let Some((opened_at, closes_at)) = game.window() {
+                let length = closes_at.saturating_sub(opened_at).max(1) as f32;
+                let left = closes_at.saturating_sub(now) as f32;
                 ui.add(
                     egui::ProgressBar::new(left / length)
                         .text((w.mb_window_left)(f64::from(left) / 1e6))
@@ -290,13 +366,16 @@ fn tableau(
     }
 }
 
-fn side_panel(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], w: &Words) {
-    // After a call: who, and their reaction from the attack's appearance to the call.
-    if let Some((seat, us)) = game.last_call {
+fn side_panel(ui: &mut egui::Ui, game: &dyn MbTable, view: &View, names: &[String], w: &Words) {
+    // After a call: who, and their reaction from the attack's appearance to the call (known
+    // here for one's own call; at a table the host publishes no one else's).
+    if let Some((seat, reaction)) = game.last_call() {
         let who = names.get(seat.index()).map_or("?", String::as_str);
-        ui.label(
-            RichText::new((w.mb_last_call)(who, &crate::text::ms(u32::try_from(us).unwrap_or(u32::MAX)))).strong(),
-        );
+        let text = match reaction {
+            Some(us) => (w.mb_last_call)(who, &crate::text::ms(u32::try_from(us).unwrap_or(u32::MAX))),
+            None => (w.mb_last_call_by)(who),
+        };
+        ui.label(RichText::new(text).strong());
         ui.separator();
     }
     ui.horizontal(|ui| {
@@ -332,8 +411,9 @@ fn side_panel(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String]
     ui.separator();
     ui.label(RichText::new(w.what_happened).strong());
     egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
-        let start = game.log.len().saturating_sub(200);
-        for event in &game.log[start..] {
+        let log = game.log();
+        let start = log.len().saturating_sub(200);
+        for event in log.get(start..).unwrap_or_default() {
             if let Some(line) = describe(event, view, names, w) {
                 ui.label(line).on_hover_text((w.rule_n)(event.rule()));
             }
@@ -368,27 +448,24 @@ pub fn describe(event: &Event, view: &View, names: &[String], w: &Words) -> Opti
 }
 
 /// The end of a game: the places (M-13), the points hand after hand, and the deal checked.
-fn podium(ui: &mut egui::Ui, game: &LocalGame, view: &View, names: &[String], w: &Words) {
+fn podium(ui: &mut egui::Ui, game: &dyn MbTable, view: &View, names: &[String], w: &Words) {
     ui.heading(RichText::new(w.mb_game_over).size(30.0));
-    if let Some(mut lines) = game.partie().standings() {
-        lines.sort_by_key(|s| (s.rank, s.seat));
-        for s in lines.iter().filter(|s| s.seat.0 < view.sides) {
-            let side = side_name(view, names, s.side);
-            ui.label(RichText::new((w.mb_standing)(s.rank, &side, s.points, s.hands_won)).size(22.0));
-        }
+    for (rank, seat, points, hands_won) in game.standings().unwrap_or_default() {
+        let side = side_name(view, names, seat.0 % view.sides.max(1));
+        ui.label(RichText::new((w.mb_standing)(rank, &side, points, hands_won)).size(22.0));
     }
     match game.cards_checked() {
         Some(Ok(hands)) => {
             ui.colored_label(Color32::from_rgb(90, 190, 110), (w.mb_cards_checked)(hands));
         }
         Some(Err(e)) => {
-            ui.colored_label(Color32::from_rgb(230, 80, 60), (w.mb_cards_do_not_match)(&e.to_string()));
+            ui.colored_label(Color32::from_rgb(230, 80, 60), (w.mb_cards_do_not_match)(&e));
         }
         None => {}
     }
     ui.add_space(8.0);
     ui.label(RichText::new(w.mb_points_per_hand).strong());
-    let history = game.partie().history();
+    let history = &view.history;
     egui_plot::Plot::new("mb-points")
         .height(260.0)
         .legend(egui_plot::Legend::default())

@@ -14,10 +14,12 @@ mod podium;
 pub mod prefs;
 mod race;
 pub mod start;
+pub mod table_mb;
 
-use crate::live::{Command, Link, Live};
+use crate::live::{Command, CommandOf, Link, Live, LiveOf, Target};
 use bolide_bots::BotLevel;
 use bolide_host::serve::{self, ServeArgs};
+use bolide_protocol::options::GameKind;
 use bolide_protocol::view::PhaseView;
 use discovery::Discovery;
 use prefs::Prefs;
@@ -39,18 +41,86 @@ pub struct HostInfo {
 
 /// A table this window sits at.
 struct Seated {
-    live: Live,
+    face: Face,
+    /// Where the link goes: a table that changes game is joined again in its new words.
+    target: Option<Target>,
     host: Option<HostInfo>,
     /// Stops the embedded host when the pilot leaves.
     stop_host: Option<oneshot::Sender<()>>,
     practice: bool,
     ready_sent: bool,
-    lobby: lobby::LobbyUi,
-    race: race::RaceUi,
 }
 
-/// A host being started on the runtime: its join information and port, or why it failed.
-type Starting = oneshot::Receiver<Result<(HostInfo, u16, bool), String>>;
+/// The game a table plays, with the link in its words and its screens.
+enum Face {
+    Bolide { live: Live, lobby: Box<lobby::LobbyUi>, race: Box<race::RaceUi> },
+    MilleBornes { live: LiveOf<::mille_bornes::MilleBornes>, table: Box<table_mb::MbTableUi> },
+}
+
+impl Face {
+    fn bolide(live: Live) -> Face {
+        Face::Bolide { live, lobby: Box::default(), race: Box::default() }
+    }
+
+    fn mille_bornes(live: LiveOf<::mille_bornes::MilleBornes>) -> Face {
+        Face::MilleBornes { live, table: Box::default() }
+    }
+
+    /// Opens the link to `target` in the words of `game` (Bolide when the window does not
+    /// know yet: a table of another game answers with its name, and the link follows).
+    fn connect(
+        game: GameKind,
+        runtime: &tokio::runtime::Handle,
+        target: Target,
+        door: Option<crate::net::Admitted>,
+        repaint: Arc<dyn Fn() + Send + Sync>,
+    ) -> Face {
+        match game {
+            GameKind::Bolide => Face::bolide(Live::connect_through(runtime, target, door, repaint)),
+            GameKind::MilleBornes => Face::mille_bornes(LiveOf::connect_through(runtime, target, door, repaint)),
+        }
+    }
+
+    /// The connection a link of this face opened to a table of another game.
+    fn take_door(&self) -> Option<crate::net::Admitted> {
+        match self {
+            Face::Bolide { live, .. } => live.take_door(),
+            Face::MilleBornes { live, .. } => live.take_door(),
+        }
+    }
+
+    fn link(&self) -> Link {
+        match self {
+            Face::Bolide { live, .. } => live.link(),
+            Face::MilleBornes { live, .. } => live.link(),
+        }
+    }
+
+    fn leave(&self) {
+        match self {
+            Face::Bolide { live, .. } => live.send(Command::Leave),
+            Face::MilleBornes { live, .. } => live.send(CommandOf::Leave),
+        }
+    }
+
+    fn code(&self) -> Arc<str> {
+        match self {
+            Face::Bolide { live, .. } => live.code.clone(),
+            Face::MilleBornes { live, .. } => live.code.clone(),
+        }
+    }
+
+    fn ready(&self) {
+        match self {
+            Face::Bolide { live, .. } => live.send(Command::Ready(true)),
+            Face::MilleBornes { live, .. } => live.send(CommandOf::Ready(true)),
+        }
+    }
+}
+
+/// A host being started on the runtime: its join information, port, whether it is Practice's
+/// and the game it serves, or why it failed.
+type Starting = oneshot::Receiver<Result<(HostInfo, u16, bool, GameKind), String>>;
 
 pub struct BolideApp {
     runtime: tokio::runtime::Runtime,
@@ -114,6 +184,12 @@ impl BolideApp {
         })
     }
 
+    /// The window's title as the last frame set it (tests follow screens by it, as the window
+    /// scripts do).
+    pub fn title_now(&self) -> &'static str {
+        self.title
+    }
+
     /// What this window remembers between runs.
     pub fn prefs(&self) -> &Prefs {
         &self.prefs
@@ -143,15 +219,16 @@ impl BolideApp {
 
     /// Sits the window at a table already linked (tests feed a detached one).
     pub fn sit(&mut self, live: Live, host: Option<HostInfo>) {
-        self.table = Some(Seated {
-            live,
-            host,
-            stop_host: None,
-            practice: false,
-            ready_sent: false,
-            lobby: lobby::LobbyUi::default(),
-            race: race::RaceUi::default(),
-        });
+        self.sit_at(Face::bolide(live), None, host);
+    }
+
+    /// Sits the window at a 1000 Bornes table already linked (tests feed a detached one).
+    pub fn sit_mille_bornes(&mut self, live: LiveOf<::mille_bornes::MilleBornes>, host: Option<HostInfo>) {
+        self.sit_at(Face::mille_bornes(live), None, host);
+    }
+
+    fn sit_at(&mut self, face: Face, target: Option<Target>, host: Option<HostInfo>) {
+        self.table = Some(Seated { face, target, host, stop_host: None, practice: false, ready_sent: false });
     }
 
     /// Sits the window at a 1000 Bornes game on this laptop (the frame-time example, tests).
@@ -177,7 +254,7 @@ impl BolideApp {
         let w = self.lang().words();
         if self.mille_bornes.is_some() {
             let now = self.clock.elapsed().as_micros() as u64;
-            let left = self.mille_bornes.as_mut().is_some_and(|(game, screen)| screen.show(ui, game, now, w));
+            let left = self.mille_bornes.as_mut().is_some_and(|(game, screen)| screen.show(ui, game, now, w, true));
             // The title after the frame: the game may have moved on during it (a bot's turn).
             let title = self.mille_bornes.as_ref().map_or("Bolide", |(game, _)| game.title());
             self.set_title(ui.ctx(), title);
@@ -186,6 +263,7 @@ impl BolideApp {
             }
             return;
         }
+        self.follow_the_game();
         if let Some(seated) = &mut self.table {
             let seen = self.prefs.guide_seen;
             let back = seated.show(ui, w, &mut self.prefs.guide_seen);
@@ -272,23 +350,22 @@ impl BolideApp {
             return;
         }
         match intent {
-            Intent::Join { addr, code, watch } => {
-                let live = Live::connect(
-                    self.runtime.handle(),
-                    addr,
-                    &code,
-                    &self.prefs.name,
-                    Some(self.prefs.colour),
-                    watch,
-                    self.repaint(),
-                );
-                self.sit(live, None);
+            Intent::Join { addr, code, watch, game } => {
+                let target = self.target(addr, &code, watch);
+                let face = Face::connect(game, self.runtime.handle(), target.clone(), None, self.repaint());
+                self.sit_at(face, Some(target), None);
             }
-            Intent::Host { table_name, bots, level, races, resume } => {
+            Intent::Host { table_name, bots, level, races, resume, game } => {
                 let mut args = vec!["--name".to_string(), table_name, "--bots".into(), bots.to_string()];
-                args.extend(["--races".into(), races.to_string(), "--bot-level".into(), level_arg(level)]);
+                args.extend(["--bot-level".into(), level_arg(level)]);
                 if resume {
+                    // The journal names its game.
                     args.push("--resume".into());
+                } else {
+                    args.extend(["--game".into(), game.name().into()]);
+                    if game == GameKind::Bolide {
+                        args.extend(["--races".into(), races.to_string()]);
+                    }
                 }
                 self.start_host(args, false);
             }
@@ -343,7 +420,7 @@ impl BolideApp {
                 addresses: hosting.addresses.clone(),
                 guard: Some(hosting.server.join_guard()),
             };
-            let _ = tx.send(Ok((info, hosting.server.local_addr().port(), practice)));
+            let _ = tx.send(Ok((info, hosting.server.local_addr().port(), practice, hosting.game)));
             if let Some(why) = hosting
                 .watch(async {
                     let _ = stop_rx.await;
@@ -374,19 +451,12 @@ impl BolideApp {
                 self.starting = None;
                 self.start.error = Some(why);
             }
-            Ok(Ok((info, port, practice))) => {
+            Ok(Ok((info, port, practice, game))) => {
                 self.starting = None;
                 let addr = SocketAddr::from(([127, 0, 0, 1], port));
-                let live = Live::connect(
-                    self.runtime.handle(),
-                    addr,
-                    &info.code,
-                    &self.prefs.name,
-                    Some(self.prefs.colour),
-                    false,
-                    self.repaint(),
-                );
-                self.sit(live, (!practice).then_some(info));
+                let target = self.target(addr, &info.code, false);
+                let face = Face::connect(game, self.runtime.handle(), target.clone(), None, self.repaint());
+                self.sit_at(face, Some(target), (!practice).then_some(info));
                 if let Some(seated) = &mut self.table {
                     seated.practice = practice;
                     seated.stop_host = self.pending_stop.take();
@@ -395,10 +465,40 @@ impl BolideApp {
         }
     }
 
+    /// Where a link from this window goes, as this pilot.
+    fn target(&self, addr: SocketAddr, code: &str, watch: bool) -> Target {
+        let colour = Some(self.prefs.colour);
+        Target { addr, code: code.to_string(), name: self.prefs.name.clone(), colour, watch, token: None }
+    }
+
+    /// A table that plays another game than its link speaks (it was switched in the lobby,
+    /// or joined by address): the link goes on in that game's words, in the same seat.
+    fn follow_the_game(&mut self) {
+        let (w, repaint) = (self.lang().words(), self.repaint());
+        let Some(seated) = &mut self.table else { return };
+        let Link::OtherGame { game, token } = seated.face.link() else { return };
+        let Some(mut target) = seated.target.clone() else { return };
+        let Some(kind) = GameKind::ALL.into_iter().find(|g| g.name() == game) else {
+            let message = (w.table_plays_unknown)(&game);
+            match &seated.face {
+                Face::Bolide { live, .. } => live.set_link(Link::Ended(message)),
+                Face::MilleBornes { live, .. } => live.set_link(Link::Ended(message)),
+            }
+            return;
+        };
+        target.token = token.or(target.token);
+        // Asked once: the seat keeps its colour when it comes back.
+        target.colour = None;
+        let door = seated.face.take_door();
+        seated.face = Face::connect(kind, self.runtime.handle(), target.clone(), door, repaint);
+        seated.target = Some(target);
+        seated.ready_sent = false;
+    }
+
     /// Back to the start screen: leave the table, stop a host this window runs.
     fn leave(&mut self) {
         if let Some(seated) = self.table.take() {
-            seated.live.send(Command::Leave);
+            seated.face.leave();
             if let Some(stop) = seated.stop_host {
                 let _ = stop.send(());
             }
@@ -448,7 +548,11 @@ impl Drop for BolideApp {
 
 impl Seated {
     fn title(&self) -> &'static str {
-        let state = self.live.state();
+        let live = match &self.face {
+            Face::Bolide { live, .. } => live,
+            Face::MilleBornes { live, .. } => return table_mb::MbTableUi::title(live),
+        };
+        let state = live.state();
         let t = &state.mirror;
         if t.finished.is_some() {
             return "Bolide — podium";
@@ -467,69 +571,95 @@ impl Seated {
         }
     }
 
+    /// Whether this laptop sits in a lobby that has not started (Practice's Ready goes then).
+    fn in_lobby(&self) -> bool {
+        fn waiting<W: crate::game::ClientGame>(live: &LiveOf<W>) -> bool {
+            let state = live.state();
+            let t = &state.mirror;
+            t.seat.is_some() && t.lobby.as_ref().is_some_and(|l| !l.started)
+        }
+        match &self.face {
+            Face::Bolide { live, .. } => waiting(live),
+            Face::MilleBornes { live, .. } => waiting(live),
+        }
+    }
+
     /// Returns true when the pilot goes back to the start screen.
     fn show(&mut self, ui: &mut egui::Ui, w: &'static crate::lang::Words, guide_seen: &mut bool) -> bool {
-        let live = self.live.clone();
-        // The link's task waits for this lock at most one frame; the window reads a
-        // consistent table for the whole frame.
-        let state = live.state();
-        let t = &state.mirror;
-        let link = live.link();
-        let mut back = false;
-        egui::Panel::top("banner").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(egui::RichText::new("BOLIDE").strong().italics());
-                ui.label(&*live.code);
-                if ui.button(w.leave_table).clicked() {
-                    back = true;
-                }
-            });
-            match &link {
-                Link::Connecting => {
-                    ui.label(w.connecting);
-                }
-                Link::Connected => {}
-                Link::Reconnecting { attempt, why } => {
-                    let text = (w.connection_lost)(why, *attempt);
-                    ui.colored_label(egui::Color32::from_rgb(250, 200, 60), egui::RichText::new(text).size(18.0));
-                }
-                Link::Ended(message) => {
-                    ui.colored_label(egui::Color32::from_rgb(240, 120, 60), egui::RichText::new(message).size(18.0));
-                    if ui.button(w.back_to_start).clicked() {
-                        back = true;
-                    }
+        let back = banner(ui, &self.face.code(), &self.face.link(), w);
+        let in_lobby = self.in_lobby();
+        // Practice's first race waits for the newcomer to read what is about to happen (the
+        // cup lifts about two seconds after Ready, and the bots grab in under one).
+        let bolide = matches!(self.face, Face::Bolide { .. });
+        let guide = bolide && self.practice && !self.ready_sent && in_lobby && !*guide_seen;
+        if self.practice && !self.ready_sent && in_lobby && (*guide_seen || !bolide) {
+            self.ready_sent = true;
+            self.face.ready();
+        }
+        let host = self.host.as_ref();
+        match &mut self.face {
+            Face::MilleBornes { live, table } => table.show(ui, live, host, w),
+            Face::Bolide { live, lobby, race } => {
+                let live = live.clone();
+                // The link's task waits for this lock at most one frame; the window reads a
+                // consistent table for the whole frame.
+                let state = live.state();
+                let t = &state.mirror;
+                let started = t.lobby.as_ref().is_some_and(|l| l.started);
+                if guide {
+                    egui::CentralPanel::default().show(ui, |ui| {
+                        if first_round_guide(ui, w) {
+                            *guide_seen = true;
+                            self.ready_sent = true;
+                            live.send(Command::Ready(true));
+                        }
+                    });
+                } else if let Some(standings) = t.finished.clone() {
+                    egui::CentralPanel::default()
+                        .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::show(ui, t, &standings, w)));
+                } else if started && t.view.is_some() {
+                    race.show(ui, &live, t, w);
+                } else {
+                    egui::CentralPanel::default().show(ui, |ui| {
+                        egui::ScrollArea::vertical().show(ui, |ui| lobby.show(ui, &live, t, host, w));
+                    });
                 }
             }
-        });
-        let in_lobby = t.seat.is_some() && t.lobby.as_ref().is_some_and(|l| !l.started);
-        let guide = self.practice && !self.ready_sent && in_lobby && !*guide_seen;
-        if self.practice && !self.ready_sent && in_lobby && *guide_seen {
-            self.ready_sent = true;
-            live.send(Command::Ready(true));
-        }
-        let started = t.lobby.as_ref().is_some_and(|l| l.started);
-        if guide {
-            // Practice's first race waits for the newcomer to read what is about to happen:
-            // the cup lifts about two seconds after Ready, and the bots grab in under one.
-            egui::CentralPanel::default().show(ui, |ui| {
-                if first_round_guide(ui, w) {
-                    *guide_seen = true;
-                    self.ready_sent = true;
-                    live.send(Command::Ready(true));
-                }
-            });
-        } else if let Some(standings) = t.finished.clone() {
-            egui::CentralPanel::default()
-                .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::show(ui, t, &standings, w)));
-        } else if started && t.view.is_some() {
-            self.race.show(ui, &live, t, w);
-        } else {
-            egui::CentralPanel::default().show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, &live, t, self.host.as_ref(), w));
-            });
         }
         back
     }
+}
+
+/// The banner above any table: the room code, Leave, and the state of the connection. Returns
+/// true when the pilot goes back to the start screen.
+fn banner(ui: &mut egui::Ui, code: &str, link: &Link, w: &crate::lang::Words) -> bool {
+    let mut back = false;
+    egui::Panel::top("banner").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new("BOLIDE").strong().italics());
+            ui.label(code);
+            if ui.button(w.leave_table).clicked() {
+                back = true;
+            }
+        });
+        match link {
+            Link::Connecting | Link::OtherGame { .. } => {
+                ui.label(w.connecting);
+            }
+            Link::Connected => {}
+            Link::Reconnecting { attempt, why } => {
+                let text = (w.connection_lost)(why, *attempt);
+                ui.colored_label(egui::Color32::from_rgb(250, 200, 60), egui::RichText::new(text).size(18.0));
+            }
+            Link::Ended(message) => {
+                ui.colored_label(egui::Color32::from_rgb(240, 120, 60), egui::RichText::new(message).size(18.0));
+                if ui.button(w.back_to_start).clicked() {
+                    back = true;
+                }
+            }
+        }
+    });
+    back
 }
 
 /// Opens the window and runs it until it is closed.

@@ -21,6 +21,8 @@ pub struct Prefs {
     pub guide_seen: bool,
     /// Practice plays 1000 Bornes rather than Bolide.
     pub practice_mille_bornes: bool,
+    /// The game a hosted table serves.
+    pub host_game: bolide_protocol::options::GameKind,
 }
 
 impl Default for Prefs {
@@ -34,6 +36,7 @@ impl Default for Prefs {
             lang: None,
             guide_seen: false,
             practice_mille_bornes: false,
+            host_game: bolide_protocol::options::GameKind::Bolide,
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::{board, look};
 use crate::lang::Words;
-use crate::live::{Command, Live};
+use crate::live::{Command, CommandOf, Live, LiveOf};
 use crate::state::Mirror;
 use bolide_protocol::view::{PhaseView, TurnStep};
 use bolide_protocol::wire::Shown;
@@ -355,9 +355,9 @@ impl RaceUi {
 /// before the buffer swap (no vsync holds it): not when the frame was merely built, which can
 /// be a tessellation and a paint earlier. Without a GL painter (the headless tests) callbacks
 /// never run, so it is stamped at the end of this pass.
-fn stamp_shown(ui: &egui::Ui, live: &Live, (race, round, moment): (u8, u16, Timed)) {
+pub(super) fn stamp_shown<W: crate::game::ClientGame>(ui: &egui::Ui, live: &LiveOf<W>, moment: u64) {
     if !super::GL_PAINTER.load(Ordering::Relaxed) {
-        live.send(Command::Shown(Shown { moment: moment.name(race, round), at_us: live.now_us() }));
+        live.send(CommandOf::Shown(Shown { moment, at_us: live.now_us() }));
         return;
     }
     let live = live.clone();
@@ -365,8 +365,8 @@ fn stamp_shown(ui: &egui::Ui, live: &Live, (race, round, moment): (u8, u16, Time
     let stamp = eframe::egui_glow::CallbackFn::new(move |_, _| {
         if !once.swap(true, Ordering::Relaxed) {
             let at_us = live.now_us();
-            live.send(Command::Shown(Shown { moment: moment.name(race, round), at_us }));
-            tracing::debug!(race, round, ?moment, at_us, "a timed moment reached the screen");
+            live.send(CommandOf::Shown(Shown { moment, at_us }));
+            tracing::debug!(moment, at_us, "a timed moment reached the screen");
         }
     });
     // One pixel in the corner: a callback with an empty rect is skipped.
@@ -407,7 +407,8 @@ impl RaceUi {
         let Some(moment) = view.phase.timed().map(|m| (view.race, view.round, m)) else { return };
         if self.drawn != Some(moment) {
             self.drawn = Some(moment);
-            stamp_shown(ui, live, moment);
+            let (race, round, timed) = moment;
+            stamp_shown(ui, live, timed.name(race, round));
         }
     }
 

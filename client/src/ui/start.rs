@@ -15,12 +15,15 @@ use std::net::SocketAddr;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Intent {
     /// Host on this laptop (the same host as `bolide-host serve`), journal included.
-    Host { table_name: String, bots: u8, level: BotLevel, races: u8, resume: bool },
+    Host { table_name: String, bots: u8, level: BotLevel, races: u8, resume: bool, game: GameKind },
     Join {
         addr: SocketAddr,
         code: String,
         /// As a spectator, even while seats are free.
         watch: bool,
+        /// The game the table advertised (Bolide when typed by hand: a table of another game
+        /// says so when it welcomes the laptop, and the window follows).
+        game: GameKind,
     },
     /// You against bots, at once, on this laptop only.
     Practice { bots: u8, level: BotLevel, races: u8 },
@@ -141,19 +144,26 @@ impl StartUi {
             ui.add(egui::TextEdit::singleline(&mut prefs.table_name).char_limit(24).desired_width(160.0))
                 .labelled_by(label.id);
         });
-        ui.add(egui::Slider::new(&mut self.host_bots, 0..=5).text(w.bots));
-        ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text(w.races));
+        let bolide = prefs.host_game == GameKind::Bolide;
+        // Bolide seats 3 to 6, 1000 Bornes 2 to 8: bots fill the seats nobody takes.
+        ui.add(egui::Slider::new(&mut self.host_bots, 0..=if bolide { 5 } else { 7 }).text(w.bots));
+        if bolide {
+            ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text(w.races));
+        }
         level_picker(ui, &mut self.host_level, w);
         if can_resume {
             ui.checkbox(&mut self.resume, w.resume_interrupted);
         }
         let go = ui.add(egui::Button::new(RichText::new(w.host_a_game).size(20.0)).min_size(Vec2::new(200.0, 44.0)));
+        // The game, below the button the window scripts click: Bolide, or 1000 Bornes.
+        game_picker(ui, &mut prefs.host_game, w);
         go.clicked().then(|| Intent::Host {
             table_name: prefs.table_name.clone(),
             bots: self.host_bots,
             level: self.host_level,
             races: self.host_races,
             resume: self.resume && can_resume,
+            game: prefs.host_game,
         })
     }
 
@@ -209,7 +219,8 @@ impl StartUi {
                     // Remembered as the last host, as one typed by hand is.
                     prefs.last_address = host.addr.to_string();
                     prefs.last_code = code.clone();
-                    intent = Some(Intent::Join { addr: host.addr, code, watch });
+                    let game = host.game.unwrap_or_default();
+                    intent = Some(Intent::Join { addr: host.addr, code, watch, game });
                 }
             });
         }
@@ -227,7 +238,8 @@ impl StartUi {
         if ui.button(RichText::new(w.join).size(18.0)).clicked() {
             match parse_address(&prefs.last_address) {
                 Some(addr) => {
-                    intent = Some(Intent::Join { addr, code: prefs.last_code.trim().to_string(), watch: false })
+                    let code = prefs.last_code.trim().to_string();
+                    intent = Some(Intent::Join { addr, code, watch: false, game: GameKind::Bolide })
                 }
                 None => self.error = Some((w.not_an_address)(&prefs.last_address)),
             }
@@ -277,6 +289,16 @@ impl StartUi {
             Intent::Practice { bots: self.practice_bots, level: self.practice_level, races: self.practice_races }
         })
     }
+}
+
+/// Which game a hosted table serves (remembered between runs).
+fn game_picker(ui: &mut egui::Ui, game: &mut GameKind, w: &Words) {
+    ui.horizontal(|ui| {
+        ui.label(w.game_choice);
+        for choice in GameKind::ALL {
+            ui.selectable_value(game, choice, choice.title());
+        }
+    });
 }
 
 fn level_picker(ui: &mut egui::Ui, level: &mut BotLevel, w: &Words) {

@@ -1,0 +1,278 @@
+//! A 1000 Bornes table over the wire: its lobby (seats, the first pilot's options of M-14)
+//! and the game screen fed by the client core's mirror ([`NetTable`], the same screen as
+//! Practice's). A Coup-Fourré goes out as a timed request: `shown` is the frame that first
+//! drew the attack (the grab's own stamp, `race::stamp_shown`), `input` the key or the click.
+
+use super::lobby::{other_game, room_code, seats};
+use super::mille_bornes::MbTable;
+use crate::lang::Words;
+use crate::live::{CommandOf, LiveOf};
+use crate::state::{ClientStateOf, MirrorOf};
+use bolide_protocol::options::GameKind;
+use bolide_table::{BotLevel, Seat};
+use mille_bornes::options::{CoupFourreMode, GameMode, PLAYER_COUNTS};
+use mille_bornes::partie::window_moment;
+use mille_bornes::{Action, Event, MilleBornes, Phase, View};
+use std::sync::MutexGuard;
+
+/// What the screen reads of a table over the wire, for one frame (the client core stays
+/// locked while it lives: the link's task waits at most that frame).
+pub struct NetTable<'a> {
+    live: &'a LiveOf<MilleBornes>,
+    state: MutexGuard<'a, ClientStateOf<MilleBornes>>,
+    /// This laptop's last call and its reaction on this laptop's clock (µs).
+    own_call: &'a mut Option<u64>,
+}
+
+impl<'a> NetTable<'a> {
+    pub fn new(live: &'a LiveOf<MilleBornes>, own_call: &'a mut Option<u64>) -> NetTable<'a> {
+        NetTable { live, state: live.state(), own_call }
+    }
+
+    fn mirror(&self) -> &MirrorOf<MilleBornes> {
+        &self.state.mirror
+    }
+}
+
+impl MbTable for NetTable<'_> {
+    fn view(&self) -> Option<View> {
+        self.mirror().view.clone()
+    }
+
+    fn legal(&self) -> Vec<Action> {
+        self.mirror().legal.clone()
+    }
+
+    fn names(&self) -> Vec<String> {
+        let players = self.mirror().view.as_ref().map_or(0, |v| v.players);
+        (0..players).map(|s| self.mirror().name(Seat(s))).collect()
+    }
+
+    fn you(&self) -> Option<Seat> {
+        self.mirror().seat
+    }
+
+    fn refusal(&self, _w: &Words) -> Option<String> {
+        self.mirror().refusal.clone()
+    }
+
+    fn log(&self) -> &[Event] {
+        &self.mirror().events
+    }
+
+    /// M-15.3: the window opened at the instant the host scheduled it for this laptop, for
+    /// the length the table set.
+    fn window(&self) -> Option<(u64, u64)> {
+        let view = self.mirror().view.as_ref()?;
+        let Phase::Window { .. } = view.phase else { return None };
+        let shown = self.mirror().scheduled.filter(|s| s.moment == window_moment(view.hand_number, view.attacks))?;
+        Some((shown.at_us, shown.at_us.saturating_add(u64::from(view.settings.window_ms) * 1000)))
+    }
+
+    fn last_call(&self) -> Option<(Seat, Option<u64>)> {
+        let seat = self.mirror().events.iter().rev().find_map(|e| match e {
+            Event::CoupFourre { seat, .. } => Some(*seat),
+            _ => None,
+        })?;
+        Some((seat, self.own_call.filter(|_| Some(seat) == self.mirror().seat)))
+    }
+
+    fn deadline(&self) -> Option<u64> {
+        self.mirror().deadline_at_us
+    }
+
+    fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>> {
+        let sides = self.mirror().view.as_ref().map_or(u8::MAX, |v| v.sides);
+        let mut lines: Vec<_> = self.mirror().finished.as_ref()?.iter().filter(|s| s.seat.0 < sides).collect();
+        lines.sort_by_key(|s| (s.rank, s.seat));
+        Some(lines.iter().map(|s| (s.rank, s.seat, s.points, s.wins)).collect())
+    }
+
+    fn cards_checked(&self) -> Option<Result<usize, String>> {
+        self.mirror().dice.verdict().map(|v| v.clone().map(|report| report.hands))
+    }
+
+    fn act(&mut self, action: Action, now: u64) {
+        if action == Action::CoupFourre {
+            // M-15.6: judged on this laptop's clock, from the frame that drew the attack.
+            *self.own_call = Some(now.saturating_sub(self.state.shown_for(now)));
+            self.live.send(CommandOf::Timed { action, input_us: now });
+        } else {
+            self.live.send(CommandOf::Act { action, at_us: now });
+        }
+    }
+
+    fn drawn(&mut self, ui: &egui::Ui, moment: u64) {
+        super::race::stamp_shown(ui, self.live, moment);
+    }
+}
+
+/// The lobby of a 1000 Bornes table.
+#[derive(Default)]
+pub struct MbLobbyUi;
+
+impl MbLobbyUi {
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        live: &LiveOf<MilleBornes>,
+        t: &MirrorOf<MilleBornes>,
+        hosting: Option<&super::HostInfo>,
+        w: &Words,
+    ) {
+        let Some(lobby) = t.lobby.as_ref() else {
+            ui.label(w.waiting_lobby);
+            return;
+        };
+        if let Some(host) = hosting {
+            room_code(ui, host, w);
+        }
+        let first = t.seat == Some(Seat(0));
+        ui.columns(2, |cols| {
+            seats(&mut cols[0], live, t, lobby, w.mb_game_starts_when, w);
+            settings(&mut cols[1], live, lobby, first, w);
+            if first {
+                other_game(&mut cols[1], live, GameKind::Bolide, w);
+            }
+        });
+        if let Some(refusal) = &t.refusal {
+            ui.colored_label(egui::Color32::from_rgb(230, 120, 40), refusal);
+        }
+        ui.separator();
+        // M-3.2: the deck's order is bound to this seed before the first card is dealt.
+        let sealed = t.dice.commitment().unwrap_or(lobby.dice);
+        ui.label((w.dice_sealed)(&sealed.short())).on_hover_text((w.dice_sealed_hover)(&sealed.to_string()));
+    }
+}
+
+/// The first pilot's options (M-14), which everyone sees change; the host checks them (a
+/// refused one comes back in words, with its rule).
+fn settings(
+    ui: &mut egui::Ui,
+    live: &LiveOf<MilleBornes>,
+    lobby: &bolide_protocol::wire::LobbyStateOf<MilleBornes>,
+    first: bool,
+    w: &Words,
+) {
+    ui.heading(w.mb_settings_heading);
+    if !first {
+        ui.label(w.first_pilot_sets);
+    }
+    let mut s = lobby.settings;
+    let seated = lobby.seats.len();
+    let players = seated + usize::from(s.bots);
+    ui.label((w.mb_players_n)(players));
+    // M-2.2: partners at 6 and 8 sit opposite (seat n with seat n + players / 2).
+    let sides = usize::from(mille_bornes::options::sides_for(u8::try_from(players).unwrap_or(u8::MAX)));
+    if sides < players && sides > 0 {
+        let name = |i: usize| lobby.seats.get(i).map_or_else(|| (w.bot_n)((i - seated + 1) as u8), |s| s.name.clone());
+        for side in 0..sides {
+            let team: Vec<String> = (side..players).step_by(sides).map(name).collect();
+            ui.label((w.mb_team)(&team.join(" & ")));
+        }
+    }
+    let before = s;
+    ui.add_enabled_ui(first, |ui| {
+        egui::Grid::new("mb-settings").num_columns(2).show(ui, |ui| {
+            let label = ui.label(w.bots_setting);
+            let most = (usize::from(*PLAYER_COUNTS.last().unwrap_or(&8))).saturating_sub(seated) as u8;
+            ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id);
+            ui.end_row();
+            ui.label(w.bots_play_setting);
+            ui.horizontal(|ui| {
+                for (level, words) in [(BotLevel::Random, w.for_fun), (BotLevel::Strategic, w.to_win)] {
+                    ui.selectable_value(&mut s.bot_level, level, words);
+                }
+            });
+            ui.end_row();
+            ui.label(w.mb_trip);
+            ui.horizontal(|ui| {
+                for km in [1000, 700] {
+                    ui.selectable_value(&mut s.game.target_km, km, format!("{km} km"));
+                }
+            });
+            ui.end_row();
+            ui.label(w.mb_play_to);
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut s.game.mode, GameMode::Points { target: 5000 }, w.mb_to_5000);
+                for hands in [1, 3, 5] {
+                    ui.selectable_value(&mut s.game.mode, GameMode::Hands { hands }, (w.mb_hands_n)(hands));
+                }
+            });
+            ui.end_row();
+            ui.label(w.mb_window_length);
+            ui.horizontal(|ui| {
+                for ms in [2000, 3000, 5000, 8000] {
+                    ui.selectable_value(&mut s.game.window_ms, ms, format!("{} s", ms / 1000));
+                }
+            });
+            ui.end_row();
+            ui.label(w.mb_turn_timer);
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut s.game.turn_timer_s, 0, w.off);
+                for seconds in [30, 60] {
+                    ui.selectable_value(&mut s.game.turn_timer_s, seconds, format!("{seconds} s"));
+                }
+            });
+            ui.end_row();
+            ui.label(w.mb_coup_fourre_mode);
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut s.game.coup_fourre, CoupFourreMode::RealTime, w.mb_real_time);
+                ui.selectable_value(&mut s.game.coup_fourre, CoupFourreMode::Automatic, w.mb_automatic);
+            });
+            ui.end_row();
+            ui.label("");
+            ui.checkbox(&mut s.game.open_hands, w.mb_open_hands);
+            ui.end_row();
+        });
+    });
+    if first && s != before {
+        live.send(CommandOf::Configure(s));
+    }
+}
+
+/// A 1000 Bornes table over the wire, as the window shows it: the lobby until the game
+/// starts, then the game screen (its podium at the end).
+#[derive(Default)]
+pub struct MbTableUi {
+    lobby: MbLobbyUi,
+    screen: super::mille_bornes::MilleBornesUi,
+    own_call: Option<u64>,
+}
+
+impl MbTableUi {
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        live: &LiveOf<MilleBornes>,
+        hosting: Option<&super::HostInfo>,
+        w: &'static Words,
+    ) {
+        let started = {
+            let state = live.state();
+            let t = &state.mirror;
+            let started = t.lobby.as_ref().is_some_and(|l| l.started) && t.view.is_some();
+            if !started {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, live, t, hosting, w));
+                });
+            }
+            started
+        };
+        if started {
+            let now = live.now_us();
+            let mut table = NetTable::new(live, &mut self.own_call);
+            self.screen.show(ui, &mut table, now, w, false);
+        }
+    }
+
+    /// The window's title at this table.
+    pub fn title(live: &LiveOf<MilleBornes>) -> &'static str {
+        let state = live.state();
+        let t = &state.mirror;
+        if !t.lobby.as_ref().is_some_and(|l| l.started) {
+            return "Bolide — 1000 Bornes — lobby";
+        }
+        super::mille_bornes::title(t.view.as_ref(), t.seat)
+    }
+}
