@@ -941,26 +941,39 @@ fn mille_bornes_lobby_sets_the_options_and_shows_the_teams() {
 /// A 1000 Bornes hand played from seed 11 by the random bot until an attack lands on seat
 /// 0's side (M-15.1): the Coup-Fourré window is open for this laptop.
 fn attacked_side_zero() -> mille_bornes::Partie {
-    use rand::SeedableRng;
     let mut events = Vec::new();
-    let settings = mille_bornes::Settings::default();
-    let mut partie = mille_bornes::Partie::new(settings, 4, 11, &mut events).unwrap();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-    let mut scratch = Vec::new();
-    for _ in 0..2_000 {
+    let mut partie = mille_bornes::Partie::new(mille_bornes::Settings::default(), 4, 11, &mut events).unwrap();
+    let on_side_zero =
+        |p: &mille_bornes::Partie| matches!(p.manche().phase(), mille_bornes::Phase::Window { side: 0, .. });
+    assert!(mb_play_until(&mut partie, 11, BotLevel::Random, on_side_zero), "an attack on side 0 from this seed");
+    partie
+}
+
+/// Plays `partie` with `level`'s bots (drawn from `seed`), every Coup-Fourré window closed by
+/// the clock, until `stop` holds (true) or the game ends (false).
+fn mb_play_until(
+    partie: &mut mille_bornes::Partie,
+    seed: u64,
+    level: BotLevel,
+    mut stop: impl FnMut(&mille_bornes::Partie) -> bool,
+) -> bool {
+    use rand::SeedableRng;
+    let (mut events, mut scratch) = (Vec::new(), Vec::new());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    while !partie.is_over() {
+        if stop(partie) {
+            return true;
+        }
         match partie.manche().phase() {
-            mille_bornes::Phase::Window { side: 0, .. } => return partie,
             mille_bornes::Phase::Window { .. } => partie.close_window(&mut events).unwrap(),
             mille_bornes::Phase::Turn { seat } => {
-                let action =
-                    mille_bornes::bots::decide(partie.manche(), seat, BotLevel::Random, &mut rng, &mut scratch)
-                        .unwrap();
+                let action = mille_bornes::bots::decide(partie.manche(), seat, level, &mut rng, &mut scratch).unwrap();
                 partie.apply_into(seat, action, &mut events).unwrap();
             }
             mille_bornes::Phase::Over => break,
         }
     }
-    panic!("no attack on side 0 from this seed");
+    false
 }
 
 /// M-15.5, M-15.6 in the window at a table: the attacked side's player sees the attack and
@@ -1033,4 +1046,123 @@ fn mille_bornes_at_a_table_plays_a_card_from_the_host_s_legal_list() {
         ),
         "{sent:?}"
     );
+}
+
+/// A 4-player hand played by the random bot from `seed` until the seat to play may take an
+/// action that `wanted`: the game, that seat and that action.
+fn mb_turn_where(
+    seed: u64,
+    wanted: impl Fn(&mille_bornes::Action) -> bool,
+) -> (mille_bornes::Partie, Seat, mille_bornes::Action) {
+    let mut events = Vec::new();
+    let mut partie = mille_bornes::Partie::new(mille_bornes::Settings::default(), 4, seed, &mut events).unwrap();
+    let found = |p: &mille_bornes::Partie| match p.manche().phase() {
+        mille_bornes::Phase::Turn { seat } => p.legal_actions(seat).into_iter().find(|a| wanted(a)).map(|a| (seat, a)),
+        _ => None,
+    };
+    assert!(
+        mb_play_until(&mut partie, seed, BotLevel::Random, |p| found(p).is_some()),
+        "no such turn from seed {seed}"
+    );
+    let (seat, action) = found(&partie).unwrap();
+    (partie, seat, action)
+}
+
+/// Sits a window at a 1000 Bornes table (Anne, Bob, Bot 1, Bot 2) at `seat`'s turn in
+/// `partie`, with the host's legal list for it.
+fn mb_at_turn(
+    partie: &mille_bornes::Partie,
+    seat: Seat,
+) -> (Harness<'static, BolideApp>, UnboundedReceiver<MbCommand>) {
+    let (app, live, commands) = mb_seated(true, 2);
+    {
+        let mut state = live.state();
+        state.mirror.seat = Some(seat);
+        state.mirror.view = Some(partie.view(Some(seat)));
+        state.mirror.legal = partie.legal_actions(seat);
+    }
+    let mut h = harness(app);
+    h.run();
+    (h, commands)
+}
+
+fn hand_card<'a>(h: &'a Harness<'static, BolideApp>, card: mille_bornes::Card) -> egui_kittest::Node<'a> {
+    h.query_all_by_label(card.name()).find(|n| n.rect().height() > 90.0).expect("the card in the hand")
+}
+
+/// M-6.1: a distance card on one's own row, picked and played with Enter (its only target).
+#[test]
+fn m_6_1_a_distance_is_played_from_the_hand_with_enter() {
+    use mille_bornes::{Action, Family};
+    let (partie, seat, play) = mb_turn_where(
+        3,
+        |a| matches!(a, Action::Play { card, on: None } if matches!(card.family(), Family::Distance(_))),
+    );
+    let Action::Play { card, .. } = play else { unreachable!() };
+    let (mut h, mut commands) = mb_at_turn(&partie, seat);
+    h.get_by_label("Your turn");
+    hand_card(&h, card).click();
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, CommandOf::Act { action, .. } if *action == play)), "{sent:?}");
+}
+
+/// M-7.1: an attack goes on the opponent the player picks, by the button that names them.
+#[test]
+fn m_7_1_an_attack_goes_on_the_opponent_picked() {
+    use mille_bornes::{Action, Family};
+    let (partie, seat, play) = mb_turn_where(
+        5,
+        |a| matches!(a, Action::Play { card, on: Some(_) } if matches!(card.family(), Family::Attack(_))),
+    );
+    let Action::Play { card, on: Some(side) } = play else { unreachable!() };
+    let (mut h, mut commands) = mb_at_turn(&partie, seat);
+    hand_card(&h, card).click();
+    h.run();
+    let names = ["Anne", "Bob", "Bot 1", "Bot 2"];
+    h.get_by_label(&format!("On {}", names[usize::from(side)])).click();
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, CommandOf::Act { action, .. } if *action == play)), "{sent:?}");
+}
+
+/// The end of a game at a table: the places, the cards checked against the sealed seed, the
+/// score sheet of the last hand line by line, and the points after each hand.
+#[test]
+fn mille_bornes_at_a_table_ends_on_the_podium_with_the_score_sheet() {
+    use bolide_protocol::wire::StandingLine;
+    let (app, live, _commands) = mb_seated(true, 2);
+    let mut events = Vec::new();
+    let settings =
+        mille_bornes::Settings { mode: mille_bornes::options::GameMode::Hands { hands: 1 }, ..Default::default() };
+    let mut partie = mille_bornes::Partie::new(settings, 4, 8, &mut events).unwrap();
+    mb_play_until(&mut partie, 8, BotLevel::Strategic, |_| false);
+    let standings = partie.standings().unwrap();
+    {
+        let mut state = live.state();
+        state.mirror.view = Some(partie.view(Some(Seat(0))));
+        let names = ["Anne", "Bob", "Bot 1", "Bot 2"];
+        state.mirror.finished = Some(
+            standings
+                .iter()
+                .map(|s| StandingLine {
+                    seat: s.seat,
+                    name: names[s.seat.index()].into(),
+                    points: s.points,
+                    wins: s.hands_won,
+                    rank: s.rank,
+                })
+                .collect(),
+        );
+    }
+    let mut h = harness(app);
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide — 1000 Bornes — game over");
+    h.get_by_label("Game over");
+    let winner = standings.iter().find(|s| s.rank == 1).unwrap();
+    h.get_by_label_contains(&format!("1. {}", ["Anne", "Bob", "Bot 1", "Bot 2"][winner.seat.index()]));
+    h.get_by_label("Last hand's score");
+    h.get_by_label("Points after each hand");
 }

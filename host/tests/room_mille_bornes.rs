@@ -276,6 +276,20 @@ impl Anne {
         let shown = Some(bolide_protocol::wire::Shown { moment, at_us: shown });
         room.message(t, 1, ClientMsgOf::Heartbeat { now_us: t, shown, acts: self.seq }, out);
     }
+
+    /// Anne calls Coup-Fourré in `w`: her input at `input` on her clock, heard at `heard`.
+    fn calls(&mut self, room: &mut RoomOf<Partie>, w: &OnAnnesSide, input: u64, heard: u64, out: &mut Vec<Output>) {
+        self.seq += 1;
+        let action = mille_bornes::Action::CoupFourre;
+        room.message(heard, 1, ClientMsgOf::Timed { seq: self.seq, action, shown_us: w.opens, input_us: input }, out);
+    }
+
+    /// Anne's beats every 10 ms from the instant `w` is shown until `until` (excluded).
+    fn beats_through(&self, room: &mut RoomOf<Partie>, w: &OnAnnesSide, until: u64, out: &mut Vec<Output>) {
+        for t in (w.opens..until).step_by(10_000) {
+            self.beats(room, t, (w.moment, w.opens), out);
+        }
+    }
 }
 
 /// A window opened on Anne's side (from the room's log): its name, when it is shown, its
@@ -433,32 +447,17 @@ fn m_15_7_a_silent_laptop_holds_the_window_to_its_hard_deadline() {
 #[test]
 fn m_15_6_a_call_after_the_caller_s_own_countdown_is_refused() {
     use bolide_host::room::moment_log::MomentLine;
-    for seed in 1..60 {
-        let ((mut room, mut out), mut now) = (started(seed), 0);
-        let mut anne = Anne { seq: 0 };
-        let Some(w) = window_on_annes_side(&mut room, &mut anne, &mut now, &mut out, |w| w.anne_holds) else {
-            continue;
-        };
+    let (seed, mut room, mut out, mut anne, w) = a_window_anne_holds();
+    {
         // Anne beats through most of her countdown, then calls 1 ms after it ended.
-        let mut t = w.opens;
-        while t < w.opens + w.window - 100_000 {
-            anne.beats(&mut room, t, (w.moment, w.opens), &mut out);
-            t += 10_000;
-        }
+        anne.beats_through(&mut room, &w, w.opens + w.window - 100_000, &mut out);
         let input = w.opens + w.window + 1_000;
         while room.next_deadline().is_some_and(|at| at <= input + 1_000) {
             room.tick(input + 1_000, &mut out);
         }
         assert!(in_window(&room), "seed {seed}: the window waits for Anne, who is not done");
         let before = out.len();
-        anne.seq += 1;
-        let call = ClientMsgOf::Timed {
-            seq: anne.seq,
-            action: mille_bornes::Action::CoupFourre,
-            shown_us: w.opens,
-            input_us: input,
-        };
-        room.message(input + 1_000, 1, call, &mut out);
+        anne.calls(&mut room, &w, input, input + 1_000, &mut out);
         let told: Vec<_> = out[before..]
             .iter()
             .filter_map(|o| match o {
@@ -476,7 +475,53 @@ fn m_15_6_a_call_after_the_caller_s_own_countdown_is_refused() {
             .iter()
             .any(|e| matches!(e, JournalEntryOf::Applied { seat: Seat(0), action: mille_bornes::Action::CoupFourre }));
         assert!(!laid, "nothing is laid");
-        return;
+    }
+}
+
+/// The first game (seeds 1 to 59) with a window on Anne's side in which she holds the safety
+/// (and no host bot of her side does): its seed, the room in that window, its output, Anne.
+fn a_window_anne_holds() -> (u64, RoomOf<Partie>, Vec<Output>, Anne, OnAnnesSide) {
+    for seed in 1..60 {
+        let ((mut room, mut out), mut now) = (started(seed), 0);
+        let mut anne = Anne { seq: 0 };
+        if let Some(w) = window_on_annes_side(&mut room, &mut anne, &mut now, &mut out, |w| w.anne_holds) {
+            return (seed, room, out, anne, w);
+        }
     }
     panic!("Anne never held the safety of an attack on her side in 59 games");
+}
+
+/// M-15.9: a valid call in time is laid, and every laptop is told who called and the reaction
+/// the table judged — from the frame that drew the attack to the call, on the caller's clock
+/// as far as its path lets the host believe it.
+#[test]
+fn m_15_9_a_valid_call_is_published_with_its_reaction() {
+    let (seed, mut room, mut out, mut anne, w) = a_window_anne_holds();
+    {
+        // Anne sees the attack at `opens` and calls 412 ms later, beating meanwhile.
+        let input = w.opens + 412_000;
+        anne.beats_through(&mut room, &w, input, &mut out);
+        let before = out.len();
+        anne.calls(&mut room, &w, input, input, &mut out);
+        let until = input + 1_000_000;
+        while in_window(&room) && room.next_deadline().is_some_and(|at| at <= until) {
+            let at = room.next_deadline().unwrap_or(until);
+            anne.beats(&mut room, at, (w.moment, w.opens), &mut out);
+            room.tick(at, &mut out);
+        }
+        // What the table judged (its fairness record): 412 ms as Anne stamped it, or more
+        // where her path (no clock probes here) let the host believe less of her `shown`.
+        let judged = out[before..].iter().find_map(|o| match o {
+            OutputOf::Fair(f) if f.seat == Seat(0) && f.granted => Some(f.reaction_us),
+            _ => None,
+        });
+        let judged = judged.expect("the call is judged");
+        assert!(judged >= 412_000, "seed {seed}: never less than Anne stamped");
+        let told = events_to(&out[before..], 1);
+        let called = told.iter().position(|e| matches!(e, Event::CoupFourre { seat: Seat(0), .. }));
+        let published = Event::Reaction { seat: Seat(0), reaction_us: judged as u32 };
+        let reaction = told.iter().position(|e| *e == published);
+        assert!(called.is_some(), "seed {seed}: the call is laid: {told:?}");
+        assert!(reaction > called, "seed {seed}: then its reaction is told: {told:?}");
+    }
 }

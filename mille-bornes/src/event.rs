@@ -36,6 +36,10 @@ pub enum Event {
     HandEnded { hand: u16, finished: bool, score: HandScore },
     /// M-13: the game is over.
     GameOver,
+    /// M-15.9: after a valid Coup-Fourré, its caller's reaction as the table judged it — from
+    /// the frame that drew the attack on the caller's screen to the call, on the caller's own
+    /// clock (µs).
+    Reaction { seat: Seat, reaction_us: u32 },
 }
 
 impl Event {
@@ -56,6 +60,7 @@ impl Event {
             Event::AttackStands { .. } => "M-15.10",
             Event::HandEnded { .. } => "M-12",
             Event::GameOver => "M-13",
+            Event::Reaction { .. } => "M-15.9",
         }
     }
 }

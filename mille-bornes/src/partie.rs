@@ -9,7 +9,7 @@ use crate::event::Event;
 use crate::manche::{Manche, Phase};
 use crate::options::{FirstDealer, GameMode, Settings, SettingsError};
 use crate::score::{HandScore, MAX_SIDES};
-use crate::tableau::Tableau;
+use crate::tableau::{Laid, Tableau};
 use bolide_table::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -382,6 +382,18 @@ impl bolide_table::Game for Partie {
 
     fn time_is_up(&mut self, events: &mut Vec<Event>) -> Result<(), RuleError> {
         self.close_window(events)
+    }
+
+    /// M-15.9: after a valid call, everyone is told the caller's reaction. A call without the
+    /// safety was refused before the moment was given it (`claimable`), so what is told
+    /// names only the caller whose Coup-Fourré now lies crosswise on its side.
+    fn photo_finish(&self, _moment: u64, asked: &[bolide_table::Asked<Action>]) -> Option<Event> {
+        let m = &self.manche;
+        let laid =
+            |seat: Seat| m.tableau(m.side_of(seat)).is_some_and(|t| t.safeties.contains(&Some(Laid::CoupFourre)));
+        let call =
+            asked.iter().filter(|a| a.action == Action::CoupFourre && laid(a.seat)).min_by_key(|a| a.reaction_us)?;
+        Some(Event::Reaction { seat: call.seat, reaction_us: u32::try_from(call.reaction_us).unwrap_or(u32::MAX) })
     }
 
     /// M-15.1: the attack that opened the window, for a laptop whose stream is held up.

@@ -360,6 +360,7 @@ pub struct Words {
     pub mb_players_n: fn(usize) -> String,
     pub mb_game_starts_when: &'static str,
     pub table_plays_unknown: fn(&str) -> String,
+    pub mb_reaction: fn(&str, &str) -> String,
 }
 
 impl Words {
@@ -741,6 +742,7 @@ pub static EN: Words = Words {
     mb_team: |who| format!("Team: {who}"),
     mb_players_n: |n| format!("{n} players"),
     mb_game_starts_when: "The game starts when everyone is ready, at 2, 3, 4, 6 or 8 players (bots included).",
+    mb_reaction: |who, ms| format!("{who} called Coup-Fourré {ms} after the attack appeared"),
     table_plays_unknown: |game| {
         format!("This table now plays {game}, which this version does not know: update Bolide on this laptop.")
     },
@@ -1119,6 +1121,7 @@ pub static FR: Words = Words {
     mb_team: |who| format!("Équipe : {who}"),
     mb_players_n: |n| format!("{n} joueurs"),
     mb_game_starts_when: "La partie commence quand tout le monde est prêt, à 2, 3, 4, 6 ou 8 joueurs (robots compris).",
+    mb_reaction: |who, ms| format!("{who} a annoncé Coup-Fourré {ms} après l'apparition de l'attaque"),
     table_plays_unknown: |game| {
         format!(
             "Cette table joue maintenant à {game}, que cette version ne connaît pas : mettez Bolide à jour sur ce portable."

@@ -15,14 +15,10 @@ pub fn fill(card: Card) -> Color32 {
 }
 
 /// Draws `card` in a `size` rect; `lit`: it can be played now; `selected`: the one picked.
-/// Its accessible label is its name.
+/// Its accessible label is its name. A card can be dragged (onto a tableau, or the discard):
+/// the response carries it as the drag's payload, and a copy follows the pointer.
 pub fn card(ui: &mut egui::Ui, card: Card, size: Vec2, lit: bool, selected: bool) -> egui::Response {
-    let (rect, response) = ui.allocate_exact_size(size, Sense::click());
-    let painter = ui.painter_at(rect.expand(3.0));
-    let base = fill(card);
-    let colour = if lit || selected { base } else { base.gamma_multiply(0.55) };
-    let r = CornerRadius::same((size.x * 0.08) as u8);
-    painter.rect_filled(rect, r, colour);
+    let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
     let stroke = if selected {
         Stroke::new(3.0, Color32::WHITE)
     } else if response.hovered() && lit {
@@ -30,9 +26,31 @@ pub fn card(ui: &mut egui::Ui, card: Card, size: Vec2, lit: bool, selected: bool
     } else {
         Stroke::new(1.0, Color32::from_gray(30))
     };
+    paint(&ui.painter_at(rect.expand(3.0)), rect, card, lit || selected, stroke);
+    if lit {
+        response.dnd_set_drag_payload(card);
+        if response.dragged()
+            && let Some(at) = ui.ctx().pointer_interact_pos()
+        {
+            let layer = egui::LayerId::new(egui::Order::Tooltip, egui::Id::unique("dragged-card"));
+            let ghost = Rect::from_center_size(at, size * 0.8);
+            paint(&ui.ctx().layer_painter(layer), ghost, card, true, Stroke::new(2.0, Color32::WHITE));
+        }
+    }
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, lit, card.name()));
+    response.on_hover_text(card.name())
+}
+
+/// A card's face in `rect`: its family's colour (dimmed when not `lit`), symbol and name.
+fn paint(painter: &egui::Painter, rect: Rect, card: Card, lit: bool, stroke: Stroke) {
+    let size = rect.size();
+    let base = fill(card);
+    let colour = if lit { base } else { base.gamma_multiply(0.55) };
+    let r = CornerRadius::same((size.x.min(size.y) * 0.08) as u8);
+    painter.rect_filled(rect, r, colour);
     painter.rect_stroke(rect, r, stroke, egui::StrokeKind::Outside);
     let symbol_centre = rect.center_top() + Vec2::new(0.0, size.y * 0.38);
-    symbol(&painter, card, symbol_centre, size.x * 0.28);
+    symbol(painter, card, symbol_centre, size.x.min(size.y) * 0.28);
     // The name fits the card's width: a long name on a small card gets a smaller font.
     let name = short_name(card);
     let fits = size.x * 0.9 / (name.chars().count() as f32 * 0.55);
@@ -40,11 +58,9 @@ pub fn card(ui: &mut egui::Ui, card: Card, size: Vec2, lit: bool, selected: bool
         rect.center_bottom() - Vec2::new(0.0, size.y * 0.08),
         egui::Align2::CENTER_BOTTOM,
         name,
-        FontId::proportional((size.x * 0.13).min(fits).clamp(6.0, 22.0)),
+        FontId::proportional((size.x.min(size.y * 1.4) * 0.13).min(fits).clamp(6.0, 22.0)),
         Color32::WHITE,
     );
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, lit, card.name()));
-    response.on_hover_text(card.name())
 }
 
 /// The name on two lines at most, as it fits on a card.
@@ -129,6 +145,14 @@ pub fn small(ui: &mut egui::Ui, card: Option<Card>, width: f32, empty: &str) {
 }
 
 fn card_static(ui: &mut egui::Ui, card: Card, size: Vec2) -> Rect {
-    let response = self::card(ui, card, size, true, false);
-    response.rect
+    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+    paint(&ui.painter_at(rect.expand(3.0)), rect, card, true, Stroke::new(1.0, Color32::from_gray(30)));
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, card.name()));
+    response.on_hover_text(card.name());
+    rect
+}
+
+/// A safety laid by a Coup-Fourré: crosswise on its tableau, as on the table (M-15.9).
+pub fn crosswise(ui: &mut egui::Ui, card: Card, width: f32) {
+    card_static(ui, card, Vec2::new(width * 1.4, width));
 }

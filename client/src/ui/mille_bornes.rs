@@ -127,7 +127,8 @@ impl MilleBornesUi {
                 ui.label((w.mb_draw_pile)(view.draw_count));
             });
         });
-        egui::Panel::right("mb-side").min_size(300.0).show(ui, |ui| side_panel(ui, game, &view, &names, w));
+        let discard_picked =
+            egui::Panel::right("mb-side").min_size(300.0).show(ui, |ui| side_panel(ui, game, &view, &names, w)).inner;
         if you.is_some() {
             egui::Panel::bottom("mb-hand").min_size(220.0).show(ui, |ui| {
                 self.hand(ui, game, &view, &legal, &names, now, w);
@@ -149,8 +150,31 @@ impl MilleBornesUi {
                     _ => None,
                 })
                 .collect();
-            egui::ScrollArea::vertical().show(ui, |ui| tableaux(ui, game, &view, &names, you, &targets, now, w));
+            let picked =
+                egui::ScrollArea::vertical().show(ui, |ui| tableaux(ui, game, &view, &names, you, &targets, now, w));
+            // A card dropped on a tableau, or the one picked and a tableau clicked: played
+            // there if the host's legal list has it.
+            if let Some((dropped, side)) = picked.inner
+                && let Some(card) = dropped.or(self.selected)
+            {
+                let here = legal
+                    .iter()
+                    .copied()
+                    .find(|a| matches!(a, Action::Play { card: c, on } if *c == card && on.unwrap_or(my_side) == side));
+                if let Some(play) = here {
+                    game.act(play, now);
+                    self.selected = None;
+                }
+            }
         });
+        // The same onto the discard pile.
+        if let Some(dropped) = discard_picked
+            && let Some(card) = dropped.or(self.selected)
+            && legal.contains(&Action::Discard { card })
+        {
+            game.act(Action::Discard { card }, now);
+            self.selected = None;
+        }
         // What this frame's input started (a card played hands the turn to a bot, which
         // thinks on the clock) needs a frame of its own when its time comes.
         if let Some(next) = game.tick(now) {
@@ -218,7 +242,7 @@ impl MilleBornesUi {
                 let playable = legal.iter().any(|a| matches!(a, Action::Play { card: c, .. } if c == card));
                 let selected = self.selected == Some(*card);
                 let response = cards::card(ui, *card, size, playable, selected);
-                if response.hovered() {
+                if response.hovered() || response.dragged() {
                     pointed = Some(*card);
                 }
                 let clicked = response.clicked() || keys.get(i).is_some_and(|k| ui.input(|inp| inp.key_pressed(*k)));
@@ -271,9 +295,10 @@ fn tableaux(
     targets: &[u8],
     now: u64,
     w: &Words,
-) {
+) -> Option<(Option<Card>, u8)> {
     let my_side = you.map(|you| you.0 % view.sides.max(1));
     let columns = if view.sides > 2 { 2 } else { view.sides.max(1) as usize };
+    let mut picked = None;
     egui::Grid::new("mb-tableaux").num_columns(columns).spacing(Vec2::new(24.0, 16.0)).show(ui, |ui| {
         for (i, t) in view.tableaux.iter().enumerate() {
             let side = i as u8;
@@ -284,14 +309,28 @@ fn tableaux(
             } else {
                 frame
             };
-            frame.show(ui, |ui| {
+            let shown = frame.show(ui, |ui| {
                 ui.vertical(|ui| tableau(ui, game, view, names, side, t, my_side, now, w));
             });
+            if let Some(card) = target(ui, shown.response.rect, ("mb-tableau", side)) {
+                picked = Some((card, side));
+            }
             if (i + 1) % columns == 0 {
                 ui.end_row();
             }
         }
     });
+    picked
+}
+
+/// Where a card may go (a tableau, the discard pile): a card dropped on `rect` (`Some`), or
+/// the area clicked (`None`: the card picked in the hand goes there).
+fn target(ui: &egui::Ui, rect: egui::Rect, salt: (&str, u8)) -> Option<Option<Card>> {
+    let response = ui.interact(rect, ui.scope_id().with(salt), egui::Sense::click());
+    if let Some(card) = response.dnd_release_payload::<Card>() {
+        return Some(Some(*card));
+    }
+    response.clicked().then_some(None)
 }
 
 /// One side's tableau: its name, piles, distance, safeties, and an attack pending on it.
@@ -338,11 +377,14 @@ fn tableau(
     });
     ui.horizontal(|ui| {
         for safety in mille_bornes::Safety::ALL {
-            if let Some(how) = t.safeties[safety.index()] {
-                cards::small(ui, Some(safety.card()), 40.0, "");
-                if how == mille_bornes::Laid::CoupFourre {
+            // M-15.9: a Coup-Fourré's safety lies crosswise.
+            match t.safeties.get(safety.index()).copied().flatten() {
+                Some(mille_bornes::Laid::CoupFourre) => {
+                    cards::crosswise(ui, safety.card(), 40.0);
                     ui.label(RichText::new(w.mb_coup_fourre_mark).italics());
                 }
+                Some(_) => cards::small(ui, Some(safety.card()), 40.0, ""),
+                None => {}
             }
         }
     });
@@ -366,7 +408,8 @@ fn tableau(
     }
 }
 
-fn side_panel(ui: &mut egui::Ui, game: &dyn MbTable, view: &View, names: &[String], w: &Words) {
+/// Returns a card dropped on the discard pile, or `Some(None)` when the pile was clicked.
+fn side_panel(ui: &mut egui::Ui, game: &dyn MbTable, view: &View, names: &[String], w: &Words) -> Option<Option<Card>> {
     // After a call: who, and their reaction from the attack's appearance to the call (known
     // here for one's own call; at a table the host publishes no one else's).
     if let Some((seat, reaction)) = game.last_call() {
@@ -378,10 +421,11 @@ fn side_panel(ui: &mut egui::Ui, game: &dyn MbTable, view: &View, names: &[Strin
         ui.label(RichText::new(text).strong());
         ui.separator();
     }
-    ui.horizontal(|ui| {
+    let pile = ui.horizontal(|ui| {
         ui.label(w.mb_discard_pile);
         cards::small(ui, view.discard_top, 48.0, "");
     });
+    let discarded = target(ui, pile.response.rect, ("mb-discard", 0));
     if let Some(last) = view.history.last() {
         ui.separator();
         ui.label(RichText::new(w.mb_score_sheet).strong());
@@ -419,6 +463,7 @@ fn side_panel(ui: &mut egui::Ui, game: &dyn MbTable, view: &View, names: &[Strin
             }
         }
     });
+    discarded
 }
 
 /// One line of the log for a 1000 Bornes event, or `None` for the bookkeeping ones.
@@ -443,6 +488,7 @@ pub fn describe(event: &Event, view: &View, names: &[String], w: &Words) -> Opti
         }
         Event::HandEnded { hand, .. } => (w.mb_hand_over)(hand + 1),
         Event::GameOver => w.mb_game_over.into(),
+        Event::Reaction { seat, reaction_us } => (w.mb_reaction)(&who(seat), &crate::text::ms(*reaction_us)),
         Event::Drew { card: None, .. } | Event::Turn { .. } => return None,
     })
 }

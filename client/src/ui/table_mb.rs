@@ -20,13 +20,11 @@ use std::sync::MutexGuard;
 pub struct NetTable<'a> {
     live: &'a LiveOf<MilleBornes>,
     state: MutexGuard<'a, ClientStateOf<MilleBornes>>,
-    /// This laptop's last call and its reaction on this laptop's clock (µs).
-    own_call: &'a mut Option<u64>,
 }
 
 impl<'a> NetTable<'a> {
-    pub fn new(live: &'a LiveOf<MilleBornes>, own_call: &'a mut Option<u64>) -> NetTable<'a> {
-        NetTable { live, state: live.state(), own_call }
+    pub fn new(live: &'a LiveOf<MilleBornes>) -> NetTable<'a> {
+        NetTable { live, state: live.state() }
     }
 
     fn mirror(&self) -> &MirrorOf<MilleBornes> {
@@ -69,12 +67,13 @@ impl MbTable for NetTable<'_> {
         Some((shown.at_us, shown.at_us.saturating_add(u64::from(view.settings.window_ms) * 1000)))
     }
 
+    /// M-15.9: the caller and their reaction, as the host published it.
     fn last_call(&self) -> Option<(Seat, Option<u64>)> {
-        let seat = self.mirror().events.iter().rev().find_map(|e| match e {
-            Event::CoupFourre { seat, .. } => Some(*seat),
+        self.mirror().events.iter().rev().find_map(|e| match e {
+            Event::Reaction { seat, reaction_us } => Some((*seat, Some(u64::from(*reaction_us)))),
+            Event::CoupFourre { seat, .. } => Some((*seat, None)),
             _ => None,
-        })?;
-        Some((seat, self.own_call.filter(|_| Some(seat) == self.mirror().seat)))
+        })
     }
 
     fn deadline(&self) -> Option<u64> {
@@ -95,7 +94,6 @@ impl MbTable for NetTable<'_> {
     fn act(&mut self, action: Action, now: u64) {
         if action == Action::CoupFourre {
             // M-15.6: judged on this laptop's clock, from the frame that drew the attack.
-            *self.own_call = Some(now.saturating_sub(self.state.shown_for(now)));
             self.live.send(CommandOf::Timed { action, input_us: now });
         } else {
             self.live.send(CommandOf::Act { action, at_us: now });
@@ -237,7 +235,6 @@ fn settings(
 pub struct MbTableUi {
     lobby: MbLobbyUi,
     screen: super::mille_bornes::MilleBornesUi,
-    own_call: Option<u64>,
 }
 
 impl MbTableUi {
@@ -261,7 +258,7 @@ impl MbTableUi {
         };
         if started {
             let now = live.now_us();
-            let mut table = NetTable::new(live, &mut self.own_call);
+            let mut table = NetTable::new(live);
             self.screen.show(ui, &mut table, now, w, false);
         }
     }
