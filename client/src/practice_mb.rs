@@ -241,7 +241,8 @@ impl MbTable for LocalGame {
 
     fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>> {
         let mut lines = self.partie.standings()?;
-        lines.sort_by_key(|s| (s.rank, s.seat));
+        // Within a shared place (M-13.3 counts hands only), the most points first.
+        lines.sort_by_key(|s| (s.rank, std::cmp::Reverse(s.points), s.seat));
         let sides = self.partie.manche().sides();
         Some(lines.iter().filter(|s| s.seat.0 < sides).map(|s| (s.rank, s.seat, s.points, s.hands_won)).collect())
     }

@@ -625,7 +625,7 @@ fn the_language_switch_speaks_french_and_is_remembered() {
     app.set_lang(bolide_client::lang::Lang::Fr);
     let mut h = harness(app);
     h.run();
-    h.get_by_label("Championnat");
+    h.get_by_label("Bolide — Championnat");
     h.get_by_label("Posez votre main à plat sur la table (prêt)").click();
     h.run();
     assert!(drain(&mut commands).contains(&Command::Ready(true)));
@@ -852,9 +852,13 @@ fn host_a_game_asks_which_game_and_remembers_it() {
     // Host a game (left) and Practice (right) each ask which game.
     h.query_all_by_label("1000 Bornes").next().unwrap().click();
     h.run();
+    // A game of one hand (M-13.3) rather than to 5000 points.
+    h.get_by_label("1 hand").click();
+    h.run();
     h.get_by_label("Host a game").click();
     h.run();
-    assert!(matches!(h.state().last_intent, Some(Intent::Host { game: GameKind::MilleBornes, .. })));
+    let intent = h.state().last_intent.clone();
+    assert!(matches!(intent, Some(Intent::Host { game: GameKind::MilleBornes, hands: Some(1), .. })), "{intent:?}");
     assert_eq!(h.state().prefs().host_game, GameKind::MilleBornes, "the game is remembered");
     // The races are Bolide's: a 1000 Bornes table offers bots for up to 8 players instead.
     assert!(h.query_by_label("Races").is_none());
@@ -1165,4 +1169,51 @@ fn mille_bornes_at_a_table_ends_on_the_podium_with_the_score_sheet() {
     h.get_by_label_contains(&format!("1. {}", ["Anne", "Bob", "Bot 1", "Bot 2"][winner.seat.index()]));
     h.get_by_label("Last hand's score");
     h.get_by_label("Points after each hand");
+}
+
+/// M-8.4: a remedy goes on one's own pile: Feu Vert, picked and played with Enter.
+#[test]
+fn m_8_4_a_remedy_goes_on_one_s_own_pile() {
+    use mille_bornes::{Action, Card};
+    let (partie, seat, play) = mb_turn_where(7, |a| *a == Action::Play { card: Card::FeuVert, on: None });
+    let (mut h, mut commands) = mb_at_turn(&partie, seat);
+    hand_card(&h, Card::FeuVert).click();
+    h.run();
+    h.get_by_label("Play (Enter)").click();
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, CommandOf::Act { action, .. } if *action == play)), "{sent:?}");
+}
+
+/// M-9.3: a safety laid on one's turn; the host says the player plays again, and the log
+/// says it in words.
+#[test]
+fn m_9_3_a_safety_is_laid_and_its_player_plays_again() {
+    use mille_bornes::{Action, Event, Family};
+    let (mut partie, seat, play) =
+        mb_turn_where(9, |a| matches!(a, Action::Play { card, .. } if matches!(card.family(), Family::Safety(_))));
+    let Action::Play { card, .. } = play else { unreachable!() };
+    let (mut h, mut commands) = mb_at_turn(&partie, seat);
+    hand_card(&h, card).click();
+    h.run();
+    h.get_by_label("Play (Enter)").click();
+    h.run();
+    assert!(drain(&mut commands).iter().any(|c| matches!(c, CommandOf::Act { action, .. } if *action == play)));
+    // The host applies it: the same seat plays again (M-9.3).
+    let mut events = Vec::new();
+    partie.apply_into(seat, play, &mut events).unwrap();
+    assert!(events.contains(&Event::PlaysAgain { seat }), "{events:?}");
+    let names = ["Anne", "Bob", "Bot 1", "Bot 2"];
+    let line = mille_bornes_words(&events, &partie, &names);
+    assert!(line.iter().any(|l| l == &format!("{} plays again", names[seat.index()])), "{line:?}");
+}
+
+/// The log's lines for `events`, as the window writes them.
+fn mille_bornes_words(events: &[mille_bornes::Event], partie: &mille_bornes::Partie, names: &[&str]) -> Vec<String> {
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let view = partie.view(None);
+    events
+        .iter()
+        .filter_map(|e| bolide_client::ui::mille_bornes::describe(e, &view, &names, &bolide_client::lang::EN))
+        .collect()
 }

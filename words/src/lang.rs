@@ -361,6 +361,8 @@ pub struct Words {
     pub mb_game_starts_when: &'static str,
     pub table_plays_unknown: fn(&str) -> String,
     pub mb_reaction: fn(&str, &str) -> String,
+    pub mb_deal_sealed: fn(&str) -> String,
+    pub mb_deal_sealed_hover: fn(&str) -> String,
 }
 
 impl Words {
@@ -719,7 +721,10 @@ pub static EN: Words = Words {
     mb_standing: |rank, who, points, hands| {
         format!("{rank}. {who} — {points} points, {hands} hand{} won", if hands == 1 { "" } else { "s" })
     },
-    mb_cards_checked: |hands| format!("Cards checked: every card you saw in {hands} hands is the seed's deal."),
+    mb_cards_checked: |hands| {
+        let hands = if hands == 1 { "1 hand".to_string() } else { format!("{hands} hands") };
+        format!("Cards checked: every card you saw in {hands} is the seed's deal.")
+    },
     mb_cards_do_not_match: |why| format!("The cards do NOT match the seed: {why}"),
     mb_points_per_hand: "Points after each hand",
     mb_to_5000: "to 5000 points",
@@ -743,6 +748,12 @@ pub static EN: Words = Words {
     mb_players_n: |n| format!("{n} players"),
     mb_game_starts_when: "The game starts when everyone is ready, at 2, 3, 4, 6 or 8 players (bots included).",
     mb_reaction: |who, ms| format!("{who} called Coup-Fourré {ms} after the attack appeared"),
+    mb_deal_sealed: |short| format!("Deal sealed: {short}…"),
+    mb_deal_sealed_hover: |full| {
+        format!(
+            "The host's commitment to the game's seed (SHA-256 {full}), from which every hand is dealt (M-3.2). The seed is revealed when the game ends, and this laptop then checks every card it saw against it."
+        )
+    },
     table_plays_unknown: |game| {
         format!("This table now plays {game}, which this version does not know: update Bolide on this laptop.")
     },
@@ -1097,7 +1108,8 @@ pub static FR: Words = Words {
         format!("{rank}. {who} — {points} points, {hands} manche{} gagnée{0}", if hands > 1 { "s" } else { "" })
     },
     mb_cards_checked: |hands| {
-        format!("Cartes vérifiées : chaque carte vue en {hands} manches est celle de la donne de la graine.")
+        let hands = if hands == 1 { "1 manche".to_string() } else { format!("{hands} manches") };
+        format!("Cartes vérifiées : chaque carte vue en {hands} est celle de la donne de la graine.")
     },
     mb_cards_do_not_match: |why| format!("Les cartes NE correspondent PAS à la graine : {why}"),
     mb_points_per_hand: "Points après chaque manche",
@@ -1122,6 +1134,12 @@ pub static FR: Words = Words {
     mb_players_n: |n| format!("{n} joueurs"),
     mb_game_starts_when: "La partie commence quand tout le monde est prêt, à 2, 3, 4, 6 ou 8 joueurs (robots compris).",
     mb_reaction: |who, ms| format!("{who} a annoncé Coup-Fourré {ms} après l'apparition de l'attaque"),
+    mb_deal_sealed: |short| format!("Donne scellée : {short}…"),
+    mb_deal_sealed_hover: |full| {
+        format!(
+            "L'engagement de l'hôte sur la graine de la partie (SHA-256 {full}), dont chaque donne est tirée (M-3.2). La graine est révélée à la fin de la partie, et ce portable vérifie alors chaque carte qu'il a vue."
+        )
+    },
     table_plays_unknown: |game| {
         format!(
             "Cette table joue maintenant à {game}, que cette version ne connaît pas : mettez Bolide à jour sur ce portable."

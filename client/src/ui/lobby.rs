@@ -65,7 +65,7 @@ impl LobbyUi {
 
     fn settings(&mut self, ui: &mut egui::Ui, live: &Live, lobby: &LobbyState, first: bool) {
         let w = self.words();
-        ui.heading(w.championship_heading);
+        ui.heading(format!("Bolide — {}", w.championship_heading));
         if !first {
             ui.label(w.first_pilot_sets);
         }

@@ -355,7 +355,7 @@ impl BolideApp {
                 let face = Face::connect(game, self.runtime.handle(), target.clone(), None, self.repaint());
                 self.sit_at(face, Some(target), None);
             }
-            Intent::Host { table_name, bots, level, races, resume, game } => {
+            Intent::Host { table_name, bots, level, races, resume, game, hands } => {
                 let mut args = vec!["--name".to_string(), table_name, "--bots".into(), bots.to_string()];
                 args.extend(["--bot-level".into(), level_arg(level)]);
                 if resume {
@@ -365,6 +365,9 @@ impl BolideApp {
                     args.extend(["--game".into(), game.name().into()]);
                     if game == GameKind::Bolide {
                         args.extend(["--races".into(), races.to_string()]);
+                    }
+                    if let (GameKind::MilleBornes, Some(hands)) = (game, hands) {
+                        args.extend(["--option".into(), format!(r#"mode={{"Hands":{{"hands":{hands}}}}}"#)]);
                     }
                 }
                 self.start_host(args, false);

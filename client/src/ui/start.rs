@@ -15,7 +15,16 @@ use std::net::SocketAddr;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Intent {
     /// Host on this laptop (the same host as `bolide-host serve`), journal included.
-    Host { table_name: String, bots: u8, level: BotLevel, races: u8, resume: bool, game: GameKind },
+    Host {
+        table_name: String,
+        bots: u8,
+        level: BotLevel,
+        races: u8,
+        resume: bool,
+        game: GameKind,
+        /// 1000 Bornes: a game of hands (M-13.3) rather than to 5000 points.
+        hands: Option<u8>,
+    },
     Join {
         addr: SocketAddr,
         code: String,
@@ -36,6 +45,8 @@ pub struct StartUi {
     host_bots: u8,
     host_races: u8,
     host_level: BotLevel,
+    /// A hosted 1000 Bornes table's game of hands (M-13.3), or to 5000 points.
+    host_mb_hands: Option<u8>,
     resume: bool,
     practice_bots: u8,
     practice_races: u8,
@@ -58,6 +69,7 @@ impl Default for StartUi {
             host_bots: 2,
             host_races: 3,
             host_level: BotLevel::Strategic,
+            host_mb_hands: None,
             resume: false,
             practice_bots: 3,
             practice_races: 1,
@@ -149,6 +161,8 @@ impl StartUi {
         ui.add(egui::Slider::new(&mut self.host_bots, 0..=if bolide { 5 } else { 7 }).text(w.bots));
         if bolide {
             ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text(w.races));
+        } else {
+            hands_picker(ui, &mut self.host_mb_hands, w);
         }
         level_picker(ui, &mut self.host_level, w);
         if can_resume {
@@ -164,6 +178,7 @@ impl StartUi {
             races: self.host_races,
             resume: self.resume && can_resume,
             game: prefs.host_game,
+            hands: self.host_mb_hands,
         })
     }
 
@@ -258,12 +273,7 @@ impl StartUi {
                 }
                 ui.label(w.players);
             });
-            ui.horizontal(|ui| {
-                ui.selectable_value(&mut self.practice_mb_hands, None, w.mb_to_5000);
-                for n in [1, 3, 5] {
-                    ui.selectable_value(&mut self.practice_mb_hands, Some(n), (w.mb_hands_n)(n));
-                }
-            });
+            hands_picker(ui, &mut self.practice_mb_hands, w);
         } else {
             ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
             ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
@@ -289,6 +299,16 @@ impl StartUi {
             Intent::Practice { bots: self.practice_bots, level: self.practice_level, races: self.practice_races }
         })
     }
+}
+
+/// M-13: to 5000 points, or a game of 1, 3 or 5 hands.
+fn hands_picker(ui: &mut egui::Ui, hands: &mut Option<u8>, w: &Words) {
+    ui.horizontal(|ui| {
+        ui.selectable_value(hands, None, w.mb_to_5000);
+        for n in [1, 3, 5] {
+            ui.selectable_value(hands, Some(n), (w.mb_hands_n)(n));
+        }
+    });
 }
 
 /// Which game a hosted table serves (remembered between runs).

@@ -83,7 +83,8 @@ impl MbTable for NetTable<'_> {
     fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>> {
         let sides = self.mirror().view.as_ref().map_or(u8::MAX, |v| v.sides);
         let mut lines: Vec<_> = self.mirror().finished.as_ref()?.iter().filter(|s| s.seat.0 < sides).collect();
-        lines.sort_by_key(|s| (s.rank, s.seat));
+        // Within a shared place (M-13.3 counts hands only), the most points first.
+        lines.sort_by_key(|s| (s.rank, std::cmp::Reverse(s.points), s.seat));
         Some(lines.iter().map(|s| (s.rank, s.seat, s.points, s.wins)).collect())
     }
 
@@ -139,7 +140,7 @@ impl MbLobbyUi {
         ui.separator();
         // M-3.2: the deck's order is bound to this seed before the first card is dealt.
         let sealed = t.dice.commitment().unwrap_or(lobby.dice);
-        ui.label((w.dice_sealed)(&sealed.short())).on_hover_text((w.dice_sealed_hover)(&sealed.to_string()));
+        ui.label((w.mb_deal_sealed)(&sealed.short())).on_hover_text((w.mb_deal_sealed_hover)(&sealed.to_string()));
     }
 }
 
@@ -152,7 +153,7 @@ fn settings(
     first: bool,
     w: &Words,
 ) {
-    ui.heading(w.mb_settings_heading);
+    ui.heading(format!("1000 Bornes — {}", w.mb_settings_heading));
     if !first {
         ui.label(w.first_pilot_sets);
     }
