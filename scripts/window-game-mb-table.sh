@@ -3,8 +3,8 @@
 # to 1000 Bornes, hosts a one-hand game with two bots (the embedded host, played over QUIC on
 # this laptop like any table), puts the hand flat in the lobby, and plays with the keyboard as
 # a person would (1 picks the first card, Enter plays it where it can only go, D discards it;
-# Space answers an attack with a Coup-Fourré). Saves screenshots of the lobby, a turn and the
-# end of the game.
+# Space answers an attack with a Coup-Fourré). Saves screenshots of the lobby, a turn (and a
+# Coup-Fourré window, when one lands on Anne) and the end of the game.
 #
 #   bash scripts/window-game-mb-table.sh [BOLIDE_BINARY] [SCREENSHOT_DIR]
 #
@@ -26,17 +26,4 @@ sleep 1
 shot mb-table-lobby
 # "Put your hand flat on the table (ready)".
 ready
-shot_taken=""
-while [ $SECONDS -lt $deadline ]; do
-  t=$(title)
-  case "$t" in
-    *"your turn"*)
-      [[ $shot_taken == *turn* ]] || { sleep 0.3; shot mb-table-turn; shot_taken+=" turn"; }
-      xdotool key 1; sleep 0.1; xdotool key Return; sleep 0.1; xdotool key d ;;
-    *"Coup-Fourré?"*) xdotool key space ;;
-    *"game over"*) sleep 1; shot mb-table-score; echo "1000 Bornes table game: played to the end"; exit 0 ;;
-  esac
-  sleep 0.2
-done
-echo "1000 Bornes table game: the game did not end in time (title: $(title))"
-exit 1
+play_mille_bornes_by_keys mb-table "1000 Bornes table game"

@@ -22,19 +22,4 @@ click 998 242; click 1012 265
 shot mb-start
 click 1060 300
 wait_title '1000 Bornes'
-shot_taken=""
-while [ $SECONDS -lt $deadline ]; do
-  t=$(title)
-  case "$t" in
-    *"your turn"*)
-      [[ $shot_taken == *turn* ]] || { sleep 0.3; shot mb-turn; shot_taken+=" turn"; }
-      xdotool key 1; sleep 0.1; xdotool key Return; sleep 0.1; xdotool key d ;;
-    *"Coup-Fourré?"*)
-      [[ $shot_taken == *coup* ]] || { sleep 0.3; shot mb-coup-fourre; shot_taken+=" coup"; }
-      xdotool key space ;;
-    *"game over"*) sleep 1; shot mb-score; echo "1000 Bornes window game: played to the end"; exit 0 ;;
-  esac
-  sleep 0.2
-done
-echo "1000 Bornes window game: the game did not end in time (title: $(title))"
-exit 1
+play_mille_bornes_by_keys mb "1000 Bornes window game"

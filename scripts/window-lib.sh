@@ -1,6 +1,7 @@
 # Shared by the scripts that drive the real window under Xvfb (sourced, not run).
 # Sets DISPLAY, starts Xvfb and `bolide` ($BIN) with a throw-away config, and gives:
-#   title, wait_title PATTERN, click X Y, shot NAME (into $OUT), host_one_race_with_bots.
+#   title, wait_title PATTERN, click X Y, shot NAME (into $OUT), host_one_race_with_bots,
+#   play_mille_bornes_by_keys.
 # Needs Xvfb, xdotool and ImageMagick's `import`; `window_tools_missing` says which is absent.
 
 window_tools_missing() {
@@ -84,6 +85,29 @@ host_one_race_with_bots() {
 
 # "Put your hand flat on the table (ready)" in the lobby.
 ready() { click 300 324; }
+
+# Plays a 1000 Bornes game shown in the window to its end by keys, as a person would: on
+# your turn 1 picks the first card, Enter plays it where it can only go, D discards it; Space
+# answers an attack on your side with a Coup-Fourré. Screenshots PREFIX-turn, PREFIX-coup-fourre
+# and PREFIX-score; exits 0 at the end of the game, 1 past the deadline.
+play_mille_bornes_by_keys() { # play_mille_bornes_by_keys PREFIX NAME
+  local shot_taken="" t
+  while [ $SECONDS -lt $deadline ]; do
+    t=$(title)
+    case "$t" in
+      *"your turn"*)
+        [[ $shot_taken == *turn* ]] || { sleep 0.3; shot "$1-turn"; shot_taken+=" turn"; }
+        xdotool key 1; sleep 0.1; xdotool key Return; sleep 0.1; xdotool key d ;;
+      *"Coup-Fourré?"*)
+        [[ $shot_taken == *coup* ]] || { sleep 0.3; shot "$1-coup-fourre"; shot_taken+=" coup"; }
+        xdotool key space ;;
+      *"game over"*) sleep 1; shot "$1-score"; echo "$2: played to the end"; exit 0 ;;
+    esac
+    sleep 0.2
+  done
+  echo "$2: the game did not end in time (title: $(title))"
+  exit 1
+}
 
 # CPU seconds (user + system) the app has used so far, from /proc.
 cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$app/stat"; }
