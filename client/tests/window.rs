@@ -844,6 +844,7 @@ use bolide_protocol::options::GameKind;
 use mille_bornes::MilleBornes;
 
 type MbCommand = CommandOf<MilleBornes>;
+use mille_bornes::options::TeamMaking;
 
 #[test]
 fn host_a_game_asks_which_game_and_remembers_it() {
@@ -919,9 +920,12 @@ fn mille_bornes_lobby_sets_the_options_and_shows_the_teams() {
     let mut h = harness(app);
     h.run();
     h.get_by_label("6 players");
-    // Partners sit opposite: seats 1 and 4, 2 and 5, 3 and 6.
-    h.get_by_label("Team: Anne & Bot 2");
-    h.get_by_label("Team: Bob & Bot 3");
+    // M-2.3: drawn at the start by default, or placed by the first pilot.
+    h.get_by_label("placed by the first pilot").click();
+    h.run();
+    let sent = drain(&mut commands);
+    let placed = |c: &MbCommand| matches!(c, CommandOf::Configure(l) if l.game.teams == TeamMaking::HostAssigns);
+    assert!(sent.iter().any(placed), "{sent:?}");
     h.get_by_label("700 km").click();
     h.run();
     h.get_by_label("3 hands").click();
@@ -940,6 +944,29 @@ fn mille_bornes_lobby_sets_the_options_and_shows_the_teams() {
     h.get_by_label("Put your hand flat on the table (ready)").click();
     h.run();
     assert!(drain(&mut commands).contains(&CommandOf::Ready(true)));
+}
+
+/// M-2.3: the first pilot places the teams — partners sit opposite, place n with place
+/// n + 3 at 6 players: picking Bob for Anne's partner trades his place with Bot 2's.
+#[test]
+fn m_2_3_the_first_pilot_places_the_teams() {
+    let (app, live, mut commands) = mb_seated(false, 4);
+    if let Some(lobby) = &mut live.state().mirror.lobby {
+        lobby.settings.game.teams = TeamMaking::HostAssigns;
+    }
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Team 1:");
+    h.get_by_label("Team 3:");
+    // Team 1 is Anne (place 1) and Bot 2 (place 4): Bot 2's place offers Bob.
+    h.get_by_label("Place 4").click();
+    h.run();
+    h.query_all_by_label("Bob").last().unwrap().click();
+    h.run();
+    let sent = drain(&mut commands);
+    let places: Vec<&Vec<u8>> =
+        sent.iter().filter_map(|c| if let CommandOf::Configure(l) = c { Some(&l.places) } else { None }).collect();
+    assert_eq!(places, [&vec![0, 3, 2, 1, 4, 5]], "{sent:?}");
 }
 
 /// A 1000 Bornes hand played from seed 11 by the random bot until an attack lands on seat

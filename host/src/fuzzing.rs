@@ -129,7 +129,7 @@ pub fn room(data: &[u8]) {
 pub fn room_mille_bornes(data: &[u8]) {
     use mille_bornes::{Action, MilleBornes, Partie, Phase};
     let game = mille_bornes::Settings { window_ms: 2000, ..mille_bornes::Settings::default() };
-    let lobby = mille_bornes::Lobby { game, bots: 1, bot_level: BotLevel::Random };
+    let lobby = mille_bornes::Lobby { game, bots: 1, bot_level: BotLevel::Random, places: Vec::new() };
     let mut config = RoomConfigOf::new("GARE", lobby, 1);
     (config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (5, 300, 200);
     let mut room = RoomOf::<Partie>::new(config, 1);

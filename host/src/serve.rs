@@ -401,12 +401,17 @@ fn games(args: &ServeArgs, served: GameKind) -> anyhow::Result<Games> {
     };
     let mille_bornes = match served {
         GameKind::MilleBornes => mille_bornes_lobby(args)?,
-        _ => mille_bornes::Lobby { game: Default::default(), bots: args.bots, bot_level: args.bot_level },
+        _ => mille_bornes::Lobby {
+            game: Default::default(),
+            bots: args.bots,
+            bot_level: args.bot_level,
+            places: Vec::new(),
+        },
     };
     let (a, b) = (args.clone(), args.clone());
     Ok(Games::default()
         .with::<Championship>(move |word| table_config(&a, word, bolide.clone()))
-        .with::<mille_bornes::Partie>(move |word| table_config(&b, word, mille_bornes)))
+        .with::<mille_bornes::Partie>(move |word| table_config(&b, word, mille_bornes.clone())))
 }
 
 /// Bolide's lobby from its flags.
@@ -442,7 +447,7 @@ fn bolide_lobby(args: &ServeArgs) -> anyhow::Result<Settings> {
 /// lobby's settings are read from the wire (the same names, the same checks).
 fn mille_bornes_lobby(args: &ServeArgs) -> anyhow::Result<mille_bornes::Lobby> {
     let game = with_options(mille_bornes::Settings::default(), &args.options)?;
-    Ok(mille_bornes::Lobby { game, bots: args.bots, bot_level: args.bot_level })
+    Ok(mille_bornes::Lobby { game, bots: args.bots, bot_level: args.bot_level, places: Vec::new() })
 }
 
 /// `settings` with each `NAME=VALUE` of `options` set: VALUE as JSON (a number, `true`, an

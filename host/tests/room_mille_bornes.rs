@@ -12,7 +12,7 @@ type Output = OutputOf<MilleBornes>;
 
 fn config(seed: u64) -> RoomConfigOf<Lobby> {
     let game = Settings { mode: GameMode::Hands { hands: 1 }, window_ms: 2000, ..Settings::default() };
-    let lobby = Lobby { game, bots: 3, bot_level: BotLevel::Strategic };
+    let lobby = Lobby { game, bots: 3, bot_level: BotLevel::Strategic, places: Vec::new() };
     let mut config = RoomConfigOf::new("GARE", lobby, seed);
     (config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (5, 20, 20);
     config
@@ -524,4 +524,58 @@ fn m_15_9_a_valid_call_is_published_with_its_reaction() {
         assert!(called.is_some(), "seed {seed}: the call is laid: {told:?}");
         assert!(reaction > called, "seed {seed}: then its reaction is told: {told:?}");
     }
+}
+
+/// A room of six (Anne, connection 1, and five bots) with these teams, started: where Anne
+/// sits, as the lobby tells her and the journal keeps it.
+fn seated_at_six(teams: mille_bornes::options::TeamMaking, places: Vec<u8>, entropy: u64) -> (Seat, Seat) {
+    let game = Settings { mode: GameMode::Hands { hands: 1 }, teams, ..Settings::default() };
+    let lobby = Lobby { game, bots: 5, bot_level: BotLevel::Strategic, places };
+    let mut config = RoomConfigOf::new("GARE", lobby, 3);
+    (config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (5, 20, 20);
+    let mut room = RoomOf::<Partie>::new(config, entropy);
+    let mut out = Vec::new();
+    let hello =
+        Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Anne".into(), seat_token: None, watch: false };
+    room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
+    room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
+    let told = out.iter().rev().find_map(|o| match o {
+        OutputOf::Send { conn: 1, msg: ServerMsgOf::Lobby(lobby) } if lobby.started => lobby.you,
+        _ => None,
+    });
+    let journaled = journal(&out).iter().find_map(|e| match e {
+        JournalEntryOf::Started { seats, .. } => seats.iter().position(|s| s.name == "Anne"),
+        _ => None,
+    });
+    (told.expect("the started lobby says where Anne sits"), Seat(journaled.expect("Anne in the journal") as u8))
+}
+
+/// M-2.3: at 6 players partners sit opposite; the table seats everyone where the first pilot
+/// placed them — Anne, who came first, at place 2 here — or draws the teams, and the lobby and
+/// the journal say the same. A seating that is not one, or too long for a table, is not used.
+#[test]
+fn m_2_3_the_table_seats_the_teams_placed_or_drawn() {
+    use mille_bornes::options::TeamMaking::{HostAssigns, Random};
+    assert_eq!(seated_at_six(HostAssigns, vec![1, 0, 2, 3, 4, 5], 1), (Seat(1), Seat(1)));
+    assert_eq!(seated_at_six(HostAssigns, vec![5, 4, 3, 2, 1, 0], 1), (Seat(5), Seat(5)));
+    assert_eq!(seated_at_six(HostAssigns, vec![0, 0, 2, 3, 4, 5], 1), (Seat(0), Seat(0)), "not a seating");
+    let drawn: std::collections::BTreeSet<Seat> = (1..30)
+        .map(|entropy| {
+            let (told, journaled) = seated_at_six(Random, Vec::new(), entropy);
+            assert_eq!(told, journaled);
+            told
+        })
+        .collect();
+    assert!(drawn.len() >= 4, "drawn teams put Anne at many places: {drawn:?}");
+    // The first pilot cannot send a seating longer than any table (a lobby goes to everyone).
+    let (mut room, mut out) = (RoomOf::<Partie>::new(config(1), 2), Vec::new());
+    let hello =
+        Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Anne".into(), seat_token: None, watch: false };
+    room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
+    let too_long = Lobby { places: (0..200).collect(), ..config(1).settings };
+    room.message(0, 1, ClientMsgOf::Configure(too_long), &mut out);
+    let refused = out.iter().any(|o| {
+        matches!(o, OutputOf::Send { conn: 1, msg: ServerMsgOf::LobbyRefused { reason } } if reason.starts_with("M-2.3"))
+    });
+    assert!(refused, "refused in words that name the rule");
 }

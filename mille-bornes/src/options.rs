@@ -224,12 +224,18 @@ mod tests {
     }
 }
 
-/// The lobby of a 1000 Bornes table: the game's settings, and the seats the host's bots fill.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// The lobby of a 1000 Bornes table: the game's settings, the seats the host's bots fill,
+/// and where everyone sits when the first pilot places the teams (M-2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Lobby {
     pub game: Settings,
     pub bots: u8,
     pub bot_level: bolide_table::BotLevel,
+    /// M-2.3 with `TeamMaking::HostAssigns`: the entrant at each place (the people in the
+    /// lobby's order, then the bots); partners sit `players / 2` places apart. Empty, or
+    /// not a seating of the table that starts: as they came.
+    #[serde(default)]
+    pub places: Vec<u8>,
 }
 
 impl bolide_table::Lobby for Lobby {
@@ -251,5 +257,34 @@ impl bolide_table::Lobby for Lobby {
     /// still keeps a laptop that never plays from holding the game.
     fn turn_limit_ms(&self) -> Option<u64> {
         (self.game.turn_timer_s > 0).then(|| u64::from(self.game.turn_timer_s) * 1000)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let most = crate::manche::MAX_PLAYERS;
+        if self.places.len() > most || self.places.iter().any(|&p| usize::from(p) >= most) {
+            return Err(format!("M-2.3: a table seats at most {most} players: places name seats 0 to {}", most - 1));
+        }
+        Ok(())
+    }
+
+    /// M-2.3: at 6 and 8 players the teams are drawn from the OS-seeded room's generator, or
+    /// placed by the first pilot; with no teams, everyone sits as they came.
+    fn seating(&self, players: u8, rng: &mut rand_chacha::ChaCha8Rng) -> Option<Vec<u8>> {
+        use rand::RngExt;
+        if sides_for(players) == players {
+            return None;
+        }
+        match self.game.teams {
+            TeamMaking::Random => {
+                let mut order: Vec<u8> = (0..players).collect();
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.random_range(0..=i));
+                }
+                Some(order)
+            }
+            TeamMaking::HostAssigns => {
+                bolide_table::is_seating(&self.places, usize::from(players)).then(|| self.places.clone())
+            }
+        }
     }
 }

@@ -254,6 +254,27 @@ pub trait Lobby: Clone + PartialEq + Debug + Send + Sync + Serialize + Deseriali
     fn turn_limit_ms(&self) -> Option<u64> {
         None
     }
+
+    /// What the table checks of these settings beyond the game's own (their size: a lobby
+    /// goes to every laptop), in words that say what to change.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Where the `players` sit when the game starts: the entrant at each place, entrants
+    /// being the people in the lobby's order and then the bots (1000 Bornes' teams, M-2.3:
+    /// drawn, or as the first pilot placed them). `None`: as they came. The table uses only
+    /// an order that names each entrant once.
+    fn seating(&self, players: u8, rng: &mut ChaCha8Rng) -> Option<Vec<u8>> {
+        let _ = (players, rng);
+        None
+    }
+}
+
+/// Whether `order` names each of `0..n` exactly once.
+pub fn is_seating(order: &[u8], n: usize) -> bool {
+    let mut seen = [false; 256];
+    order.len() == n && order.iter().all(|&e| usize::from(e) < n && !std::mem::replace(&mut seen[usize::from(e)], true))
 }
 
 /// A game the table can serve: a pure engine, as seen by the table.

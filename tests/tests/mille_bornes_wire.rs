@@ -170,6 +170,7 @@ async fn the_first_pilot_switches_the_table_to_1000_bornes_and_everyone_plays_it
         },
         bots: 2,
         bot_level: BotLevel::Strategic,
+        places: Vec::new(),
     };
     anne.send(&ClientMsgOf::Configure(one_hand)).await.unwrap();
     let mut quiet = bot::quiet;

@@ -356,12 +356,16 @@ pub struct Words {
     pub mb_real_time: &'static str,
     pub mb_automatic: &'static str,
     pub mb_open_hands: &'static str,
-    pub mb_team: fn(&str) -> String,
     pub mb_players_n: fn(usize) -> String,
     pub mb_game_starts_when: &'static str,
     pub table_plays_unknown: fn(&str) -> String,
     pub mb_reaction: fn(&str, &str) -> String,
     pub mb_deal_sealed: fn(&str) -> String,
+    pub mb_teams: &'static str,
+    pub mb_teams_drawn: &'static str,
+    pub mb_teams_placed: &'static str,
+    pub mb_team_n: fn(usize) -> String,
+    pub mb_place_n: fn(usize) -> String,
     pub mb_deal_sealed_hover: fn(&str) -> String,
 }
 
@@ -744,11 +748,15 @@ pub static EN: Words = Words {
     mb_real_time: "called in real time",
     mb_automatic: "laid by the host at once",
     mb_open_hands: "Partners see each other's hand",
-    mb_team: |who| format!("Team: {who}"),
     mb_players_n: |n| format!("{n} players"),
     mb_game_starts_when: "The game starts when everyone is ready, at 2, 3, 4, 6 or 8 players (bots included).",
     mb_reaction: |who, ms| format!("{who} called Coup-Fourré {ms} after the attack appeared"),
     mb_deal_sealed: |short| format!("Deal sealed: {short}…"),
+    mb_teams: "Teams",
+    mb_teams_drawn: "drawn at the start",
+    mb_teams_placed: "placed by the first pilot",
+    mb_team_n: |n| format!("Team {n}:"),
+    mb_place_n: |n| format!("Place {n}"),
     mb_deal_sealed_hover: |full| {
         format!(
             "The host's commitment to the game's seed (SHA-256 {full}), from which every hand is dealt (M-3.2). The seed is revealed when the game ends, and this laptop then checks every card it saw against it."
@@ -1130,11 +1138,15 @@ pub static FR: Words = Words {
     mb_real_time: "annoncé en temps réel",
     mb_automatic: "posé d'office par l'hôte",
     mb_open_hands: "Les équipiers voient la main de l'autre",
-    mb_team: |who| format!("Équipe : {who}"),
     mb_players_n: |n| format!("{n} joueurs"),
     mb_game_starts_when: "La partie commence quand tout le monde est prêt, à 2, 3, 4, 6 ou 8 joueurs (robots compris).",
     mb_reaction: |who, ms| format!("{who} a annoncé Coup-Fourré {ms} après l'apparition de l'attaque"),
     mb_deal_sealed: |short| format!("Donne scellée : {short}…"),
+    mb_teams: "Équipes",
+    mb_teams_drawn: "tirées au départ",
+    mb_teams_placed: "placées par le premier pilote",
+    mb_team_n: |n| format!("Équipe {n} :"),
+    mb_place_n: |n| format!("Place {n}"),
     mb_deal_sealed_hover: |full| {
         format!(
             "L'engagement de l'hôte sur la graine de la partie (SHA-256 {full}), dont chaque donne est tirée (M-3.2). La graine est révélée à la fin de la partie, et ce portable vérifie alors chaque carte qu'il a vue."

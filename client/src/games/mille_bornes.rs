@@ -261,7 +261,12 @@ mod tests {
                     path: None,
                 })
                 .collect();
-            let settings = mille_bornes::Lobby { game: Settings::default(), bots: 0, bot_level: BotLevel::Random };
+            let settings = mille_bornes::Lobby {
+                game: Settings::default(),
+                bots: 0,
+                bot_level: BotLevel::Random,
+                places: Vec::new(),
+            };
             let dice = SeedReveal { seed, nonce: [3; 32] }.commitment();
             ServerMsgOf::Lobby(LobbyStateOf {
                 seats,

@@ -9,8 +9,9 @@ use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::state::{ClientStateOf, MirrorOf};
 use bolide_protocol::options::GameKind;
+use bolide_protocol::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
-use mille_bornes::options::{CoupFourreMode, GameMode, PLAYER_COUNTS};
+use mille_bornes::options::{CoupFourreMode, GameMode, PLAYER_COUNTS, TeamMaking};
 use mille_bornes::partie::window_moment;
 use mille_bornes::{Action, Event, MilleBornes, Phase, View};
 use std::sync::MutexGuard;
@@ -146,31 +147,17 @@ impl MbLobbyUi {
 
 /// The first pilot's options (M-14), which everyone sees change; the host checks them (a
 /// refused one comes back in words, with its rule).
-fn settings(
-    ui: &mut egui::Ui,
-    live: &LiveOf<MilleBornes>,
-    lobby: &bolide_protocol::wire::LobbyStateOf<MilleBornes>,
-    first: bool,
-    w: &Words,
-) {
+fn settings(ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, lobby: &LobbyStateOf<MilleBornes>, first: bool, w: &Words) {
     ui.heading(format!("1000 Bornes — {}", w.mb_settings_heading));
     if !first {
         ui.label(w.first_pilot_sets);
     }
-    let mut s = lobby.settings;
+    let mut s = lobby.settings.clone();
     let seated = lobby.seats.len();
     let players = seated + usize::from(s.bots);
     ui.label((w.mb_players_n)(players));
-    // M-2.2: partners at 6 and 8 sit opposite (seat n with seat n + players / 2).
-    let sides = usize::from(mille_bornes::options::sides_for(u8::try_from(players).unwrap_or(u8::MAX)));
-    if sides < players && sides > 0 {
-        let name = |i: usize| lobby.seats.get(i).map_or_else(|| (w.bot_n)((i - seated + 1) as u8), |s| s.name.clone());
-        for side in 0..sides {
-            let team: Vec<String> = (side..players).step_by(sides).map(name).collect();
-            ui.label((w.mb_team)(&team.join(" & ")));
-        }
-    }
-    let before = s;
+    let before = s.clone();
+    teams(ui, &mut s, lobby, first, w);
     ui.add_enabled_ui(first, |ui| {
         egui::Grid::new("mb-settings").num_columns(2).show(ui, |ui| {
             let label = ui.label(w.bots_setting);
@@ -227,6 +214,59 @@ fn settings(
     });
     if first && s != before {
         live.send(CommandOf::Configure(s));
+    }
+}
+
+/// M-2.3 at 6 and 8 players: partners sit opposite (place n with place n + players / 2). The
+/// teams are drawn when the game starts, or placed here by the first pilot: each place's
+/// entrant (the people as they came, then the bots) is picked from a list.
+fn teams(ui: &mut egui::Ui, s: &mut mille_bornes::Lobby, lobby: &LobbyStateOf<MilleBornes>, first: bool, w: &Words) {
+    let seated = lobby.seats.len();
+    let players = seated + usize::from(s.bots);
+    let sides = usize::from(mille_bornes::options::sides_for(u8::try_from(players).unwrap_or(u8::MAX)));
+    if sides == 0 || sides >= players {
+        return;
+    }
+    ui.add_enabled_ui(first, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(w.mb_teams);
+            ui.selectable_value(&mut s.game.teams, TeamMaking::Random, w.mb_teams_drawn);
+            ui.selectable_value(&mut s.game.teams, TeamMaking::HostAssigns, w.mb_teams_placed);
+        });
+    });
+    let name = |entrant: usize| match lobby.seats.get(entrant) {
+        Some(seat) => seat.name.clone(),
+        None => (w.bot_n)(u8::try_from(entrant - seated + 1).unwrap_or(u8::MAX)),
+    };
+    if s.game.teams == TeamMaking::Random {
+        return;
+    }
+    // A seating of this table, or everyone as they came.
+    let places: Vec<u8> =
+        if bolide_table::is_seating(&s.places, players) { s.places.clone() } else { (0..players as u8).collect() };
+    for side in 0..sides {
+        ui.horizontal(|ui| {
+            ui.label((w.mb_team_n)(side + 1));
+            for place in (side..players).step_by(sides) {
+                let Some(&here) = places.get(place) else { continue };
+                let combo = egui::ComboBox::from_id_salt(("mb-place", place)).selected_text(name(usize::from(here)));
+                let shown = ui.add_enabled_ui(first, |ui| {
+                    combo.show_ui(ui, |ui| {
+                        for entrant in 0..players as u8 {
+                            if ui.selectable_label(entrant == here, name(usize::from(entrant))).clicked() {
+                                // The one picked trades places with the one who sat here.
+                                if let Some(there) = places.iter().position(|&e| e == entrant) {
+                                    s.places = places.clone();
+                                    s.places.swap(place, there);
+                                }
+                            }
+                        }
+                    })
+                });
+                let label = (w.mb_place_n)(place + 1);
+                shown.inner.response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, first, &label));
+            }
+        });
     }
 }
 

@@ -592,6 +592,25 @@ impl<G: Game> RoomOf<G> {
         self.send_lobby(out);
     }
 
+    /// Seats the entrant `order[place]` at each place, seat tokens and connections with them;
+    /// an order that does not name each seat once changes nothing.
+    fn reseat(&mut self, order: &[u8]) {
+        if !bolide_table::is_seating(order, self.seats.len()) {
+            return tracing::warn!(?order, "a seating that is not one: everyone sits as they came");
+        }
+        let mut old: Vec<Option<SeatSlot>> = std::mem::take(&mut self.seats).into_iter().map(Some).collect();
+        let mut moved = BTreeMap::new();
+        for (place, &entrant) in order.iter().enumerate() {
+            if let Some(slot) = old.get_mut(usize::from(entrant)).and_then(Option::take) {
+                moved.insert(entrant, place as u8);
+                self.seats.push(slot);
+            }
+        }
+        for s in self.members.values_mut().flatten() {
+            s.0 = moved.get(&s.0).copied().unwrap_or(s.0);
+        }
+    }
+
     /// Fires every timer due at `now`.
     pub fn tick(&mut self, now: u64, out: &mut Vec<Out<G>>) {
         if matches!(self.stage, Stage::Lobby) && self.held_until.is_some_and(|at| at <= now) {
@@ -717,6 +736,10 @@ impl<G: Game> RoomOf<G> {
                 ready: true,
                 zombie: false,
             });
+        }
+        // Where everyone sits (a game's teams, drawn or placed), before the game sees a seat.
+        if let Some(order) = self.config.settings.seating(players, &mut self.rng) {
+            self.reseat(&order);
         }
         let mut opening = Vec::new();
         let game = match G::start(&settings, players, self.config.seed, &mut opening) {
@@ -1174,6 +1197,7 @@ pub fn check_lobby<G: Game>(lobby: &LobbyOf<G>, seated: usize) -> Result<(), Str
             "bots: {bots} bots and {seated} players do not fit at a table of {most} (at least one seat stays for a person)"
         ));
     }
+    lobby.check()?;
     G::check_settings(&lobby.game(), G::PLAYERS.1)
 }
 

@@ -200,6 +200,7 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
                     game: mille_bornes::Settings::default(),
                     bots: 0,
                     bot_level: Default::default(),
+                    places: Vec::new(),
                 };
                 let config = RoomConfigOf::new(&format!("R{r}"), lobby, r as u64);
                 codes.push(server.add_room::<mille_bornes::Partie>(config, journal, None)?);

@@ -183,7 +183,7 @@ async fn play_game(
     let server = Server::bind("127.0.0.1:0".parse()?, &identity)?;
     let mode = mille_bornes::options::GameMode::Points { target: 20_000 };
     let game = mille_bornes::Settings { window_ms: WINDOW_MS, mode, ..mille_bornes::Settings::default() };
-    let lobby = mille_bornes::Lobby { game, bots: 0, bot_level: BotLevel::Strategic };
+    let lobby = mille_bornes::Lobby { game, bots: 0, bot_level: BotLevel::Strategic, places: Vec::new() };
     let mut room = RoomConfigOf::new("LAB", lobby, rng.random());
     room.turn_timeout_ms = 20_000;
     room.moment_timeout_ms = 5_000;
