@@ -205,6 +205,7 @@ mod tests {
             view: Box::new(PlayerView { phase, ..view.clone() }),
             legal: Vec::new(),
             deadline_ms: None,
+            awaited: None,
             show_at_us: Some(7_000),
             lift_at_us: None,
         };

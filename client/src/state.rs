@@ -77,6 +77,9 @@ pub struct MirrorOf<W: ClientGame> {
     pub legal: Vec<W::Action>,
     /// When a bot plays for this seat, on this laptop's clock (µs).
     pub deadline_at_us: Option<u64>,
+    /// Whose decision a person's time limit runs for now, and when a bot makes it, on this
+    /// laptop's clock (µs).
+    pub awaited: Option<(Seat, u64)>,
     /// Every event received, in order (the latest [`MAX_EVENTS`]).
     pub events: Vec<W::Event>,
     /// The timed moment the host last opened, and the instant it scheduled for showing it (this
@@ -98,6 +101,7 @@ impl<W: ClientGame> Default for MirrorOf<W> {
             view: None,
             legal: Vec::new(),
             deadline_at_us: None,
+            awaited: None,
             events: Vec::new(),
             scheduled: None,
             refusal: None,
@@ -121,7 +125,7 @@ impl<W: ClientGame> MirrorOf<W> {
                 self.seat = lobby.you;
                 self.lobby = Some(lobby.clone());
             }
-            ServerMsgOf::Update { events, view, legal, deadline_ms, .. } => {
+            ServerMsgOf::Update { events, view, legal, deadline_ms, awaited, .. } => {
                 // The view is this seat's own (checked): the seat it names is this laptop's.
                 self.seat = W::viewer(view);
                 keep_events(&mut self.events, events);
@@ -131,6 +135,7 @@ impl<W: ClientGame> MirrorOf<W> {
                 self.view = Some((**view).clone());
                 self.legal = legal.clone();
                 self.deadline_at_us = deadline_ms.map(|ms| now_us.saturating_add(u64::from(ms) * 1000));
+                self.awaited = awaited.map(|(seat, ms)| (seat, now_us.saturating_add(u64::from(ms) * 1000)));
                 self.refusal = None;
             }
             // A rule error can carry the host's words (a phase's name): cleaned like a reason.
@@ -227,6 +232,7 @@ impl<W: ClientGame> ClientStateOf<W> {
             view: Box::new(view),
             legal,
             deadline_ms: None,
+            awaited: None,
             show_at_us,
             lift_at_us: None,
         };
@@ -364,6 +370,7 @@ mod tests {
             view: Box::new(view.clone()),
             legal,
             deadline_ms: None,
+            awaited: None,
             show_at_us,
             lift_at_us: None,
         }

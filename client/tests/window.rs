@@ -557,6 +557,7 @@ fn dice_end(live: &Live, seed: u64, revealed: u64) {
         view: Box::new(view()),
         legal: vec![],
         deadline_ms: None,
+        awaited: None,
         show_at_us: None,
         lift_at_us: None,
     };
@@ -1035,6 +1036,19 @@ fn m_15_6_the_coup_fourre_at_a_table_is_a_timed_request_from_the_frame_that_drew
         "{sent:?}"
     );
     assert!(sent.iter().all(|c| !matches!(c, CommandOf::Shown(_))), "the window is reported once");
+    // Accepted by the host: the call and its reaction are told to everyone (M-15.9).
+    let called = vec![
+        mille_bornes::Event::CoupFourre {
+            seat: Seat(0),
+            safety: mille_bornes::Safety::Increvable,
+            attack: mille_bornes::Attack::Creve,
+        },
+        mille_bornes::Event::Reaction { seat: Seat(0), reaction_us: 412_000 },
+    ];
+    live.state().mirror.events.extend(called);
+    h.run();
+    h.get_by_label_contains("Last Coup-Fourré: Anne, 412");
+    h.get_by_label_contains("Anne called Coup-Fourré 412");
     // The call refused to this laptop alone, in words.
     live.state().mirror.refusal = Some("M-15.5: you do not hold Increvable".into());
     h.run();
@@ -1138,6 +1152,22 @@ fn m_6_1_a_distance_is_played_from_the_hand_with_enter() {
     h.run();
     let sent = drain(&mut commands);
     assert!(sent.iter().any(|c| matches!(c, CommandOf::Act { action, .. } if *action == play)), "{sent:?}");
+}
+
+/// M-5.7 on every screen: at another person's turn, how long before a bot plays it for them.
+#[test]
+fn m_5_7_the_screen_says_how_long_before_a_bot_plays_another_s_turn() {
+    let (app, live, _commands) = mb_seated(true, 2);
+    let mut events = Vec::new();
+    let partie = mille_bornes::Partie::new(mille_bornes::Settings::default(), 4, 5, &mut events).unwrap();
+    {
+        let mut state = live.state();
+        state.mirror.view = Some(partie.view(Some(Seat(0))));
+        state.mirror.awaited = Some((Seat(1), live.now_us() + 24_500_000));
+    }
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Bob's turn: a bot plays it in 25 s");
 }
 
 /// M-7.1: an attack goes on the opponent the player picks, by the button that names them.

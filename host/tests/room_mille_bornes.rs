@@ -579,3 +579,26 @@ fn m_2_3_the_table_seats_the_teams_placed_or_drawn() {
     });
     assert!(refused, "refused in words that name the rule");
 }
+
+/// M-5.7 on every screen: while a person's turn waits, every laptop — a spectator's too — is
+/// told whose it is and how long before a bot plays it; a host bot's thinking is nobody's wait.
+#[test]
+fn m_5_7_every_screen_is_told_whose_turn_waits_and_for_how_long() {
+    let (mut room, mut out) = started(4);
+    let hello =
+        Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Zoé".into(), seat_token: None, watch: true };
+    room.hello(0, 2, hello, BeatSchedule::WhileActing, &mut out);
+    let mut now = 0;
+    let awaited: Vec<Option<(Seat, u32)>> = {
+        run(&mut room, &mut now, &mut out, |out| out.len() > 400);
+        out.iter()
+            .filter_map(|o| match o {
+                OutputOf::Send { conn: 2, msg: ServerMsgOf::Update { awaited, .. } } => Some(*awaited),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(awaited.iter().all(|a| a.is_none_or(|(seat, ms)| seat == Seat(0) && ms <= 20)), "{awaited:?}");
+    assert!(awaited.iter().any(Option::is_some), "Anne's turns are told to the spectator");
+    assert!(awaited.iter().any(Option::is_none), "the bots' are not");
+}

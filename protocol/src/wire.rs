@@ -172,6 +172,9 @@ pub enum ServerMsgOf<W: Words> {
         view: Box<W::View>,
         legal: Vec<W::Action>,
         deadline_ms: Option<u32>,
+        /// The seat a person plays whose decision the table awaits, and how long (ms) before
+        /// a bot makes it for them: every screen shows whose turn it is and the time left.
+        awaited: Option<(Seat, u32)>,
         /// When this update opens a timed moment — it reveals the reservoirs (B-4.2) or opens
         /// the Échange window (B-4.7) —, the instant to show it, on the client's own clock. A
         /// reveal is sent so that it arrives just before; an Échange window early enough for a

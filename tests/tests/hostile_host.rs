@@ -54,6 +54,7 @@ async fn a_view_naming_a_seat_that_does_not_exist_ends_the_link_with_a_clear_err
             view: Box::new(view),
             legal: vec![],
             deadline_ms: None,
+            awaited: None,
             show_at_us: None,
             lift_at_us: None,
         };

@@ -366,6 +366,7 @@ pub struct Words {
     pub mb_teams_placed: &'static str,
     pub mb_team_n: fn(usize) -> String,
     pub mb_place_n: fn(usize) -> String,
+    pub mb_bot_plays_for: fn(&str, u64) -> String,
     pub mb_deal_sealed_hover: fn(&str) -> String,
 }
 
@@ -757,6 +758,7 @@ pub static EN: Words = Words {
     mb_teams_placed: "placed by the first pilot",
     mb_team_n: |n| format!("Team {n}:"),
     mb_place_n: |n| format!("Place {n}"),
+    mb_bot_plays_for: |who, s| format!("{who}'s turn: a bot plays it in {s} s"),
     mb_deal_sealed_hover: |full| {
         format!(
             "The host's commitment to the game's seed (SHA-256 {full}), from which every hand is dealt (M-3.2). The seed is revealed when the game ends, and this laptop then checks every card it saw against it."
@@ -1147,6 +1149,7 @@ pub static FR: Words = Words {
     mb_teams_placed: "placées par le premier pilote",
     mb_team_n: |n| format!("Équipe {n} :"),
     mb_place_n: |n| format!("Place {n}"),
+    mb_bot_plays_for: |who, s| format!("Au tour de {who} : un robot joue dans {s} s"),
     mb_deal_sealed_hover: |full| {
         format!(
             "L'engagement de l'hôte sur la graine de la partie (SHA-256 {full}), dont chaque donne est tirée (M-3.2). La graine est révélée à la fin de la partie, et ce portable vérifie alors chaque carte qu'il a vue."

@@ -238,6 +238,7 @@ mod tests {
             view: Box::new(view.clone()),
             legal: vec![],
             deadline_ms: None,
+            awaited: None,
             show_at_us: None,
             lift_at_us: None,
         }
@@ -374,6 +375,7 @@ mod tests {
                 view: Box::new(window),
                 legal: vec![Action::CoupFourre],
                 deadline_ms: None,
+                awaited: None,
                 show_at_us: None,
                 lift_at_us: None,
             },
@@ -416,6 +418,7 @@ mod tests {
                 view: Box::new(view),
                 legal,
                 deadline_ms: None,
+                awaited: None,
                 show_at_us: None,
                 lift_at_us: None,
             };

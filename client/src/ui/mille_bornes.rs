@@ -35,6 +35,11 @@ pub trait MbTable {
     fn last_call(&self) -> Option<(Seat, Option<u64>)>;
     /// When a bot plays this seat's turn, on this laptop's clock.
     fn deadline(&self) -> Option<u64>;
+    /// Whose decision a person's time limit runs for now, and when a bot makes it (this
+    /// laptop's clock).
+    fn awaited(&self) -> Option<(Seat, u64)> {
+        None
+    }
     /// The final places (M-13), one line a side, best first: rank, a seat of the side,
     /// points, hands won.
     fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>>;
@@ -125,6 +130,13 @@ impl MilleBornesUi {
                 }
                 ui.separator();
                 ui.label((w.mb_draw_pile)(view.draw_count));
+                // Another person's turn: how long before a bot plays it for them.
+                if let Some((seat, at)) = game.awaited().filter(|(seat, _)| Some(*seat) != you) {
+                    ui.separator();
+                    let who = names.get(seat.index()).map_or("?", String::as_str);
+                    ui.label((w.mb_bot_plays_for)(who, at.saturating_sub(now).div_ceil(1_000_000)));
+                    ui.ctx().request_repaint_after(std::time::Duration::from_millis(1000));
+                }
             });
         });
         let discard_picked =
@@ -365,6 +377,16 @@ fn tableau(
                     .desired_width(220.0),
             );
             ui.label((w.mb_two_hundreds)(t.two_hundreds()));
+            // The distance cards laid, as they lie on the table.
+            let laid: Vec<String> = mille_bornes::tableau::DISTANCES
+                .iter()
+                .zip(t.distances)
+                .filter(|(_, n)| *n > 0)
+                .map(|(km, n)| format!("{km}×{n}"))
+                .collect();
+            if !laid.is_empty() {
+                ui.label(laid.join(" · "));
+            }
             let state = if t.needs_feu_vert() {
                 w.mb_needs_feu_vert
             } else if t.rolls() {

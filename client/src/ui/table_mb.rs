@@ -81,6 +81,10 @@ impl MbTable for NetTable<'_> {
         self.mirror().deadline_at_us
     }
 
+    fn awaited(&self) -> Option<(Seat, u64)> {
+        self.mirror().awaited
+    }
+
     fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>> {
         let sides = self.mirror().view.as_ref().map_or(u8::MAX, |v| v.sides);
         let mut lines: Vec<_> = self.mirror().finished.as_ref()?.iter().filter(|s| s.seat.0 < sides).collect();

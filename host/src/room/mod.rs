@@ -841,9 +841,20 @@ impl<G: Game> RoomOf<G> {
                 out.push(OutputOf::DatagramAt { conn, at, datagram });
             }
             for m in msgs {
-                if let OutputOf::Send { conn, msg: ServerMsgOf::Update { events, view, legal, deadline_ms, .. } } = m {
-                    let msg =
-                        ServerMsgOf::Update { events, view, legal, deadline_ms, show_at_us: show_at, lift_at_us: None };
+                if let OutputOf::Send {
+                    conn,
+                    msg: ServerMsgOf::Update { events, view, legal, deadline_ms, awaited, .. },
+                } = m
+                {
+                    let msg = ServerMsgOf::Update {
+                        events,
+                        view,
+                        legal,
+                        deadline_ms,
+                        awaited,
+                        show_at_us: show_at,
+                        lift_at_us: None,
+                    };
                     out.push(OutputOf::SendAt { conn, at, msg });
                 }
             }
@@ -874,6 +885,16 @@ impl<G: Game> RoomOf<G> {
                 })
                 .map(|d| (d.at.saturating_sub(now) / 1000) as u32)
         });
+        // Whose decision a person's time limit now runs for, on every screen.
+        let awaited = self
+            .due
+            .iter()
+            .filter_map(|d| match d.kind {
+                DueKind::Act(a) if self.seats.get(a.index()).is_some_and(|slot| !slot.bot_plays()) => Some((a, d.at)),
+                _ => None,
+            })
+            .min_by_key(|(_, at)| *at)
+            .map(|(a, at)| (a, (at.saturating_sub(now) / 1000) as u32));
         out.push(OutputOf::Send {
             conn,
             msg: ServerMsgOf::Update {
@@ -881,6 +902,7 @@ impl<G: Game> RoomOf<G> {
                 view: Box::new(view),
                 legal,
                 deadline_ms,
+                awaited,
                 show_at_us: None,
                 lift_at_us,
             },
