@@ -2,9 +2,10 @@
 # The window's CPU while nobody touches it: 20 s in the lobby, then 20 s on the race screen
 # at this pilot's own turn (nothing moves; only the bot countdown changes, every ten seconds
 # until the last ten). Under Xvfb with
-# Mesa's software GL, so a frame costs more here than on a laptop's GPU.
+# Mesa's software GL, so a frame costs more here than on a laptop's GPU. With `mille-bornes`,
+# the same at a 1000 Bornes table hosted from the window (its lobby, then this player's turn).
 #
-#   bash scripts/idle-cpu.sh [BOLIDE_BINARY]
+#   bash scripts/idle-cpu.sh [BOLIDE_BINARY] [mille-bornes]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/bolide}
@@ -14,8 +15,16 @@ if missing=$(window_tools_missing); then
   echo "idle cpu skipped: $missing is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
   exit 0
 fi
+GAME=${2:-bolide}
+[ "$GAME" = bolide ] || export WINDOW_SETTINGS='{"name": "Anne", "host_game": "mille-bornes", "lang": "En"}'
 start_window "${WINDOW_GAME_DISPLAY:-88}"
-host_one_race_with_bots
+if [ "$GAME" = bolide ]; then
+  host_one_race_with_bots
+else
+  click 215 323 # Host a game (1000 Bornes, to 5000 points, two bots)
+  wait_title 'lobby'
+  sleep 1
+fi
 xdotool mousemove 1200 780 # the pointer away from every widget
 measure() { # measure LABEL SECONDS
   local before after
@@ -31,4 +40,4 @@ while ! title | grep -q "your turn"; do
 done
 xdotool mousemove 1200 780
 sleep 1
-measure "race screen, waiting at own turn" 20
+measure "game screen, waiting at own turn" 20

@@ -1163,11 +1163,12 @@ fn m_5_7_the_screen_says_how_long_before_a_bot_plays_another_s_turn() {
     {
         let mut state = live.state();
         state.mirror.view = Some(partie.view(Some(Seat(0))));
-        state.mirror.awaited = Some((Seat(1), live.now_us() + 24_500_000));
+        state.mirror.awaited = Some((Seat(1), live.now_us() + 25_500_000));
     }
     let mut h = harness(app);
     h.run();
-    h.get_by_label("Bob's turn: a bot plays it in 25 s");
+    // Tens of seconds until the last ten: an idle screen wakes every ten seconds.
+    h.get_by_label("Bob's turn: a bot plays it in 20 s");
 }
 
 /// M-7.1: an attack goes on the opponent the player picks, by the button that names them.

@@ -134,8 +134,7 @@ impl MilleBornesUi {
                 if let Some((seat, at)) = game.awaited().filter(|(seat, _)| Some(*seat) != you) {
                     ui.separator();
                     let who = names.get(seat.index()).map_or("?", String::as_str);
-                    ui.label((w.mb_bot_plays_for)(who, at.saturating_sub(now).div_ceil(1_000_000)));
-                    ui.ctx().request_repaint_after(std::time::Duration::from_millis(1000));
+                    ui.label((w.mb_bot_plays_for)(who, super::seconds_shown(ui, at.saturating_sub(now))));
                 }
             });
         });
@@ -219,8 +218,7 @@ impl MilleBornesUi {
             if let Some(deadline) =
                 game.deadline().filter(|_| matches!(view.phase, Phase::Turn { seat } if seat == you))
             {
-                ui.label((w.before_bot)(deadline.saturating_sub(now).div_ceil(1_000_000)));
-                ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+                ui.label((w.before_bot)(super::seconds_shown(ui, deadline.saturating_sub(now))));
             }
             if let Some(text) = game.refusal(w) {
                 ui.colored_label(Color32::from_rgb(240, 130, 50), text);

@@ -464,13 +464,7 @@ fn status_line(ui: &mut egui::Ui, s: &Scene) {
             ui.label((w.drives)(s.name(turn.seat)));
         }
         if let Some(deadline) = t.deadline_at_us.filter(|_| view.phase != PhaseView::CupDown) {
-            let left_us = deadline.saturating_sub(s.now_us);
-            // Whole seconds in the last ten, tens of seconds before (never more than is left):
-            // an idle screen wakes when the figure shown changes, a frame every ten seconds
-            // until the end is near.
-            let step = if left_us >= 10_000_000 { 10_000_000 } else { 1_000_000 };
-            ui.label((w.before_bot)(left_us / step * step / 1_000_000));
-            ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
+            ui.label((w.before_bot)(super::seconds_shown(ui, deadline.saturating_sub(s.now_us))));
         }
         if let Some(me) = t.seat {
             ui.separator();
