@@ -10,6 +10,8 @@ pub mod socket;
 
 use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
 use bolide_host::bots::{BotLevel, Decide};
+pub use bolide_host::fair::score::{BUCKETS, Bucket, Percentiles, percentiles, wilson};
+use bolide_host::fair::score::{Contender, Tally, judge};
 use bolide_host::game::table::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_protocol::options::Settings;
@@ -43,10 +45,6 @@ fn pawn_of(record: &GrabRecord) -> Option<bolide_protocol::Pawn> {
         _ => None,
     }
 }
-
-/// The gap buckets of fairness.md, in ms.
-pub const BUCKETS: [(f64, f64); 8] =
-    [(0.0, 0.1), (0.1, 1.0), (1.0, 2.0), (2.0, 5.0), (5.0, 10.0), (10.0, 20.0), (20.0, 50.0), (50.0, f64::INFINITY)];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct LabConfig {
@@ -227,24 +225,6 @@ impl Clock for LabClock {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Bucket {
-    /// `[lo, hi]` in ms; `hi` is `null` for the last, open bucket.
-    pub gap_ms: (f64, Option<f64>),
-    pub pairs: usize,
-    pub accuracy: Option<f64>,
-    /// The 95 % confidence interval of `accuracy` (Wilson score).
-    pub ci95: Option<(f64, f64)>,
-    pub arrival_accuracy: Option<f64>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Percentiles {
-    pub p50: f64,
-    pub p99: f64,
-    pub p999: f64,
-}
-
 /// The Échange window (B-4.7), judged like the grab: every pair of declarations in a window,
 /// the host's order (the order applied) against the true reactions, and arrival order beside.
 #[derive(Debug, Clone, Serialize)]
@@ -390,24 +370,6 @@ pub struct LabReport {
     pub elapsed_s: f64,
 }
 
-/// The Wilson score interval at 95 % for `ok` successes in `n` trials: honest at 100 % too
-/// (0 wrong in 300 pairs is "≥ 98.7 %", not "100 %").
-pub fn wilson(ok: usize, n: usize) -> (f64, f64) {
-    let (n, p, z) = (n as f64, ok as f64 / n as f64, 1.96f64);
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-fn percentiles(mut v: Vec<f64>) -> Percentiles {
-    if v.is_empty() {
-        return Percentiles { p50: 0.0, p99: 0.0, p999: 0.0 };
-    }
-    v.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
-    let at = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
-    Percentiles { p50: at(0.5), p99: at(0.99), p999: at(0.999) }
-}
-
 /// Lab laptop `i`'s path to the host (a socket that delays, jitters and loses as `config` says)
 /// and its clock (offset, drift, steps and slews drawn from `rng`).
 pub fn flawed_laptop(
@@ -526,7 +488,7 @@ fn analyse(
             entry.push((i, r));
         }
     }
-    let mut hits = [(0usize, 0usize, 0usize); BUCKETS.len()];
+    let mut tally = Tally::default();
     let mut pairs = 0;
     let (mut wrong, mut wrong_clamped, mut wrong_examples) = (0, 0, Vec::new());
     let liar = (config.liar_ms > 0.0 || config.liar_shown_ms > 0.0).then_some(0u8);
@@ -561,9 +523,7 @@ fn analyse(
                     }
                 };
                 let arrival_right = (ra.arrival_us < rb.arrival_us) == a_first;
-                let k = BUCKETS.iter().position(|(lo, hi)| gap_ms >= *lo && gap_ms < *hi).expect("buckets cover");
-                hits[k].0 += 1;
-                hits[k].1 += usize::from(host_right);
+                tally.add(gap_ms, host_right, arrival_right);
                 if !host_right {
                     wrong += 1;
                     wrong_clamped += usize::from(ra.clamp.total_us() + rb.clamp.total_us() > 0);
@@ -572,7 +532,6 @@ fn analyse(
                         wrong_examples.push(WrongPair { race, round, a, b });
                     }
                 }
-                hits[k].2 += usize::from(arrival_right);
                 pairs += 1;
             }
         }
@@ -588,7 +547,7 @@ fn analyse(
             }
         }
     }
-    let buckets = buckets(hits);
+    let buckets = tally.buckets();
     // Resolution: the smallest bucket from which accuracy stays ≥ 99 % (buckets with pairs).
     let mut resolution = None;
     for b in buckets.iter().rev() {
@@ -938,21 +897,6 @@ async fn lab_bot(
     }
 }
 
-/// Accuracy by gap bucket from `(pairs, host right, arrival right)` per bucket.
-fn buckets(hits: [(usize, usize, usize); BUCKETS.len()]) -> Vec<Bucket> {
-    BUCKETS
-        .iter()
-        .zip(hits)
-        .map(|(&(lo, hi), (n, ok, arr))| Bucket {
-            gap_ms: (lo, hi.is_finite().then_some(hi)),
-            pairs: n,
-            accuracy: (n > 0).then(|| ok as f64 / n as f64),
-            ci95: (n > 0).then(|| wilson(ok, n)),
-            arrival_accuracy: (n > 0).then(|| arr as f64 / n as f64),
-        })
-        .collect()
-}
-
 /// |published − true| reaction, ms, for every honest `(race, round, seat)` a photo finish of
 /// `photos` reported.
 fn photo_finish_error(
@@ -983,17 +927,15 @@ fn echange_report(log: &[GrabRecord], truth: &Truth, liar_seat: u8) -> EchangeRe
             window.push((i, r, t));
         }
     }
-    let mut hits = [(0usize, 0usize, 0usize); BUCKETS.len()];
+    let mut tally = Tally::default();
     let mut wrong_examples = Vec::new();
+    let contender = |i: usize, r: &GrabRecord, t: f64| Contender { true_us: t, host_rank: i, arrival_us: r.arrival_us };
     for (&(race, round), declared) in &windows {
         for (a, &(ia, ra, ta)) in declared.iter().enumerate() {
             for &(ib, rb, tb) in &declared[a + 1..] {
-                if ta == tb {
+                let Some((gap_ms, right, arrival_right)) = judge(&contender(ia, ra, ta), &contender(ib, rb, tb)) else {
                     continue;
-                }
-                let gap_ms = (ta - tb).abs() / 1000.0;
-                let k = BUCKETS.iter().position(|(lo, hi)| gap_ms >= *lo && gap_ms < *hi).expect("buckets cover");
-                let right = (ia < ib) == (ta < tb);
+                };
                 if !right && gap_ms >= 0.1 && wrong_examples.len() < EXAMPLES {
                     wrong_examples.push(WrongPair {
                         race,
@@ -1002,13 +944,11 @@ fn echange_report(log: &[GrabRecord], truth: &Truth, liar_seat: u8) -> EchangeRe
                         b: WrongSide::new(rb, tb),
                     });
                 }
-                hits[k].0 += 1;
-                hits[k].1 += usize::from(right);
-                hits[k].2 += usize::from((ra.arrival_us < rb.arrival_us) == (ta < tb));
+                tally.add(gap_ms, right, arrival_right);
             }
         }
     }
-    let (n, ok, arr) = hits.iter().fold((0, 0, 0), |s, h| (s.0 + h.0, s.1 + h.1, s.2 + h.2));
+    let (n, ok, arr) = tally.totals();
     let truths = truth.echanges.iter().map(|(k, t)| (*k, *t));
     let photo_error = photo_finish_error(truths, &truth.echange_photos, liar_seat);
     EchangeReport {
@@ -1017,7 +957,7 @@ fn echange_report(log: &[GrabRecord], truth: &Truth, liar_seat: u8) -> EchangeRe
         accuracy: (n > 0).then(|| ok as f64 / n as f64),
         ci95: (n > 0).then(|| wilson(ok, n)),
         arrival_accuracy: (n > 0).then(|| arr as f64 / n as f64),
-        buckets: buckets(hits),
+        buckets: tally.buckets(),
         photo_finish_reactions: photo_error.len(),
         photo_finish_error_ms: percentiles(photo_error),
         wrong_examples,
@@ -1280,15 +1220,6 @@ pub fn svg(report: &LabReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wilson_intervals_match_the_textbook() {
-        // 0 wrong of 300: the interval still admits about 1.3 % of errors.
-        let (lo, hi) = wilson(300, 300);
-        assert!((lo - 0.9874).abs() < 1e-3 && hi > 0.9999, "{lo} {hi}");
-        let (lo, hi) = wilson(50, 100);
-        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
-    }
 
     #[test]
     fn a_lab_clock_steps_and_slews_but_stays_one_function_of_real_time() {
