@@ -123,13 +123,18 @@ pub fn room(data: &[u8]) {
     });
 }
 
-/// The same for a room of 1000 Bornes (four players, one of them the host's bot): its turns
-/// picked among the legal actions, and Coup-Fourré calls — timed, untimed, from any seat,
-/// with any times — in and out of its windows.
+/// The same for a room of 1000 Bornes (four players, one of them the host's bot; or, when the
+/// first byte's high bit is set, six in teams — drawn, or placed as the lobby's `places` say,
+/// which an arbitrary `Configure` may set): its turns picked among the legal actions, and
+/// Coup-Fourré calls — timed, untimed, from any seat, with any times — in and out of its windows.
 pub fn room_mille_bornes(data: &[u8]) {
+    use mille_bornes::options::TeamMaking;
     use mille_bornes::{Action, MilleBornes, Partie, Phase};
-    let game = mille_bornes::Settings { window_ms: 2000, ..mille_bornes::Settings::default() };
-    let lobby = mille_bornes::Lobby { game, bots: 1, bot_level: BotLevel::Random, places: Vec::new() };
+    let first = data.first().copied().unwrap_or(0);
+    let teams = if first & 0x40 != 0 { TeamMaking::Random } else { TeamMaking::HostAssigns };
+    let game = mille_bornes::Settings { window_ms: 2000, teams, ..mille_bornes::Settings::default() };
+    let (bots, places) = if first & 0x80 != 0 { (3, vec![0, 3, 2, 1, 5, 4]) } else { (1, Vec::new()) };
+    let lobby = mille_bornes::Lobby { game, bots, bot_level: BotLevel::Random, places };
     let mut config = RoomConfigOf::new("GARE", lobby, 1);
     (config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (5, 300, 200);
     let mut room = RoomOf::<Partie>::new(config, 1);
