@@ -252,6 +252,10 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
     h.run();
     let sent = drain(&mut commands);
     assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.bot_level == BotLevel::Random)), "{sent:?}");
+    // Or another game at this table: every window follows, each to its own seat.
+    h.get_by_label("Play 1000 Bornes at this table instead").click();
+    h.run();
+    assert!(drain(&mut commands).contains(&Command::ChooseGame("mille-bornes".into())));
     drop(live);
 }
 
