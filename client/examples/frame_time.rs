@@ -8,7 +8,6 @@
 //! 1000 Bornes screen instead: eight players (four teams), mid-hand, bots playing on the clock.
 
 use bolide_client::live::{Link, Live};
-use bolide_client::practice_mb::LocalGame;
 use bolide_client::ui::BolideApp;
 use bolide_client::ui::prefs::Prefs;
 use bolide_host::sim;
@@ -16,7 +15,6 @@ use bolide_protocol::options::Settings;
 use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
 use bolide_protocol::wire::{LobbySeat, LobbyState};
 use bolide_protocol::{Action, Colour, Event, Seat, TableOptions};
-use bolide_table::BotLevel;
 
 const FRAMES: usize = 10_000;
 const WARM_UP: usize = 300;
@@ -94,30 +92,8 @@ fn main() -> anyhow::Result<()> {
     }
     let mut app = BolideApp::with(Prefs::default(), None, None)?;
     if mille_bornes {
-        let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"].map(String::from).to_vec();
-        let settings = ::mille_bornes::Settings::default();
-        let mut game = LocalGame::new(8, BotLevel::Strategic, 3, names, settings, 0).map_err(anyhow::Error::msg)?;
-        // Into the hand: every seat's turn played by a bot until cards lie on every tableau.
-        let mut now = 0;
-        while game.partie().manche().draw_count() > 40 && !game.partie().is_over() {
-            now += 100_000;
-            game.run_to(now);
-            if let Some(action) = game
-                .legal()
-                .into_iter()
-                .find(|a| matches!(a, ::mille_bornes::Action::Play { .. }))
-                .or_else(|| game.legal().first().copied())
-            {
-                game.play(action, now);
-            }
-        }
-        eprintln!(
-            "1000 Bornes: hand {}, {} cards in the draw pile, over: {}",
-            game.partie().manche().number() + 1,
-            game.partie().manche().draw_count(),
-            game.partie().is_over()
-        );
-        app.play_mille_bornes(game);
+        let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"];
+        app.sit_mille_bornes(bolide_client::ui::table_mb::mid_hand(&names, 3), None);
     } else {
         app.sit(live, None);
     }

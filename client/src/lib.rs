@@ -16,7 +16,6 @@ pub mod game;
 pub mod games;
 pub mod live;
 pub mod net;
-pub mod practice_mb;
 pub mod state;
 pub mod stats;
 pub mod ui;

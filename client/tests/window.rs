@@ -746,11 +746,10 @@ fn a_spectator_watches_the_race_without_a_hand_or_buttons() {
     assert!(drain(&mut commands).iter().all(|c| !matches!(c, Command::Act { .. } | Command::Timed { .. })));
 }
 
-/// 1000 Bornes practice on this laptop: the game is picked under Practice and remembered;
-/// the screen shows every tableau, the hand (lit cards playable), and a card is played or
-/// discarded by its buttons.
+/// 1000 Bornes practice on this laptop: the game is picked under Practice and remembered,
+/// with its players and length; Practice hosts it on this laptop like any table.
 #[test]
-fn mille_bornes_practice_shows_the_tableaux_and_plays_a_card_from_the_hand() {
+fn mille_bornes_practice_is_picked_under_practice_and_remembered() {
     let mut h = harness(app());
     h.run();
     // Host a game (left) and Practice (right) each ask which game.
@@ -759,61 +758,20 @@ fn mille_bornes_practice_shows_the_tableaux_and_plays_a_card_from_the_hand() {
     assert!(h.state().prefs().practice_mille_bornes, "the game is remembered");
     h.get_by_label("2").click();
     h.run();
+    h.query_all_by_label("1 hand").last().unwrap().click();
+    h.run();
     h.get_by_label("Practice").click();
-    h.run_steps(2);
-    assert!(matches!(h.state().last_intent, Some(Intent::PracticeMilleBornes { players: 2, .. })));
-    h.get_by_label("Hand 1");
-    h.get_by_label_contains("Draw pile:");
-    assert_eq!(h.query_all_by_label_contains("/ 1000 km").count(), 2, "both sides' distance bars");
-    // Wait for this pilot's turn (the bots think 0.7 s each), then pick a card of the hand and
-    // play it by its button, or discard it.
-    for _ in 0..200 {
-        h.run_steps(1);
-        if h.query_by_label("Your turn").is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
-    assert!(h.query_by_label("Your turn").is_some(), "this pilot's turn comes");
-    // A card of the hand (the tableaux and the discard show cards too, smaller).
-    let card = mille_bornes::Card::ALL
-        .iter()
-        .find(|c| h.query_all_by_label(c.name()).any(|n| n.rect().height() > 90.0))
-        .expect("a hand of cards");
-    h.query_all_by_label(card.name()).find(|n| n.rect().height() > 90.0).unwrap().click();
     h.run();
-    match h.query_by_label("Play (Enter)") {
-        Some(play) => play.click(),
-        None => h.get_by_label("Discard (D)").click(),
-    }
-    h.run();
-    assert!(
-        h.query_by_label_contains("Anne plays").is_some() || h.query_by_label_contains("Anne discards").is_some(),
-        "the log says what this pilot did"
-    );
-    h.get_by_label("Leave the table").click();
-    h.run();
-    h.get_by_label("Host a game");
+    let intent = h.state().last_intent.clone();
+    assert!(matches!(intent, Some(Intent::PracticeMilleBornes { players: 2, hands: Some(1), .. })), "{intent:?}");
 }
 
 /// M-2.2 at 8 players (4 teams), from 1280×720 to 4K: every tableau and every card of the hand
 /// on screen, none over another.
 #[test]
 fn mille_bornes_at_8_players_fits_from_720p_to_4k_with_nothing_overlapping() {
-    use bolide_client::practice_mb::LocalGame;
     for size in [[1280.0, 720.0], [1920.0, 1080.0], [3840.0, 2160.0]] {
-        let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"].map(String::from).to_vec();
-        let mut game = LocalGame::new(8, BotLevel::Strategic, 3, names, mille_bornes::Settings::default(), 0).unwrap();
-        let mut now = 0;
-        while game.partie().manche().draw_count() > 50 {
-            now += 100_000;
-            game.run_to(now);
-            if let Some(a) = game.legal().first().copied() {
-                game.play(a, now);
-            }
-        }
-        let mut app = BolideApp::with(Prefs::default(), None, None).unwrap().dry_run();
-        app.play_mille_bornes(game);
+        let app = mb_eight_players_mid_hand(BolideApp::with(Prefs::default(), None, None).unwrap().dry_run());
         let mut h = Harness::builder().with_size(size).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
         h.run_steps(2);
         let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size[0], size[1]));
@@ -981,35 +939,11 @@ fn attacked_side_zero() -> mille_bornes::Partie {
     let mut partie = mille_bornes::Partie::new(mille_bornes::Settings::default(), 4, 11, &mut events).unwrap();
     let on_side_zero =
         |p: &mille_bornes::Partie| matches!(p.manche().phase(), mille_bornes::Phase::Window { side: 0, .. });
-    assert!(mb_play_until(&mut partie, 11, BotLevel::Random, on_side_zero), "an attack on side 0 from this seed");
+    assert!(
+        mille_bornes::sim::play_until(&mut partie, BotLevel::Random, 11, on_side_zero),
+        "an attack on side 0 from this seed"
+    );
     partie
-}
-
-/// Plays `partie` with `level`'s bots (drawn from `seed`), every Coup-Fourré window closed by
-/// the clock, until `stop` holds (true) or the game ends (false).
-fn mb_play_until(
-    partie: &mut mille_bornes::Partie,
-    seed: u64,
-    level: BotLevel,
-    mut stop: impl FnMut(&mille_bornes::Partie) -> bool,
-) -> bool {
-    use rand::SeedableRng;
-    let (mut events, mut scratch) = (Vec::new(), Vec::new());
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    while !partie.is_over() {
-        if stop(partie) {
-            return true;
-        }
-        match partie.manche().phase() {
-            mille_bornes::Phase::Window { .. } => partie.close_window(&mut events).unwrap(),
-            mille_bornes::Phase::Turn { seat } => {
-                let action = mille_bornes::bots::decide(partie.manche(), seat, level, &mut rng, &mut scratch).unwrap();
-                partie.apply_into(seat, action, &mut events).unwrap();
-            }
-            mille_bornes::Phase::Over => break,
-        }
-    }
-    false
 }
 
 /// M-15.5, M-15.6 in the window at a table: the attacked side's player sees the attack and
@@ -1110,7 +1044,7 @@ fn mb_turn_where(
         _ => None,
     };
     assert!(
-        mb_play_until(&mut partie, seed, BotLevel::Random, |p| found(p).is_some()),
+        mille_bornes::sim::play_until(&mut partie, BotLevel::Random, seed, |p| found(p).is_some()),
         "no such turn from seed {seed}"
     );
     let (seat, action) = found(&partie).unwrap();
@@ -1204,7 +1138,7 @@ fn mille_bornes_at_a_table_ends_on_the_podium_with_the_score_sheet() {
     let settings =
         mille_bornes::Settings { mode: mille_bornes::options::GameMode::Hands { hands: 1 }, ..Default::default() };
     let mut partie = mille_bornes::Partie::new(settings, 4, 8, &mut events).unwrap();
-    mb_play_until(&mut partie, 8, BotLevel::Strategic, |_| false);
+    mille_bornes::sim::play_until(&mut partie, BotLevel::Strategic, 8, |_| false);
     let standings = partie.standings().unwrap();
     {
         let mut state = live.state();
@@ -1278,4 +1212,11 @@ fn mille_bornes_words(events: &[mille_bornes::Event], partie: &mille_bornes::Par
         .iter()
         .filter_map(|e| bolide_client::ui::mille_bornes::describe(e, &view, &names, &bolide_client::lang::EN))
         .collect()
+}
+
+/// A window at a 1000 Bornes table of 8 (4 teams) in the middle of a hand, from seat 0.
+fn mb_eight_players_mid_hand(mut app: BolideApp) -> BolideApp {
+    let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"];
+    app.sit_mille_bornes(bolide_client::ui::table_mb::mid_hand(&names, 3), None);
+    app
 }

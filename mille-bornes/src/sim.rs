@@ -75,6 +75,31 @@ pub fn play_game(settings: Settings, players: u8, seed: u64, levels: &[BotLevel]
     Ok(partie)
 }
 
+/// Plays `partie` on with `level`'s bots (drawn from `seed`), every Coup-Fourré window closed
+/// as its time would close it, until `stop` holds (true) or the game ends (false): a game
+/// brought to a situation, for the window's tests and its frame-time benchmark.
+pub fn play_until(partie: &mut Partie, level: BotLevel, seed: u64, mut stop: impl FnMut(&Partie) -> bool) -> bool {
+    let (mut events, mut scratch) = (Vec::new(), Vec::new());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    while !partie.is_over() {
+        if stop(partie) {
+            return true;
+        }
+        let played = match partie.manche().phase() {
+            Phase::Window { .. } => partie.close_window(&mut events),
+            Phase::Turn { seat } => match bots::decide(partie.manche(), seat, level, &mut rng, &mut scratch) {
+                Some(action) => partie.apply_into(seat, action, &mut events),
+                None => return false,
+            },
+            Phase::Over => return false,
+        };
+        if played.is_err() {
+            return false;
+        }
+    }
+    false
+}
+
 /// How often one strategic bot wins (rank 1, shared or not) against random-legal bots, its
 /// seat rotating game after game.
 pub fn good_bot_win_rate(players: u8, games: u32, seed: u64) -> Result<f64, SettingsError> {

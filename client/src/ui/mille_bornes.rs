@@ -11,10 +11,9 @@ use egui::{Color32, RichText, Vec2};
 use mille_bornes::partie::window_moment;
 use mille_bornes::{Action, Card, Event, Family, Phase, View};
 
-/// What the 1000 Bornes screen reads and asks, whoever runs the game: the engine on this
-/// laptop (Practice, [`crate::practice_mb::LocalGame`]) or a table over the wire (the client
-/// core's mirror, [`super::table_mb::NetTable`]). The screen draws from it each frame and asks
-/// through it; it never re-derives a rule.
+/// What the 1000 Bornes screen reads and asks of its table — a table over the wire, Practice's
+/// included (the client core's mirror, [`super::table_mb::NetTable`]): the screen draws from
+/// it each frame and asks through it; it never re-derives a rule.
 pub trait MbTable {
     /// The table as this laptop may see it (`None` before the first deal reached it).
     fn view(&self) -> Option<View>;
@@ -48,11 +47,6 @@ pub trait MbTable {
     fn cards_checked(&self) -> Option<Result<usize, String>>;
     /// Plays `action` (a Coup-Fourré as a timed request, input at `now`).
     fn act(&mut self, action: Action, now: u64);
-    /// Lets the clock run to `now` (a game on this laptop plays its bots); returns when to
-    /// look again (µs), if anything is scheduled.
-    fn tick(&mut self, _now: u64) -> Option<u64> {
-        None
-    }
     /// The frame being built is the first to draw the Coup-Fourré window `moment`.
     fn drawn(&mut self, _ui: &egui::Ui, _moment: u64) {}
 }
@@ -91,19 +85,11 @@ pub fn title(view: Option<&View>, you: Option<Seat>) -> &'static str {
 }
 
 impl MilleBornesUi {
-    /// One frame of a 1000 Bornes table; returns true when the player leaves. `leave`: the
-    /// screen has its own Leave button (Practice); at a table the banner has it.
-    pub fn show(&mut self, ui: &mut egui::Ui, game: &mut dyn MbTable, now: u64, w: &Words, leave_button: bool) -> bool {
-        if let Some(next) = game.tick(now) {
-            ui.ctx().request_repaint_after(std::time::Duration::from_micros(next.saturating_sub(now).max(1_000)));
-        }
-        let mut leave = false;
+    /// One frame of a 1000 Bornes table (the banner above it has Leave).
+    pub fn show(&mut self, ui: &mut egui::Ui, game: &mut dyn MbTable, now: u64, w: &Words) {
         let Some(view) = game.view() else {
-            egui::CentralPanel::default().show(ui, |ui| {
-                ui.label(w.waiting_lobby);
-                leave = leave_button && ui.button(w.leave_table).clicked();
-            });
-            return leave;
+            egui::CentralPanel::default().show(ui, |ui| ui.label(w.waiting_lobby));
+            return;
         };
         let legal = game.legal();
         let names = game.names();
@@ -119,9 +105,6 @@ impl MilleBornesUi {
         egui::Panel::top("mb-status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.label(RichText::new("1000 BORNES").strong().italics());
-                if leave_button && ui.button(w.leave_table).clicked() {
-                    leave = true;
-                }
                 ui.separator();
                 ui.label(RichText::new((w.mb_hand_n)(view.hand_number + 1)).strong());
                 for side in 0..view.sides {
@@ -186,12 +169,6 @@ impl MilleBornesUi {
             game.act(Action::Discard { card }, now);
             self.selected = None;
         }
-        // What this frame's input started (a card played hands the turn to a bot, which
-        // thinks on the clock) needs a frame of its own when its time comes.
-        if let Some(next) = game.tick(now) {
-            ui.ctx().request_repaint_after(std::time::Duration::from_micros(next.saturating_sub(now).max(1_000)));
-        }
-        leave
     }
 
     #[allow(clippy::too_many_arguments)]

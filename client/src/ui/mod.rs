@@ -142,9 +142,6 @@ pub struct BolideApp {
     dry_run: bool,
     /// The language when the pilot chose none: the system's in the window, English in tests.
     system_lang: crate::lang::Lang,
-    /// A 1000 Bornes practice game on this laptop, its screen, and the clock it runs on.
-    mille_bornes: Option<(crate::practice_mb::LocalGame, mille_bornes::MilleBornesUi)>,
-    clock: std::time::Instant,
 }
 
 impl BolideApp {
@@ -179,8 +176,6 @@ impl BolideApp {
             dry_run: false,
             title: "",
             system_lang: crate::lang::Lang::En,
-            mille_bornes: None,
-            clock: std::time::Instant::now(),
         })
     }
 
@@ -231,11 +226,6 @@ impl BolideApp {
         self.table = Some(Seated { face, target, host, stop_host: None, practice: false, ready_sent: false });
     }
 
-    /// Sits the window at a 1000 Bornes game on this laptop (the frame-time example, tests).
-    pub fn play_mille_bornes(&mut self, game: crate::practice_mb::LocalGame) {
-        self.mille_bornes = Some((game, mille_bornes::MilleBornesUi::default()));
-    }
-
     /// Sits the window at a practice table, as Practice does once its host is up (tests feed
     /// a detached link): its first race waits for the first-round guide.
     pub fn sit_practice(&mut self, live: Live) {
@@ -252,17 +242,6 @@ impl BolideApp {
         }
         self.poll_starting();
         let w = self.lang().words();
-        if self.mille_bornes.is_some() {
-            let now = self.clock.elapsed().as_micros() as u64;
-            let left = self.mille_bornes.as_mut().is_some_and(|(game, screen)| screen.show(ui, game, now, w, true));
-            // The title after the frame: the game may have moved on during it (a bot's turn).
-            let title = self.mille_bornes.as_ref().map_or("Bolide", |(game, _)| game.title());
-            self.set_title(ui.ctx(), title);
-            if left {
-                self.mille_bornes = None;
-            }
-            return;
-        }
         self.follow_the_game();
         if let Some(seated) = &mut self.table {
             let seen = self.prefs.guide_seen;
@@ -329,23 +308,6 @@ impl BolideApp {
     fn launch(&mut self, intent: Intent) {
         self.last_intent = Some(intent.clone());
         self.start.error = None;
-        // A local game starts no host and no connection: even a dry run plays it.
-        if let Intent::PracticeMilleBornes { players, level, hands } = intent {
-            let mut names =
-                vec![if self.prefs.name.trim().is_empty() { "Pilot".to_string() } else { self.prefs.name.clone() }];
-            names.extend((1..players).map(|n| format!("Bot {n}")));
-            let seed = getrandom::u64().unwrap_or(1);
-            let now = self.clock.elapsed().as_micros() as u64;
-            let mode = hands.map_or(::mille_bornes::options::GameMode::Points { target: 5000 }, |hands| {
-                ::mille_bornes::options::GameMode::Hands { hands }
-            });
-            let settings = ::mille_bornes::Settings { mode, ..Default::default() };
-            match crate::practice_mb::LocalGame::new(players, level, seed, names, settings, now) {
-                Ok(game) => self.mille_bornes = Some((game, mille_bornes::MilleBornesUi::default())),
-                Err(e) => self.start.error = Some(e),
-            }
-            return;
-        }
         if self.dry_run {
             return;
         }
@@ -372,26 +334,35 @@ impl BolideApp {
                 }
                 self.start_host(args, false);
             }
-            Intent::PracticeMilleBornes { .. } => {}
             Intent::Practice { bots, level, races } => {
-                let practice_dir = match self.files_dir() {
-                    Ok(dir) => dir.join("practice"),
-                    Err(e) => {
-                        self.start.error = Some(e.to_string());
-                        return;
-                    }
-                };
-                let mut args = vec!["--bind".to_string(), "127.0.0.1:0".into(), "--no-mdns".into()];
-                args.extend(["--bots".into(), bots.to_string(), "--races".into(), races.to_string()]);
-                args.extend([
-                    "--bot-level".into(),
-                    level_arg(level),
-                    "--data-dir".into(),
-                    practice_dir.display().to_string(),
-                ]);
-                self.start_host(args, true);
+                self.practise(bots, level, &["--races".into(), races.to_string()]);
+            }
+            // 1000 Bornes against bots: the same embedded host as any table, on this laptop.
+            Intent::PracticeMilleBornes { players, level, hands } => {
+                let mut game = vec!["--game".to_string(), "mille-bornes".into()];
+                if let Some(hands) = hands {
+                    game.extend(["--option".into(), format!(r#"mode={{"Hands":{{"hands":{hands}}}}}"#)]);
+                }
+                self.practise(players.saturating_sub(1), level, &game);
             }
         }
+    }
+
+    /// Practice: a host on this laptop only (loopback, no advert, its own data dir) with
+    /// `bots` bots of `level`, and the game's own flags.
+    fn practise(&mut self, bots: u8, level: BotLevel, game: &[String]) {
+        let practice_dir = match self.files_dir() {
+            Ok(dir) => dir.join("practice"),
+            Err(e) => {
+                self.start.error = Some(e.to_string());
+                return;
+            }
+        };
+        let mut args = vec!["--bind".to_string(), "127.0.0.1:0".into(), "--no-mdns".into()];
+        args.extend(["--bots".into(), bots.to_string(), "--bot-level".into(), level_arg(level)]);
+        args.extend(["--data-dir".into(), practice_dir.display().to_string()]);
+        args.extend(game.iter().cloned());
+        self.start_host(args, true);
     }
 
     /// Starts the embedded host (the same code as `bolide-host serve`) on the runtime; the

@@ -304,7 +304,7 @@ impl MbTableUi {
         if started {
             let now = live.now_us();
             let mut table = NetTable::new(live);
-            self.screen.show(ui, &mut table, now, w, false);
+            self.screen.show(ui, &mut table, now, w);
         }
     }
 
@@ -317,4 +317,44 @@ impl MbTableUi {
         }
         super::mille_bornes::title(t.view.as_ref(), t.seat)
     }
+}
+
+/// A detached link to a 1000 Bornes table of `names.len()` players in the middle of a hand
+/// dealt from `seed` (bots played it until this laptop's turn, 50 cards or fewer left to
+/// draw), from seat 0, with the host's legal list: what the window's layout test and its
+/// frame-time benchmark draw.
+pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
+    use bolide_protocol::wire::{BeatSchedule, LobbySeat};
+    let (live, _commands) = LiveOf::<MilleBornes>::detached("GARAGE-7F3K0Q");
+    let players = u8::try_from(names.len()).unwrap_or(u8::MAX);
+    let mut events = Vec::new();
+    if let Ok(mut partie) = mille_bornes::Partie::new(mille_bornes::Settings::default(), players, seed, &mut events) {
+        mille_bornes::sim::play_until(&mut partie, BotLevel::Strategic, seed, |p| {
+            p.manche().draw_count() <= 50 && p.manche().phase() == Phase::Turn { seat: Seat(0) }
+        });
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None, BeatSchedule::Steady);
+        let seat = |(i, name): (usize, &&str)| LobbySeat {
+            seat: Seat(i as u8),
+            name: name.to_string(),
+            colour: bolide_protocol::Colour::ALL[i % bolide_protocol::Colour::ALL.len()],
+            bot: false,
+            ready: true,
+            connected: true,
+            path: None,
+        };
+        state.mirror.lobby = Some(LobbyStateOf {
+            seats: names.iter().enumerate().map(seat).collect(),
+            you: Some(Seat(0)),
+            settings: mille_bornes::Lobby::default(),
+            spectators: 0,
+            started: true,
+            dice: Default::default(),
+            reveal: None,
+        });
+        state.mirror.view = Some(partie.view(Some(Seat(0))));
+        state.mirror.legal = partie.legal_actions(Seat(0));
+    }
+    live.set_link(crate::live::Link::Connected);
+    live
 }
