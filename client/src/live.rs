@@ -107,7 +107,7 @@ pub struct Target {
     /// The full room code.
     pub code: String,
     pub name: String,
-    /// Asked for once seated (a comeback keeps the seat's own).
+    /// Asked for once, on the link's first seat (a comeback keeps the seat's own).
     pub colour: Option<Colour>,
     /// Watch rather than take a seat.
     pub watch: bool,
@@ -217,7 +217,7 @@ async fn drive<W: ClientGame>(
         *ends.link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = now;
         repaint();
     };
-    let mut token = target.token;
+    let (mut token, mut colour) = (target.token, target.colour);
     let mut attempt = 0;
     loop {
         let (addr, code, name) = (target.addr, &target.code, &target.name);
@@ -239,10 +239,10 @@ async fn drive<W: ClientGame>(
         let result = match result {
             Ok(mut session) => {
                 attempt = 0;
-                let first = token.is_none();
                 token = token.or(session.state().token);
                 set(Link::Connected);
-                if first && let Some(colour) = target.colour {
+                // Once, on this link's first seat: a comeback keeps the seat's own colour.
+                if let Some(colour) = colour.take() {
                     let _ = session.send(&ClientMsgOf::PickColour(colour)).await;
                 }
                 play(&mut session, &mut commands, &ends.repaint).await

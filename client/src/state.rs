@@ -87,6 +87,9 @@ pub struct MirrorOf<W: ClientGame> {
     pub scheduled: Option<Shown>,
     /// The host's last refusal, in words (cleared by the next update).
     pub refusal: Option<String>,
+    /// The last refused action's error as the game names it (a face may say it in its
+    /// player's language); cleared with `refusal`.
+    pub refused: Option<W::Refusal>,
     pub finished: Option<Vec<StandingLine>>,
     /// What this laptop checks of the host's luck (Bolide: every draw seen, checked against
     /// the seed once the host reveals it, on the podium).
@@ -105,6 +108,7 @@ impl<W: ClientGame> Default for MirrorOf<W> {
             events: Vec::new(),
             scheduled: None,
             refusal: None,
+            refused: None,
             finished: None,
             dice: W::Watch::default(),
         }
@@ -136,13 +140,14 @@ impl<W: ClientGame> MirrorOf<W> {
                 self.legal = legal.clone();
                 self.deadline_at_us = deadline_ms.map(|ms| now_us.saturating_add(u64::from(ms) * 1000));
                 self.awaited = awaited.map(|(seat, ms)| (seat, now_us.saturating_add(u64::from(ms) * 1000)));
-                self.refusal = None;
+                (self.refusal, self.refused) = (None, None);
             }
             // A rule error can carry the host's words (a phase's name): cleaned like a reason.
             ServerMsgOf::ActRefused { error, .. } => {
-                self.refusal = Some(bolide_protocol::wire::clean_reason(&error.to_string()))
+                self.refusal = Some(bolide_protocol::wire::clean_reason(&error.to_string()));
+                self.refused = Some(error.clone());
             }
-            ServerMsgOf::LobbyRefused { reason } => self.refusal = Some(reason.clone()),
+            ServerMsgOf::LobbyRefused { reason } => (self.refusal, self.refused) = (Some(reason.clone()), None),
             ServerMsgOf::Finished { standings } => self.finished = Some(standings.clone()),
             ServerMsgOf::Welcome { .. } | ServerMsgOf::Refused { .. } | ServerMsgOf::Pake { .. } => {}
         }

@@ -44,8 +44,14 @@ async fn the_window_s_link_follows_the_table_s_game_to_the_same_seat() {
     let addr = SocketAddr::from(([127, 0, 0, 1], hosting.server.local_addr().port()));
     let runtime = tokio::runtime::Handle::current();
     let repaint: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
-    let target =
-        Target { addr, code: hosting.code.clone(), name: "Anne".into(), colour: None, watch: false, token: None };
+    let target = Target {
+        addr,
+        code: hosting.code.clone(),
+        name: "Anne".into(),
+        colour: Some(bolide_protocol::Colour::Vert),
+        watch: false,
+        token: None,
+    };
 
     // Joined by address, the window does not know the game: it speaks Bolide first.
     let bolide = Live::connect(&runtime, target.clone(), repaint.clone());
@@ -68,6 +74,12 @@ async fn the_window_s_link_follows_the_table_s_game_to_the_same_seat() {
     let seat = cards.state().mirror.seat;
     assert_eq!(seat, Some(Seat(0)), "the first to come, the first seat");
     assert_eq!(cards.state().mirror.lobby.as_ref().map(|l| l.seats.len()), Some(1), "one seat, not two");
+    // The colour asked for goes with the seat the knock took.
+    until("the colour picked", || {
+        cards.state().mirror.lobby.as_ref().and_then(|l| l.seats.first()).map(|s| s.colour)
+            == Some(bolide_protocol::Colour::Vert)
+    })
+    .await;
 
     // The first pilot switches the table to Bolide: the link says so, with its token.
     cards.send(CommandOf::ChooseGame("bolide".into()));

@@ -991,6 +991,11 @@ fn m_15_6_the_coup_fourre_at_a_table_is_a_timed_request_from_the_frame_that_drew
     live.state().mirror.refusal = Some("M-15.5: you do not hold Increvable".into());
     h.run();
     h.get_by_label("M-15.5: you do not hold Increvable");
+    // In this player's words when the game names the refusal (French at a French table).
+    live.state().mirror.refused =
+        Some(mille_bornes::RuleError::SafetyNotHeld { safety: mille_bornes::Safety::Increvable });
+    h.run();
+    h.get_by_label("You do not hold Increvable");
 }
 
 /// The turn at a table: a card of the hand goes out as a plain action, where the host's

@@ -9,7 +9,7 @@ use crate::event::Event;
 use crate::manche::{Manche, Phase};
 use crate::options::{FirstDealer, GameMode, Settings, SettingsError};
 use crate::score::{HandScore, MAX_SIDES};
-use crate::tableau::{Laid, Tableau};
+use crate::tableau::Tableau;
 use bolide_table::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +21,9 @@ pub struct Partie {
     hands_won: [u8; MAX_SIDES],
     history: Vec<HandScore>,
     over: bool,
+    /// The last valid Coup-Fourré: the window it was called in (its name,
+    /// [`window_moment`]) and its caller, for the table's photo finish (M-15.9).
+    called: Option<(u64, Seat)>,
 }
 
 /// One seat's place at the end (M-13.2, M-13.3): partners share their side's.
@@ -125,7 +128,8 @@ impl Partie {
             FirstDealer::Seat(seat) => Seat(seat),
         };
         let manche = Manche::deal(settings, players, seed, 0, dealer, events)?;
-        Ok(Partie { seed, manche, totals: [0; MAX_SIDES], hands_won: [0; MAX_SIDES], history: Vec::new(), over: false })
+        let (totals, hands_won) = ([0; MAX_SIDES], [0; MAX_SIDES]);
+        Ok(Partie { seed, manche, totals, hands_won, history: Vec::new(), over: false, called: None })
     }
 
     pub fn manche(&self) -> &Manche {
@@ -175,7 +179,11 @@ impl Partie {
         if self.over {
             return Err(RuleError::GameOver);
         }
+        let window = window_moment(self.manche.number(), self.manche.attacks());
         self.manche.apply_into(seat, action, events)?;
+        if action == Action::CoupFourre {
+            self.called = Some((window, seat));
+        }
         self.after(events);
         Ok(())
     }
@@ -384,15 +392,15 @@ impl bolide_table::Game for Partie {
         self.close_window(events)
     }
 
-    /// M-15.9: after a valid call, everyone is told the caller's reaction. A call without the
-    /// safety was refused before the moment was given it (`claimable`), so what is told
-    /// names only the caller whose Coup-Fourré now lies crosswise on its side.
-    fn photo_finish(&self, _moment: u64, asked: &[bolide_table::Asked<Action>]) -> Option<Event> {
-        let m = &self.manche;
-        let laid =
-            |seat: Seat| m.tableau(m.side_of(seat)).is_some_and(|t| t.safeties.contains(&Some(Laid::CoupFourre)));
-        let call =
-            asked.iter().filter(|a| a.action == Action::CoupFourre && laid(a.seat)).min_by_key(|a| a.reaction_us)?;
+    /// M-15.9: after a valid call, everyone is told the caller's reaction as the table judged
+    /// it — only the caller of this window's applied Coup-Fourré: a request left void, or one
+    /// refused for want of the safety, tells nothing of a hand (M-15.10).
+    fn photo_finish(&self, moment: u64, asked: &[bolide_table::Asked<Action>]) -> Option<Event> {
+        let (_, caller) = self.called.filter(|(window, _)| *window == moment)?;
+        let call = asked
+            .iter()
+            .filter(|a| a.seat == caller && a.action == Action::CoupFourre)
+            .min_by_key(|a| a.reaction_us)?;
         Some(Event::Reaction { seat: call.seat, reaction_us: u32::try_from(call.reaction_us).unwrap_or(u32::MAX) })
     }
 

@@ -1183,3 +1183,28 @@ fn m_15_9_after_a_valid_call_the_caller_plays_and_the_skipped_are_named() {
     assert_eq!(m.phase(), Phase::Turn { seat: Seat(3) });
     assert_eq!(m.discard().1, Some(FeuRouge));
 }
+
+/// M-15.9, M-15.10: the table's photo finish names the caller of this window's applied
+/// Coup-Fourré with the reaction it judged; a holder's request left void (the window closed
+/// first) tells nothing, so no hand shows.
+#[test]
+fn m_15_9_only_the_applied_call_s_reaction_is_published() {
+    use bolide_table::{Asked, Game};
+    let mut events = Vec::new();
+    let holder = |p: &Partie| (0..4).map(Seat).find(|s| p.check(*s, Action::CoupFourre).is_ok());
+    // The first game (seeds 1 to 99) with a window whose attacked side holds the safety.
+    let mut partie = (1..100)
+        .find_map(|seed| {
+            let mut p = Partie::new(Settings::default(), 4, seed, &mut events).unwrap();
+            crate::sim::play_until(&mut p, bolide_table::BotLevel::Strategic, seed, |p| holder(p).is_some())
+                .then_some(p)
+        })
+        .expect("a window with a holder");
+    let seat = holder(&partie).unwrap();
+    let moment = crate::partie::window_moment(partie.manche().number(), partie.manche().attacks());
+    let asked = [Asked { seat, action: Action::CoupFourre, reaction_us: 412_000 }];
+    assert_eq!(partie.photo_finish(moment, &asked), None, "not applied: nothing told");
+    partie.apply_into(seat, Action::CoupFourre, &mut events).unwrap();
+    assert_eq!(partie.photo_finish(moment, &asked), Some(Event::Reaction { seat, reaction_us: 412_000 }));
+    assert_eq!(partie.photo_finish(moment + 1, &asked), None, "another window's name tells nothing");
+}

@@ -39,28 +39,15 @@ impl LobbyUi {
         w: &'static Words,
     ) {
         self.w = Some(w);
-        let Some(lobby) = t.lobby.as_ref() else {
-            ui.label(w.waiting_lobby);
-            return;
-        };
-        if let Some(host) = hosting {
-            room_code(ui, host, w);
-        }
-        ui.columns(2, |cols| {
-            seats(&mut cols[0], live, t, lobby, w.race_starts_when, w);
-            let first = t.seat == Some(Seat(0));
-            self.settings(&mut cols[1], live, lobby, first);
-            if first {
-                other_game(&mut cols[1], live, GameKind::MilleBornes, w);
-            }
-        });
-        if let Some(refusal) = &t.refusal {
-            ui.colored_label(egui::Color32::from_rgb(230, 120, 40), refusal);
-        }
-        ui.separator();
         // Provably fair dice: the host is bound to this seed before anything is drawn.
-        let sealed = t.dice.commitment().unwrap_or(lobby.dice);
-        ui.label((w.dice_sealed)(&sealed.short())).on_hover_text((w.dice_sealed_hover)(&sealed.to_string()));
+        let says = Frame {
+            starts_when: w.race_starts_when,
+            sealed: w.dice_sealed,
+            sealed_hover: w.dice_sealed_hover,
+            first_shown: t.dice.commitment(),
+            other: GameKind::MilleBornes,
+        };
+        frame(ui, live, t, hosting, says, w, |ui, lobby, first| self.settings(ui, live, lobby, first));
     }
 
     fn settings(&mut self, ui: &mut egui::Ui, live: &Live, lobby: &LobbyState, first: bool) {
@@ -208,8 +195,57 @@ impl LobbyUi {
     }
 }
 
+/// What a lobby's frame says in its game's terms.
+pub(super) struct Frame<'a> {
+    /// When the game starts.
+    pub starts_when: &'a str,
+    /// The host's commitment to the seed, short.
+    pub sealed: fn(&str) -> String,
+    /// The same, on hover: all of it and what it binds.
+    pub sealed_hover: fn(&str) -> String,
+    /// The commitment this laptop was shown first (the lobby's own until then).
+    pub first_shown: Option<bolide_protocol::dice::Commitment>,
+    /// The game the first pilot may switch the table to.
+    pub other: GameKind,
+}
+
+/// What every game's lobby shows around its own settings: the room code on the hosting
+/// laptop, who sits where, the first pilot's switch to the `other` game, the last refusal and
+/// the host's commitment to the seed.
+pub(super) fn frame<W: ClientGame>(
+    ui: &mut egui::Ui,
+    live: &LiveOf<W>,
+    t: &MirrorOf<W>,
+    hosting: Option<&super::HostInfo>,
+    says: Frame,
+    w: &Words,
+    settings: impl FnOnce(&mut egui::Ui, &LobbyStateOf<W>, bool),
+) {
+    let Some(lobby) = t.lobby.as_ref() else {
+        ui.label(w.waiting_lobby);
+        return;
+    };
+    if let Some(host) = hosting {
+        room_code(ui, host, w);
+    }
+    ui.columns(2, |cols| {
+        seats(&mut cols[0], live, t, lobby, says.starts_when, w);
+        let first = t.seat == Some(Seat(0));
+        settings(&mut cols[1], lobby, first);
+        if first {
+            other_game(&mut cols[1], live, says.other, w);
+        }
+    });
+    if let Some(refusal) = &t.refusal {
+        ui.colored_label(egui::Color32::from_rgb(230, 120, 40), refusal);
+    }
+    ui.separator();
+    let commitment = says.first_shown.unwrap_or(lobby.dice);
+    ui.label((says.sealed)(&commitment.short())).on_hover_text((says.sealed_hover)(&commitment.to_string()));
+}
+
 /// The hosting laptop's lobby: the room code, large, and the addresses to join.
-pub(super) fn room_code(ui: &mut egui::Ui, host: &super::HostInfo, w: &Words) {
+fn room_code(ui: &mut egui::Ui, host: &super::HostInfo, w: &Words) {
     ui.vertical_centered(|ui| {
         ui.label(w.room_code_tell);
         ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
@@ -225,7 +261,7 @@ pub(super) fn room_code(ui: &mut egui::Ui, host: &super::HostInfo, w: &Words) {
 
 /// The first pilot's way to switch the table to another game: every laptop follows to its
 /// lobby, each back in its own seat.
-pub(super) fn other_game<W: ClientGame>(ui: &mut egui::Ui, live: &LiveOf<W>, game: GameKind, w: &Words) {
+fn other_game<W: ClientGame>(ui: &mut egui::Ui, live: &LiveOf<W>, game: GameKind, w: &Words) {
     ui.add_space(8.0);
     if ui.button((w.play_instead)(game.title())).clicked() {
         live.send(CommandOf::ChooseGame(game.name().to_string()));
@@ -299,7 +335,7 @@ fn path_check(ui: &mut egui::Ui, path: Option<PathCheck>, w: &Words) {
 
 /// Who sits where (for any game): names, colours, ready, each laptop's network; this laptop's
 /// colour and its hand flat on the table.
-pub(super) fn seats<W: ClientGame>(
+fn seats<W: ClientGame>(
     ui: &mut egui::Ui,
     live: &LiveOf<W>,
     t: &MirrorOf<W>,

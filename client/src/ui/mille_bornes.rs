@@ -5,51 +5,13 @@
 //! re-derives a rule.
 
 use super::cards;
+use super::table_mb::NetTable;
 use crate::lang::Words;
 use bolide_table::Seat;
 use egui::{Color32, RichText, Vec2};
+use mille_bornes::manche::side_of;
 use mille_bornes::partie::window_moment;
 use mille_bornes::{Action, Card, Event, Family, Phase, View};
-
-/// What the 1000 Bornes screen reads and asks of its table — a table over the wire, Practice's
-/// included (the client core's mirror, [`super::table_mb::NetTable`]): the screen draws from
-/// it each frame and asks through it; it never re-derives a rule.
-pub trait MbTable {
-    /// The table as this laptop may see it (`None` before the first deal reached it).
-    fn view(&self) -> Option<View>;
-    /// What this seat may do now.
-    fn legal(&self) -> Vec<Action>;
-    /// Every seat's name, by seat.
-    fn names(&self) -> Vec<String>;
-    /// This laptop's seat (`None`: it watches).
-    fn you(&self) -> Option<Seat>;
-    /// The last refusal, in words (cleared by the next accepted action).
-    fn refusal(&self, w: &Words) -> Option<String>;
-    /// What happened, oldest first (the latest few thousand events).
-    fn log(&self) -> &[Event];
-    /// The open Coup-Fourré window on this laptop's clock: when it showed, when it closes.
-    fn window(&self) -> Option<(u64, u64)>;
-    /// The last Coup-Fourré: who called, and their reaction from the attack's appearance
-    /// when this laptop knows it (µs).
-    fn last_call(&self) -> Option<(Seat, Option<u64>)>;
-    /// When a bot plays this seat's turn, on this laptop's clock.
-    fn deadline(&self) -> Option<u64>;
-    /// Whose decision a person's time limit runs for now, and when a bot makes it (this
-    /// laptop's clock).
-    fn awaited(&self) -> Option<(Seat, u64)> {
-        None
-    }
-    /// The final places (M-13), one line a side, best first: rank, a seat of the side,
-    /// points, hands won.
-    fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>>;
-    /// M-3.2: the hands whose every card this laptop saw re-dealt from the revealed seed, or
-    /// what did not match.
-    fn cards_checked(&self) -> Option<Result<usize, String>>;
-    /// Plays `action` (a Coup-Fourré as a timed request, input at `now`).
-    fn act(&mut self, action: Action, now: u64);
-    /// The frame being built is the first to draw the Coup-Fourré window `moment`.
-    fn drawn(&mut self, _ui: &egui::Ui, _moment: u64) {}
-}
 
 /// What the screen remembers between frames.
 #[derive(Default)]
@@ -65,7 +27,7 @@ pub struct MilleBornesUi {
 /// The names of the seats that drive `side` ("Anne & Bot 3" for partners).
 fn side_name(view: &View, names: &[String], side: u8) -> String {
     let seats: Vec<&str> = (0..view.players)
-        .filter(|s| s % view.sides.max(1) == side)
+        .filter(|s| side_of(Seat(*s), view.sides) == side)
         .map(|s| names.get(usize::from(s)).map_or("?", String::as_str))
         .collect();
     seats.join(" & ")
@@ -75,7 +37,7 @@ fn side_name(view: &View, names: &[String], side: u8) -> String {
 /// and the hook the window scripts follow).
 pub fn title(view: Option<&View>, you: Option<Seat>) -> &'static str {
     let Some(view) = view else { return "Bolide — 1000 Bornes" };
-    let my_side = you.map(|s| s.0 % view.sides.max(1));
+    let my_side = you.map(|s| side_of(s, view.sides));
     match view.phase {
         _ if view.over => "Bolide — 1000 Bornes — game over",
         Phase::Turn { seat } if Some(seat) == you => "Bolide — 1000 Bornes — your turn",
@@ -86,7 +48,7 @@ pub fn title(view: Option<&View>, you: Option<Seat>) -> &'static str {
 
 impl MilleBornesUi {
     /// One frame of a 1000 Bornes table (the banner above it has Leave).
-    pub fn show(&mut self, ui: &mut egui::Ui, game: &mut dyn MbTable, now: u64, w: &Words) {
+    pub fn show(&mut self, ui: &mut egui::Ui, game: &mut NetTable, now: u64, w: &Words) {
         let Some(view) = game.view() else {
             egui::CentralPanel::default().show(ui, |ui| ui.label(w.waiting_lobby));
             return;
@@ -136,7 +98,7 @@ impl MilleBornesUi {
             // Where the card under the pointer (or the one picked) could go: those tableaux are
             // outlined, as a hand hovering over the table would show.
             let card = self.pointed.or(self.selected);
-            let my_side = you.map_or(0, |you| you.0 % view.sides.max(1));
+            let my_side = you.map_or(0, |you| side_of(you, view.sides));
             let targets: Vec<u8> = legal
                 .iter()
                 .filter_map(|a| match a {
@@ -175,7 +137,7 @@ impl MilleBornesUi {
     fn hand(
         &mut self,
         ui: &mut egui::Ui,
-        game: &mut dyn MbTable,
+        game: &mut NetTable,
         view: &View,
         legal: &[Action],
         names: &[String],
@@ -183,7 +145,7 @@ impl MilleBornesUi {
         w: &Words,
     ) {
         let Some(you) = game.you() else { return };
-        let my_side = you.0 % view.sides.max(1);
+        let my_side = side_of(you, view.sides);
         ui.horizontal(|ui| {
             let turn = match view.phase {
                 Phase::Turn { seat } if seat == you => w.your_turn.to_string(),
@@ -275,7 +237,7 @@ impl MilleBornesUi {
 #[allow(clippy::too_many_arguments)]
 fn tableaux(
     ui: &mut egui::Ui,
-    game: &dyn MbTable,
+    game: &NetTable,
     view: &View,
     names: &[String],
     you: Option<Seat>,
@@ -283,7 +245,7 @@ fn tableaux(
     now: u64,
     w: &Words,
 ) -> Option<(Option<Card>, u8)> {
-    let my_side = you.map(|you| you.0 % view.sides.max(1));
+    let my_side = you.map(|you| side_of(you, view.sides));
     let columns = if view.sides > 2 { 2 } else { view.sides.max(1) as usize };
     let mut picked = None;
     egui::Grid::new("mb-tableaux").num_columns(columns).spacing(Vec2::new(24.0, 16.0)).show(ui, |ui| {
@@ -324,7 +286,7 @@ fn target(ui: &egui::Ui, rect: egui::Rect, salt: (&str, u8)) -> Option<Option<Ca
 #[allow(clippy::too_many_arguments)]
 fn tableau(
     ui: &mut egui::Ui,
-    game: &dyn MbTable,
+    game: &NetTable,
     view: &View,
     names: &[String],
     side: u8,
@@ -338,7 +300,7 @@ fn tableau(
     if Some(side) == my_side {
         title.push_str(w.you_mark);
     }
-    let turn_here = matches!(view.phase, Phase::Turn { seat } if seat.0 % view.sides.max(1) == side);
+    let turn_here = matches!(view.phase, Phase::Turn { seat } if side_of(seat, view.sides) == side);
     let title = RichText::new(title).size(18.0).strong();
     ui.label(if turn_here { title.color(Color32::from_rgb(250, 210, 80)) } else { title });
     ui.horizontal(|ui| {
@@ -406,9 +368,9 @@ fn tableau(
 }
 
 /// Returns a card dropped on the discard pile, or `Some(None)` when the pile was clicked.
-fn side_panel(ui: &mut egui::Ui, game: &dyn MbTable, view: &View, names: &[String], w: &Words) -> Option<Option<Card>> {
-    // After a call: who, and their reaction from the attack's appearance to the call (known
-    // here for one's own call; at a table the host publishes no one else's).
+fn side_panel(ui: &mut egui::Ui, game: &NetTable, view: &View, names: &[String], w: &Words) -> Option<Option<Card>> {
+    // After a call: who, and their reaction from the attack's appearance to the call, as the
+    // host published it (M-15.9).
     if let Some((seat, reaction)) = game.last_call() {
         let who = names.get(seat.index()).map_or("?", String::as_str);
         let text = match reaction {
@@ -491,10 +453,10 @@ pub fn describe(event: &Event, view: &View, names: &[String], w: &Words) -> Opti
 }
 
 /// The end of a game: the places (M-13), the points hand after hand, and the deal checked.
-fn podium(ui: &mut egui::Ui, game: &dyn MbTable, view: &View, names: &[String], w: &Words) {
+fn podium(ui: &mut egui::Ui, game: &NetTable, view: &View, names: &[String], w: &Words) {
     ui.heading(RichText::new(w.mb_game_over).size(30.0));
     for (rank, seat, points, hands_won) in game.standings().unwrap_or_default() {
-        let side = side_name(view, names, seat.0 % view.sides.max(1));
+        let side = side_name(view, names, side_of(seat, view.sides));
         ui.label(RichText::new((w.mb_standing)(rank, &side, points, hands_won)).size(22.0));
     }
     match game.cards_checked() {

@@ -328,8 +328,8 @@ impl BolideApp {
                     if game == GameKind::Bolide {
                         args.extend(["--races".into(), races.to_string()]);
                     }
-                    if let (GameKind::MilleBornes, Some(hands)) = (game, hands) {
-                        args.extend(["--option".into(), format!(r#"mode={{"Hands":{{"hands":{hands}}}}}"#)]);
+                    if game == GameKind::MilleBornes {
+                        args.extend(hands_option(hands));
                     }
                 }
                 self.start_host(args, false);
@@ -339,10 +339,8 @@ impl BolideApp {
             }
             // 1000 Bornes against bots: the same embedded host as any table, on this laptop.
             Intent::PracticeMilleBornes { players, level, hands } => {
-                let mut game = vec!["--game".to_string(), "mille-bornes".into()];
-                if let Some(hands) = hands {
-                    game.extend(["--option".into(), format!(r#"mode={{"Hands":{{"hands":{hands}}}}}"#)]);
-                }
+                let mut game = vec!["--game".to_string(), GameKind::MilleBornes.name().into()];
+                game.extend(hands_option(hands));
                 self.practise(players.saturating_sub(1), level, &game);
             }
         }
@@ -461,9 +459,12 @@ impl BolideApp {
             return;
         };
         target.token = token.or(target.token);
-        // Asked once: the seat keeps its colour when it comes back.
-        target.colour = None;
         let door = seated.face.take_door();
+        // A switched table carried the seat with its colour; a seat its knock just took (the
+        // connection handed on) has none picked yet.
+        if door.is_none() {
+            target.colour = None;
+        }
         seated.face = Face::connect(kind, self.runtime.handle(), target.clone(), door, repaint);
         seated.target = Some(target);
         seated.ready_sent = false;
@@ -508,6 +509,11 @@ fn seconds_shown(ui: &egui::Ui, left_us: u64) -> u64 {
     let step = if left_us >= 10_000_000 { 10_000_000 } else { 1_000_000 };
     ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
     left_us / step * step / 1_000_000
+}
+
+/// 1000 Bornes' game of `hands` hands (M-13.3) as the host's flag; none: to 5000 points.
+fn hands_option(hands: Option<u8>) -> Vec<String> {
+    hands.map_or_else(Vec::new, |hands| vec!["--option".into(), format!(r#"mode={{"Hands":{{"hands":{hands}}}}}"#)])
 }
 
 fn level_arg(level: BotLevel) -> String {

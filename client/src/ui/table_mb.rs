@@ -3,21 +3,23 @@
 //! Practice's). A Coup-Fourré goes out as a timed request: `shown` is the frame that first
 //! drew the attack (the grab's own stamp, `race::stamp_shown`), `input` the key or the click.
 
-use super::lobby::{other_game, room_code, seats};
-use super::mille_bornes::MbTable;
+use super::lobby::{Frame, frame};
+use crate::game::ClientGame;
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::state::{ClientStateOf, MirrorOf};
 use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
+use mille_bornes::manche::side_of;
 use mille_bornes::options::{CoupFourreMode, GameMode, PLAYER_COUNTS, TeamMaking};
 use mille_bornes::partie::window_moment;
 use mille_bornes::{Action, Event, MilleBornes, Phase, View};
 use std::sync::MutexGuard;
 
-/// What the screen reads of a table over the wire, for one frame (the client core stays
-/// locked while it lives: the link's task waits at most that frame).
+/// What the 1000 Bornes screen reads and asks of its table over the wire (Practice's
+/// included), for one frame: the client core's mirror, locked while this lives (the link's
+/// task waits at most that frame). The screen never re-derives a rule from it.
 pub struct NetTable<'a> {
     live: &'a LiveOf<MilleBornes>,
     state: MutexGuard<'a, ClientStateOf<MilleBornes>>,
@@ -31,45 +33,52 @@ impl<'a> NetTable<'a> {
     fn mirror(&self) -> &MirrorOf<MilleBornes> {
         &self.state.mirror
     }
-}
 
-impl MbTable for NetTable<'_> {
-    fn view(&self) -> Option<View> {
+    /// The table as this laptop may see it (`None` before the first deal reached it).
+    pub fn view(&self) -> Option<View> {
         self.mirror().view.clone()
     }
 
-    fn legal(&self) -> Vec<Action> {
+    /// What this seat may do now.
+    pub fn legal(&self) -> Vec<Action> {
         self.mirror().legal.clone()
     }
 
-    fn names(&self) -> Vec<String> {
+    /// Every seat's name, by seat.
+    pub fn names(&self) -> Vec<String> {
         let players = self.mirror().view.as_ref().map_or(0, |v| v.players);
         (0..players).map(|s| self.mirror().name(Seat(s))).collect()
     }
 
-    fn you(&self) -> Option<Seat> {
+    /// This laptop's seat (`None`: it watches).
+    pub fn you(&self) -> Option<Seat> {
         self.mirror().seat
     }
 
-    fn refusal(&self, _w: &Words) -> Option<String> {
-        self.mirror().refusal.clone()
+    /// The last refusal, in this player's words (M-15.5's told as the box says it).
+    pub fn refusal(&self, w: &Words) -> Option<String> {
+        match self.mirror().refused {
+            Some(mille_bornes::RuleError::SafetyNotHeld { safety }) => Some((w.mb_cf_refused)(safety.card().name())),
+            _ => self.mirror().refusal.clone(),
+        }
     }
 
-    fn log(&self) -> &[Event] {
+    /// What happened, oldest first (the latest few thousand events).
+    pub fn log(&self) -> &[Event] {
         &self.mirror().events
     }
 
-    /// M-15.3: the window opened at the instant the host scheduled it for this laptop, for
-    /// the length the table set.
-    fn window(&self) -> Option<(u64, u64)> {
+    /// M-15.3: the open Coup-Fourré window on this laptop's clock — shown at the instant the
+    /// host scheduled it for this laptop, closing after the length the table set.
+    pub fn window(&self) -> Option<(u64, u64)> {
         let view = self.mirror().view.as_ref()?;
         let Phase::Window { .. } = view.phase else { return None };
         let shown = self.mirror().scheduled.filter(|s| s.moment == window_moment(view.hand_number, view.attacks))?;
         Some((shown.at_us, shown.at_us.saturating_add(u64::from(view.settings.window_ms) * 1000)))
     }
 
-    /// M-15.9: the caller and their reaction, as the host published it.
-    fn last_call(&self) -> Option<(Seat, Option<u64>)> {
+    /// M-15.9: the last caller and their reaction, as the host published it.
+    pub fn last_call(&self) -> Option<(Seat, Option<u64>)> {
         self.mirror().events.iter().rev().find_map(|e| match e {
             Event::Reaction { seat, reaction_us } => Some((*seat, Some(u64::from(*reaction_us)))),
             Event::CoupFourre { seat, .. } => Some((*seat, None)),
@@ -77,15 +86,19 @@ impl MbTable for NetTable<'_> {
         })
     }
 
-    fn deadline(&self) -> Option<u64> {
+    /// When a bot plays this seat's turn, on this laptop's clock.
+    pub fn deadline(&self) -> Option<u64> {
         self.mirror().deadline_at_us
     }
 
-    fn awaited(&self) -> Option<(Seat, u64)> {
+    /// Whose decision a person's time limit runs for now, and when a bot makes it.
+    pub fn awaited(&self) -> Option<(Seat, u64)> {
         self.mirror().awaited
     }
 
-    fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>> {
+    /// The final places (M-13), one line a side, best first: rank, a seat of the side,
+    /// points, hands won.
+    pub fn standings(&self) -> Option<Vec<(u8, Seat, u32, u8)>> {
         let sides = self.mirror().view.as_ref().map_or(u8::MAX, |v| v.sides);
         let mut lines: Vec<_> = self.mirror().finished.as_ref()?.iter().filter(|s| s.seat.0 < sides).collect();
         // Within a shared place (M-13.3 counts hands only), the most points first.
@@ -93,60 +106,45 @@ impl MbTable for NetTable<'_> {
         Some(lines.iter().map(|s| (s.rank, s.seat, s.points, s.wins)).collect())
     }
 
-    fn cards_checked(&self) -> Option<Result<usize, String>> {
+    /// M-3.2: the hands whose every card this laptop saw re-dealt from the revealed seed, or
+    /// what did not match.
+    pub fn cards_checked(&self) -> Option<Result<usize, String>> {
         self.mirror().dice.verdict().map(|v| v.clone().map(|report| report.hands))
     }
 
-    fn act(&mut self, action: Action, now: u64) {
-        if action == Action::CoupFourre {
-            // M-15.6: judged on this laptop's clock, from the frame that drew the attack.
+    /// Plays `action`, taken at `now`: a timed moment's (the Coup-Fourré, M-15.6) goes with its
+    /// input instant, judged on this laptop's clock from the frame that drew the attack.
+    pub fn act(&mut self, action: Action, now: u64) {
+        if MilleBornes::timed(&action) {
             self.live.send(CommandOf::Timed { action, input_us: now });
         } else {
             self.live.send(CommandOf::Act { action, at_us: now });
         }
     }
 
-    fn drawn(&mut self, ui: &egui::Ui, moment: u64) {
+    /// The frame being built is the first to draw the Coup-Fourré window `moment`.
+    pub fn drawn(&mut self, ui: &egui::Ui, moment: u64) {
         super::race::stamp_shown(ui, self.live, moment);
     }
 }
 
 /// The lobby of a 1000 Bornes table.
-#[derive(Default)]
-pub struct MbLobbyUi;
-
-impl MbLobbyUi {
-    pub fn show(
-        &mut self,
-        ui: &mut egui::Ui,
-        live: &LiveOf<MilleBornes>,
-        t: &MirrorOf<MilleBornes>,
-        hosting: Option<&super::HostInfo>,
-        w: &Words,
-    ) {
-        let Some(lobby) = t.lobby.as_ref() else {
-            ui.label(w.waiting_lobby);
-            return;
-        };
-        if let Some(host) = hosting {
-            room_code(ui, host, w);
-        }
-        let first = t.seat == Some(Seat(0));
-        ui.columns(2, |cols| {
-            seats(&mut cols[0], live, t, lobby, w.mb_game_starts_when, w);
-            settings(&mut cols[1], live, lobby, first, w);
-            if first {
-                other_game(&mut cols[1], live, GameKind::Bolide, w);
-            }
-        });
-        if let Some(refusal) = &t.refusal {
-            ui.colored_label(egui::Color32::from_rgb(230, 120, 40), refusal);
-        }
-        ui.separator();
-        // M-3.2: the deck's order is bound to this seed before the first card is dealt.
-        let sealed = t.dice.commitment().unwrap_or(lobby.dice);
-        ui.label((w.mb_deal_sealed)(&sealed.short())).on_hover_text((w.mb_deal_sealed_hover)(&sealed.to_string()));
-    }
+fn lobby(
+    ui: &mut egui::Ui,
+    live: &LiveOf<MilleBornes>,
+    t: &MirrorOf<MilleBornes>,
+    hosting: Option<&super::HostInfo>,
+    w: &Words,
+) {
+    // M-3.2: the deck's order is bound to this seed before the first card is dealt.
+    let says = Frame {
+        starts_when: w.mb_game_starts_when,
+        sealed: w.mb_deal_sealed,
+        sealed_hover: w.mb_deal_sealed_hover,
+        first_shown: t.dice.commitment(),
+        other: GameKind::Bolide,
+    };
+    frame(ui, live, t, hosting, says, w, |ui, lobby, first| settings(ui, live, lobby, first, w));
 }
 
 /// The first pilot's options (M-14), which everyone sees change; the host checks them (a
@@ -251,7 +249,8 @@ fn teams(ui: &mut egui::Ui, s: &mut mille_bornes::Lobby, lobby: &LobbyStateOf<Mi
     for side in 0..sides {
         ui.horizontal(|ui| {
             ui.label((w.mb_team_n)(side + 1));
-            for place in (side..players).step_by(sides) {
+            let side_u8 = side as u8;
+            for place in (0..players).filter(|&p| side_of(Seat(p as u8), sides as u8) == side_u8) {
                 let Some(&here) = places.get(place) else { continue };
                 let combo = egui::ComboBox::from_id_salt(("mb-place", place)).selected_text(name(usize::from(here)));
                 let shown = ui.add_enabled_ui(first, |ui| {
@@ -278,7 +277,6 @@ fn teams(ui: &mut egui::Ui, s: &mut mille_bornes::Lobby, lobby: &LobbyStateOf<Mi
 /// starts, then the game screen (its podium at the end).
 #[derive(Default)]
 pub struct MbTableUi {
-    lobby: MbLobbyUi,
     screen: super::mille_bornes::MilleBornesUi,
 }
 
@@ -296,7 +294,7 @@ impl MbTableUi {
             let started = t.lobby.as_ref().is_some_and(|l| l.started) && t.view.is_some();
             if !started {
                 egui::CentralPanel::default().show(ui, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, live, t, hosting, w));
+                    egui::ScrollArea::vertical().show(ui, |ui| lobby(ui, live, t, hosting, w));
                 });
             }
             started
