@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The window's CPU while nobody touches it: 20 s in the lobby, then 20 s on the race screen
+# The window's CPU while nobody touches it: in the lobby (its first 10 s, while the host
+# learns the laptop's clock and announces the table, then 20 s), then 20 s on the race screen
 # at this pilot's own turn (nothing moves; only the bot countdown changes, every ten seconds
 # until the last ten). Under Xvfb with
 # Mesa's software GL, so a frame costs more here than on a laptop's GPU. With `mille-bornes`,
@@ -26,11 +27,26 @@ else
   sleep 1
 fi
 xdotool mousemove 1200 780 # the pointer away from every widget
-measure() { # measure LABEL SECONDS
-  local before after
-  before=$(cpu_s); sleep "$2"; after=$(cpu_s)
-  awk -v b="$before" -v a="$after" -v s="$2" -v l="$1" 'BEGIN { printf "%s: %.2f %% of one core over %d s\n", l, (a - b) / s * 100, s }'
+# The network and the embedded host (tokio's workers, the mDNS daemon) apart from the rest:
+# the window's thread and Mesa's software rasteriser (llvmpipe) draw.
+net_s() {
+  local hz t sum=0
+  hz=$(getconf CLK_TCK)
+  for t in /proc/"$app"/task/*; do
+    case "$(cat "$t/comm" 2>/dev/null)" in
+      tokio-rt-worker | mDNS_daemon) sum=$(awk -v s="$sum" -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.3f", s + ($12 + $13) / hz }' "$t/stat") ;;
+    esac
+  done
+  echo "$sum"
 }
+measure() { # measure LABEL SECONDS
+  local before after net_before net_after
+  before=$(cpu_s); net_before=$(net_s); sleep "$2"; after=$(cpu_s); net_after=$(net_s)
+  awk -v b="$before" -v a="$after" -v nb="$net_before" -v na="$net_after" -v s="$2" -v l="$1" 'BEGIN {
+    printf "%s: %.2f %% of one core over %d s (network and host %.2f %%, drawing %.2f %%)\n",
+      l, (a - b) / s * 100, s, (na - nb) / s * 100, ((a - b) - (na - nb)) / s * 100 }'
+}
+measure "lobby, first" 10
 measure lobby 20
 ready
 while ! title | grep -q "your turn"; do

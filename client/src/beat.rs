@@ -1,17 +1,25 @@
 //! When a client tells the host its clock (fairness.md §4 and §6), and what it tells: the
-//! timed moment it showed and when. A seated client beats every [`BEAT_US`]:
-//! - in a timed moment (the grab, the Échange window), while it still acts there, its elapsed
-//!   time since it showed the moment: the host commits a faster hand's verdict once every
-//!   competing seat has shown a time past it, so a verdict waits up to one interval for the
-//!   slowest competitor;
+//! timed moment it showed and when. A seated client beats every [`BEAT_US`] ("densely"):
+//! - in a timed moment (the grab, the Échange window, the Coup-Fourré's), while it still acts
+//!   there, its elapsed time since it showed the moment: the host commits a faster hand's
+//!   verdict once every competing seat has shown a time past it, so a verdict waits up to one
+//!   interval for the slowest competitor;
 //! - under the cup, once just after the lift instant the host announced (on this client's
 //!   clock), so that the Klaxon order is settled as soon as it can be — then, until the host
 //!   lifts, every [`BEAT_US`] or [`CUP_BEAT_US`] (as below);
 //! - and, on a host that asks for it in its welcome ([`BeatSchedule::Steady`]: a game night's
 //!   host does), all along from the lobby on: the host's record of this laptop's path. A path
-//!   that goes quiet in stretches (Wi-Fi) shows it in the gaps between beats, and only a steady
-//!   record shows it before the grab it matters in (`fair::slack` on the host). Otherwise
-//!   ([`BeatSchedule::WhileActing`], a host serving many connections) nothing more.
+//!   that goes quiet in stretches (Wi-Fi) shows it in the gaps between dense beats, and only
+//!   a record kept before the grab shows it there (`fair::slack` on the host). Densely under
+//!   a countdown and in every moment; elsewhere (the lobby, a turn, the podium) densely for
+//!   [`BURST_US`] of every [`BURST_EVERY_US`] and every [`IDLE_BEAT_US`] between: about four
+//!   beats a second where a hundred would keep the laptop's Wi-Fi awake and cost it a few
+//!   percent of a core all evening. Otherwise ([`BeatSchedule::WhileActing`], a host serving
+//!   many connections) nothing more.
+//!
+//! Each beat says whether the next one follows within [`BEAT_US`] (`dense`), and keeps its
+//! word whatever happens meanwhile: the host counts a silence only in a gap that was promised
+//! short.
 //!
 //! Times are µs on the client's clock.
 
@@ -22,6 +30,14 @@ pub use bolide_protocol::wire::BEAT_US;
 /// Under the cup past the lift instant (or without one), when the host asked for beats only
 /// while acting.
 pub const CUP_BEAT_US: u64 = 25_000;
+/// Outside a countdown and a moment, a steady schedule's beat between bursts: the laptop is
+/// there, and a sample of how late its messages come.
+pub const IDLE_BEAT_US: u64 = 1_000_000;
+/// A steady schedule's dense bursts outside a countdown and a moment: this long (30 beats) ...
+pub const BURST_US: u64 = 300_000;
+/// ... at the start of each stretch this long of the client's clock: a path that goes quiet
+/// every few seconds shows it in a few bursts a minute, well within the host's record.
+pub const BURST_EVERY_US: u64 = 10_000_000;
 /// How long after the announced lift instant the first beat goes, so that it shows a time past
 /// the lift even through the host's clock-model error.
 pub const LIFT_SLACK_US: u64 = 1_000;
@@ -32,6 +48,8 @@ pub struct Heartbeats {
     /// What the host asked for in its welcome.
     schedule: BeatSchedule,
     last_us: Option<u64>,
+    /// The last beat said the next one follows within [`BEAT_US`].
+    promised: bool,
     lift_at_us: Option<u64>,
     /// The latest timed moment this client showed, and when (its own clock).
     shown: Option<Shown>,
@@ -54,7 +72,7 @@ pub fn opened<W: ClientGame>(msg: &ServerMsgOf<W>, now_us: u64) -> Option<Shown>
 impl Heartbeats {
     /// A schedule as the host asked in its welcome.
     pub fn new(schedule: BeatSchedule) -> Heartbeats {
-        Heartbeats { schedule, last_us: None, lift_at_us: None, shown: None }
+        Heartbeats { schedule, last_us: None, promised: false, lift_at_us: None, shown: None }
     }
 
     /// Reads what the host announced: the lift instant of the cup now down.
@@ -93,30 +111,51 @@ impl Heartbeats {
     }
 
     /// When the next beat of a seated client is due on this client's clock, or `None` when
-    /// none is needed. `phase`: `None` in the lobby. `competing`: this seat still acts in the
+    /// none is needed. `stage`: `None` in the lobby. `competing`: this seat still acts in the
     /// timed moment now open ([`competing`]).
     pub fn due(&self, stage: Option<Stage>, competing: bool) -> Option<u64> {
-        let after = |every: u64| self.last_us.map_or(0, |last| last + every);
+        let after = |every: u64| self.last_us.map_or(0, |last| last.saturating_add(every));
         let lift = match (stage, self.lift_at_us) {
             (Some(Stage::Countdown), Some(lift)) if self.last_us.is_none_or(|last| last < lift + LIFT_SLACK_US) => {
                 Some(lift + LIFT_SLACK_US)
             }
             _ => None,
         };
-        let regular = match (self.schedule, stage) {
-            (BeatSchedule::Steady, _) => Some(after(BEAT_US)),
-            (BeatSchedule::WhileActing, Some(Stage::Moment)) if competing => Some(after(BEAT_US)),
+        let regular = match (self.schedule, stage, self.last_us) {
+            // A beat that promised a short gap keeps its word, whatever changed since.
+            _ if self.promised => Some(after(BEAT_US)),
+            _ if self.dense(stage, competing, after(BEAT_US)) => Some(after(BEAT_US)),
+            (BeatSchedule::Steady, _, None) => Some(0),
+            (BeatSchedule::Steady, _, Some(last)) => Some(after(IDLE_BEAT_US).min(next_burst(last))),
             // Past the announced lift, or none announced (no clock model of this laptop yet).
-            (BeatSchedule::WhileActing, Some(Stage::Countdown)) if lift.is_none() => Some(after(CUP_BEAT_US)),
-            (BeatSchedule::WhileActing, _) => None,
+            (BeatSchedule::WhileActing, Some(Stage::Countdown), _) if lift.is_none() => Some(after(CUP_BEAT_US)),
+            (BeatSchedule::WhileActing, _, _) => None,
         };
         lift.into_iter().chain(regular).min()
     }
 
-    /// A beat left at `now_us`.
-    pub fn beaten(&mut self, now_us: u64) {
-        self.last_us = Some(now_us);
+    /// Whether this client beats densely at `at_us` (its clock).
+    fn dense(&self, stage: Option<Stage>, competing: bool, at_us: u64) -> bool {
+        match self.schedule {
+            BeatSchedule::Steady => {
+                matches!(stage, Some(Stage::Countdown | Stage::Moment)) || at_us % BURST_EVERY_US < BURST_US
+            }
+            BeatSchedule::WhileActing => stage == Some(Stage::Moment) && competing,
+        }
     }
+
+    /// A beat leaves at `now_us`: whether it promises the next within [`BEAT_US`] (what the
+    /// beat says as `dense`).
+    pub fn beaten(&mut self, now_us: u64, stage: Option<Stage>, competing: bool) -> bool {
+        self.last_us = Some(now_us);
+        self.promised = self.dense(stage, competing, now_us.saturating_add(BEAT_US));
+        self.promised
+    }
+}
+
+/// When the next dense burst after `at_us` starts.
+fn next_burst(at_us: u64) -> u64 {
+    (at_us / BURST_EVERY_US).saturating_add(1).saturating_mul(BURST_EVERY_US)
 }
 
 #[cfg(test)]
@@ -131,16 +170,16 @@ mod tests {
         let mut h = Heartbeats::default();
         h.on_update(Stage::Countdown, Some(1_000_000));
         assert_eq!(h.due(Some(Stage::Countdown), true), Some(1_001_000));
-        h.beaten(1_001_200);
+        assert!(!h.beaten(1_001_200, Some(Stage::Countdown), true), "a gap of 25 ms: nothing promised");
         // The host has not lifted yet (its model of this clock is a little off): keep telling.
         assert_eq!(h.due(Some(Stage::Countdown), true), Some(1_026_200));
         // On a host that asked for steady beats, the lift's beat comes between two of them.
         let mut steady = Heartbeats::new(BeatSchedule::Steady);
         steady.on_update(Stage::Countdown, Some(1_000_000));
         assert_eq!(steady.due(Some(Stage::Countdown), true), Some(0));
-        steady.beaten(995_000);
+        assert!(steady.beaten(995_000, Some(Stage::Countdown), true));
         assert_eq!(steady.due(Some(Stage::Countdown), true), Some(1_001_000));
-        steady.beaten(1_001_200);
+        steady.beaten(1_001_200, Some(Stage::Countdown), true);
         assert_eq!(steady.due(Some(Stage::Countdown), true), Some(1_011_200));
     }
 
@@ -149,7 +188,7 @@ mod tests {
         let mut h = Heartbeats::default();
         h.on_update(Stage::Countdown, None);
         assert_eq!(h.due(Some(Stage::Countdown), true), Some(0));
-        h.beaten(500);
+        h.beaten(500, Some(Stage::Countdown), true);
         assert_eq!(h.due(Some(Stage::Countdown), true), Some(25_500));
     }
 
@@ -157,22 +196,48 @@ mod tests {
     fn b_4_7_in_the_grab_and_the_echange_window_beats_until_this_seat_is_done() {
         let mut h = Heartbeats::default();
         h.on_update(Stage::Moment, None);
-        h.beaten(10_000);
+        assert!(h.beaten(10_000, Some(Stage::Moment), true), "the next follows");
         assert_eq!(h.due(Some(Stage::Moment), true), Some(20_000));
-        assert_eq!(h.due(Some(Stage::Moment), false), None, "holds a pawn, or has declared");
+        // Done (holds a pawn, or has declared), or the moment closed: the promised beat still
+        // comes, then no more.
+        assert_eq!(h.due(Some(Stage::Moment), false), Some(20_000));
+        assert!(!h.beaten(20_000, Some(Stage::Moment), false));
+        assert_eq!(h.due(Some(Stage::Moment), false), None);
         assert_eq!(h.due(Some(Stage::Other), true), None);
     }
 
     #[test]
-    fn fairness_5_on_a_host_that_asks_a_client_beats_steadily_in_every_phase_and_the_lobby() {
-        let phases = [Stage::Countdown, Stage::Moment, Stage::Other];
-        for phase in phases.map(Some).into_iter().chain([None]) {
+    fn fairness_5_on_a_host_that_asks_a_client_beats_densely_near_a_moment_and_in_bursts_elsewhere() {
+        for phase in [Stage::Countdown, Stage::Moment] {
             let mut h = Heartbeats::new(BeatSchedule::Steady);
-            if let Some(phase) = phase {
-                h.on_update(phase, None);
+            h.on_update(phase, None);
+            // Far from any burst: under the cup and in a moment, whether or not this seat acts.
+            assert!(h.beaten(3_000_000, Some(phase), false), "{phase:?}");
+            assert_eq!(h.due(Some(phase), false), Some(3_000_000 + BEAT_US), "{phase:?}");
+        }
+        for phase in [Some(Stage::Other), None] {
+            let mut h = Heartbeats::new(BeatSchedule::Steady);
+            assert_eq!(h.due(phase, false), Some(0), "the first at once");
+            // Dense in the burst at the start of each stretch, and its last beat says so.
+            let (mut at, mut last, mut beats, mut promised) = (0, 0, 0, 0);
+            while at < 2 * BURST_EVERY_US {
+                (last, beats) = (at, beats + 1);
+                promised += u64::from(h.beaten(at, phase, false));
+                at = h.due(phase, false).expect("steady");
             }
-            h.beaten(10_000);
-            assert_eq!(h.due(phase, false), Some(10_000 + BEAT_US), "{phase:?} (None: the lobby)");
+            let last_dense = BURST_US - BEAT_US;
+            let sparse = (BURST_EVERY_US - last_dense - 1) / IDLE_BEAT_US;
+            assert_eq!(beats, 2 * (BURST_US / BEAT_US + sparse), "{phase:?} (None: the lobby)");
+            // The burst's last beat promises nothing; a sparse one promises when a burst follows
+            // within a dense beat's gap.
+            let before_burst = last_dense + sparse * IDLE_BEAT_US + BEAT_US >= BURST_EVERY_US;
+            assert_eq!(promised, 2 * (BURST_US / BEAT_US - 1 + u64::from(before_burst)));
+            assert_eq!(at, 2 * BURST_EVERY_US, "the next burst starts on time");
+            assert_eq!(at - last, if before_burst { BEAT_US } else { BURST_EVERY_US - last % BURST_EVERY_US });
+            // A cup put down between bursts: dense from the next beat on.
+            assert!(!h.beaten(3 * BURST_EVERY_US + 1_000_000, phase, false));
+            assert_eq!(h.due(phase, false), Some(3 * BURST_EVERY_US + 1_000_000 + IDLE_BEAT_US));
+            assert_eq!(h.due(Some(Stage::Countdown), false), Some(3 * BURST_EVERY_US + 1_000_000 + BEAT_US));
         }
     }
 

@@ -9,10 +9,12 @@ use crate::state::MirrorOf;
 use bolide_bots::{BotLevel, Decide};
 use bolide_protocol::event::PhotoFinish;
 use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsgOf, PROTOCOL_VERSION, ServerMsgOf, Shown, StandingLine};
+use bolide_protocol::wire::{
+    ClientMsgOf, FieldLine, MAX_FIELD_LINES, PROTOCOL_VERSION, ServerMsgOf, Shown, StandingLine,
+};
 use bolide_protocol::{Action, Bolide, Event, PlayerView};
 use mille_bornes::MilleBornes;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,11 +32,28 @@ pub trait BotGame: ClientGame {
     /// What the bot picks among `legal` (never empty), seeing `view`; `None` lets it pass.
     fn decide(view: &Self::View, legal: &[Self::Action], level: BotLevel, rng: &mut ChaCha8Rng)
     -> Option<Self::Action>;
+    /// In a fairness field run, what every laptop's bot asks in a timed moment so that they
+    /// contend (the fairness lab's bots do the same); `None`: what [`BotGame::decide`] picks.
+    fn contend(_view: &Self::View, _legal: &[Self::Action]) -> Option<Self::Action> {
+        None
+    }
 }
 
 impl BotGame for Bolide {
     fn decision(view: &PlayerView, legal: &[Action]) -> String {
         format!("{} {} {:?}{:?}{legal:?}", view.race, view.round, view.phase, view.turn)
+    }
+
+    /// The pawn of the fullest reservoir (the lowest pawn among equals): every bot sees the
+    /// same reservoirs, so every bot goes for it.
+    fn contend(view: &PlayerView, legal: &[Action]) -> Option<Action> {
+        let pawn = legal
+            .iter()
+            .filter_map(|a| if let Action::TakePawn { pawn } = a { Some(*pawn) } else { None })
+            .max_by_key(|p| {
+                (view.pawns.iter().find(|v| v.pawn == *p).and_then(|v| v.reservoir), std::cmp::Reverse(p.0))
+            })?;
+        Some(Action::TakePawn { pawn })
     }
 
     fn decide(view: &PlayerView, legal: &[Action], level: BotLevel, rng: &mut ChaCha8Rng) -> Option<Action> {
@@ -162,21 +181,11 @@ const SWITCHES: u32 = 8;
 
 /// Joins the table and plays whichever game it plays, to its end; when the lobby's first
 /// pilot switches the table to another game, joins again with its seat token and plays that
-/// one. `choose`: the game this bot, seated first, picks in the lobby (`ChooseGame`).
-#[allow(clippy::too_many_arguments)]
-pub async fn play_any(
-    addr: SocketAddr,
-    code: &str,
-    name: &str,
-    level: BotLevel,
-    think: Duration,
-    seed: u64,
-    choose: Option<&str>,
-) -> Result<PlayedAny, ClientError> {
+/// one. `plan.choose`: the game this bot, seated first, picks in the lobby (`ChooseGame`).
+pub async fn play_any(addr: SocketAddr, code: &str, name: &str, plan: Plan<'_>) -> Result<PlayedAny, ClientError> {
     let mut token = None;
     for _ in 0..=SWITCHES {
         let admitted = net::knock(addr, code, name, token, PROTOCOL_VERSION, None, false).await?;
-        let plan = Plan { level, think, seed, choose };
         let played = match admitted.game.as_str() {
             <Bolide as bolide_table::Words>::NAME => {
                 play_as::<Bolide>(Some(admitted), addr, code, name, plan, &mut quiet)
@@ -206,21 +215,55 @@ pub async fn play_any(
     Err(ClientError::Lost(format!("the lobby switched games {SWITCHES} times: join again once it has settled")))
 }
 
-/// How a bot plays: its level, its thinking time, its seed, and the game it picks in the lobby
-/// when it is seated first (`None`: whatever the table plays).
+/// How a bot plays: its level, its thinking time, its seed, the game it picks in the lobby
+/// when it is seated first (`None`: whatever the table plays), and whether it takes part in a
+/// fairness field run.
 #[derive(Debug, Clone, Copy)]
 pub struct Plan<'a> {
     pub level: BotLevel,
     pub think: Duration,
     pub seed: u64,
     pub choose: Option<&'a str>,
+    pub field: Option<FieldTest>,
 }
 
 impl Plan<'_> {
     pub fn new(level: BotLevel, think: Duration, seed: u64) -> Plan<'static> {
-        Plan { level, think, seed, choose: None }
+        Plan { level, think, seed, choose: None, field: None }
     }
 }
+
+/// A fairness field run (`bolide-bot --fairness-test`): in each timed moment the bot acts a
+/// drawn reaction after it showed the moment (close calls by default, so the host has pairs to
+/// order), records what it did on its own clock, and hands the record to the host once the
+/// championship is over (`ClientMsg::FieldRecord`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FieldTest {
+    /// Reactions are drawn around this (ms) ...
+    pub reaction_ms: f64,
+    /// ... this far at most (ms), the distance log-uniform from 10 µs: every gap bucket gets
+    /// pairs, as in the lab.
+    pub spread_ms: f64,
+}
+
+impl Default for FieldTest {
+    fn default() -> Self {
+        FieldTest { reaction_ms: 250.0, spread_ms: 2.0 }
+    }
+}
+
+impl FieldTest {
+    /// A reaction, µs.
+    fn draw(&self, rng: &mut ChaCha8Rng) -> u64 {
+        let spread = (self.spread_ms.max(0.02) * 1000.0).log10();
+        let magnitude = 10f64.powf(rng.random_range(1.0f64..spread.max(1.0 + f64::EPSILON)));
+        let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+        (self.reaction_ms * 1000.0 + sign * magnitude).max(1_000.0) as u64
+    }
+}
+
+/// How long a bot waits for the host to take its field record and close.
+const FIELD_HANDOVER: Duration = Duration::from_secs(30);
 
 /// Joins (or goes on from `admitted`, a connection already past the door) and plays until the
 /// game ends. A connection lost once the handshake has checked the host's certificate (so the
@@ -285,8 +328,14 @@ pub async fn play_session<W: BotGame>(
     plan: Plan<'_>,
     watch: WatchOf<'_, W>,
 ) -> Result<Standings, ClientError> {
-    let Plan { level, think, seed, choose } = plan;
+    let Plan { level, think, seed, choose, field } = plan;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // A field run's reactions differ between laptops that run the same bots: drawn from the
+    // OS's randomness, not the seat's seed.
+    let mut reactions = ChaCha8Rng::seed_from_u64(bolide_host::secret::u64().unwrap_or(seed));
+    // The reaction drawn for the moment now open, and the record of the requests made.
+    let mut drawn: Option<(u64, u64)> = None;
+    let mut record: Vec<FieldLine> = Vec::new();
     let mut ready_sent = false;
     let mut answered = None;
     // A decision taken, and the timed moment it was taken in, sent once its thinking time is
@@ -306,7 +355,11 @@ pub async fn play_session<W: BotGame>(
                 // went meanwhile: the host's arbiter says who was faster.
                 match shown.filter(|s| W::timed(&action) && Some(s.moment) == moment) {
                     Some(shown) => {
-                        session.timed(action, shown.at_us.min(now_us), now_us).await?;
+                        let shown_us = shown.at_us.min(now_us);
+                        let seq = session.timed(action, shown_us, now_us).await?;
+                        if field.is_some() && record.len() < MAX_FIELD_LINES {
+                            record.push(FieldLine { seq, moment: shown.moment, shown_us, input_us: now_us });
+                        }
                     }
                     None if legal => {
                         session.act(action).await?;
@@ -336,6 +389,11 @@ pub async fn play_session<W: BotGame>(
             }
             ServerMsgOf::Finished { standings } => {
                 let standings = standings.clone();
+                if field.is_some() {
+                    // The truth goes to the host only now: nothing of it was known during play.
+                    session.send(&ClientMsgOf::FieldRecord(std::mem::take(&mut record))).await?;
+                    hand_over(&mut session).await;
+                }
                 session.close().await;
                 return Ok(standings);
             }
@@ -366,12 +424,42 @@ pub async fn play_session<W: BotGame>(
             continue;
         }
         answered = Some(key);
-        let Some(action) = W::decide(view, legal, level, &mut rng) else { continue };
+        let contended = field.and_then(|_| W::moment(view)).and_then(|_| W::contend(view, legal));
+        let Some(action) = contended.or_else(|| W::decide(view, legal, level, &mut rng)) else { continue };
         // A new decision point while still thinking about the last one (a grab where a pawn
         // just went): the new choice keeps the thinking already done.
-        let at = pending.map_or_else(|| (Instant::now() + think).max(calm_until), |p| p.0);
-        pending = Some((at, action, W::moment(view)));
+        let moment = W::moment(view);
+        drop(state);
+        let mut at = pending.map_or_else(|| (Instant::now() + think).max(calm_until), |p| p.0);
+        // A field run acts in a timed moment its drawn reaction after showing it.
+        if let (Some(field), Some(moment)) = (field, moment.filter(|_| W::timed(&action))) {
+            let now_us = session.now_us();
+            if let Some(shown) = session.state().shown(now_us).filter(|s| s.moment == moment) {
+                let reaction = match drawn {
+                    Some((m, r)) if m == moment => r,
+                    _ => drawn.insert((moment, field.draw(&mut reactions))).1,
+                };
+                let until = shown.at_us.saturating_add(reaction).saturating_sub(now_us);
+                at = Instant::now() + Duration::from_micros(until);
+            }
+        }
+        pending = Some((at, action, moment));
     }
+}
+
+/// After handing in its field record, a bot waits for the host to close the connection (it
+/// does once it has every laptop's record, or has waited long enough), so that the record is
+/// not lost with a close of its own.
+async fn hand_over<W: ClientGame>(session: &mut SessionOf<W>) {
+    let _ = tokio::time::timeout(FIELD_HANDOVER, async {
+        while let Ok(msg) = session.next().await {
+            if let ServerMsgOf::LobbyRefused { reason } = msg {
+                tracing::warn!(%reason, "the host did not take the field record");
+                return;
+            }
+        }
+    })
+    .await;
 }
 
 async fn sleep_until(at: Option<Instant>) {

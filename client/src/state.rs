@@ -316,9 +316,10 @@ impl<W: ClientGame> ClientStateOf<W> {
     /// A heartbeat leaving at `now_us`, vouching for no time past `vouchable_us` (an input
     /// stamped and not yet sent holds it back, `net::Unsent`).
     pub fn beat(&mut self, now_us: u64, vouchable_us: u64) -> DatagramOf<W> {
-        self.beats.beaten(now_us);
+        let stage = self.mirror.view.as_ref().map(W::stage);
+        let dense = self.beats.beaten(now_us, stage, self.competing());
         let shown = self.beats.beat_shown(self.open_moment(), vouchable_us);
-        DatagramOf::Beat { now_us: vouchable_us, shown, acts: self.seq }
+        DatagramOf::Beat { now_us: vouchable_us, shown, acts: self.seq, dense }
     }
 }
 
@@ -510,8 +511,8 @@ mod tests {
         s.show(grab);
         assert!(s.competing());
         assert_eq!(s.beat_due(), Some(0), "a competing seat beats at once");
-        let Datagram::Beat { now_us, shown, acts } = s.beat(5_000, 4_000) else { panic!() };
-        assert_eq!((now_us, shown, acts), (4_000, Some(grab), 0));
+        let Datagram::Beat { now_us, shown, acts, dense } = s.beat(5_000, 4_000) else { panic!() };
+        assert_eq!((now_us, shown, acts, dense), (4_000, Some(grab), 0, true), "the next follows soon");
         assert_eq!(s.beat_due(), Some(5_000 + beat::BEAT_US));
         let (seq, msg, copy) = s.timed(Action::TakePawn { pawn: view.pawns[0].pawn }, s.shown_for(6_000), 6_000);
         assert_eq!(seq, 1);

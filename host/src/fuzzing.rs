@@ -248,7 +248,12 @@ fn drive<G: Game>(
                     s.at_us = now_us.wrapping_sub(u64::from(named) * 1_000);
                     s
                 });
-                room.message(now, conn, ClientMsgOf::Heartbeat { now_us, shown, acts }, &mut out);
+                room.message(
+                    now,
+                    conn,
+                    ClientMsgOf::Heartbeat { now_us, shown, acts, dense: named & 2 == 0 },
+                    &mut out,
+                );
             }
             op => match game(room, op, conn, &mut ops, now, &mut seq) {
                 None => break,

@@ -4,6 +4,7 @@
 
 pub mod bots;
 pub mod fair;
+pub mod field;
 pub mod files;
 pub mod fuzzing;
 pub mod game;

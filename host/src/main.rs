@@ -21,7 +21,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Host a game night: a QUIC server for one room (see the README).
-    Serve(bolide_host::serve::ServeArgs),
+    Serve(Box<bolide_host::serve::ServeArgs>),
     /// Apply a JSON scenario through the engine (Bolide's, or 1000 Bornes' with `"game":
     /// "mille-bornes"`) and print the final state and event log.
     Scenario {
@@ -151,7 +151,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 filter.unwrap_or_else(|| Targets::new().with_default(Level::INFO).with_target("quinn", Level::WARN));
             tracing_subscriber::fmt().with_writer(std::io::stderr).finish().with(filter).init();
             let runtime = tokio::runtime::Runtime::new()?;
-            runtime.block_on(bolide_host::serve::run(args))?;
+            runtime.block_on(bolide_host::serve::run(*args))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Scenario { file } => {

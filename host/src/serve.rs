@@ -91,6 +91,17 @@ pub struct ServeArgs {
     /// Championship seed (default: random).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// A fairness field run: after the championship, every laptop running `bolide-bot
+    /// --fairness-test` hands in what it did on its own clock, and the host scores its
+    /// verdicts against it (a table printed, and --report, --plot).
+    #[arg(long)]
+    pub fairness_test: bool,
+    /// With --fairness-test: write the report as JSON to FILE (the lab's shape).
+    #[arg(long, value_name = "FILE", requires = "fairness_test")]
+    pub report: Option<PathBuf>,
+    /// With --fairness-test: draw accuracy against the reaction gap as SVG to FILE.
+    #[arg(long, value_name = "FILE", requires = "fairness_test")]
+    pub plot: Option<PathBuf>,
 }
 
 impl ServeArgs {
@@ -199,6 +210,7 @@ impl Hosting {
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let json = args.json;
     let resumed = args.resume;
+    let field = args.fairness_test.then(|| (args.report.clone(), args.plot.clone()));
     let hosting = start(args).await?;
     // Listened for before the host says it is up: an interrupt right after the announcement
     // must close every connection with a reason, not kill the process.
@@ -226,10 +238,79 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         tracing::info!("Ctrl-C: closing every connection; the journal lets you --resume");
     };
     let failure = hosting.watch(ctrl_c).await;
+    let over = *hosting.server.finished.borrow() > 0;
+    let field = match field {
+        Some((report, plot)) if failure.is_none() && over => Some(field_run(&hosting, report, plot).await),
+        _ => None,
+    };
     hosting.stop().await;
-    match failure {
-        Some(why) => anyhow::bail!("{why}"),
-        None => Ok(()),
+    if let Some(why) = failure {
+        anyhow::bail!("{why}");
+    }
+    field.transpose().map(|_| ())
+}
+
+/// How long a field run waits after the championship for every laptop's record.
+const FIELD_WAIT: Duration = Duration::from_secs(20);
+
+/// A fairness field run's end: waits for the record of every seat whose laptop made a timed
+/// request (or [`FIELD_WAIT`]), scores the verdicts, prints the table and writes the report.
+async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<PathBuf>) -> anyhow::Result<()> {
+    let log = &hosting.server.fair_log;
+    let expected: Vec<Seat> = match hosting.game {
+        GameKind::Bolide => timed_seats(&log.records::<bolide_protocol::Action>()),
+        GameKind::MilleBornes => timed_seats(&log.records::<mille_bornes::Action>()),
+    };
+    let waited = tokio::time::Instant::now();
+    while waited.elapsed() < FIELD_WAIT {
+        let handed: Vec<Seat> = log.field_records().iter().map(|f| f.seat).collect();
+        if expected.iter().all(|s| handed.contains(s)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let handed = log.field_records();
+    let expected: Vec<(Seat, String)> = expected.into_iter().map(|s| (s, String::new())).collect();
+    let scored = match hosting.game {
+        GameKind::Bolide => {
+            let records = log.records::<bolide_protocol::Action>();
+            crate::field::report(hosting.game.name(), &records, &handed, &expected, bolide_contested)
+        }
+        GameKind::MilleBornes => {
+            let records = log.records::<mille_bornes::Action>();
+            crate::field::report(hosting.game.name(), &records, &handed, &expected, |a, b| a == b)
+        }
+    };
+    println!("{}", crate::field::table(&scored));
+    if let Some(path) = report {
+        std::fs::write(&path, serde_json::to_string_pretty(&scored)? + "\n")
+            .map_err(|e| anyhow::anyhow!("--report: cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = plot {
+        let title = format!("Field run: order accuracy by reaction gap ({} pairs)", scored.pairs);
+        std::fs::write(&path, crate::fair::score::svg(&title, &scored.buckets))
+            .map_err(|e| anyhow::anyhow!("--plot: cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Seats whose laptops made timed requests (a person's or a bot's on another laptop, never the
+/// host's own bots).
+fn timed_seats<A>(records: &[crate::room::FairRecord<A>]) -> Vec<Seat> {
+    let mut seats: Vec<Seat> = records.iter().filter(|r| r.timed).map(|r| r.seat).collect();
+    seats.sort();
+    seats.dedup();
+    seats
+}
+
+/// Two requests of one Bolide moment that compete: for the same pawn in the grab (B-4.3), or
+/// two declarations of one Échange window (B-4.7).
+fn bolide_contested(a: &bolide_protocol::Action, b: &bolide_protocol::Action) -> bool {
+    use bolide_protocol::Action;
+    match (a, b) {
+        (Action::TakePawn { pawn: x }, Action::TakePawn { pawn: y }) => x == y,
+        (Action::TakePawn { .. }, _) | (_, Action::TakePawn { .. }) => false,
+        _ => true,
     }
 }
 
@@ -384,6 +465,7 @@ fn table_config<L>(args: &ServeArgs, word: &str, lobby: L) -> anyhow::Result<Roo
     config.countdown_ms = args.lift_delay_ms;
     config.bot_delay_ms = args.bot_delay_ms;
     config.plausible_reaction_ms = args.plausible_reaction_ms;
+    config.field_test = args.fairness_test;
     Ok(config)
 }
 

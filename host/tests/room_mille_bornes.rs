@@ -274,7 +274,7 @@ impl Anne {
     /// the window `moment` at `shown`.
     fn beats(&self, room: &mut RoomOf<Partie>, t: u64, (moment, shown): (u64, u64), out: &mut Vec<Output>) {
         let shown = Some(bolide_protocol::wire::Shown { moment, at_us: shown });
-        room.message(t, 1, ClientMsgOf::Heartbeat { now_us: t, shown, acts: self.seq }, out);
+        room.message(t, 1, ClientMsgOf::Heartbeat { now_us: t, shown, acts: self.seq, dense: true }, out);
     }
 
     /// Anne calls Coup-Fourré in `w`: her input at `input` on her clock, heard at `heard`.

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 13;
+pub const PROTOCOL_VERSION: u32 = 14;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -133,11 +133,32 @@ pub enum ClientMsgOf<W: Words> {
     /// While a grab, an Échange window or Klaxon calls are open (usually as
     /// [`Datagram::Beat`]): the client's clock now, when it showed the moment now open (if it
     /// has), and the `seq` of the last action it sent. Once the host holds that action and
-    /// this, nothing the client sends later can claim an earlier instant.
-    Heartbeat { now_us: u64, shown: Option<Shown>, acts: u32 },
+    /// this, nothing the client sends later can claim an earlier instant. `dense`: the next
+    /// beat follows within [`BEAT_US`], so the gap to it is a sample of the path (a laptop
+    /// beats sparsely while nothing timed is near, [`BeatSchedule::Steady`]).
+    Heartbeat { now_us: u64, shown: Option<Shown>, acts: u32, dense: bool },
     /// Leaving for good (the seat goes to a bot).
     Leave,
+    /// A fairness field run (`bolide-host serve --fairness-test`), once the championship is
+    /// over: the timed requests this laptop made, as it made them — the truth the host scores
+    /// its verdicts against. Accepted once, only then, and at most [`MAX_FIELD_LINES`] lines.
+    FieldRecord(Vec<FieldLine>),
 }
+
+/// One timed request of a fairness field run, on the laptop's own clock: the request, its
+/// moment, when the laptop showed it and when its hand moved (µs). Its reaction is `input_us − shown_us`,
+/// measured on one clock: no offset between laptops enters it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldLine {
+    /// The request's `seq`, as sent.
+    pub seq: u32,
+    pub moment: u64,
+    pub shown_us: u64,
+    pub input_us: u64,
+}
+
+/// Lines a field record may carry: a long championship's timed requests, well within a frame.
+pub const MAX_FIELD_LINES: usize = 2_000;
 
 /// Host → client.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -329,7 +350,7 @@ pub enum DatagramOf<W: Words> {
     Pong { t0: u64, t1: u64, t2: u64 },
     HostPing { t0: u64 },
     ClientPong { t0: u64, t1: u64, t2: u64 },
-    Beat { now_us: u64, shown: Option<Shown>, acts: u32 },
+    Beat { now_us: u64, shown: Option<Shown>, acts: u32, dense: bool },
     Timed { seq: u32, action: W::Action, shown_us: u64, input_us: u64 },
     Twin { show_at_us: Option<u64>, twin: W::Twin },
 }
@@ -354,9 +375,11 @@ pub const BEAT_US: u64 = 10_000;
 /// When a client beats, as the host asks in its welcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BeatSchedule {
-    /// Every [`BEAT_US`] from the lobby on: the record of the laptop's path that tells a path
-    /// going quiet in stretches (Wi-Fi) before the grab it matters in. 100 small datagrams a
-    /// second: what a game night's host asks of each of its handful of laptops.
+    /// From the lobby on: every [`BEAT_US`] under a countdown and in a timed moment, and
+    /// elsewhere in short dense bursts between sparse beats (the client's `beat` module) — the
+    /// record of the laptop's path that tells a path going quiet in stretches (Wi-Fi) before
+    /// the grab it matters in, at a tenth of the packets of beating densely all evening: what
+    /// a game night's host asks of each of its handful of laptops.
     Steady,
     /// Only while the seat acts in a timed moment, and once past the lift under the cup (then
     /// every 25 ms until it lifts): what a host serving many connections asks, to hear a
@@ -575,7 +598,7 @@ mod tests {
             assert_eq!(decode_probe(&encode_datagram(&datagram)), Some(probe));
         }
         // What is not a probe is not taken for one.
-        let beat = Datagram::Beat { now_us: 5, shown: None, acts: 0 };
+        let beat = Datagram::Beat { now_us: 5, shown: None, acts: 0, dense: true };
         assert_eq!(decode_probe(&encode_datagram(&beat)), None);
     }
 
@@ -635,6 +658,18 @@ mod tests {
     }
 
     #[test]
+    fn fairness_33_the_longest_field_record_fits_one_frame() {
+        let line = FieldLine { seq: u32::MAX, moment: u64::MAX, shown_us: u64::MAX, input_us: u64::MAX };
+        let msg = ClientMsg::FieldRecord(vec![line; MAX_FIELD_LINES]);
+        let frame = encode(&msg);
+        assert!(frame.len() <= MAX_FRAME + 4, "{} bytes", frame.len());
+        let mut dec = FrameDecoder::default();
+        dec.push(&frame);
+        let body = dec.next_frame().expect("a whole frame").expect("one frame");
+        assert_eq!(decode::<ClientMsg>(&body).expect("decodes"), msg);
+    }
+
+    #[test]
     fn datagrams_round_trip_and_fit_one_small_packet() {
         let all = [
             Datagram::Ping { t0: 1 },
@@ -645,6 +680,7 @@ mod tests {
                 now_us: u64::MAX,
                 shown: Some(Shown { moment: u64::MAX, at_us: u64::MAX }),
                 acts: u32::MAX,
+                dense: true,
             },
             Datagram::Timed {
                 seq: u32::MAX,

@@ -4,7 +4,7 @@
 //! of the dice; at a 1000 Bornes table each bot's check of the deal (M-3.2). Fills seats from another laptop on a game night; used by the tests.
 
 use bolide_bots::BotLevel;
-use bolide_client::bot::{self, PlayedAny};
+use bolide_client::bot::{self, FieldTest, PlayedAny};
 use clap::Parser;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -33,6 +33,27 @@ struct Args {
     /// mille-bornes); by default, whatever the table plays.
     #[arg(long)]
     game: Option<bolide_protocol::options::GameKind>,
+    /// A fairness field run (with `bolide-host serve --fairness-test`): in each timed moment
+    /// act a drawn reaction after showing it, and hand the host the record of what was done,
+    /// on this laptop's clock, once the championship is over.
+    #[arg(long)]
+    fairness_test: bool,
+    /// With --fairness-test: reactions are drawn around MEAN ms, at most SPREAD ms away (close
+    /// calls by default, so the host has pairs to order).
+    #[arg(long, value_name = "MEAN,SPREAD", default_value = "250,2", value_parser = parse_reaction)]
+    reaction_ms: FieldTest,
+}
+
+fn parse_reaction(s: &str) -> Result<FieldTest, String> {
+    let bad = || format!("`{s}`: give the mean and the spread in ms, e.g. 250,2");
+    let (mean, spread) = s.split_once(',').ok_or_else(bad)?;
+    let (reaction_ms, spread_ms) = (mean.trim().parse::<f64>(), spread.trim().parse::<f64>());
+    match (reaction_ms, spread_ms) {
+        (Ok(m), Ok(s)) if (100.0..=5_000.0).contains(&m) && (0.0..=1_000.0).contains(&s) && s < m => {
+            Ok(FieldTest { reaction_ms: m, spread_ms: s })
+        }
+        _ => Err(bad() + " (a mean of 100 to 5000 ms, a spread of 0 to 1000 ms below it)"),
+    }
 }
 
 #[tokio::main]
@@ -44,8 +65,10 @@ async fn main() -> ExitCode {
         let (code, name) = (args.code.clone(), format!("{} {}", args.name, i + 1));
         let think = Duration::from_millis(args.think_ms);
         let choose = args.game.map(|g| g.name());
+        let field = args.fairness_test.then_some(args.reaction_ms);
         tasks.push(tokio::spawn(async move {
-            bot::play_any(args.connect, &code, &name, args.level, think, u64::from(i), choose).await
+            let plan = bot::Plan { choose, field, ..bot::Plan::new(args.level, think, u64::from(i)) };
+            bot::play_any(args.connect, &code, &name, plan).await
         }));
     }
     let mut played = Vec::new();

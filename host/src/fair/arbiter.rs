@@ -24,6 +24,9 @@ use rand_chacha::ChaCha8Rng;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request<A> {
     pub seat: Seat,
+    /// The request's number on its connection (0 for a seat the host plays): a seat may have
+    /// several requests in one moment, and each verdict names its own.
+    pub seq: u32,
     pub action: A,
     pub reaction_us: u64,
     /// Host time it arrived.
@@ -297,7 +300,7 @@ mod tests {
 
     /// A request for pawn `pawn` (the arbiter never looks at what is asked).
     fn req(seat: u8, pawn: u8, reaction_us: u64, arrival: u64) -> Request<u8> {
-        Request { seat: Seat(seat), action: pawn, reaction_us, arrival }
+        Request { seat: Seat(seat), seq: 0, action: pawn, reaction_us, arrival }
     }
 
     #[test]

@@ -109,6 +109,110 @@ impl Tally {
     }
 }
 
+/// The smallest bucket from which accuracy stays ≥ 99 % (buckets with pairs).
+pub fn resolution(buckets: &[Bucket]) -> Option<f64> {
+    let mut resolution = None;
+    for b in buckets.iter().rev() {
+        match b.accuracy {
+            Some(a) if a >= 0.99 => resolution = Some(b.gap_ms.0),
+            Some(_) => break,
+            None => {}
+        }
+    }
+    resolution
+}
+
+/// A bucket's gap range as a table or a chart names it (ms).
+pub fn bucket_label(b: &Bucket) -> String {
+    match b.gap_ms {
+        (lo, None) => format!("{lo}+"),
+        (lo, Some(hi)) => format!("{lo}–{hi}"),
+    }
+}
+
+/// The buckets as a terminal table: pairs, the host's accuracy with its interval, arrival's.
+pub fn bucket_rows(buckets: &[Bucket]) -> String {
+    let pct = |x: Option<f64>| x.map_or("   —   ".to_string(), |a| format!("{:6.2} %", a * 100.0));
+    let mut out =
+        format!("{:>14}  {:>6}  {:>9}  {:>17}  {:>9}\n", "gap (ms)", "pairs", "fair host", "95 % interval", "arrival");
+    for b in buckets {
+        let range = bucket_label(b);
+        let ci = b.ci95.map_or("—".to_string(), |(lo, hi)| format!("{:.2}–{:.2} %", lo * 100.0, hi * 100.0));
+        out.push_str(&format!(
+            "{range:>14}  {:>6}  {:>9}  {ci:>17}  {:>9}\n",
+            b.pairs,
+            pct(b.accuracy),
+            pct(b.arrival_accuracy)
+        ));
+    }
+    out
+}
+
+/// Accuracy against gap for both orderings, as an SVG a person can look at.
+pub fn svg(title: &str, buckets: &[Bucket]) -> String {
+    let (w, h, left, bottom, top) = (720.0, 400.0, 70.0, 60.0, 40.0);
+    let plot_w = w - left - 30.0;
+    let plot_h = h - bottom - top;
+    let n = buckets.len() as f64;
+    let x = |i: usize| left + plot_w * (i as f64 + 0.5) / n;
+    let y = |a: f64| top + plot_h * (1.0 - a);
+    let mut s = format!(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' font-family='sans-serif' font-size='12'>\
+         <rect width='100%' height='100%' fill='white'/>\
+         <text x='{}' y='22' text-anchor='middle' font-size='15'>{title}</text>",
+        w / 2.0,
+    );
+    for k in 0..=4 {
+        let a = k as f64 / 4.0;
+        s.push_str(&format!(
+            "<line x1='{left}' x2='{}' y1='{y}' y2='{y}' stroke='#ddd'/><text x='{}' y='{}' text-anchor='end'>{}%</text>",
+            left + plot_w,
+            left - 6.0,
+            y(a) + 4.0,
+            (a * 100.0) as u32,
+            y = y(a)
+        ));
+    }
+    for (i, b) in buckets.iter().enumerate() {
+        let label = bucket_label(b);
+        s.push_str(&format!("<text x='{}' y='{}' text-anchor='middle'>{label}</text>", x(i), top + plot_h + 18.0));
+    }
+    s.push_str(&format!(
+        "<text x='{}' y='{}' text-anchor='middle'>gap between true reactions (ms)</text>",
+        left + plot_w / 2.0,
+        h - 12.0
+    ));
+    for (pick, colour, name, dy) in
+        [(0, "#1f77b4", "fair host (by reaction)", 0.0), (1, "#d62728", "naive host (by arrival)", 16.0)]
+    {
+        let points: Vec<String> = buckets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let a = if pick == 0 { b.accuracy } else { b.arrival_accuracy }?;
+                Some(format!("{:.1},{:.1}", x(i), y(a)))
+            })
+            .collect();
+        s.push_str(&format!(
+            "<polyline fill='none' stroke='{colour}' stroke-width='2.5' points='{}'/>",
+            points.join(" ")
+        ));
+        for p in &points {
+            let Some((px, py)) = p.split_once(',') else { continue };
+            s.push_str(&format!("<circle cx='{px}' cy='{py}' r='4' fill='{colour}'/>"));
+        }
+        s.push_str(&format!(
+            "<rect x='{}' y='{}' width='14' height='4' fill='{colour}'/><text x='{}' y='{}'>{name}</text>",
+            left + 10.0,
+            top + 10.0 + dy,
+            left + 30.0,
+            top + 15.0 + dy
+        ));
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,12 +7,13 @@
 //! must outlast. One allowance for every laptop has to cover the worst path at the table, and
 //! a laptop that lies keeps all of it (about 80 ms on a near path when its beats stop).
 //!
-//! But a laptop's own beats show both: a seated laptop beats every [`BEAT_US`] (from the
-//! lobby on, on a host that asks for steady beats as a game night's does; otherwise only while
-//! it acts in a moment), each beat a message stamped on its clock, so how late it arrives
-//! against the path bound is a sample of the first (a beat held behind an unsent input carries
-//! that input's time, so a stall shows too); and several missing in a row are a silence of the
-//! path. Each connection gets the allowance its own beats showed it needs over the last minute
+//! But a laptop's own beats show both: a seated laptop beats (from the lobby on, on a host
+//! that asks for steady beats as a game night's does — every [`BEAT_US`] when something timed
+//! is near, in bursts otherwise; else only while it acts in a moment), each beat a message
+//! stamped on its clock, so how late it arrives against the path bound is a sample of the
+//! first (a beat held behind an unsent input carries that input's time, so a stall shows too);
+//! and several missing in a row after one that promised the next within [`BEAT_US`] are a
+//! silence of the path. Each connection gets the allowance its own beats showed it needs over the last minute
 //! ([`RECORD_US`]); a laptop that lies while its path looks clean keeps only that. A laptop
 //! can fake a bad path (hold beats back, skip them): that buys it no more than [`Slack::cap`]
 //! on an input (the caller's default, or a message's last copy once its beats show the path
@@ -25,7 +26,7 @@
 //! no beat in the moment.
 
 use bolide_protocol::wire::{BEAT_US, COPY_GAPS, LAST_COPY_US};
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 /// The least input allowance: the first two copies of a request lost (each alone, as a
 /// packet is now and then), the third one through.
@@ -63,8 +64,9 @@ pub struct Slack {
     /// Per second of the host clock, the latest a beat arrived past the path bound (µs):
     /// (second, lateness), oldest first.
     late: VecDeque<(u64, u64)>,
-    /// The latest beat times (client clock), for the gaps between them.
-    recent: BTreeSet<u64>,
+    /// The latest beat times (client clock), for the gaps between them, each with whether it
+    /// promised the next within [`BEAT_US`] (only such a gap is a sample of the path).
+    recent: BTreeMap<u64, bool>,
     /// The latest beat time whose gap to the next has been counted.
     counted: Option<u64>,
     /// Silences: (heard at, host clock µs; length µs).
@@ -77,8 +79,10 @@ pub struct Slack {
 
 impl Slack {
     /// A beat stamped `at_us` on the client's clock arrived at `now` (host clock), `late_us`
-    /// past the path bound (0 when early or on time).
-    pub fn beat(&mut self, late_us: u64, at_us: u64, now: u64) {
+    /// past the path bound (0 when early or on time); `dense`: it promised the next within
+    /// [`BEAT_US`]. A laptop that promises and skips fakes a quiet path, which buys it no more
+    /// than [`Slack::cap`]; one that never promises earns only [`BASE_US`].
+    pub fn beat(&mut self, late_us: u64, at_us: u64, dense: bool, now: u64) {
         self.heard = self.heard.max(now);
         let second = self.heard / LATE_SECOND_US;
         match self.late.back_mut() {
@@ -92,7 +96,8 @@ impl Slack {
         if self.counted.is_some_and(|c| at_us <= c) {
             return;
         }
-        self.recent.insert(at_us);
+        let promised = self.recent.entry(at_us).or_insert(dense);
+        *promised &= dense;
         if self.recent.len() > REORDER {
             self.count_oldest_gap();
         }
@@ -110,10 +115,13 @@ impl Slack {
     }
 
     fn count_oldest_gap(&mut self) {
-        let Some(first) = self.recent.pop_first() else { return };
-        let Some(&next) = self.recent.first() else { return };
+        let Some((first, dense)) = self.recent.pop_first() else { return };
+        let Some((&next, _)) = self.recent.first_key_value() else { return };
         self.counted = Some(first);
         let gap = next - first;
+        if !dense {
+            return;
+        }
         // (An input may be the beat's own time: a claim before it is raised to it, §7.)
         if self.requests.iter().any(|at| (first..=next).contains(at)) {
             return;
@@ -207,7 +215,7 @@ mod tests {
         fn beats(&mut self, n: u64, lost: &[u64]) -> &mut Laptop {
             for i in 0..n {
                 if !lost.contains(&i) {
-                    self.slack.beat(0, self.at, self.at);
+                    self.slack.beat(0, self.at, true, self.at);
                 }
                 self.at += BEAT_US;
             }
@@ -234,7 +242,7 @@ mod tests {
     fn fairness_5_a_beat_held_late_widens_the_allowance_by_that_much_for_a_minute() {
         let mut s = Slack::default();
         for i in 0..50 {
-            s.beat(if i == 7 { 18 * MS } else { 0 }, i * BEAT_US, i * BEAT_US);
+            s.beat(if i == 7 { 18 * MS } else { 0 }, i * BEAT_US, true, i * BEAT_US);
         }
         assert_eq!(s.input_allowance(DEFAULT), BASE_US + 18 * MS);
         let mut l = Laptop { slack: s, at: 500 * MS };
@@ -293,6 +301,38 @@ mod tests {
     }
 
     #[test]
+    fn fairness_5_only_a_gap_promised_short_is_a_silence() {
+        // A laptop between moments: a dense burst, then a beat every 250 ms, each saying so.
+        let mut s = Slack::default();
+        let mut at = 0;
+        for _ in 0..6 {
+            for _ in 0..50 {
+                s.beat(0, at, true, at);
+                at += BEAT_US;
+            }
+            for _ in 0..38 {
+                s.beat(0, at, false, at);
+                at += 250 * MS;
+            }
+        }
+        assert_eq!(s.silences(), (0, 0), "sparse beats promised no short gap");
+        // A promised beat that did not come is a silence, wherever it falls.
+        let mut quiet = Slack::default();
+        for burst in 0..3 {
+            let start = burst * 10_000 * MS;
+            for i in (0..50).filter(|i| !(20..24).contains(i)) {
+                quiet.beat(0, start + i * BEAT_US, true, start + i * BEAT_US);
+            }
+            quiet.beat(0, start + 500 * MS, false, start + 500 * MS);
+        }
+        quiet.beat(0, 40_000 * MS, false, 40_000 * MS);
+        for i in 0..REORDER as u64 {
+            quiet.beat(0, 40_001 * MS + i, false, 40_001 * MS + i);
+        }
+        assert_eq!(quiet.silences(), (3, 50 * MS), "one in each burst");
+    }
+
+    #[test]
     fn fairness_5_silences_are_forgotten_after_a_minute() {
         let mut l = Laptop::default();
         l.beats(100, &[10, 11, 12]).for_s(1).beats(100, &[10, 11, 12]);
@@ -310,20 +350,20 @@ mod tests {
             // Beats arriving out of order by up to three places.
             for i in [0, 3, 1, 2, 6, 4, 5, 9, 7, 8] {
                 let at = (tens * 10 + i) * BEAT_US;
-                s.beat(0, at, at);
+                s.beat(0, at, true, at);
             }
         }
         assert_eq!(s.silence_cover(), 0);
         // A hostile laptop: beats a second apart, each claiming to be ten seconds late.
         let mut liar = Slack::default();
         for i in 0..100 {
-            liar.beat(10_000_000, i * 1_000_000, i * 1_000_000);
+            liar.beat(10_000_000, i * 1_000_000, true, i * 1_000_000);
         }
         assert_eq!(liar.input_allowance(DEFAULT), QUIET_CAP_US, "no further than the last copy");
         assert_eq!(liar.silence_cover(), MAX_US);
         // And beats with any times at all stay bounded in memory.
         for i in 0..10_000u64 {
-            liar.beat(u64::MAX, u64::MAX - i, 200_000_000 + i % 3);
+            liar.beat(u64::MAX, u64::MAX - i, true, 200_000_000 + i % 3);
         }
         assert!(liar.recent.len() <= REORDER && liar.silences.len() <= SILENCES_KEPT);
         assert!(liar.late.len() <= (RECORD_US / LATE_SECOND_US + 1) as usize);

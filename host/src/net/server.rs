@@ -6,7 +6,9 @@ use super::identity::Identity;
 use super::tls;
 use crate::fair::{OutstandingProbes, Sample};
 use crate::room::moment_log::MomentLine;
-use crate::room::{CarriedSeat, ConnId, FairRecord, JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf};
+use crate::room::{
+    CarriedSeat, ConnId, FairRecord, FieldRecord, JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf,
+};
 use bolide_link::pake;
 use bolide_protocol::wire::{
     self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, FrameDecoder, FrameError, Hello, Knock, PROTOCOL_VERSION,
@@ -302,6 +304,8 @@ pub struct FairLog(Mutex<HashMap<TypeId, Box<dyn Any + Send>>>);
 const FAIR_LOG: usize = 1_000_000;
 /// Moment log lines a host keeps in memory, per game (the tracing log has them all).
 const MOMENT_LOG: usize = 200_000;
+/// Field records a host keeps: one per seat of each room's championship.
+const FIELD_RECORDS: usize = 1_024;
 
 impl FairLog {
     fn push<T: Send + 'static>(&self, item: T, cap: usize) {
@@ -321,6 +325,11 @@ impl FairLog {
 
     /// The records of the games whose action is `A`, in the order they were judged.
     pub fn records<A: Clone + Send + 'static>(&self) -> Vec<FairRecord<A>> {
+        self.items()
+    }
+
+    /// The field records laptops handed in (`serve --fairness-test`), in arrival order.
+    pub fn field_records(&self) -> Vec<FieldRecord> {
         self.items()
     }
 
@@ -1086,9 +1095,9 @@ impl<G: Game> RoomDriver<G> {
             RoomInput::Datagram { conn, bytes } => {
                 // Only what a datagram may carry; anything else is dropped, as a loss would.
                 let msg = match wire::decode_datagram::<G::Words>(&bytes) {
-                    Ok(DatagramOf::Beat { now_us, shown, acts }) => {
+                    Ok(DatagramOf::Beat { now_us, shown, acts, dense }) => {
                         self.parts.stats.heartbeats.fetch_add(1, Ordering::Relaxed);
-                        ClientMsgOf::Heartbeat { now_us, shown, acts }
+                        ClientMsgOf::Heartbeat { now_us, shown, acts, dense }
                     }
                     Ok(DatagramOf::Timed { seq, action, shown_us, input_us }) => {
                         ClientMsgOf::Timed { seq, action, shown_us, input_us }
@@ -1176,6 +1185,7 @@ impl<G: Game> RoomDriver<G> {
                     self.send_at(conn, at, copies);
                 }
                 OutputOf::Fair(record) => self.parts.fair_log.push(record, FAIR_LOG),
+                OutputOf::FieldRecord(record) => self.parts.fair_log.push(record, FIELD_RECORDS),
                 OutputOf::SwitchGame { conn, game } => {
                     let now = self.now();
                     let opened = match self.parts.games.get(&game) {

@@ -44,6 +44,35 @@ pub const UNKNOWN_OWD_US: u64 = 20_000;
 pub const IMPLAUSIBLE_US: u64 = 1_000_000;
 
 /// What the bounds added to a claim (µs), by the bound that added it.
+/// A laptop's path as the host's models see it (a field run's report), µs.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct FieldPath {
+    /// The least one-way delay the clock probes saw, and how far delays spread above it.
+    pub owd_floor_us: u64,
+    pub jitter_us: u64,
+    /// The bound a claim is held to: the floor plus the jitter.
+    pub owd_max_us: u64,
+    /// The laptop's clock rate against the host's, as the model fits it.
+    pub drift_ppm: f64,
+    pub clock_samples: usize,
+    /// Silences its beats showed in the last minute, and the longest.
+    pub silences: usize,
+    pub longest_silence_us: u64,
+}
+
+/// A heartbeat as its laptop told it ([`bolide_protocol::wire::ClientMsgOf::Heartbeat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Beat {
+    /// Its clock when it left (or the latest it vouches for).
+    pub now_us: u64,
+    /// When it showed the moment it names.
+    pub shown: Option<Shown>,
+    /// The `seq` of the last action it sent.
+    pub acts: u32,
+    /// It promised the next within [`bolide_protocol::wire::BEAT_US`].
+    pub dense: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Clamp {
     /// The input was earlier than its arrival allows (fairness.md §5).
@@ -69,8 +98,6 @@ struct Moment<A> {
     /// When its news may leave the host.
     release: Release,
     arbiter: MomentArbiter<A>,
-    /// The sequence number of each seat's pending request, for a refusal.
-    seqs: BTreeMap<Seat, u32>,
     /// When each connection's update left the host.
     sent: BTreeMap<ConnId, u64>,
     /// Every request the arbiter was given, in arrival order.
@@ -112,6 +139,8 @@ pub(super) struct Claim<A> {
 pub struct FairRecord<A> {
     /// The game's name for the moment (Bolide's: `Timed::name`, its race, round and kind).
     pub moment: u64,
+    /// The request's `seq` on its connection (0 for a seat the host plays).
+    pub seq: u32,
     pub seat: Seat,
     /// What was asked (in Bolide: a `TakePawn` in the grab; an `Echange` or a `KeepPawn` in
     /// the Échange window).
@@ -224,6 +253,22 @@ impl<A: Copy> Fairness<A> {
             jitter_ms: ms(clock.jitter()),
             silences: u16::try_from(silences).unwrap_or(u16::MAX),
             longest_silence_ms: ms(longest),
+        })
+    }
+
+    /// What the host measured of `conn`'s path, for a field run's report (µs): its models and
+    /// their own spread — there is no true offset between two laptops' clocks to compare with.
+    pub fn field_path(&self, conn: ConnId) -> Option<FieldPath> {
+        let clock = self.clock(conn)?;
+        let (silences, longest_silence_us) = self.slack.get(&conn).map_or((0, 0), Slack::silences);
+        Some(FieldPath {
+            owd_floor_us: clock.owd_floor(),
+            jitter_us: clock.jitter(),
+            owd_max_us: clock.owd_max(),
+            drift_ppm: clock.drift_ppm(),
+            clock_samples: clock.samples(),
+            silences,
+            longest_silence_us,
         })
     }
 
@@ -419,7 +464,6 @@ impl<A: Copy> Fairness<A> {
             opens,
             release,
             arbiter,
-            seqs: BTreeMap::new(),
             sent: BTreeMap::new(),
             asked: Vec::new(),
             clamped: BTreeMap::new(),
@@ -528,7 +572,7 @@ impl<A: Copy> Fairness<A> {
             tracing::warn!(%seat, beat_clamp_us = beat_clamp, "a request claimed an input before its own last beat: bounded");
         }
         let clamp = Clamp { input_us: b.clamped_input_us, shown_us: b.clamped_shown_us, beat_us: beat_clamp };
-        self.request(Request { seat, action, reaction_us: b.reaction_us, arrival: now }, (seq, clamp, true), now);
+        self.request(Request { seat, seq, action, reaction_us: b.reaction_us, arrival: now }, (clamp, true), now);
         Ok(())
     }
 
@@ -560,14 +604,13 @@ impl<A: Copy> Fairness<A> {
     pub fn hosted_claim(&mut self, seat: Seat, action: A, now: u64) {
         let Some(opens) = self.moment.as_ref().map(|m| m.opens) else { return };
         let reaction_us = now.saturating_sub(opens);
-        self.request(Request { seat, action, reaction_us, arrival: now }, (0, Clamp::default(), false), now);
+        self.request(Request { seat, seq: 0, action, reaction_us, arrival: now }, (Clamp::default(), false), now);
     }
 
-    fn request(&mut self, request: Request<A>, (seq, clamped, timed): (u32, Clamp, bool), now: u64) {
+    fn request(&mut self, request: Request<A>, (clamped, timed): (Clamp, bool), now: u64) {
         let Some(m) = &mut self.moment else { return };
         m.asked.push(Asked { seat: request.seat, action: request.action, reaction_us: request.reaction_us });
         m.arbiter.request(request, now);
-        m.seqs.insert(request.seat, seq);
         m.clamped.insert(request.seat, clamped);
         m.timed.insert(request.seat, timed);
     }
@@ -576,7 +619,8 @@ impl<A: Copy> Fairness<A> {
     /// names, and the last action it sent. Unless the host holds that action, it only shows
     /// the seat is alive: its time cannot yet rule out an earlier call or request still on
     /// its way.
-    pub fn heartbeat(&mut self, conn: ConnId, seat: Seat, now_us: u64, shown: Option<Shown>, acts: u32, now: u64) {
+    pub fn heartbeat(&mut self, conn: ConnId, seat: Seat, beat: Beat, now: u64) {
+        let Beat { now_us, shown, acts, dense } = beat;
         let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
         self.vouched.entry(conn).or_default().beat(acts, now_us);
         // Only a beat that names the open moment counts in it: one from the grab that arrives
@@ -586,7 +630,7 @@ impl<A: Copy> Fairness<A> {
         // How late this stamped message came past the path bound, and the gap since the one
         // before: what the connection's claims will be allowed (§5).
         let late = self.clock(conn).map_or(0, |c| now.saturating_sub(c.to_host(now_us).saturating_add(c.owd_max())));
-        self.slack.entry(conn).or_default().beat(late, now_us, now);
+        self.slack.entry(conn).or_default().beat(late, now_us, dense, now);
         let host_now = if vouches && self.klaxon.is_some() { self.under_cup(conn, now_us, now) } else { 0 };
         if let Some(order) = &mut self.klaxon {
             order.heartbeat(seat, host_now);
@@ -677,8 +721,7 @@ impl<A: Copy> Fairness<A> {
                 tracing::info!(?line, moment = m.id, "a tie decided by the seeded draw");
             }
         }
-        let seq = m.seqs.remove(&verdict.request.seat).unwrap_or(0);
-        Some(Decision::Verdict { verdict, seq })
+        Some(Decision::Verdict { verdict, seq: verdict.request.seq })
     }
 
     /// `seats` are done with the open moment (they hold a pawn, or have declared): they no
@@ -714,6 +757,7 @@ impl<A: Copy> Fairness<A> {
         let m = self.moment.as_ref();
         FairRecord {
             moment: m.map_or(0, |m| m.id),
+            seq: verdict.request.seq,
             seat,
             action: verdict.request.action,
             reaction_us: verdict.request.reaction_us,

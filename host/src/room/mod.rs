@@ -14,8 +14,8 @@ pub mod moment_log;
 mod timed;
 
 pub use fairness::{
-    Clamp, ECHANGE_LEAD_US, FairRecord, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US, WARM_SAMPLES, WARM_UP_US,
-    WARM_UPS, WINDOW_GRACE_US,
+    Beat, Clamp, ECHANGE_LEAD_US, FairRecord, FieldPath, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US,
+    WARM_SAMPLES, WARM_UP_US, WARM_UPS, WINDOW_GRACE_US,
 };
 pub use journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len, game_of};
 
@@ -24,8 +24,8 @@ use crate::fair::Sample;
 use bolide_protocol::Colour;
 use bolide_protocol::dice::SeedReveal;
 use bolide_protocol::wire::{
-    BeatSchedule, ClientMsgOf, DatagramOf, Hello, LobbySeat, LobbyStateOf, PathCheck, SeatToken, ServerMsgOf,
-    StandingLine, close,
+    BeatSchedule, ClientMsgOf, DatagramOf, FieldLine, Hello, LobbySeat, LobbyStateOf, MAX_FIELD_LINES, PathCheck,
+    SeatToken, ServerMsgOf, StandingLine, close,
 };
 use bolide_table::{Game, Lobby, Seat, Step, TableRefusal, Words};
 use rand::{RngExt, SeedableRng};
@@ -64,6 +64,9 @@ pub struct RoomConfigOf<L> {
     /// Reactions faster than this are flagged in the log as anticipation (fairness.md §5):
     /// 100 ms for people; 0 for a table of bots.
     pub plausible_reaction_ms: u64,
+    /// A fairness field run (`serve --fairness-test`): once the championship is over, each
+    /// laptop may hand in the record of its timed requests (`ClientMsg::FieldRecord`).
+    pub field_test: bool,
 }
 
 impl<L> RoomConfigOf<L> {
@@ -78,6 +81,7 @@ impl<L> RoomConfigOf<L> {
             turn_timeout_ms: 30_000,
             moment_timeout_ms: 8_000,
             plausible_reaction_ms: 100,
+            field_test: false,
         }
     }
 }
@@ -120,6 +124,18 @@ pub enum OutputOf<W: Words> {
         conn: ConnId,
         game: String,
     },
+    /// A laptop's field record, handed in after the championship (`serve --fairness-test`),
+    /// with what the host measured of its path.
+    FieldRecord(FieldRecord),
+}
+
+/// One laptop's truth for a fairness field run, and its path as the host measured it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldRecord {
+    pub seat: Seat,
+    pub name: String,
+    pub lines: Vec<FieldLine>,
+    pub path: Option<FieldPath>,
 }
 
 /// A person's lobby seat, carried to a lobby of another game at the same table: they come
@@ -235,6 +251,8 @@ pub struct RoomOf<G: Game> {
     /// Seats carried from a lobby of another game wait for their laptops until then; a seat
     /// still empty is freed.
     held_until: Option<u64>,
+    /// Seats whose field record came in (once each).
+    fielded: Vec<Seat>,
 }
 
 /// How often the lobby looks at the paths the host measures (µs): the first look comes after
@@ -265,6 +283,7 @@ impl<G: Game> RoomOf<G> {
             path_check_at: None,
             paths_sent: Vec::new(),
             held_until: None,
+            fielded: Vec::new(),
         }
     }
 
@@ -483,11 +502,12 @@ impl<G: Game> RoomOf<G> {
             ClientMsgOf::Timed { seq, action, shown_us, input_us } => {
                 self.timed_msg(now, conn, seat, (seq, action, shown_us, input_us), out);
             }
-            ClientMsgOf::Heartbeat { now_us, shown, acts } => {
+            ClientMsgOf::Heartbeat { now_us, shown, acts, dense } => {
                 if let Some(seat) = seat {
-                    self.heartbeat(now, conn, seat, (now_us, shown, acts), out);
+                    self.heartbeat(now, conn, seat, Beat { now_us, shown, acts, dense }, out);
                 }
             }
+            ClientMsgOf::FieldRecord(lines) => self.field_record(conn, seat, lines, out),
             ClientMsgOf::Leave => {
                 if let Some(seat) = seat {
                     self.seats[seat.index()].bot = Some(self.config.settings.bot_level());
@@ -647,6 +667,32 @@ impl<G: Game> RoomOf<G> {
     fn free_colour(&self) -> Option<Colour> {
         let used = |c: &Colour| self.seats.iter().filter(|s| s.colour == *c).count();
         Colour::ALL.into_iter().min_by_key(used)
+    }
+
+    /// A laptop hands in its field record (`serve --fairness-test`): only after the
+    /// championship, from a seat, once, and no longer than [`MAX_FIELD_LINES`] — nothing of it
+    /// can reach a verdict, which are all given by then.
+    fn field_record(&mut self, conn: ConnId, seat: Option<Seat>, lines: Vec<FieldLine>, out: &mut Vec<Out<G>>) {
+        let refused = if !self.config.field_test {
+            Some("this host is not running a fairness test: start it with `bolide-host serve --fairness-test`")
+        } else if !matches!(self.stage, Stage::Finished(_)) {
+            Some("a field record is handed in after the championship, not before")
+        } else if lines.len() > MAX_FIELD_LINES {
+            Some("a field record is too long: keep the first 2000 timed requests")
+        } else {
+            None
+        };
+        let Some(seat) = seat else { return self.lobby_refused(conn, "a spectator has no field record", out) };
+        if let Some(reason) = refused {
+            return self.lobby_refused(conn, reason, out);
+        }
+        if self.fielded.contains(&seat) {
+            return self.lobby_refused(conn, "this seat's field record is in already", out);
+        }
+        self.fielded.push(seat);
+        let name = self.seats.get(seat.index()).map(|s| s.name.clone()).unwrap_or_default();
+        let path = self.fair.field_path(conn);
+        out.push(OutputOf::FieldRecord(FieldRecord { seat, name, lines, path }));
     }
 
     fn lobby_refused(&self, conn: ConnId, reason: &str, out: &mut Vec<Out<G>>) {

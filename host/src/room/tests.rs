@@ -153,6 +153,50 @@ fn absent_pilots_are_played_by_bots_until_the_championship_ends() {
 }
 
 #[test]
+fn fairness_33_a_field_record_is_taken_once_after_the_championship_and_only_in_a_field_run() {
+    let line = wire::FieldLine { seq: 1, moment: 1, shown_us: 5, input_us: 250_005 };
+    let field = |out: &[Output]| {
+        out.iter()
+            .filter_map(|o| if let OutputOf::FieldRecord(f) = o { Some(f.clone()) } else { None })
+            .collect::<Vec<_>>()
+    };
+    for field_test in [false, true] {
+        let (mut r, mut out) = anne_joins(2, 1);
+        r.config.field_test = field_test;
+        for t in [1_000, 2_000, 3_000] {
+            r.probe(1, crate::fair::Sample::from_probe(t, t, t, t));
+        }
+        r.message(0, 1, ClientMsg::Ready(true), &mut out);
+        // During play, nothing of it is taken: it could reach no verdict, but it never goes in.
+        r.message(0, 1, ClientMsg::FieldRecord(vec![line]), &mut out);
+        assert!(field(&out).is_empty());
+        assert!(lobby_refusal(&out, 1).is_some_and(|why| why.contains(if field_test {
+            "after"
+        } else {
+            "--fairness-test"
+        })));
+        let end = run(&mut r, 0, 5_000_000_000, &mut out, Room::is_finished);
+        out.clear();
+        r.message(end, 1, ClientMsg::FieldRecord(vec![line; wire::MAX_FIELD_LINES + 1]), &mut out);
+        assert!(field(&out).is_empty(), "too long");
+        r.message(end, 1, ClientMsg::FieldRecord(vec![line]), &mut out);
+        r.message(end, 1, ClientMsg::FieldRecord(vec![line, line]), &mut out);
+        let taken = field(&out);
+        if field_test {
+            assert_eq!(taken.len(), 1, "once");
+            assert_eq!(
+                (taken[0].seat, taken[0].name.as_str(), taken[0].lines.as_slice()),
+                (Seat(0), "Anne", &[line][..])
+            );
+            assert!(taken[0].path.is_some(), "with the path the host measured");
+            assert!(lobby_refusal(&out, 1).is_some_and(|why| why.contains("already")));
+        } else {
+            assert!(taken.is_empty());
+        }
+    }
+}
+
+#[test]
 fn illegal_and_out_of_turn_actions_are_refused_with_the_rule_and_change_nothing() {
     let (mut r, mut out) = anne_joins(2, 1);
     r.message(0, 1, ClientMsg::Ready(true), &mut out);
@@ -344,7 +388,7 @@ fn b_4_6_a_beat_that_overtook_a_klaxon_call_does_not_close_the_calls() {
     }
     r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
     let lift = r.fair.lift().expect("the cup is down");
-    let beat = ClientMsg::Heartbeat { now_us: lift + 1_500, shown: None, acts: 1 };
+    let beat = ClientMsg::Heartbeat { now_us: lift + 1_500, shown: None, acts: 1, dense: true };
     r.message(lift + 2_000, 1, beat, &mut out);
     r.tick(lift + 2_000, &mut out);
     assert!(r.fair.lift().is_some(), "the calls stay open: the beat follows a call not yet here");
@@ -484,7 +528,7 @@ fn beat_at_the_opening(r: &mut Room, out: &mut Vec<Output>, moment: wire::Shown)
         r.message(
             moment.at_us + 500,
             conn,
-            ClientMsg::Heartbeat { now_us: moment.at_us, shown: Some(moment), acts },
+            ClientMsg::Heartbeat { now_us: moment.at_us, shown: Some(moment), acts, dense: true },
             out,
         );
     }
@@ -563,8 +607,12 @@ fn judged(out: &[Output], seat: Seat) -> FairRecord<Action> {
 fn fairness_7_a_laptop_cannot_claim_an_input_before_its_own_last_beat() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
-    let beat =
-        |elapsed_us, acts| ClientMsg::Heartbeat { now_us: reveal + elapsed_us, shown: Some(grab_shown(reveal)), acts };
+    let beat = |elapsed_us, acts| ClientMsg::Heartbeat {
+        now_us: reveal + elapsed_us,
+        shown: Some(grab_shown(reveal)),
+        acts,
+        dense: true,
+    };
     let grab = |pawn, reaction_us| first_grab(reveal, pawn, reaction_us);
     // Bob's laptop beat at 150 ms with nothing sent, then claims its hand moved at 100 ms; Anne
     // really moved at 130 ms. Chloé has shown she is slower.
@@ -587,7 +635,12 @@ fn fairness_7_a_laptop_cannot_claim_an_input_before_its_own_last_beat() {
 fn fairness_7_a_laptop_silent_since_its_last_beat_is_believed_back_to_it_and_no_further() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
-    let beat = |ms: u64| ClientMsg::Heartbeat { now_us: reveal + ms * 1_000, shown: Some(grab_shown(reveal)), acts: 0 };
+    let beat = |ms: u64| ClientMsg::Heartbeat {
+        now_us: reveal + ms * 1_000,
+        shown: Some(grab_shown(reveal)),
+        acts: 0,
+        dense: true,
+    };
     // Anne's near path goes quiet in stretches: her beats since the reveal show two silences
     // of 40 ms. Then her laptop beat at 270 ms, her hand moved at 275 ms, and every copy of her
     // request until the 80 ms one was lost — longer than a retransmission's room on a path
@@ -619,6 +672,7 @@ fn fairness_5_a_reveal_held_by_a_burst_on_the_way_in_is_not_taken_for_a_lie() {
         now_us: reveal + ms * 1_000,
         shown: (ms >= 80).then(|| grab_shown(late)),
         acts: 0,
+        dense: true,
     };
     for ms in [10, 50, 60].into_iter().chain((100..=270).step_by(10)) {
         r.message(reveal + ms * 1_000 + 1_000, 1, beat(ms), &mut out);
@@ -639,7 +693,7 @@ fn fairness_7_a_beat_that_counted_the_grab_does_not_bound_it() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
     // Anne's beat at 140 ms already counts her grab (made at 120 ms), and overtook it.
-    let beat = ClientMsg::Heartbeat { now_us: reveal + 140_000, shown: Some(grab_shown(reveal)), acts: 1 };
+    let beat = ClientMsg::Heartbeat { now_us: reveal + 140_000, shown: Some(grab_shown(reveal)), acts: 1, dense: true };
     r.message(reveal + 141_000, 1, beat, &mut out);
     let grab = ClientMsg::Timed {
         seq: 1,
@@ -1044,8 +1098,18 @@ fn b_4_6_a_klaxon_call_is_judged_against_the_countdown_its_laptop_was_shown() {
         ClientMsg::Act { seq: 1, action: Action::Klaxon, at_us: Some(anne_lift - 110_000) },
         &mut out,
     );
-    r.message(lift + 2_000, 1, ClientMsg::Heartbeat { now_us: anne_lift + 1_000, shown: None, acts: 1 }, &mut out);
-    r.message(lift + 2_000, 2, ClientMsg::Heartbeat { now_us: bob_lift + 1_000, shown: None, acts: 1 }, &mut out);
+    r.message(
+        lift + 2_000,
+        1,
+        ClientMsg::Heartbeat { now_us: anne_lift + 1_000, shown: None, acts: 1, dense: true },
+        &mut out,
+    );
+    r.message(
+        lift + 2_000,
+        2,
+        ClientMsg::Heartbeat { now_us: bob_lift + 1_000, shown: None, acts: 1, dense: true },
+        &mut out,
+    );
     run(&mut r, lift + 2_000, lift + 10_000_000, &mut out, |r| r.fair.lift().is_none());
     let order = klaxon_order(&out, 1);
     assert_eq!(order, vec![Seat(0), Seat(1)], "Anne, then Bob: {out:?}");
@@ -1077,7 +1141,7 @@ fn a_pilot_who_beats_but_never_grabs_is_played_for_after_the_time_limit() {
                 seq += 1;
                 r.message(now, 1, ClientMsg::Act { seq, action, at_us: None }, &mut out);
             }
-            r.message(now, 1, ClientMsg::Heartbeat { now_us: now, shown: None, acts: seq }, &mut out);
+            r.message(now, 1, ClientMsg::Heartbeat { now_us: now, shown: None, acts: seq, dense: true }, &mut out);
             r.tick(now, &mut out);
         }
         assert_ne!(r.game().unwrap().race().phase(), Phase::Grab, "seed {seed}: the grab is still open");
@@ -1182,7 +1246,7 @@ fn b_4_3_beats_with_absurd_times_bound_only_their_own_laptop() {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
     for (now_us, acts) in [(u64::MAX, 0), (u64::MAX / 2, u32::MAX), (0, 0)] {
-        let beat = ClientMsg::Heartbeat { now_us, shown: Some(grab_shown(0)), acts };
+        let beat = ClientMsg::Heartbeat { now_us, shown: Some(grab_shown(0)), acts, dense: true };
         r.message(reveal + 5_000, 1, beat, &mut out);
     }
     r.message(reveal + 200_000, 1, first_grab(reveal, pawns[0], 190_000), &mut out);
@@ -1206,9 +1270,14 @@ fn b_4_3_a_laptop_whose_beats_never_vouch_holds_a_grab_no_longer_than_a_silent_o
     while r.game().unwrap().race().car(Seat(0)).pawn.is_none() {
         now += 10_000;
         assert!(now < reveal + 2_000_000, "Anne's grab is still held 2 s after the reveal");
-        let beat = ClientMsg::Heartbeat { now_us: now, shown: Some(grab_shown(reveal)), acts: 7 };
+        let beat = ClientMsg::Heartbeat { now_us: now, shown: Some(grab_shown(reveal)), acts: 7, dense: true };
         r.message(now, 2, beat, &mut out);
-        r.message(now, 3, ClientMsg::Heartbeat { now_us: now, shown: Some(grab_shown(reveal)), acts: 1 }, &mut out);
+        r.message(
+            now,
+            3,
+            ClientMsg::Heartbeat { now_us: now, shown: Some(grab_shown(reveal)), acts: 1, dense: true },
+            &mut out,
+        );
         r.tick(now, &mut out);
     }
     let bound = reveal + 150_000 + TIE_US + SILENCE_US + r.slowest_pilot_path();
@@ -1264,9 +1333,19 @@ fn b_4_3_a_seat_that_stalls_a_second_moment_is_played_by_its_stand_in() {
             now += 10_000;
             for conn in [1, 3, 4] {
                 let acts = r.fair.acts_seen(conn);
-                r.message(now, conn, ClientMsg::Heartbeat { now_us: now, shown: Some(shown), acts }, &mut out);
+                r.message(
+                    now,
+                    conn,
+                    ClientMsg::Heartbeat { now_us: now, shown: Some(shown), acts, dense: true },
+                    &mut out,
+                );
             }
-            r.message(now, 2, ClientMsg::Heartbeat { now_us: now, shown: Some(shown), acts: 1_000 }, &mut out);
+            r.message(
+                now,
+                2,
+                ClientMsg::Heartbeat { now_us: now, shown: Some(shown), acts: 1_000, dense: true },
+                &mut out,
+            );
             // Chloé and Dan take what is left once Anne has hers.
             if r.game().unwrap().race().car(Seat(0)).pawn.is_some() {
                 for (conn, seat) in [(3, Seat(2)), (4, Seat(3))] {
@@ -1310,7 +1389,7 @@ fn b_4_6_beats_that_never_pass_the_lift_do_not_hold_the_cup_down() {
     while cup_down(&r) {
         now += 10_000;
         assert!(now < lift + 5_000_000, "the cup is still down 5 s after its lift");
-        r.message(now, 2, ClientMsg::Heartbeat { now_us: told - 1, shown: None, acts: 0 }, &mut out);
+        r.message(now, 2, ClientMsg::Heartbeat { now_us: told - 1, shown: None, acts: 0, dense: true }, &mut out);
         r.tick(now, &mut out);
     }
     assert!(now <= lift + SILENCE_US + r.slowest_pilot_path() + 10_000, "lifted {} ms late", (now - lift) / 1_000);

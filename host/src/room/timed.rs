@@ -4,7 +4,7 @@
 //! wires them to seats, connections and the game's seam — when a moment opens, who competes in
 //! it, and applying what was decided. It matches on no game's phase or action.
 
-use super::fairness::{Claim, Decision, ECHANGE_LEAD_US, REVEAL_MARGIN_US};
+use super::fairness::{Beat, Claim, Decision, ECHANGE_LEAD_US, REVEAL_MARGIN_US};
 use super::moment_log::{ClosedBy, MomentLine};
 use super::{ConnId, DueKind, Out, OutputOf, RoomOf, us};
 use crate::fair::Request;
@@ -126,15 +126,8 @@ impl<G: Game> RoomOf<G> {
     }
 
     /// A heartbeat from a seated pilot's connection.
-    pub(super) fn heartbeat(
-        &mut self,
-        now: u64,
-        conn: ConnId,
-        seat: Seat,
-        (now_us, shown, acts): (u64, Option<bolide_protocol::wire::Shown>, u32),
-        out: &mut Vec<Out<G>>,
-    ) {
-        self.fair.heartbeat(conn, seat, now_us, shown, acts, now);
+    pub(super) fn heartbeat(&mut self, now: u64, conn: ConnId, seat: Seat, beat: Beat, out: &mut Vec<Out<G>>) {
+        self.fair.heartbeat(conn, seat, beat, now);
         self.settle(now, out);
     }
 

@@ -10,8 +10,8 @@ pub mod socket;
 
 use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
 use bolide_host::bots::{BotLevel, Decide};
+use bolide_host::fair::score::{self, Contender, Tally, judge};
 pub use bolide_host::fair::score::{BUCKETS, Bucket, Percentiles, percentiles, wilson};
-use bolide_host::fair::score::{Contender, Tally, judge};
 use bolide_host::game::table::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_protocol::options::Settings;
@@ -548,15 +548,7 @@ fn analyse(
         }
     }
     let buckets = tally.buckets();
-    // Resolution: the smallest bucket from which accuracy stays ≥ 99 % (buckets with pairs).
-    let mut resolution = None;
-    for b in buckets.iter().rev() {
-        match b.accuracy {
-            Some(a) if a >= 0.99 => resolution = Some(b.gap_ms.0),
-            Some(_) => break,
-            None => {}
-        }
-    }
+    let resolution = score::resolution(&buckets);
     let commit = log
         .iter()
         .filter(|r| r.judged)
@@ -1042,10 +1034,10 @@ fn best_echange(view: &bolide_protocol::PlayerView, legal: &[Action]) -> Option<
 /// Every bot wants the largest reservoir still free (ties: the lowest pawn): contests.
 /// (The liar's claim and the drawn reactions decide who gets it.)
 fn best_pawn(view: &bolide_protocol::PlayerView, legal: &[Action]) -> Option<Pawn> {
-    legal
-        .iter()
-        .filter_map(|a| if let Action::TakePawn { pawn } = a { Some(*pawn) } else { None })
-        .max_by_key(|p| (view.pawns.iter().find(|v| v.pawn == *p).and_then(|v| v.reservoir), std::cmp::Reverse(p.0)))
+    match <bolide_protocol::Bolide as bolide_client::bot::BotGame>::contend(view, legal)? {
+        Action::TakePawn { pawn } => Some(pawn),
+        _ => None,
+    }
 }
 
 /// A reaction around the mean, its distance to the mean log-uniform from 10 µs to the spread:
@@ -1057,31 +1049,19 @@ fn draw_reaction(config: &LabConfig, rng: &mut ChaCha8Rng) -> u64 {
     (config.reaction_mean_ms * 1000.0 + sign * magnitude).max(1_000.0) as u64
 }
 
-fn bucket_label(b: &Bucket) -> String {
-    match b.gap_ms {
-        (lo, None) => format!("{lo}+"),
-        (lo, Some(hi)) => format!("{lo}–{hi}"),
-    }
+/// The report as a table for a terminal.
+/// Accuracy against gap for both orderings, as an SVG a person can look at.
+pub fn svg(report: &LabReport) -> String {
+    let title = format!("Grab order accuracy by reaction gap ({} pairs, {} rounds)", report.pairs, report.rounds);
+    score::svg(&title, &report.buckets)
 }
 
 /// The report as a table for a terminal.
 pub fn table(report: &LabReport) -> String {
     let mut out = String::new();
     let pct = |x: Option<f64>| x.map_or("   —   ".to_string(), |a| format!("{:6.2} %", a * 100.0));
-    out.push_str(&format!(
-        "{} rounds, {} contested pairs, seed {}\n{:>14}  {:>6}  {:>9}  {:>17}  {:>9}\n",
-        report.rounds, report.pairs, report.seed, "gap (ms)", "pairs", "fair host", "95 % interval", "arrival"
-    ));
-    for b in &report.buckets {
-        let range = bucket_label(b);
-        let ci = b.ci95.map_or("—".to_string(), |(lo, hi)| format!("{:.2}–{:.2} %", lo * 100.0, hi * 100.0));
-        out.push_str(&format!(
-            "{range:>14}  {:>6}  {:>9}  {ci:>17}  {:>9}\n",
-            b.pairs,
-            pct(b.accuracy),
-            pct(b.arrival_accuracy)
-        ));
-    }
+    out.push_str(&format!("{} rounds, {} contested pairs, seed {}\n", report.rounds, report.pairs, report.seed));
+    out.push_str(&score::bucket_rows(&report.buckets));
     out.push_str(&format!(
         "resolution {} ms; commit delay p50 {:.1} ms, p99 {:.1} ms, p99.9 {:.1} ms (owd_max {:.1} ms)\n\
          clock error p50 {:.2} ms, p99 {:.2} ms; photo finish error p50 {:.2} ms, p99 {:.2} ms ({} reactions)\n\
@@ -1120,7 +1100,7 @@ pub fn table(report: &LabReport) -> String {
             .buckets
             .iter()
             .filter(|b| b.pairs > 0)
-            .map(|b| format!("{} ms {} ({})", bucket_label(b), pct(b.accuracy).trim(), b.pairs))
+            .map(|b| format!("{} ms {} ({})", score::bucket_label(b), pct(b.accuracy).trim(), b.pairs))
             .collect();
         out.push_str(&format!("Échange by gap: {}\n", by_gap.join(" · ")));
     }
@@ -1147,74 +1127,6 @@ pub fn table(report: &LabReport) -> String {
         ));
     }
     out
-}
-
-/// Accuracy against gap for both orderings, as an SVG a person can look at.
-pub fn svg(report: &LabReport) -> String {
-    let (w, h, left, bottom, top) = (720.0, 400.0, 70.0, 60.0, 40.0);
-    let plot_w = w - left - 30.0;
-    let plot_h = h - bottom - top;
-    let n = report.buckets.len() as f64;
-    let x = |i: usize| left + plot_w * (i as f64 + 0.5) / n;
-    let y = |a: f64| top + plot_h * (1.0 - a);
-    let mut s = format!(
-        "<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' font-family='sans-serif' font-size='12'>\
-         <rect width='100%' height='100%' fill='white'/>\
-         <text x='{}' y='22' text-anchor='middle' font-size='15'>Grab order accuracy by reaction gap ({} pairs, {} rounds)</text>",
-        w / 2.0,
-        report.pairs,
-        report.rounds
-    );
-    for k in 0..=4 {
-        let a = k as f64 / 4.0;
-        s.push_str(&format!(
-            "<line x1='{left}' x2='{}' y1='{y}' y2='{y}' stroke='#ddd'/><text x='{}' y='{}' text-anchor='end'>{}%</text>",
-            left + plot_w,
-            left - 6.0,
-            y(a) + 4.0,
-            (a * 100.0) as u32,
-            y = y(a)
-        ));
-    }
-    for (i, b) in report.buckets.iter().enumerate() {
-        let label = bucket_label(b);
-        s.push_str(&format!("<text x='{}' y='{}' text-anchor='middle'>{label}</text>", x(i), top + plot_h + 18.0));
-    }
-    s.push_str(&format!(
-        "<text x='{}' y='{}' text-anchor='middle'>gap between true reactions (ms)</text>",
-        left + plot_w / 2.0,
-        h - 12.0
-    ));
-    for (pick, colour, name, dy) in
-        [(0, "#1f77b4", "fair host (by reaction)", 0.0), (1, "#d62728", "naive host (by arrival)", 16.0)]
-    {
-        let points: Vec<String> = report
-            .buckets
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| {
-                let a = if pick == 0 { b.accuracy } else { b.arrival_accuracy }?;
-                Some(format!("{:.1},{:.1}", x(i), y(a)))
-            })
-            .collect();
-        s.push_str(&format!(
-            "<polyline fill='none' stroke='{colour}' stroke-width='2.5' points='{}'/>",
-            points.join(" ")
-        ));
-        for p in &points {
-            let (px, py) = p.split_once(',').expect("pair");
-            s.push_str(&format!("<circle cx='{px}' cy='{py}' r='4' fill='{colour}'/>"));
-        }
-        s.push_str(&format!(
-            "<rect x='{}' y='{}' width='14' height='4' fill='{colour}'/><text x='{}' y='{}'>{name}</text>",
-            left + 10.0,
-            top + 10.0 + dy,
-            left + 30.0,
-            top + 15.0 + dy
-        ));
-    }
-    s.push_str("</svg>\n");
-    s
 }
 
 #[cfg(test)]

@@ -1,0 +1,335 @@
+//! A fairness field run's report (`bolide-host serve --fairness-test`): the host's verdicts
+//! on real laptops scored against the truth each laptop handed in after the championship
+//! (`ClientMsg::FieldRecord`), with [`crate::fair::score`] — the lab's scoring, so the two
+//! reports cannot drift apart. Names no game: which two requests contend is the caller's word.
+//!
+//! What a real network cannot tell is said, not guessed: there is no true offset between two
+//! laptops' clocks, so the report gives the host's clock models with their own spread
+//! ([`FieldPath`]), and the photo finish's error on each laptop's own clock (its reaction is
+//! `input − shown` on one clock, which the laptop knows exactly).
+
+use crate::fair::score::{Bucket, Contender, Percentiles, Tally, judge, percentiles, resolution, wilson};
+use crate::room::{FairRecord, FieldPath, FieldRecord};
+use bolide_table::Seat;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One laptop of the field run: what it handed in, and what the host measured of its path.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldLaptop {
+    pub seat: u8,
+    /// Its name at the table (empty when its record never came).
+    pub name: String,
+    /// Timed requests in its record, and how many of them the host's log holds.
+    pub lines: usize,
+    pub matched: usize,
+    /// Matched requests whose claim the host's bounds changed (an honest laptop's should not).
+    pub clamped: usize,
+    /// |the reaction the host judged − the laptop's own|, ms, over its matched requests.
+    pub photo_finish_error_ms: Percentiles,
+    pub path: Option<FieldPath>,
+    /// Why its record could not be used in full (missing, inconsistent); `None` when it was.
+    pub problem: Option<String>,
+}
+
+/// The field run's report, in the lab's shape (`buckets` with `gap_ms`, `pairs`, `accuracy`).
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldReport {
+    pub game: String,
+    /// Timed moments with at least one scored request.
+    pub moments: usize,
+    pub pairs: usize,
+    pub accuracy: Option<f64>,
+    pub ci95: Option<(f64, f64)>,
+    /// The same pairs in the order the requests arrived (a naive host).
+    pub arrival_accuracy: Option<f64>,
+    pub buckets: Vec<Bucket>,
+    /// The smallest gap from which the host was right on ≥ 99 % of the pairs in every bucket.
+    pub resolution_ms: Option<f64>,
+    /// From a request's arrival to its verdict, ms.
+    pub commit_delay_ms: Percentiles,
+    /// |judged − true| reaction over every matched request, ms.
+    pub photo_finish_error_ms: Percentiles,
+    pub laptops: Vec<FieldLaptop>,
+    /// Pairs the host ordered wrong, and of those, pairs where a request had been clamped.
+    pub wrong_pairs: usize,
+    pub wrong_pairs_clamped: usize,
+    /// What this report cannot know on a real network.
+    pub unknowable: Vec<&'static str>,
+}
+
+const UNKNOWABLE: [&str; 2] = [
+    "the true offset between two laptops' clocks: the paths' asymmetry hides half of it; `path` gives the host's \
+     models (delay floor, jitter, drift) and the probes they rest on",
+    "the instant a person's hand moved: a bot's stamps are its truth, a window's stamps are measured apart \
+     (XTest timing)",
+];
+
+/// A request matched with its laptop's truth.
+struct Scored<'a, A> {
+    index: usize,
+    record: &'a FairRecord<A>,
+    true_us: f64,
+}
+
+/// Scores `records` (the host's log of timed verdicts, in commit order) against the field
+/// records handed in. `expected`: every seat a person's laptop held (named when its record is
+/// missing); `contested`: whether two requests of one moment compete (the same pawn, two
+/// declarations of one window).
+pub fn report<A: Copy>(
+    game: &str,
+    records: &[FairRecord<A>],
+    handed_in: &[FieldRecord],
+    expected: &[(Seat, String)],
+    contested: impl Fn(&A, &A) -> bool,
+) -> FieldReport {
+    let mut laptops = Vec::new();
+    // (seat, seq) → the laptop's own reaction for that request.
+    let mut truths: BTreeMap<(Seat, u32), f64> = BTreeMap::new();
+    for field in handed_in {
+        let mut problem = None;
+        let mut own: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+        for line in &field.lines {
+            match line.input_us.checked_sub(line.shown_us) {
+                Some(reaction) => {
+                    own.insert(line.seq, (line.moment, reaction));
+                }
+                None => {
+                    problem = Some("a request acted before it showed its moment: the record is inconsistent".into())
+                }
+            }
+        }
+        let mut errors = Vec::new();
+        let (mut matched, mut clamped, mut unclaimed, mut elsewhere) = (0, 0, 0, 0);
+        for r in records.iter().filter(|r| r.seat == field.seat && r.timed) {
+            match own.get(&r.seq) {
+                Some(&(moment, true_us)) if moment == r.moment => {
+                    matched += 1;
+                    clamped += usize::from(r.clamp.total_us() > 0);
+                    errors.push((r.reaction_us as f64 - true_us as f64).abs() / 1000.0);
+                    truths.insert((r.seat, r.seq), true_us as f64);
+                }
+                Some(_) => elsewhere += 1,
+                None => unclaimed += 1,
+            }
+        }
+        if problem.is_none() && elsewhere > 0 {
+            problem = Some(format!("{elsewhere} requests are in another moment than the host judged them in"));
+        }
+        if problem.is_none() && unclaimed > 0 {
+            problem = Some(format!("{unclaimed} timed requests the host judged are not in its record"));
+        }
+        laptops.push(FieldLaptop {
+            seat: field.seat.0,
+            name: field.name.clone(),
+            lines: field.lines.len(),
+            matched,
+            clamped,
+            photo_finish_error_ms: percentiles(errors),
+            path: field.path,
+            problem,
+        });
+    }
+    for (seat, name) in expected {
+        if !handed_in.iter().any(|f| f.seat == *seat) {
+            laptops.push(FieldLaptop {
+                seat: seat.0,
+                name: name.clone(),
+                lines: 0,
+                matched: 0,
+                clamped: 0,
+                photo_finish_error_ms: percentiles(Vec::new()),
+                path: None,
+                problem: Some("no record handed in: its laptop left, or runs a bot without --fairness-test".into()),
+            });
+        }
+    }
+    laptops.sort_by_key(|l| l.seat);
+    // Each moment's first request of each scored seat, in commit order.
+    let mut moments: BTreeMap<u64, Vec<Scored<A>>> = BTreeMap::new();
+    for (index, record) in records.iter().enumerate() {
+        let Some(&true_us) = truths.get(&(record.seat, record.seq)) else { continue };
+        let scored = moments.entry(record.moment).or_default();
+        if !scored.iter().any(|s| s.record.seat == record.seat) {
+            scored.push(Scored { index, record, true_us });
+        }
+    }
+    let mut tally = Tally::default();
+    let (mut wrong, mut wrong_clamped) = (0, 0);
+    for scored in moments.values() {
+        for (i, a) in scored.iter().enumerate() {
+            for b in scored.iter().skip(i + 1) {
+                let (ra, rb) = (a.record, b.record);
+                if !(ra.judged && rb.judged && contested(&ra.action, &rb.action)) {
+                    continue;
+                }
+                let contender = |s: &Scored<A>| Contender {
+                    true_us: s.true_us,
+                    host_rank: s.index,
+                    arrival_us: s.record.arrival_us,
+                };
+                let Some((gap_ms, host_right, arrival_right)) = judge(&contender(a), &contender(b)) else { continue };
+                tally.add(gap_ms, host_right, arrival_right);
+                if !host_right {
+                    wrong += 1;
+                    wrong_clamped += usize::from(ra.clamp.total_us() + rb.clamp.total_us() > 0);
+                }
+            }
+        }
+    }
+    let (pairs, right, arrival_right) = tally.totals();
+    let buckets = tally.buckets();
+    let scored: Vec<&Scored<A>> = moments.values().flatten().collect();
+    FieldReport {
+        game: game.to_string(),
+        moments: moments.len(),
+        pairs,
+        accuracy: (pairs > 0).then(|| right as f64 / pairs as f64),
+        ci95: (pairs > 0).then(|| wilson(right, pairs)),
+        arrival_accuracy: (pairs > 0).then(|| arrival_right as f64 / pairs as f64),
+        resolution_ms: resolution(&buckets),
+        commit_delay_ms: percentiles(
+            scored
+                .iter()
+                .filter(|s| s.record.judged)
+                .map(|s| s.record.committed_us.saturating_sub(s.record.arrival_us) as f64 / 1000.0)
+                .collect(),
+        ),
+        photo_finish_error_ms: percentiles(
+            scored.iter().map(|s| (s.record.reaction_us as f64 - s.true_us).abs() / 1000.0).collect(),
+        ),
+        buckets,
+        laptops,
+        wrong_pairs: wrong,
+        wrong_pairs_clamped: wrong_clamped,
+        unknowable: UNKNOWABLE.to_vec(),
+    }
+}
+
+/// The report as a table for the host's terminal.
+pub fn table(report: &FieldReport) -> String {
+    let pct = |x: Option<f64>| x.map_or("—".to_string(), |a| format!("{:.2} %", a * 100.0));
+    let mut out = format!(
+        "Fairness field run ({}): {} moments, {} contested pairs; host {} (95 %: {}), arrival order {}\n",
+        report.game,
+        report.moments,
+        report.pairs,
+        pct(report.accuracy),
+        report.ci95.map_or("—".into(), |(lo, hi)| format!("{:.2}–{:.2} %", lo * 100.0, hi * 100.0)),
+        pct(report.arrival_accuracy),
+    );
+    out.push_str(&crate::fair::score::bucket_rows(&report.buckets));
+    out.push_str(&format!(
+        "resolution {} ms; commit delay p50 {:.1} ms, p99 {:.1} ms; photo finish error p50 {:.3} ms, p99 {:.3} ms; \
+         wrong pairs {} ({} clamped)\n",
+        report.resolution_ms.map_or("—".into(), |r| r.to_string()),
+        report.commit_delay_ms.p50,
+        report.commit_delay_ms.p99,
+        report.photo_finish_error_ms.p50,
+        report.photo_finish_error_ms.p99,
+        report.wrong_pairs,
+        report.wrong_pairs_clamped,
+    ));
+    for l in &report.laptops {
+        let path = l.path.map_or("no path measured".into(), |p| {
+            format!(
+                "delay {:.1} ms (floor {:.1}, jitter {:.1}), drift {:+.1} ppm over {} probes, {} silences (longest {} ms)",
+                p.owd_max_us as f64 / 1000.0,
+                p.owd_floor_us as f64 / 1000.0,
+                p.jitter_us as f64 / 1000.0,
+                p.drift_ppm,
+                p.clock_samples,
+                p.silences,
+                p.longest_silence_us / 1000,
+            )
+        });
+        out.push_str(&format!(
+            "  seat {}{}: {} requests, {} matched, {} clamped, photo finish error p99 {:.3} ms; {path}{}\n",
+            l.seat,
+            if l.name.is_empty() { String::new() } else { format!(" ({})", l.name) },
+            l.lines,
+            l.matched,
+            l.clamped,
+            l.photo_finish_error_ms.p99,
+            l.problem.as_ref().map_or(String::new(), |p| format!(" — {p}")),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::room::Clamp;
+    use bolide_protocol::wire::FieldLine;
+
+    fn record(moment: u64, seat: u8, seq: u32, reaction_us: u64, arrival_us: u64) -> FairRecord<u8> {
+        FairRecord {
+            moment,
+            seq,
+            seat: Seat(seat),
+            action: 7,
+            reaction_us,
+            clamp: Clamp::default(),
+            arrival_us,
+            committed_us: arrival_us + 3_000,
+            tie: false,
+            granted: true,
+            judged: true,
+            reveal_us: 0,
+            offset_est_us: Some(0),
+            timed: true,
+        }
+    }
+
+    fn handed(seat: u8, lines: &[(u64, u64, u64)]) -> FieldRecord {
+        FieldRecord {
+            seat: Seat(seat),
+            name: format!("Robot {seat}"),
+            lines: lines
+                .iter()
+                .enumerate()
+                .map(|(i, &(moment, shown_us, input_us))| FieldLine { seq: i as u32 + 1, moment, shown_us, input_us })
+                .collect(),
+            path: None,
+        }
+    }
+
+    #[test]
+    fn fairness_33_verdicts_are_scored_against_each_laptops_own_clock_and_a_missing_record_is_named() {
+        // Moment 1: Anne (seat 0) 1.5 ms quicker than Bob on their own clocks, her request
+        // arrived later; the host committed hers first. Moment 2: Bob alone.
+        let records = [
+            record(1, 0, 1, 250_010, 9_000),
+            record(1, 1, 1, 251_500, 8_000),
+            record(2, 1, 2, 300_000, 20_000),
+            record(2, 3, 0, 280_000, 19_000), // seat 3 is the host's bot
+        ];
+        let mut records = records.to_vec();
+        records[3].timed = false;
+        // Clocks a second apart: only each laptop's own difference counts.
+        let anne = handed(0, &[(1, 1_000_000, 1_250_000)]);
+        let bob = handed(1, &[(1, 5_000, 256_500), (2, 90_000, 390_000), (9, 50, 10)]);
+        let expected = [(Seat(0), String::new()), (Seat(1), String::new()), (Seat(2), String::new())];
+        let r = report("test", &records, &[anne, bob], &expected, |a, b| a == b);
+        assert_eq!((r.pairs, r.moments), (1, 2));
+        assert_eq!((r.accuracy, r.arrival_accuracy), (Some(1.0), Some(0.0)));
+        let bucket = r.buckets.iter().find(|b| b.pairs == 1).expect("one bucket");
+        assert_eq!(bucket.gap_ms, (1.0, Some(2.0)));
+        // Judged 250.010 against a true 250.000: the photo finish's error, 0.01 ms.
+        assert!((r.laptops[0].photo_finish_error_ms.p99 - 0.01).abs() < 1e-9);
+        assert_eq!((r.laptops[0].lines, r.laptops[0].matched, &r.laptops[0].problem), (1, 1, &None));
+        assert_eq!((r.laptops[1].lines, r.laptops[1].matched), (3, 2));
+        assert!(r.laptops[1].problem.as_deref().is_some_and(|p| p.contains("inconsistent")));
+        assert_eq!(r.laptops[2].seat, 2);
+        assert!(r.laptops[2].problem.as_deref().is_some_and(|p| p.contains("no record")));
+        assert_eq!(r.commit_delay_ms.p50, 3.0);
+        let json = serde_json::to_value(&r).expect("json");
+        assert!(json["buckets"][2]["gap_ms"].is_array() && json["buckets"][2]["accuracy"].is_number());
+        let table = table(&r);
+        assert!(
+            table.contains("seat 0 (Robot 0): 1 requests, 1 matched, 0 clamped")
+                && table.contains("seat 2: 0 requests")
+        );
+    }
+}
