@@ -4,13 +4,14 @@
 
 use crate::beat;
 use crate::game::ClientGame;
+use crate::game::Stage;
 use crate::net::{self, Admitted, ClientError, ConnectOptionsOf, SessionOf};
 use crate::state::MirrorOf;
 use bolide_bots::{BotLevel, Decide};
 use bolide_protocol::event::PhotoFinish;
 use bolide_protocol::view::PhaseView;
 use bolide_protocol::wire::{
-    ClientMsgOf, FieldLine, MAX_FIELD_LINES, PROTOCOL_VERSION, ServerMsgOf, Shown, StandingLine,
+    ClientMsgOf, FieldCall, FieldLine, FieldTruth, MAX_FIELD_LINES, PROTOCOL_VERSION, ServerMsgOf, Shown, StandingLine,
 };
 use bolide_protocol::{Action, Bolide, Event, PlayerView};
 use mille_bornes::MilleBornes;
@@ -44,9 +45,13 @@ impl BotGame for Bolide {
         format!("{} {} {:?}{:?}{legal:?}", view.race, view.round, view.phase, view.turn)
     }
 
-    /// The pawn of the fullest reservoir (the lowest pawn among equals): every bot sees the
-    /// same reservoirs, so every bot goes for it.
+    /// Under the cup, the Klaxon whenever it may be called (B-4.6); in the grab, the pawn of
+    /// the fullest reservoir (the lowest pawn among equals): every bot sees the same
+    /// reservoirs, so every bot goes for it.
     fn contend(view: &PlayerView, legal: &[Action]) -> Option<Action> {
+        if view.phase == PhaseView::CupDown {
+            return legal.contains(&Action::Klaxon).then_some(Action::Klaxon);
+        }
         let pawn = legal
             .iter()
             .filter_map(|a| if let Action::TakePawn { pawn } = a { Some(*pawn) } else { None })
@@ -262,6 +267,10 @@ impl FieldTest {
     }
 }
 
+/// How long before the end of a countdown a field run's bot calls (µs): close calls, all
+/// before the end of the shortest countdown a host allows for a field run.
+const CALL_LEAD_US: std::ops::Range<u64> = 20_000..120_000;
+
 /// How long a bot waits for the host to take its field record and close.
 const FIELD_HANDOVER: Duration = Duration::from_secs(30);
 
@@ -335,7 +344,9 @@ pub async fn play_session<W: BotGame>(
     let mut reactions = ChaCha8Rng::seed_from_u64(bolide_host::secret::u64().unwrap_or(seed));
     // The reaction drawn for the moment now open, and the record of the requests made.
     let mut drawn: Option<(u64, u64)> = None;
-    let mut record: Vec<FieldLine> = Vec::new();
+    let mut record = FieldTruth::default();
+    // The end of the countdown now running, as this laptop was told it (its own clock).
+    let mut lift_us: Option<u64> = None;
     let mut ready_sent = false;
     let mut answered = None;
     // A decision taken, and the timed moment it was taken in, sent once its thinking time is
@@ -357,12 +368,20 @@ pub async fn play_session<W: BotGame>(
                     Some(shown) => {
                         let shown_us = shown.at_us.min(now_us);
                         let seq = session.timed(action, shown_us, now_us).await?;
-                        if field.is_some() && record.len() < MAX_FIELD_LINES {
-                            record.push(FieldLine { seq, moment: shown.moment, shown_us, input_us: now_us });
+                        if field.is_some() && record.lines.len() < MAX_FIELD_LINES {
+                            record.lines.push(FieldLine { seq, moment: shown.moment, shown_us, input_us: now_us });
                         }
                     }
                     None if legal => {
-                        session.act(action).await?;
+                        let seq = session.act_at(action, now_us).await?;
+                        // A call under a countdown: the host orders it by how long before the
+                        // end this laptop called.
+                        let counting_down = session.state().mirror.view.as_ref().map(W::stage) == Some(Stage::Countdown);
+                        if let Some(lift_us) = lift_us.filter(|_| field.is_some() && counting_down)
+                            && record.calls.len() < MAX_FIELD_LINES
+                        {
+                            record.calls.push(FieldCall { seq, lift_us, at_us: now_us });
+                        }
                     }
                     // The moment passed while thinking: decide again on what is known now.
                     None => answered = None,
@@ -371,6 +390,9 @@ pub async fn play_session<W: BotGame>(
             }
         };
         watch(&msg, &session.state().mirror);
+        if let ServerMsgOf::Update { lift_at_us, .. } = &msg {
+            lift_us = *lift_at_us;
+        }
         match &msg {
             // Seated first in the lobby of another game than the one it came to play: it picks
             // its game (the host closes every connection, and `play_any` joins the new lobby).
@@ -424,7 +446,8 @@ pub async fn play_session<W: BotGame>(
             continue;
         }
         answered = Some(key);
-        let contended = field.and_then(|_| W::moment(view)).and_then(|_| W::contend(view, legal));
+        let contended = field.and_then(|_| W::contend(view, legal));
+        let counting_down = W::stage(view) == Stage::Countdown;
         let Some(action) = contended.or_else(|| W::decide(view, legal, level, &mut rng)) else { continue };
         // A new decision point while still thinking about the last one (a grab where a pawn
         // just went): the new choice keeps the thinking already done.
@@ -442,6 +465,12 @@ pub async fn play_session<W: BotGame>(
                 let until = shown.at_us.saturating_add(reaction).saturating_sub(now_us);
                 at = Instant::now() + Duration::from_micros(until);
             }
+        }
+        // And calls under a countdown a drawn time before its end, on this laptop's countdown.
+        if let (Some(_), Some(lift_us), true) = (field, lift_us, counting_down) {
+            let lead = reactions.random_range(CALL_LEAD_US);
+            let until = lift_us.saturating_sub(lead).saturating_sub(session.now_us());
+            at = Instant::now() + Duration::from_micros(until);
         }
         pending = Some((at, action, moment));
     }

@@ -9,7 +9,7 @@
 //! `input − shown` on one clock, which the laptop knows exactly).
 
 use crate::fair::score::{Bucket, Contender, Percentiles, Tally, judge, percentiles, resolution, wilson};
-use crate::room::{FairRecord, FieldPath, FieldRecord};
+use crate::room::{CallOrderRecord, FairRecord, FieldPath, FieldRecord};
 use bolide_table::Seat;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,6 +46,12 @@ pub struct FieldReport {
     pub buckets: Vec<Bucket>,
     /// The smallest gap from which the host was right on ≥ 99 % of the pairs in every bucket.
     pub resolution_ms: Option<f64>,
+    /// The same, each kind of moment apart (Bolide's grab, its Échange window).
+    pub kinds: Vec<KindReport>,
+    /// Calls under a countdown (Bolide's Klaxon): pairs of the laptops' calls in the order the
+    /// host applied them, right when the one called longer before the end of its own
+    /// countdown went first.
+    pub calls: CallsReport,
     /// From a request's arrival to its verdict, ms.
     pub commit_delay_ms: Percentiles,
     /// |judged − true| reaction over every matched request, ms.
@@ -56,6 +62,25 @@ pub struct FieldReport {
     pub wrong_pairs_clamped: usize,
     /// What this report cannot know on a real network.
     pub unknowable: Vec<&'static str>,
+}
+
+/// One kind of moment's pairs.
+#[derive(Debug, Clone, Serialize)]
+pub struct KindReport {
+    pub kind: &'static str,
+    pub pairs: usize,
+    pub accuracy: Option<f64>,
+    pub ci95: Option<(f64, f64)>,
+    pub arrival_accuracy: Option<f64>,
+    pub buckets: Vec<Bucket>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CallsReport {
+    pub countdowns: usize,
+    pub pairs: usize,
+    pub accuracy: Option<f64>,
+    pub ci95: Option<(f64, f64)>,
 }
 
 const UNKNOWABLE: [&str; 2] = [
@@ -72,17 +97,26 @@ struct Scored<'a, A> {
     true_us: f64,
 }
 
-/// Scores `records` (the host's log of timed verdicts, in commit order) against the field
-/// records handed in. `expected`: every seat a person's laptop held (named when its record is
-/// missing); `contested`: whether two requests of one moment compete (the same pawn, two
-/// declarations of one window).
+/// What the host logged of a championship, for a field run's report.
+pub struct HostLog<'a, A> {
+    /// Its verdicts of the timed moments, in commit order.
+    pub records: &'a [FairRecord<A>],
+    /// Each countdown's calls, in the order applied.
+    pub calls: &'a [CallOrderRecord],
+}
+
+/// Scores the host's log against the field records handed in. `expected`: every seat a
+/// person's laptop held (named when its record is missing); `contested`: whether two requests
+/// of one moment compete, and as what kind (the same pawn in the grab, two declarations of one
+/// Échange window).
 pub fn report<A: Copy>(
     game: &str,
-    records: &[FairRecord<A>],
+    log: HostLog<'_, A>,
     handed_in: &[FieldRecord],
     expected: &[(Seat, String)],
-    contested: impl Fn(&A, &A) -> bool,
+    contested: impl Fn(&A, &A) -> Option<&'static str>,
 ) -> FieldReport {
+    let records = log.records;
     let mut laptops = Vec::new();
     // (seat, seq) → the laptop's own reaction for that request.
     let mut truths: BTreeMap<(Seat, u32), f64> = BTreeMap::new();
@@ -155,14 +189,15 @@ pub fn report<A: Copy>(
         }
     }
     let mut tally = Tally::default();
+    let mut kinds: BTreeMap<&'static str, Tally> = BTreeMap::new();
     let (mut wrong, mut wrong_clamped) = (0, 0);
     for scored in moments.values() {
         for (i, a) in scored.iter().enumerate() {
             for b in scored.iter().skip(i + 1) {
                 let (ra, rb) = (a.record, b.record);
-                if !(ra.judged && rb.judged && contested(&ra.action, &rb.action)) {
+                let Some(kind) = contested(&ra.action, &rb.action).filter(|_| ra.judged && rb.judged) else {
                     continue;
-                }
+                };
                 let contender = |s: &Scored<A>| Contender {
                     true_us: s.true_us,
                     host_rank: s.index,
@@ -170,6 +205,7 @@ pub fn report<A: Copy>(
                 };
                 let Some((gap_ms, host_right, arrival_right)) = judge(&contender(a), &contender(b)) else { continue };
                 tally.add(gap_ms, host_right, arrival_right);
+                kinds.entry(kind).or_default().add(gap_ms, host_right, arrival_right);
                 if !host_right {
                     wrong += 1;
                     wrong_clamped += usize::from(ra.clamp.total_us() + rb.clamp.total_us() > 0);
@@ -188,6 +224,21 @@ pub fn report<A: Copy>(
         ci95: (pairs > 0).then(|| wilson(right, pairs)),
         arrival_accuracy: (pairs > 0).then(|| arrival_right as f64 / pairs as f64),
         resolution_ms: resolution(&buckets),
+        kinds: kinds
+            .into_iter()
+            .map(|(kind, tally)| {
+                let (pairs, right, arrival_right) = tally.totals();
+                KindReport {
+                    kind,
+                    pairs,
+                    accuracy: (pairs > 0).then(|| right as f64 / pairs as f64),
+                    ci95: (pairs > 0).then(|| wilson(right, pairs)),
+                    arrival_accuracy: (pairs > 0).then(|| arrival_right as f64 / pairs as f64),
+                    buckets: tally.buckets(),
+                }
+            })
+            .collect(),
+        calls: calls_report(log.calls, handed_in),
         commit_delay_ms: percentiles(
             scored
                 .iter()
@@ -206,6 +257,33 @@ pub fn report<A: Copy>(
     }
 }
 
+/// Calls under a countdown, in the order the host applied them, against how long before the
+/// end of its own countdown each laptop called (one clock each: no offset enters it).
+fn calls_report(orders: &[CallOrderRecord], handed_in: &[FieldRecord]) -> CallsReport {
+    let lead = |seat: Seat, seq: u32| {
+        let field = handed_in.iter().find(|f| f.seat == seat)?;
+        let call = field.calls.iter().find(|c| c.seq == seq && seq > 0)?;
+        Some(i128::from(call.lift_us) - i128::from(call.at_us))
+    };
+    let (mut countdowns, mut pairs, mut right) = (0, 0, 0);
+    for record in orders {
+        let leads: Vec<i128> = record.order.iter().filter_map(|&(seat, seq)| lead(seat, seq)).collect();
+        countdowns += usize::from(leads.len() >= 2);
+        for (i, a) in leads.iter().enumerate() {
+            for b in leads.iter().skip(i + 1).filter(|b| *b != a) {
+                pairs += 1;
+                right += usize::from(a > b);
+            }
+        }
+    }
+    CallsReport {
+        countdowns,
+        pairs,
+        accuracy: (pairs > 0).then(|| right as f64 / pairs as f64),
+        ci95: (pairs > 0).then(|| wilson(right, pairs)),
+    }
+}
+
 /// The report as a table for the host's terminal.
 pub fn table(report: &FieldReport) -> String {
     let pct = |x: Option<f64>| x.map_or("—".to_string(), |a| format!("{:.2} %", a * 100.0));
@@ -219,6 +297,21 @@ pub fn table(report: &FieldReport) -> String {
         pct(report.arrival_accuracy),
     );
     out.push_str(&crate::fair::score::bucket_rows(&report.buckets));
+    for k in &report.kinds {
+        out.push_str(&format!(
+            "{}: {} pairs, host {}, arrival order {}\n",
+            k.kind,
+            k.pairs,
+            pct(k.accuracy),
+            pct(k.arrival_accuracy)
+        ));
+    }
+    out.push_str(&format!(
+        "calls under a countdown: {} pairs over {} countdowns, host {}\n",
+        report.calls.pairs,
+        report.calls.countdowns,
+        pct(report.calls.accuracy)
+    ));
     out.push_str(&format!(
         "resolution {} ms; commit delay p50 {:.1} ms, p99 {:.1} ms; photo finish error p50 {:.3} ms, p99 {:.3} ms; \
          wrong pairs {} ({} clamped)\n",
@@ -261,7 +354,7 @@ pub fn table(report: &FieldReport) -> String {
 mod tests {
     use super::*;
     use crate::room::Clamp;
-    use bolide_protocol::wire::FieldLine;
+    use bolide_protocol::wire::{FieldCall, FieldLine};
 
     fn record(moment: u64, seat: u8, seq: u32, reaction_us: u64, arrival_us: u64) -> FairRecord<u8> {
         FairRecord {
@@ -282,8 +375,9 @@ mod tests {
         }
     }
 
-    fn handed(seat: u8, lines: &[(u64, u64, u64)]) -> FieldRecord {
+    fn handed(seat: u8, lines: &[(u64, u64, u64)], calls: &[(u32, u64, u64)]) -> FieldRecord {
         FieldRecord {
+            calls: calls.iter().map(|&(seq, lift_us, at_us)| FieldCall { seq, lift_us, at_us }).collect(),
             seat: Seat(seat),
             name: format!("Robot {seat}"),
             lines: lines
@@ -308,10 +402,20 @@ mod tests {
         let mut records = records.to_vec();
         records[3].timed = false;
         // Clocks a second apart: only each laptop's own difference counts.
-        let anne = handed(0, &[(1, 1_000_000, 1_250_000)]);
-        let bob = handed(1, &[(1, 5_000, 256_500), (2, 90_000, 390_000), (9, 50, 10)]);
+        // Calls: Bob called 900 µs before his countdown's end and Anne 500 µs before hers, and
+        // the host applied Bob's first (right); then Anne's 100 µs before Bob's 300 µs (wrong).
+        let anne = handed(0, &[(1, 1_000_000, 1_250_000)], &[(4, 2_000_500, 2_000_000), (6, 3_000_100, 3_000_000)]);
+        let bob =
+            handed(1, &[(1, 5_000, 256_500), (2, 90_000, 390_000), (9, 50, 10)], &[(5, 900, 0), (7, 8_300, 8_000)]);
+        let calls = [
+            CallOrderRecord { order: vec![(Seat(1), 5), (Seat(3), 0), (Seat(0), 4)] },
+            CallOrderRecord { order: vec![(Seat(0), 6), (Seat(1), 7)] },
+        ];
         let expected = [(Seat(0), String::new()), (Seat(1), String::new()), (Seat(2), String::new())];
-        let r = report("test", &records, &[anne, bob], &expected, |a, b| a == b);
+        let log = HostLog { records: &records, calls: &calls };
+        let r = report("test", log, &[anne, bob], &expected, |a, b| (a == b).then_some("grab"));
+        assert_eq!((r.calls.countdowns, r.calls.pairs, r.calls.accuracy), (2, 2, Some(0.5)));
+        assert_eq!((r.kinds.len(), r.kinds[0].kind, r.kinds[0].pairs), (1, "grab", 1));
         assert_eq!((r.pairs, r.moments), (1, 2));
         assert_eq!((r.accuracy, r.arrival_accuracy), (Some(1.0), Some(0.0)));
         let bucket = r.buckets.iter().find(|b| b.pairs == 1).expect("one bucket");

@@ -271,14 +271,18 @@ async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<Path
     }
     let handed = log.field_records();
     let expected: Vec<(Seat, String)> = expected.into_iter().map(|s| (s, String::new())).collect();
+    let calls = log.call_orders();
+    let name = hosting.game.name();
     let scored = match hosting.game {
         GameKind::Bolide => {
             let records = log.records::<bolide_protocol::Action>();
-            crate::field::report(hosting.game.name(), &records, &handed, &expected, bolide_contested)
+            let host_log = crate::field::HostLog { records: &records, calls: &calls };
+            crate::field::report(name, host_log, &handed, &expected, bolide_contested)
         }
         GameKind::MilleBornes => {
             let records = log.records::<mille_bornes::Action>();
-            crate::field::report(hosting.game.name(), &records, &handed, &expected, |a, b| a == b)
+            let host_log = crate::field::HostLog { records: &records, calls: &calls };
+            crate::field::report(name, host_log, &handed, &expected, |a, b| (a == b).then_some("coup-fourré"))
         }
     };
     println!("{}", crate::field::table(&scored));
@@ -305,12 +309,12 @@ fn timed_seats<A>(records: &[crate::room::FairRecord<A>]) -> Vec<Seat> {
 
 /// Two requests of one Bolide moment that compete: for the same pawn in the grab (B-4.3), or
 /// two declarations of one Échange window (B-4.7).
-fn bolide_contested(a: &bolide_protocol::Action, b: &bolide_protocol::Action) -> bool {
+fn bolide_contested(a: &bolide_protocol::Action, b: &bolide_protocol::Action) -> Option<&'static str> {
     use bolide_protocol::Action;
     match (a, b) {
-        (Action::TakePawn { pawn: x }, Action::TakePawn { pawn: y }) => x == y,
-        (Action::TakePawn { .. }, _) | (_, Action::TakePawn { .. }) => false,
-        _ => true,
+        (Action::TakePawn { pawn: x }, Action::TakePawn { pawn: y }) => (x == y).then_some("grab"),
+        (Action::TakePawn { .. }, _) | (_, Action::TakePawn { .. }) => None,
+        _ => Some("échange"),
     }
 }
 

@@ -140,9 +140,27 @@ pub enum ClientMsgOf<W: Words> {
     /// Leaving for good (the seat goes to a bot).
     Leave,
     /// A fairness field run (`bolide-host serve --fairness-test`), once the championship is
-    /// over: the timed requests this laptop made, as it made them — the truth the host scores
-    /// its verdicts against. Accepted once, only then, and at most [`MAX_FIELD_LINES`] lines.
-    FieldRecord(Vec<FieldLine>),
+    /// over: the timed requests and calls this laptop made, as it made them — the truth the
+    /// host scores its verdicts against. Accepted once, only then, and at most
+    /// [`MAX_FIELD_LINES`] of each.
+    FieldRecord(FieldTruth),
+}
+
+/// What a laptop did in a fairness field run, on its own clock.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldTruth {
+    pub lines: Vec<FieldLine>,
+    pub calls: Vec<FieldCall>,
+}
+
+/// A call under a countdown (Bolide's Klaxon) in a field run, on the laptop's own clock: the
+/// call's `seq`, the countdown's end it was told, and when it called. The host orders calls by
+/// how long before that end each came (`lift_us − at_us`), which one clock measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldCall {
+    pub seq: u32,
+    pub lift_us: u64,
+    pub at_us: u64,
 }
 
 /// One timed request of a fairness field run, on the laptop's own clock: the request, its
@@ -157,8 +175,9 @@ pub struct FieldLine {
     pub input_us: u64,
 }
 
-/// Lines a field record may carry: a long championship's timed requests, well within a frame.
-pub const MAX_FIELD_LINES: usize = 2_000;
+/// Lines, and calls, a field record may carry: a long championship's timed requests and calls,
+/// within a frame.
+pub const MAX_FIELD_LINES: usize = 1_000;
 
 /// Host → client.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -660,7 +679,11 @@ mod tests {
     #[test]
     fn fairness_33_the_longest_field_record_fits_one_frame() {
         let line = FieldLine { seq: u32::MAX, moment: u64::MAX, shown_us: u64::MAX, input_us: u64::MAX };
-        let msg = ClientMsg::FieldRecord(vec![line; MAX_FIELD_LINES]);
+        let call = FieldCall { seq: u32::MAX, lift_us: u64::MAX, at_us: u64::MAX };
+        let msg = ClientMsg::FieldRecord(FieldTruth {
+            lines: vec![line; MAX_FIELD_LINES],
+            calls: vec![call; MAX_FIELD_LINES],
+        });
         let frame = encode(&msg);
         assert!(frame.len() <= MAX_FRAME + 4, "{} bytes", frame.len());
         let mut dec = FrameDecoder::default();

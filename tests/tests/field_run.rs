@@ -46,7 +46,19 @@ fn field_run(name: &str, bind: &str, host_ns: Option<&str>, bot_ns: [Option<&str
     let data = scratch(name);
     let (out, report) = (data.join("host.out"), data.join("report.json"));
     let mut host = command(host_ns, "bolide-host");
-    host.args(["serve", "--fairness-test", "--bind", bind, "--json", "--no-mdns", "--races", "2", "--seed", "3"]);
+    host.args([
+        "serve",
+        "--fairness-test",
+        "--bind",
+        bind,
+        "--json",
+        "--no-mdns",
+        "--races",
+        "2",
+        "--seed",
+        "3",
+        "--echange-drill",
+    ]);
     host.args(["--lift-delay-ms", "300", "--turn-timeout-s", "10", "--grab-timeout-s", "4", "--data-dir"]).arg(&data);
     host.arg("--report").arg(&report).arg("--plot").arg(data.join("report.svg"));
     let log = std::fs::File::create(data.join("host.log")).unwrap();

@@ -7,7 +7,8 @@ use super::tls;
 use crate::fair::{OutstandingProbes, Sample};
 use crate::room::moment_log::MomentLine;
 use crate::room::{
-    CarriedSeat, ConnId, FairRecord, FieldRecord, JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf,
+    CallOrderRecord, CarriedSeat, ConnId, FairRecord, FieldRecord, JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf,
+    RoomOf,
 };
 use bolide_link::pake;
 use bolide_protocol::wire::{
@@ -330,6 +331,11 @@ impl FairLog {
 
     /// The field records laptops handed in (`serve --fairness-test`), in arrival order.
     pub fn field_records(&self) -> Vec<FieldRecord> {
+        self.items()
+    }
+
+    /// Every countdown's calls, in the order applied.
+    pub fn call_orders(&self) -> Vec<CallOrderRecord> {
         self.items()
     }
 
@@ -1186,6 +1192,7 @@ impl<G: Game> RoomDriver<G> {
                 }
                 OutputOf::Fair(record) => self.parts.fair_log.push(record, FAIR_LOG),
                 OutputOf::FieldRecord(record) => self.parts.fair_log.push(record, FIELD_RECORDS),
+                OutputOf::Calls(order) => self.parts.fair_log.push(order, FAIR_LOG),
                 OutputOf::SwitchGame { conn, game } => {
                     let now = self.now();
                     let opened = match self.parts.games.get(&game) {

@@ -119,7 +119,7 @@ struct Moment<A> {
 pub(super) enum Decision<A> {
     /// The countdown has ended and every call before its end is in: apply these calls in
     /// this order (Bolide's Klaxon, B-4.6), then tell the game its time is up.
-    Calls(Vec<(Seat, A)>),
+    Calls(Vec<(Seat, A, u32)>),
     /// A request of the open moment, final: apply it. `seq` is the client's, for a refusal.
     Verdict { verdict: Verdict<A>, seq: u32 },
 }
@@ -179,7 +179,7 @@ pub(super) struct Fairness<A> {
     acts_seen: BTreeMap<ConnId, u32>,
     /// The calls under the countdown now running (Bolide's Klaxon), and what each asked.
     klaxon: Option<CallOrder>,
-    called: Vec<(Seat, A)>,
+    called: Vec<(Seat, A, u32)>,
     /// The lift instant has passed; the Klaxon order is being settled.
     lift_passed: bool,
     /// The lift instant as each connection was told it under this cup, on its own clock —
@@ -438,7 +438,7 @@ impl<A: Copy> Fairness<A> {
         if !order.call(seat, at) {
             return Err(TableRefusal::CallTooLate);
         }
-        self.called.push((seat, action));
+        self.called.push((seat, action, caller.map_or(0, |c| c.1)));
         Ok(())
     }
 
@@ -693,10 +693,8 @@ impl<A: Copy> Fairness<A> {
                 self.klaxon = None;
                 self.lift_passed = false;
                 let called = std::mem::take(&mut self.called);
-                let action_of = |seat| called.iter().find(|c| c.0 == seat).map(|c| c.1);
-                return Some(Decision::Calls(
-                    calls.iter().filter_map(|c| Some((c.seat, action_of(c.seat)?))).collect(),
-                ));
+                let call_of = |seat| called.iter().find(|c| c.0 == seat).copied();
+                return Some(Decision::Calls(calls.iter().filter_map(|c| call_of(c.seat)).collect()));
             }
         }
         let m = self.moment.as_mut()?;

@@ -24,8 +24,8 @@ use crate::fair::Sample;
 use bolide_protocol::Colour;
 use bolide_protocol::dice::SeedReveal;
 use bolide_protocol::wire::{
-    BeatSchedule, ClientMsgOf, DatagramOf, FieldLine, Hello, LobbySeat, LobbyStateOf, MAX_FIELD_LINES, PathCheck,
-    SeatToken, ServerMsgOf, StandingLine, close,
+    BeatSchedule, ClientMsgOf, DatagramOf, FieldCall, FieldLine, FieldTruth, Hello, LobbySeat, LobbyStateOf,
+    MAX_FIELD_LINES, PathCheck, SeatToken, ServerMsgOf, StandingLine, close,
 };
 use bolide_table::{Game, Lobby, Seat, Step, TableRefusal, Words};
 use rand::{RngExt, SeedableRng};
@@ -127,6 +127,8 @@ pub enum OutputOf<W: Words> {
     /// A laptop's field record, handed in after the championship (`serve --fairness-test`),
     /// with what the host measured of its path.
     FieldRecord(FieldRecord),
+    /// A countdown's calls, in the order applied, for the fairness log.
+    Calls(CallOrderRecord),
 }
 
 /// One laptop's truth for a fairness field run, and its path as the host measured it.
@@ -135,7 +137,15 @@ pub struct FieldRecord {
     pub seat: Seat,
     pub name: String,
     pub lines: Vec<FieldLine>,
+    pub calls: Vec<FieldCall>,
     pub path: Option<FieldPath>,
+}
+
+/// The order in which a countdown's calls were applied (Bolide's Klaxon), for a field run's
+/// report: each call's seat and its `seq` (0 for a seat the host plays).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallOrderRecord {
+    pub order: Vec<(Seat, u32)>,
 }
 
 /// A person's lobby seat, carried to a lobby of another game at the same table: they come
@@ -507,7 +517,7 @@ impl<G: Game> RoomOf<G> {
                     self.heartbeat(now, conn, seat, Beat { now_us, shown, acts, dense }, out);
                 }
             }
-            ClientMsgOf::FieldRecord(lines) => self.field_record(conn, seat, lines, out),
+            ClientMsgOf::FieldRecord(truth) => self.field_record(conn, seat, truth, out),
             ClientMsgOf::Leave => {
                 if let Some(seat) = seat {
                     self.seats[seat.index()].bot = Some(self.config.settings.bot_level());
@@ -672,13 +682,13 @@ impl<G: Game> RoomOf<G> {
     /// A laptop hands in its field record (`serve --fairness-test`): only after the
     /// championship, from a seat, once, and no longer than [`MAX_FIELD_LINES`] — nothing of it
     /// can reach a verdict, which are all given by then.
-    fn field_record(&mut self, conn: ConnId, seat: Option<Seat>, lines: Vec<FieldLine>, out: &mut Vec<Out<G>>) {
+    fn field_record(&mut self, conn: ConnId, seat: Option<Seat>, truth: FieldTruth, out: &mut Vec<Out<G>>) {
         let refused = if !self.config.field_test {
             Some("this host is not running a fairness test: start it with `bolide-host serve --fairness-test`")
         } else if !matches!(self.stage, Stage::Finished(_)) {
             Some("a field record is handed in after the championship, not before")
-        } else if lines.len() > MAX_FIELD_LINES {
-            Some("a field record is too long: keep the first 2000 timed requests")
+        } else if truth.lines.len() > MAX_FIELD_LINES || truth.calls.len() > MAX_FIELD_LINES {
+            Some("a field record is too long: keep the first 1000 timed requests and calls")
         } else {
             None
         };
@@ -692,7 +702,8 @@ impl<G: Game> RoomOf<G> {
         self.fielded.push(seat);
         let name = self.seats.get(seat.index()).map(|s| s.name.clone()).unwrap_or_default();
         let path = self.fair.field_path(conn);
-        out.push(OutputOf::FieldRecord(FieldRecord { seat, name, lines, path }));
+        let FieldTruth { lines, calls } = truth;
+        out.push(OutputOf::FieldRecord(FieldRecord { seat, name, lines, calls, path }));
     }
 
     fn lobby_refused(&self, conn: ConnId, reason: &str, out: &mut Vec<Out<G>>) {

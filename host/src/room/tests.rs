@@ -168,7 +168,7 @@ fn fairness_33_a_field_record_is_taken_once_after_the_championship_and_only_in_a
         }
         r.message(0, 1, ClientMsg::Ready(true), &mut out);
         // During play, nothing of it is taken: it could reach no verdict, but it never goes in.
-        r.message(0, 1, ClientMsg::FieldRecord(vec![line]), &mut out);
+        r.message(0, 1, ClientMsg::FieldRecord(wire::FieldTruth { lines: vec![line], calls: Vec::new() }), &mut out);
         assert!(field(&out).is_empty());
         assert!(lobby_refusal(&out, 1).is_some_and(|why| why.contains(if field_test {
             "after"
@@ -177,10 +177,23 @@ fn fairness_33_a_field_record_is_taken_once_after_the_championship_and_only_in_a
         })));
         let end = run(&mut r, 0, 5_000_000_000, &mut out, Room::is_finished);
         out.clear();
-        r.message(end, 1, ClientMsg::FieldRecord(vec![line; wire::MAX_FIELD_LINES + 1]), &mut out);
+        r.message(
+            end,
+            1,
+            ClientMsg::FieldRecord(wire::FieldTruth {
+                lines: vec![line; wire::MAX_FIELD_LINES + 1],
+                calls: Vec::new(),
+            }),
+            &mut out,
+        );
         assert!(field(&out).is_empty(), "too long");
-        r.message(end, 1, ClientMsg::FieldRecord(vec![line]), &mut out);
-        r.message(end, 1, ClientMsg::FieldRecord(vec![line, line]), &mut out);
+        r.message(end, 1, ClientMsg::FieldRecord(wire::FieldTruth { lines: vec![line], calls: Vec::new() }), &mut out);
+        r.message(
+            end,
+            1,
+            ClientMsg::FieldRecord(wire::FieldTruth { lines: vec![line, line], calls: Vec::new() }),
+            &mut out,
+        );
         let taken = field(&out);
         if field_test {
             assert_eq!(taken.len(), 1, "once");

@@ -196,7 +196,9 @@ impl<G: Game> RoomOf<G> {
                     return self.close_if_everyone_is_done(now, out);
                 }
                 Some(Decision::Calls(calls)) => {
-                    for (seat, action) in calls {
+                    let order = calls.iter().map(|&(seat, _, seq)| (seat, seq)).collect();
+                    out.push(OutputOf::Calls(super::CallOrderRecord { order }));
+                    for (seat, action, _) in calls {
                         if let Err(e) = self.apply(now, seat, action, out) {
                             tracing::info!(%seat, %e, "a call no longer applies");
                         }
