@@ -8,7 +8,7 @@
 //! ([`FieldPath`]), and the photo finish's error on each laptop's own clock (its reaction is
 //! `input − shown` on one clock, which the laptop knows exactly).
 
-use crate::fair::score::{Bucket, Contender, Percentiles, Tally, judge, percentiles, resolution, wilson};
+use crate::fair::score::{Bucket, Contender, Percentiles, Summary, Tally, judge, percentiles, resolution, wilson};
 use crate::room::{CallOrderRecord, FairRecord, FieldPath, FieldRecord};
 use bolide_table::Seat;
 use serde::Serialize;
@@ -38,11 +38,10 @@ pub struct FieldReport {
     pub game: String,
     /// Timed moments with at least one scored request.
     pub moments: usize,
-    pub pairs: usize,
-    pub accuracy: Option<f64>,
-    pub ci95: Option<(f64, f64)>,
-    /// The same pairs in the order the requests arrived (a naive host).
-    pub arrival_accuracy: Option<f64>,
+    /// Every contested pair: the host's order, and the order the requests arrived in (a
+    /// naive host).
+    #[serde(flatten)]
+    pub summary: Summary,
     pub buckets: Vec<Bucket>,
     /// The smallest gap from which the host was right on ≥ 99 % of the pairs in every bucket.
     pub resolution_ms: Option<f64>,
@@ -68,10 +67,8 @@ pub struct FieldReport {
 #[derive(Debug, Clone, Serialize)]
 pub struct KindReport {
     pub kind: &'static str,
-    pub pairs: usize,
-    pub accuracy: Option<f64>,
-    pub ci95: Option<(f64, f64)>,
-    pub arrival_accuracy: Option<f64>,
+    #[serde(flatten)]
+    pub summary: Summary,
     pub buckets: Vec<Bucket>,
 }
 
@@ -213,30 +210,16 @@ pub fn report<A: Copy>(
             }
         }
     }
-    let (pairs, right, arrival_right) = tally.totals();
     let buckets = tally.buckets();
     let scored: Vec<&Scored<A>> = moments.values().flatten().collect();
     FieldReport {
         game: game.to_string(),
         moments: moments.len(),
-        pairs,
-        accuracy: (pairs > 0).then(|| right as f64 / pairs as f64),
-        ci95: (pairs > 0).then(|| wilson(right, pairs)),
-        arrival_accuracy: (pairs > 0).then(|| arrival_right as f64 / pairs as f64),
+        summary: tally.summary(),
         resolution_ms: resolution(&buckets),
         kinds: kinds
             .into_iter()
-            .map(|(kind, tally)| {
-                let (pairs, right, arrival_right) = tally.totals();
-                KindReport {
-                    kind,
-                    pairs,
-                    accuracy: (pairs > 0).then(|| right as f64 / pairs as f64),
-                    ci95: (pairs > 0).then(|| wilson(right, pairs)),
-                    arrival_accuracy: (pairs > 0).then(|| arrival_right as f64 / pairs as f64),
-                    buckets: tally.buckets(),
-                }
-            })
+            .map(|(kind, tally)| KindReport { kind, summary: tally.summary(), buckets: tally.buckets() })
             .collect(),
         calls: calls_report(log.calls, handed_in),
         commit_delay_ms: percentiles(
@@ -291,19 +274,19 @@ pub fn table(report: &FieldReport) -> String {
         "Fairness field run ({}): {} moments, {} contested pairs; host {} (95 %: {}), arrival order {}\n",
         report.game,
         report.moments,
-        report.pairs,
-        pct(report.accuracy),
-        report.ci95.map_or("—".into(), |(lo, hi)| format!("{:.2}–{:.2} %", lo * 100.0, hi * 100.0)),
-        pct(report.arrival_accuracy),
+        report.summary.pairs,
+        pct(report.summary.accuracy),
+        report.summary.ci95.map_or("—".into(), |(lo, hi)| format!("{:.2}–{:.2} %", lo * 100.0, hi * 100.0)),
+        pct(report.summary.arrival_accuracy),
     );
     out.push_str(&crate::fair::score::bucket_rows(&report.buckets));
     for k in &report.kinds {
         out.push_str(&format!(
             "{}: {} pairs, host {}, arrival order {}\n",
             k.kind,
-            k.pairs,
-            pct(k.accuracy),
-            pct(k.arrival_accuracy)
+            k.summary.pairs,
+            pct(k.summary.accuracy),
+            pct(k.summary.arrival_accuracy)
         ));
     }
     out.push_str(&format!(
@@ -415,9 +398,9 @@ mod tests {
         let log = HostLog { records: &records, calls: &calls };
         let r = report("test", log, &[anne, bob], &expected, |a, b| (a == b).then_some("grab"));
         assert_eq!((r.calls.countdowns, r.calls.pairs, r.calls.accuracy), (2, 2, Some(0.5)));
-        assert_eq!((r.kinds.len(), r.kinds[0].kind, r.kinds[0].pairs), (1, "grab", 1));
-        assert_eq!((r.pairs, r.moments), (1, 2));
-        assert_eq!((r.accuracy, r.arrival_accuracy), (Some(1.0), Some(0.0)));
+        assert_eq!((r.kinds.len(), r.kinds[0].kind, r.kinds[0].summary.pairs), (1, "grab", 1));
+        assert_eq!((r.summary.pairs, r.moments), (1, 2));
+        assert_eq!((r.summary.accuracy, r.summary.arrival_accuracy), (Some(1.0), Some(0.0)));
         let bucket = r.buckets.iter().find(|b| b.pairs == 1).expect("one bucket");
         assert_eq!(bucket.gap_ms, (1.0, Some(2.0)));
         // Judged 250.010 against a true 250.000: the photo finish's error, 0.01 ms.
@@ -430,6 +413,7 @@ mod tests {
         assert_eq!(r.commit_delay_ms.p50, 3.0);
         let json = serde_json::to_value(&r).expect("json");
         assert!(json["buckets"][2]["gap_ms"].is_array() && json["buckets"][2]["accuracy"].is_number());
+        assert!(json["pairs"] == 1 && json["accuracy"] == 1.0 && json["kinds"][0]["arrival_accuracy"] == 0.0, "{json}");
         let table = table(&r);
         assert!(
             table.contains("seat 0 (Robot 0): 1 requests, 1 matched, 0 clamped")

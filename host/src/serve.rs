@@ -291,7 +291,7 @@ async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<Path
             .map_err(|e| anyhow::anyhow!("--report: cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = plot {
-        let title = format!("Field run: order accuracy by reaction gap ({} pairs)", scored.pairs);
+        let title = format!("Field run: order accuracy by reaction gap ({} pairs)", scored.summary.pairs);
         std::fs::write(&path, crate::fair::score::svg(&title, &scored.buckets))
             .map_err(|e| anyhow::anyhow!("--plot: cannot write {}: {e}", path.display()))?;
     }

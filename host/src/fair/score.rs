@@ -22,6 +22,16 @@ pub struct Bucket {
     pub arrival_accuracy: Option<f64>,
 }
 
+/// Pairs over every bucket: how many, the host's accuracy with its 95 % interval, and the
+/// naive arrival order's.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Summary {
+    pub pairs: usize,
+    pub accuracy: Option<f64>,
+    pub ci95: Option<(f64, f64)>,
+    pub arrival_accuracy: Option<f64>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Percentiles {
     pub p50: f64,
@@ -91,6 +101,17 @@ impl Tally {
     /// Pairs, host right, arrival right: over every bucket.
     pub fn totals(&self) -> (usize, usize, usize) {
         self.hits.iter().fold((0, 0, 0), |s, h| (s.0 + h.0, s.1 + h.1, s.2 + h.2))
+    }
+
+    /// Every bucket together: how many pairs, the host's accuracy with its interval, arrival's.
+    pub fn summary(&self) -> Summary {
+        let (pairs, right, arrival_right) = self.totals();
+        Summary {
+            pairs,
+            accuracy: (pairs > 0).then(|| right as f64 / pairs as f64),
+            ci95: (pairs > 0).then(|| wilson(right, pairs)),
+            arrival_accuracy: (pairs > 0).then(|| arrival_right as f64 / pairs as f64),
+        }
     }
 
     /// The report's buckets, each with its accuracy and Wilson interval.
