@@ -16,6 +16,8 @@ pub mod game;
 pub mod games;
 pub mod live;
 pub mod net;
+pub mod replay;
+pub mod shelf;
 pub mod state;
 pub mod stats;
 pub mod ui;

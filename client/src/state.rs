@@ -12,7 +12,7 @@ use crate::beat::{self, Heartbeats};
 use crate::game::ClientGame;
 use bolide_protocol::Colour;
 use bolide_protocol::wire::{
-    BeatSchedule, ClientMsgOf, DatagramOf, LobbyStateOf, SeatToken, ServerMsgOf, Shown, StandingLine,
+    BeatSchedule, ClientMsgOf, DatagramOf, LobbyStateOf, MAX_NIGHT_BYTES, SeatToken, ServerMsgOf, Shown, StandingLine,
 };
 use bolide_table::Seat;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -62,7 +62,11 @@ fn clean<W: ClientGame>(msg: &mut ServerMsgOf<W>) -> Result<(), BadView> {
         }
         ServerMsgOf::Refused { reason } | ServerMsgOf::LobbyRefused { reason } => *reason = clean_reason(reason),
         ServerMsgOf::Finished { standings } => standings.iter_mut().for_each(|l| l.name = clean_name(&l.name)),
-        ServerMsgOf::Update { .. } | ServerMsgOf::ActRefused { .. } | ServerMsgOf::Pake { .. } => {}
+        ServerMsgOf::Update { .. }
+        | ServerMsgOf::ActRefused { .. }
+        | ServerMsgOf::Pake { .. }
+        // Kept as text; a replay reads it through the engine and cleans the names it shows.
+        | ServerMsgOf::Night { .. } => {}
     }
     W::check(msg).map_err(BadView)
 }
@@ -94,6 +98,49 @@ pub struct MirrorOf<W: ClientGame> {
     /// What this laptop checks of the host's luck (Bolide: every draw seen, checked against
     /// the seed once the host reveals it, on the podium).
     pub dice: W::Watch,
+    /// The night's journal, once the championship is over (for the replays).
+    pub night: NightRecord,
+}
+
+/// The night's journal as the host sends it once the championship is over
+/// (`ServerMsg::Night`), gathered part by part: in order, no more than [`MAX_NIGHT_BYTES`].
+/// What it says is checked when it is replayed (through the engine, against the seed).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NightRecord {
+    text: String,
+    next: u16,
+    complete: bool,
+    /// Why the host's parts were not kept.
+    pub refused: Option<&'static str>,
+}
+
+impl NightRecord {
+    fn take(&mut self, part: u16, last: bool, lines: &str) {
+        if part == 0 {
+            // A new night (a comeback after the end sends it again): start over.
+            *self = NightRecord::default();
+        }
+        if self.refused.is_some() || self.complete {
+            return;
+        }
+        if part != self.next {
+            self.refused = Some("the host sent the night's parts out of order");
+        } else if self.text.len().saturating_add(lines.len()) > MAX_NIGHT_BYTES {
+            self.refused = Some("the host's night is larger than a night can be");
+        }
+        if self.refused.is_some() {
+            self.text = String::new();
+            return;
+        }
+        self.text.push_str(lines);
+        self.next = self.next.saturating_add(1);
+        self.complete = last;
+    }
+
+    /// The whole night's journal, once its last part came.
+    pub fn complete(&self) -> Option<&str> {
+        self.complete.then_some(self.text.as_str())
+    }
 }
 
 impl<W: ClientGame> Default for MirrorOf<W> {
@@ -111,6 +158,7 @@ impl<W: ClientGame> Default for MirrorOf<W> {
             refused: None,
             finished: None,
             dice: W::Watch::default(),
+            night: NightRecord::default(),
         }
     }
 }
@@ -149,6 +197,7 @@ impl<W: ClientGame> MirrorOf<W> {
             }
             ServerMsgOf::LobbyRefused { reason } => (self.refusal, self.refused) = (Some(reason.clone()), None),
             ServerMsgOf::Finished { standings } => self.finished = Some(standings.clone()),
+            ServerMsgOf::Night { part, last, lines } => self.night.take(*part, *last, lines),
             ServerMsgOf::Welcome { .. } | ServerMsgOf::Refused { .. } | ServerMsgOf::Pake { .. } => {}
         }
     }

@@ -1225,3 +1225,111 @@ fn mb_eight_players_mid_hand(mut app: BolideApp) -> BolideApp {
     app.sit_mille_bornes(bolide_client::ui::table_mb::mid_hand(&names, 3), None);
     app
 }
+
+/// A window whose data dir holds one kept night of `races` races (host bots and an absent
+/// Anne), and the night's text.
+fn with_a_kept_night(races: u8, tag: &str) -> (BolideApp, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("bolide-window-replay-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = bolide_client::replay::night_of_bots(races);
+    let commitment = bolide_host::verify::replay_game::<bolide_host::game::Championship>(&text).unwrap().commitment;
+    bolide_client::shelf::Shelf::new(dir.join("replays")).keep(&text, &commitment, 1_764_193_200).unwrap();
+    let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
+    let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![]))).unwrap().data_dir(dir.clone());
+    (app, dir)
+}
+
+#[test]
+fn b_7_3_a_past_night_is_stepped_through_move_round_race_to_its_podium() {
+    let (app, dir) = with_a_kept_night(2, "steps");
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label("Past nights").is_some());
+    assert!(h.query_by_label_contains("2025-11-26 21:40 UTC · Bolide · Anne, Bot 1, Bot 2").is_some());
+    h.get_by_label("Watch the replay").click();
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide — replay");
+    assert!(h.query_by_label_contains("Race 1 · round 1 · move 0 of").is_some());
+    // The board as it was, seen as a spectator: no hand, no button to act.
+    assert!(h.query_by_label_contains("Roll").is_none());
+    h.get_by_label("Round ›").click();
+    h.run();
+    assert!(h.query_by_label_contains("Race 1 · round 2 ·").is_some());
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    h.get_by_label("‹ Round").click();
+    h.run();
+    assert!(h.query_by_label_contains("Race 1 · round 2 ·").is_some(), "back to the start of this round");
+    h.get_by_label("‹ Round").click();
+    h.run();
+    assert!(h.query_by_label_contains("Race 1 · round 1 ·").is_some(), "then to the round before");
+    h.get_by_label("Race »").click();
+    h.run();
+    assert!(h.query_by_label_contains("Race 2 · round 1 ·").is_some());
+    // The night so far: the reactions the host published, pilot by pilot.
+    h.get_by_label("The night so far").click();
+    h.run();
+    assert!(h.query_by_label("The night's statistics").is_some());
+    assert!(h.query_by_label("Reactions, grab after grab (ms)").is_some());
+    h.get_by_label("The night so far").click();
+    h.get_by_label("Podium").click();
+    h.run();
+    assert!(h.query_by_label("Championship over").is_some());
+    assert!(h.query_by_label_contains("Dice checked").is_some(), "the seed checked against every draw");
+    h.get_by_label("Back").click();
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A window at a finished table (an empty data dir) whose lobby committed to `committed`,
+/// handed a one-race night in two parts, as a longer night comes; its data dir.
+fn handed_a_night(tag: &str, committed: Option<bolide_protocol::dice::Commitment>) -> (BolideApp, std::path::PathBuf) {
+    let (mut app, dir) = with_a_kept_night(1, tag);
+    std::fs::remove_dir_all(dir.join("replays")).unwrap();
+    let text = bolide_client::replay::night_of_bots(1);
+    let (live, _commands) = Live::detached("GARAGE-7F3K0Q");
+    {
+        let mut t = live.state();
+        let settings = Settings {
+            options: TableOptions::default(),
+            circuit: "cannes".into(),
+            bots: 2,
+            bot_level: Default::default(),
+        };
+        let mut lobby = lobby_of(vec![], settings, true, None);
+        lobby.dice = committed.unwrap_or_default();
+        t.on_message(ServerMsg::Lobby(lobby), 0).unwrap();
+        t.on_message(ServerMsg::Finished { standings: vec![] }, 0).unwrap();
+        let cut = text.find('\n').unwrap() + 1;
+        t.on_message(ServerMsg::Night { part: 0, last: false, lines: text[..cut].into() }, 0).unwrap();
+        t.on_message(ServerMsg::Night { part: 1, last: true, lines: text[cut..].into() }, 0).unwrap();
+    }
+    app.sit(live, None);
+    (app, dir)
+}
+
+#[test]
+fn a_finished_table_s_night_is_kept_once_and_listed() {
+    let text = bolide_client::replay::night_of_bots(1);
+    let commitment = bolide_host::verify::replay_game::<bolide_host::game::Championship>(&text).unwrap().commitment;
+    let (app, dir) = handed_a_night("kept", Some(commitment));
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("This night is kept").is_some());
+    assert_eq!(std::fs::read_dir(dir.join("replays")).unwrap().count(), 1);
+    h.run();
+    assert_eq!(std::fs::read_dir(dir.join("replays")).unwrap().count(), 1, "kept once");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_night_that_does_not_match_the_commitment_is_not_kept() {
+    // The lobby committed to another seed than the night's.
+    let (app, dir) = handed_a_night("mismatch", None);
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("This night could not be kept").is_some());
+    assert!(!dir.join("replays").exists() || std::fs::read_dir(dir.join("replays")).unwrap().count() == 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -73,8 +73,9 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
 pub struct JournalStart<L> {
     pub seed: u64,
     pub nonce: [u8; 32],
-    /// The players' names, by seat.
+    /// The players' names and colours, by seat.
     pub names: Vec<String>,
+    pub colours: Vec<bolide_protocol::Colour>,
     /// The lobby's settings.
     pub lobby: L,
 }
@@ -86,12 +87,16 @@ pub fn replay<G: Game>(
     text: &str,
     mut step: impl FnMut(&G, &[G::Event]),
 ) -> Result<(G, JournalStart<LobbyOf<G>>), VerifyError> {
+    let asked = <G::Words as Words>::NAME;
+    // Named first: another game's settings would not even parse.
+    if let Some(game) = crate::room::game_of(text).filter(|g| !g.is_empty() && g != asked) {
+        return Err(ResumeError::OtherGame { journal: game, asked: asked.into() }.into());
+    }
     let entries = JournalEntryOf::<G::Words>::parse_all(text)?;
     let mut entries = entries.iter();
     let Some(JournalEntryOf::Started { game, settings, seed, nonce, seats, .. }) = entries.next() else {
         return Err(ResumeError::NotStarted.into());
     };
-    let asked = <G::Words as Words>::NAME;
     if !game.is_empty() && game != asked {
         return Err(ResumeError::OtherGame { journal: game.clone(), asked: asked.into() }.into());
     }
@@ -99,21 +104,34 @@ pub fn replay<G: Game>(
     let mut opening = Vec::new();
     let mut state = G::start(&settings.game(), players, *seed, &mut opening).map_err(VerifyError::Setup)?;
     step(&state, &opening);
-    for (i, entry) in entries.enumerate() {
+    let mut entries = entries.enumerate().peekable();
+    while let Some((i, entry)) = entries.next() {
         let line = i + 2;
         let mut events = Vec::new();
         let replayed = match entry {
             JournalEntryOf::Applied { seat, action } => state.apply(*seat, *action, &mut events),
             JournalEntryOf::TimeUp => state.time_is_up(&mut events),
+            // Published with nothing before it to follow: shown on its own.
+            JournalEntryOf::Published { event } => {
+                events.push(event.clone());
+                Ok(())
+            }
             JournalEntryOf::Started { .. } => return Err(VerifyError::SecondStart { line }),
         };
         replayed.map_err(|error| VerifyError::Replay { line, error: error.to_string() })?;
+        // What the table published of the moment this entry ended joins its events, as it
+        // joined the pilots' update.
+        while let Some((_, JournalEntryOf::Published { event })) = entries.peek() {
+            events.push(event.clone());
+            entries.next();
+        }
         step(&state, &events);
     }
     let start = JournalStart {
         seed: *seed,
         nonce: *nonce,
         names: seats.iter().map(|s| s.name.clone()).collect(),
+        colours: seats.iter().map(|s| s.colour).collect(),
         lobby: settings.clone(),
     };
     Ok((state, start))

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 14;
+pub const PROTOCOL_VERSION: u32 = 15;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -239,7 +239,22 @@ pub enum ServerMsgOf<W: Words> {
     Finished {
         standings: Vec<StandingLine>,
     },
+    /// The night, once the championship is over: the host's journal as every player may keep
+    /// it (no room code, no seat tokens; the photo finishes it published), in the lines
+    /// `bolide-host verify` and `replay` read, in parts of at most [`NIGHT_PART_BYTES`] —
+    /// every laptop keeps it for its replays.
+    Night {
+        /// 0, 1, 2… in order.
+        part: u16,
+        last: bool,
+        lines: String,
+    },
 }
+
+/// The largest part of a night's journal ([`ServerMsgOf::Night`]): well within a frame.
+pub const NIGHT_PART_BYTES: usize = 48 * 1024;
+/// The most a laptop takes of one night's journal (a 7-race championship is ~0.5 MB).
+pub const MAX_NIGHT_BYTES: usize = 4 * 1024 * 1024;
 
 /// What the host says at its door, before a laptop knows which game the table plays: the
 /// first three of [`ServerMsgOf`]'s messages, read the same whatever the game (their bytes are

@@ -13,12 +13,14 @@ pub mod mille_bornes;
 mod podium;
 pub mod prefs;
 mod race;
+pub mod replay;
 pub mod start;
 pub mod table_mb;
 
 use crate::live::{Command, CommandOf, Link, Live, LiveOf, Target};
 use bolide_bots::BotLevel;
 use bolide_host::serve::{self, ServeArgs};
+use bolide_protocol::dice::Commitment;
 use bolide_protocol::options::GameKind;
 use bolide_protocol::view::PhaseView;
 use discovery::Discovery;
@@ -49,6 +51,8 @@ struct Seated {
     stop_host: Option<oneshot::Sender<()>>,
     practice: bool,
     ready_sent: bool,
+    /// The night this table handed over at its end: kept, or why not.
+    night: Option<Result<(), String>>,
 }
 
 /// The game a table plays, with the link in its words and its screens.
@@ -142,6 +146,10 @@ pub struct BolideApp {
     dry_run: bool,
     /// The language when the pilot chose none: the system's in the window, English in tests.
     system_lang: crate::lang::Lang,
+    /// A past night being watched.
+    replay: Option<replay::ReplayUi>,
+    /// The nights kept, as the start screen lists them (read again when one is kept).
+    replays: Option<Vec<crate::shelf::Kept>>,
 }
 
 impl BolideApp {
@@ -176,6 +184,8 @@ impl BolideApp {
             dry_run: false,
             title: "",
             system_lang: crate::lang::Lang::En,
+            replay: None,
+            replays: None,
         })
     }
 
@@ -223,7 +233,8 @@ impl BolideApp {
     }
 
     fn sit_at(&mut self, face: Face, target: Option<Target>, host: Option<HostInfo>) {
-        self.table = Some(Seated { face, target, host, stop_host: None, practice: false, ready_sent: false });
+        self.table =
+            Some(Seated { face, target, host, stop_host: None, practice: false, ready_sent: false, night: None });
     }
 
     /// Sits the window at a practice table, as Practice does once its host is up (tests feed
@@ -251,18 +262,31 @@ impl BolideApp {
             }
             let title = seated.title();
             self.set_title(ui.ctx(), title);
+            self.keep_night();
             if back {
                 self.leave();
             }
             return;
         }
+        if let Some(replay) = &mut self.replay {
+            let back = replay.show(ui, w);
+            self.set_title(ui.ctx(), "Bolide — replay");
+            if back {
+                self.replay = None;
+            }
+            return;
+        }
         self.set_title(ui.ctx(), "Bolide");
         let can_resume = self.journal_path().is_some_and(|p| p.exists());
+        if self.replays.is_none() {
+            self.replays = Some(self.shelf().map(|s| s.list()).unwrap_or_default());
+        }
+        let replays = self.replays.take().unwrap_or_default();
         egui::CentralPanel::default().show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 let lang = self.lang();
                 let before = self.prefs.lang;
-                let intent = self.start.show(ui, &mut self.prefs, self.discovery.as_ref(), can_resume, lang);
+                let intent = self.start.show(ui, &mut self.prefs, self.discovery.as_ref(), can_resume, lang, &replays);
                 if self.prefs.lang != before {
                     // A language picked is remembered at once, not only when a table starts.
                     self.prefs.save(self.prefs_path.as_ref());
@@ -276,6 +300,7 @@ impl BolideApp {
                 }
             });
         });
+        self.replays.get_or_insert(replays);
     }
 
     /// The window's title says where the pilot is ("Bolide — grab!"): a glance at the task
@@ -289,7 +314,33 @@ impl BolideApp {
 
     /// Where the embedded host keeps its files: `--data-dir`, or the user's data dir.
     fn files_dir(&self) -> anyhow::Result<PathBuf> {
-        self.data_dir.clone().map_or_else(serve::default_data_dir, Ok)
+        files_dir(self.data_dir.as_ref())
+    }
+
+    /// The shelf of kept nights, in the data dir.
+    fn shelf(&self) -> anyhow::Result<crate::shelf::Shelf> {
+        Ok(crate::shelf::Shelf::new(self.files_dir()?.join("replays")))
+    }
+
+    /// A night the table handed over is checked (it replays to its end from the seed the
+    /// lobby committed to) and kept, once.
+    fn keep_night(&mut self) {
+        let shelf = self.shelf().map_err(|e| e.to_string());
+        let Some(seated) = self.table.as_mut().filter(|s| s.night.is_none()) else { return };
+        let checked = match &seated.face {
+            Face::Bolide { live, .. } => checked_night::<bolide_host::game::Championship>(&live.state().mirror),
+            Face::MilleBornes { live, .. } => checked_night::<::mille_bornes::Partie>(&live.state().mirror),
+        };
+        let Some(checked) = checked else { return };
+        let when = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let kept = checked.and_then(|(text, commitment)| {
+            shelf?.keep(&text, &commitment, when).map(|_| ()).map_err(|e| e.to_string())
+        });
+        if let Err(why) = &kept {
+            tracing::warn!("the night was not kept: {why}");
+        }
+        seated.night = Some(kept);
+        self.replays = None;
     }
 
     fn journal_path(&self) -> Option<PathBuf> {
@@ -338,6 +389,16 @@ impl BolideApp {
                 self.practise(bots, level, &["--races".into(), races.to_string()]);
             }
             // 1000 Bornes against bots: the same embedded host as any table, on this laptop.
+            Intent::Replay(kept) => {
+                let w = self.lang().words();
+                let opened = crate::shelf::Shelf::read(&kept.path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|text| replay::ReplayUi::open(kept, &text).map_err(|e| e.to_string()));
+                match opened {
+                    Ok(replay) => self.replay = Some(replay),
+                    Err(why) => self.start.error = Some((w.replay_cannot_open)(&why)),
+                }
+            }
             Intent::PracticeMilleBornes { players, level, hands } => {
                 let mut game = vec!["--game".to_string(), GameKind::MilleBornes.name().into()];
                 game.extend(hands_option(hands));
@@ -511,6 +572,27 @@ fn seconds_shown(ui: &egui::Ui, left_us: u64) -> u64 {
     left_us / step * step / 1_000_000
 }
 
+/// Where the window keeps its files: `--data-dir`, or the user's data dir.
+fn files_dir(data_dir: Option<&PathBuf>) -> anyhow::Result<PathBuf> {
+    data_dir.cloned().map_or_else(serve::default_data_dir, Ok)
+}
+
+/// The night a finished table handed over, once it is whole: its text and commitment when it
+/// replays to its end from the seed the lobby committed to, else why it is not kept.
+fn checked_night<G>(t: &crate::state::MirrorOf<G::Words>) -> Option<Result<(String, Commitment), String>>
+where
+    G: bolide_table::Game,
+    G::Words: crate::game::ClientGame,
+{
+    let text = t.night.complete()?;
+    let committed = t.lobby.as_ref()?.dice;
+    Some(match bolide_host::verify::replay_game::<G>(text) {
+        Ok(night) if night.commitment == committed && night.over => Ok((text.to_string(), committed)),
+        Ok(_) => Err("it does not replay to its end from the seed the host committed to".into()),
+        Err(e) => Err(e.to_string()),
+    })
+}
+
 /// 1000 Bornes' game of `hands` hands (M-13.3) as the host's flag; none: to 5000 points.
 fn hands_option(hands: Option<u8>) -> Vec<String> {
     hands.map_or_else(Vec::new, |hands| vec!["--option".into(), format!(r#"mode={{"Hands":{{"hands":{hands}}}}}"#)])
@@ -604,8 +686,17 @@ impl Seated {
                         }
                     });
                 } else if let Some(standings) = t.finished.clone() {
-                    egui::CentralPanel::default()
-                        .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::show(ui, t, &standings, w)));
+                    let night = &self.night;
+                    egui::CentralPanel::default().show(ui, |ui| {
+                        egui::ScrollArea::vertical().show(ui, |ui| {
+                            match night {
+                                Some(Ok(())) => ui.weak(w.night_kept),
+                                Some(Err(why)) => ui.weak((w.night_not_kept)(why)),
+                                None => ui.weak(""),
+                            };
+                            podium::show(ui, t, &standings, w)
+                        })
+                    });
                 } else if started && t.view.is_some() {
                     race.show(ui, &live, t, w);
                 } else {

@@ -85,7 +85,7 @@ fn dice(ui: &mut egui::Ui, t: &Mirror, w: &Words) {
 
 /// The night's statistics (`crate::stats`): a line per pilot, and each pilot's reactions grab
 /// after grab.
-fn night(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine], w: &Words) {
+pub(super) fn night(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine], w: &Words) {
     let pilots = standings.iter().map(|l| l.seat.index() + 1).max().unwrap_or(0);
     let stats = crate::stats::night(&t.events, pilots);
     ui.label(RichText::new(w.stats_heading).strong());

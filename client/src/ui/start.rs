@@ -39,6 +39,8 @@ pub enum Intent {
     /// 1000 Bornes against bots on this laptop (`players` in all, you included), to 5000
     /// points or for a number of hands (M-13.1).
     PracticeMilleBornes { players: u8, level: BotLevel, hands: Option<u8> },
+    /// A past night's replay.
+    Replay(crate::shelf::Kept),
 }
 
 pub struct StartUi {
@@ -94,6 +96,7 @@ impl StartUi {
         discovery: Option<&Discovery>,
         can_resume: bool,
         lang: Lang,
+        replays: &[crate::shelf::Kept],
     ) -> Option<Intent> {
         let mut intent = None;
         let w = lang.words();
@@ -145,7 +148,8 @@ impl StartUi {
                 self.howto = Some(super::howto::Game::Bolide);
             }
         });
-        intent
+        ui.add_space(10.0);
+        intent.or_else(|| past_nights(ui, replays, w))
     }
 
     fn host(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, can_resume: bool, w: &Words) -> Option<Intent> {
@@ -299,6 +303,29 @@ impl StartUi {
             Intent::Practice { bots: self.practice_bots, level: self.practice_level, races: self.practice_races }
         })
     }
+}
+
+/// The nights kept on this laptop, newest first, each with its replay.
+fn past_nights(ui: &mut egui::Ui, replays: &[crate::shelf::Kept], w: &Words) -> Option<Intent> {
+    ui.heading(w.replays_heading);
+    if replays.is_empty() {
+        ui.weak(w.replays_none);
+    }
+    let mut intent = None;
+    for kept in replays {
+        let game = GameKind::ALL.into_iter().find(|g| g.name() == kept.game);
+        ui.horizontal(|ui| {
+            ui.label((w.replay_entry)(&kept.date(), game.map_or("?", GameKind::title), &kept.names.join(", ")));
+            if game == Some(GameKind::Bolide) {
+                if ui.button(w.watch_replay).clicked() {
+                    intent = Some(Intent::Replay(kept.clone()));
+                }
+            } else {
+                ui.weak(w.replay_elsewhere);
+            }
+        });
+    }
+    intent
 }
 
 /// M-13: to 5000 points, or a game of 1, 3 or 5 hands.

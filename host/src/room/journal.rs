@@ -36,6 +36,12 @@ pub enum JournalEntryOf<W: Words> {
     /// The countdown ended (Bolide's lift), or a timed moment that ends with its time: the
     /// table's clock told the game (`Game::time_is_up`).
     TimeUp,
+    /// What the table published when a timed moment ended (the game's photo finish: each
+    /// reaction the host judged). Not the engine's: a resume skips it; a replay shows it where
+    /// the pilots saw it, after the entry before it.
+    Published {
+        event: W::Event,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,6 +73,22 @@ pub enum ResumeError {
 }
 
 impl<W: Words> JournalEntryOf<W> {
+    /// The entry as every player of the night may keep it: the room code (its word still opens
+    /// the room) and the seat tokens (a seat's key) left out.
+    pub fn public(&self) -> Self {
+        match self {
+            JournalEntryOf::Started { game, settings, seed, nonce, seats, .. } => JournalEntryOf::Started {
+                game: game.clone(),
+                code: String::new(),
+                settings: settings.clone(),
+                seed: *seed,
+                nonce: *nonce,
+                seats: seats.iter().map(|s| JournalSeat { token: None, ..s.clone() }).collect(),
+            },
+            other => other.clone(),
+        }
+    }
+
     /// One line: the entry as JSON, a tab, and a checksum of the JSON (the first 64 bits of
     /// its SHA-256, in hex), so a damaged line is found, never replayed.
     pub fn to_line(&self) -> String {

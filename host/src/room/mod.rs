@@ -263,6 +263,9 @@ pub struct RoomOf<G: Game> {
     held_until: Option<u64>,
     /// Seats whose field record came in (once each).
     fielded: Vec<Seat>,
+    /// The journal as every player may keep it (`JournalEntryOf::public`): sent to every
+    /// laptop once the championship is over, for its replays.
+    night: Vec<JournalEntryOf<G::Words>>,
 }
 
 /// How often the lobby looks at the paths the host measures (µs): the first look comes after
@@ -294,6 +297,7 @@ impl<G: Game> RoomOf<G> {
             paths_sent: Vec::new(),
             held_until: None,
             fielded: Vec::new(),
+            night: Vec::new(),
         }
     }
 
@@ -422,6 +426,7 @@ impl<G: Game> RoomOf<G> {
             out.push(OutputOf::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
             self.send_lobby(out);
             self.send_update_to(conn, &[], now, out);
+            self.send_night(conn, out);
             self.retime_seat(now, seat);
             return;
         }
@@ -457,6 +462,7 @@ impl<G: Game> RoomOf<G> {
             out.push(OutputOf::Send { conn, msg: self.welcome(None, None, beats) });
             self.send_lobby(out);
             self.send_update_to(conn, &[], now, out);
+            self.send_night(conn, out);
         }
     }
 
@@ -818,7 +824,7 @@ impl<G: Game> RoomOf<G> {
                 .map(|s| JournalSeat { name: s.name.clone(), colour: s.colour, token: s.token, bot: s.bot })
                 .collect(),
         };
-        out.push(OutputOf::Journal(entry));
+        self.journal(entry, out);
         self.stage = Stage::Playing(Box::new(game));
         self.send_lobby(out);
         self.retime(now);
@@ -832,12 +838,36 @@ impl<G: Game> RoomOf<G> {
         playing(&self.stage)
     }
 
+    /// Journals an entry (the driver writes it before anything that depends on it) and keeps
+    /// its public form for the night.
+    fn journal(&mut self, entry: JournalEntryOf<G::Words>, out: &mut Vec<Out<G>>) {
+        self.night.push(entry.public());
+        out.push(OutputOf::Journal(entry));
+    }
+
+    /// The night's journal to one laptop, in parts ([`NIGHT_PART_BYTES`](bolide_protocol::wire::NIGHT_PART_BYTES)), once the
+    /// championship is over.
+    fn send_night(&self, conn: ConnId, out: &mut Vec<Out<G>>) {
+        if !matches!(self.stage, Stage::Finished(_)) {
+            return;
+        }
+        let parts = night_parts(&self.night);
+        let count = parts.len();
+        for (part, lines) in parts.into_iter().enumerate() {
+            let part = u16::try_from(part).unwrap_or(u16::MAX);
+            out.push(OutputOf::Send {
+                conn,
+                msg: ServerMsgOf::Night { part, last: part as usize + 1 == count, lines },
+            });
+        }
+    }
+
     /// Applies an action through the game: journal first, then everyone's update.
     fn apply(&mut self, now: u64, seat: Seat, action: G::Action, out: &mut Vec<Out<G>>) -> Result<(), G::Refusal> {
         let Stage::Playing(game) = &mut self.stage else { return Err(TableRefusal::Over.into()) };
         let mut events = Vec::new();
         Game::apply(&mut **game, seat, action, &mut events)?;
-        out.push(OutputOf::Journal(JournalEntryOf::Applied { seat, action }));
+        self.journal(JournalEntryOf::Applied { seat, action }, out);
         self.changed(now, events, out);
         Ok(())
     }
@@ -850,7 +880,7 @@ impl<G: Game> RoomOf<G> {
         if let Err(e) = game.time_is_up(&mut events) {
             return tracing::error!(%e, "the game refused the end of its own countdown");
         }
-        out.push(OutputOf::Journal(JournalEntryOf::TimeUp));
+        self.journal(JournalEntryOf::TimeUp, out);
         self.changed(now, events, out);
     }
 
@@ -859,7 +889,10 @@ impl<G: Game> RoomOf<G> {
     fn changed(&mut self, now: u64, mut events: Vec<G::Event>, out: &mut Vec<Out<G>>) {
         self.applied += 1;
         // A timed moment just ended: every verdict is final, so its figures may be public.
-        events.extend(self.end_moment(now, out));
+        if let Some(photo) = self.end_moment(now, out) {
+            self.journal(JournalEntryOf::Published { event: photo.clone() }, out);
+            events.push(photo);
+        }
         let opened = self.unopened_moment();
         if let Some(step) = opened {
             self.open_moment(now, step);
@@ -986,6 +1019,7 @@ impl<G: Game> RoomOf<G> {
         self.send_lobby(out);
         for &conn in self.members.keys() {
             out.push(OutputOf::Send { conn, msg: ServerMsgOf::Finished { standings: standings.clone() } });
+            self.send_night(conn, out);
         }
     }
 
@@ -1203,6 +1237,7 @@ impl<G: Game> RoomOf<G> {
         now: u64,
     ) -> Result<RoomOf<G>, ResumeError> {
         let mut room = RoomOf::new(config, entropy);
+        room.night = entries.iter().map(JournalEntryOf::public).collect();
         let mut entries = entries.iter();
         let Some(JournalEntryOf::Started { game, code, settings, seed, nonce, seats }) = entries.next() else {
             return Err(ResumeError::NotStarted);
@@ -1234,6 +1269,8 @@ impl<G: Game> RoomOf<G> {
             let replayed = match entry {
                 JournalEntryOf::Applied { seat, action } => Game::apply(&mut game, *seat, *action, &mut Vec::new()),
                 JournalEntryOf::TimeUp => game.time_is_up(&mut Vec::new()),
+                // Not the engine's: it was published, and stays in the night.
+                JournalEntryOf::Published { .. } => Ok(()),
                 JournalEntryOf::Started { .. } => return Err(ResumeError::Entry(line)),
             };
             replayed.map_err(|error| ResumeError::Replay { line, error: error.to_string() })?;
@@ -1258,6 +1295,22 @@ fn playing<G>(stage: &Stage<G>) -> Option<&G> {
         Stage::Playing(game) => Some(game),
         _ => None,
     }
+}
+
+/// A night's journal as lines (`JournalEntryOf::to_line`) in parts of at most
+/// [`NIGHT_PART_BYTES`](bolide_protocol::wire::NIGHT_PART_BYTES), cut between lines (a line longer than that goes alone).
+fn night_parts<W: Words>(night: &[JournalEntryOf<W>]) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    for line in night.iter().map(JournalEntryOf::to_line) {
+        if parts.last().is_some_and(|p| !p.is_empty() && p.len() + line.len() > bolide_protocol::wire::NIGHT_PART_BYTES)
+        {
+            parts.push(String::new());
+        }
+        if let Some(part) = parts.last_mut() {
+            part.push_str(&line);
+        }
+    }
+    parts
 }
 
 /// Milliseconds from a setting as µs, saturating: a huge delay waits forever, never wraps.

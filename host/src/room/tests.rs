@@ -152,6 +152,45 @@ fn absent_pilots_are_played_by_bots_until_the_championship_ends() {
     assert_eq!(resumed.game().unwrap().points(), r.game().unwrap().points());
 }
 
+/// The night's journal one connection was sent, its parts joined (they come in order, the last
+/// says so).
+fn night_sent_to(out: &[Output], conn: ConnId) -> Option<String> {
+    let mut text = String::new();
+    for (i, msg) in sent_to(out, conn).into_iter().filter(|m| matches!(m, ServerMsg::Night { .. })).enumerate() {
+        let ServerMsg::Night { part, last, lines } = msg else { continue };
+        assert_eq!(usize::from(*part), i, "the parts come in order");
+        text.push_str(lines);
+        if *last {
+            return Some(text);
+        }
+    }
+    None
+}
+
+#[test]
+fn b_4_3_a_finished_championship_hands_every_laptop_its_night_without_the_code_or_the_tokens() {
+    let (mut r, mut out) = anne_joins(2, 2);
+    r.hello(0, 2, Hello { watch: true, ..hello("Curious", None) }, Steady, &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    let end = run(&mut r, 0, 5_000_000_000, &mut out, Room::is_finished);
+    let night = night_sent_to(&out, 1).expect("the pilot got the night");
+    assert_eq!(night_sent_to(&out, 2).as_ref(), Some(&night), "the spectator too");
+    let token = token_of(&out, 1);
+    assert!(!night.contains("GARE"), "the room code's word still opens the room");
+    assert!(!night.contains(&serde_json::to_string(&token).unwrap()), "a seat token is a seat's key");
+    // It is the journal, published photo finishes included, and it proves the same dice.
+    let journal = journal_of(&out);
+    assert!(journal.iter().any(|e| matches!(e, JournalEntry::Published { event: Event::PhotoFinish(_) })));
+    assert_eq!(JournalEntry::parse_all(&night).unwrap(), journal.iter().map(JournalEntry::public).collect::<Vec<_>>());
+    let verified = crate::verify::journal(&night, None).unwrap();
+    assert!(verified.over);
+    // A resumed host still has it, and a laptop that comes back after the end gets it.
+    let mut resumed = Room::resume(r.config.clone(), 1, &journal, end).unwrap();
+    let mut again = Vec::new();
+    resumed.hello(end, 3, hello("Anne", Some(token)), Steady, &mut again);
+    assert_eq!(night_sent_to(&again, 3), Some(night));
+}
+
 #[test]
 fn fairness_33_a_field_record_is_taken_once_after_the_championship_and_only_in_a_field_run() {
     let line = wire::FieldLine { seq: 1, moment: 1, shown_us: 5, input_us: 250_005 };

@@ -1,0 +1,174 @@
+//! A night replayed in the window (`crate::replay`): the race screen as a spectator saw it,
+//! step by step — a move, a round, a race —, each grab's photo finish and each Échange in
+//! the log, then the podium with the dice checked and the night's statistics. The screens are
+//! the table's own, reading the replay's mirror instead of a link's.
+
+use super::{podium, race};
+use crate::lang::Words;
+use crate::live::Live;
+use crate::replay::{Night, ReplayError};
+use crate::shelf::Kept;
+use bolide_host::game::Championship;
+use bolide_protocol::Bolide;
+use bolide_protocol::wire::StandingLine;
+use bolide_table::Seat;
+use egui::RichText;
+
+/// How long a step stays on screen while the replay plays.
+const PLAY_STEP_S: f64 = 0.5;
+
+pub struct ReplayUi {
+    pub kept: Kept,
+    night: Night<Bolide>,
+    /// The race and round of each step.
+    marks: Vec<(u8, u16)>,
+    step: usize,
+    /// The race screen's clock; what it would send goes nowhere.
+    live: Live,
+    race: race::RaceUi,
+    /// Playing: when the step last moved on (the window's time, s).
+    playing: Option<f64>,
+    stats: bool,
+}
+
+/// Where a button or key moves the replay.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Go {
+    RaceBack,
+    RoundBack,
+    MoveBack,
+    Move,
+    Round,
+    Race,
+    End,
+}
+
+impl ReplayUi {
+    /// Opens a kept night (`text`, its journal): it replays whole before the first frame.
+    pub fn open(kept: Kept, text: &str) -> Result<ReplayUi, ReplayError> {
+        let night = Night::<Bolide>::open::<Championship>(text)?;
+        let marks = (0..night.steps()).map(|k| night.view(k).map_or((0, 0), |v| (v.race, v.round))).collect();
+        let (live, _) = Live::detached("");
+        Ok(ReplayUi { kept, night, marks, step: 0, live, race: race::RaceUi::default(), playing: None, stats: false })
+    }
+
+    /// The step the replay shows.
+    pub fn step(&self) -> usize {
+        self.step
+    }
+
+    /// Returns true when the pilot goes back to the start screen.
+    pub fn show(&mut self, ui: &mut egui::Ui, w: &'static Words) -> bool {
+        let mut back = false;
+        let mut go = None;
+        egui::Panel::top("replay-bar").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                back = ui.button(w.back).clicked();
+                ui.label(RichText::new(format!("{} · {}", self.kept.date(), self.kept.names.join(", "))).strong());
+            });
+            ui.horizontal(|ui| {
+                let moves = [Go::RaceBack, Go::RoundBack, Go::MoveBack, Go::Move, Go::Round, Go::Race];
+                for (i, (label, to)) in w.replay_nav.iter().zip(moves).enumerate() {
+                    if i == 3 {
+                        let play = if self.playing.is_some() { w.replay_pause } else { w.replay_play };
+                        if ui.button(play).clicked() {
+                            self.playing = self.playing.is_none().then(|| ui.input(|i| i.time));
+                        }
+                    }
+                    if ui.button(*label).clicked() {
+                        go = Some(to);
+                    }
+                }
+                if ui.button(w.replay_podium).clicked() {
+                    go = Some(Go::End);
+                }
+                ui.toggle_value(&mut self.stats, w.replay_stats);
+                let (race, round) = self.marks.get(self.step).copied().unwrap_or_default();
+                ui.label((w.replay_where)(race, round, self.step, self.night.steps().saturating_sub(1)));
+            });
+            ui.weak(w.replay_keys);
+        });
+        go = go.or_else(|| keys(ui));
+        if go.is_none() && ui.input(|i| i.key_pressed(egui::Key::Space)) {
+            self.playing = self.playing.is_none().then(|| ui.input(|i| i.time));
+        }
+        if let Some(since) = self.playing {
+            let now = ui.input(|i| i.time);
+            if now - since >= PLAY_STEP_S {
+                go = go.or(Some(Go::Move));
+                self.playing = (self.step + 1 < self.night.steps()).then_some(now);
+            }
+            ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(PLAY_STEP_S));
+        }
+        if let Some(go) = go {
+            self.step = self.target(go);
+        }
+        self.body(ui, w);
+        back
+    }
+
+    fn body(&mut self, ui: &mut egui::Ui, w: &'static Words) {
+        let names = self.night.names.clone();
+        let t = match self.night.at(self.step) {
+            Ok(t) => t,
+            Err(e) => {
+                egui::CentralPanel::default().show(ui, |ui| ui.label((w.replay_cannot_open)(&e.to_string())));
+                return;
+            }
+        };
+        if let Some(standings) = t.finished.clone() {
+            egui::CentralPanel::default()
+                .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::show(ui, t, &standings, w)));
+        } else if self.stats {
+            // The night up to this step, pilot by pilot in seat order.
+            let pilots: Vec<StandingLine> = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| StandingLine { seat: Seat(i as u8), name: name.clone(), points: 0, wins: 0, rank: 0 })
+                .collect();
+            egui::CentralPanel::default()
+                .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::night(ui, t, &pilots, w)));
+        } else {
+            self.race.show(ui, &self.live, t, w);
+        }
+    }
+
+    /// The step a move of the replay lands on.
+    fn target(&self, go: Go) -> usize {
+        let (step, last) = (self.step, self.night.steps().saturating_sub(1));
+        let here = self.marks.get(step).copied().unwrap_or_default();
+        let first = |pred: &dyn Fn((u8, u16)) -> bool| self.marks.iter().position(|m| pred(*m));
+        // Back: to the start of this round (race), or of the one before when already there.
+        let start_of = |same: &dyn Fn((u8, u16), (u8, u16)) -> bool| {
+            let start = first(&|m| same(m, here)).unwrap_or(0);
+            if start < step {
+                return start;
+            }
+            let before = self.marks.get(start.saturating_sub(1)).copied().unwrap_or_default();
+            first(&|m| same(m, before)).unwrap_or(0)
+        };
+        match go {
+            Go::MoveBack => step.saturating_sub(1),
+            Go::Move => (step + 1).min(last),
+            Go::Round => first(&|m| m > here).unwrap_or(last),
+            Go::Race => first(&|m| m.0 > here.0).unwrap_or(last),
+            Go::RoundBack => start_of(&|a, b| a == b),
+            Go::RaceBack => start_of(&|a, b| a.0 == b.0),
+            Go::End => last,
+        }
+    }
+}
+
+/// The arrows: left and right a move, up and down a round.
+fn keys(ui: &egui::Ui) -> Option<Go> {
+    ui.input(|i| {
+        [
+            (egui::Key::ArrowLeft, Go::MoveBack),
+            (egui::Key::ArrowRight, Go::Move),
+            (egui::Key::ArrowUp, Go::RoundBack),
+            (egui::Key::ArrowDown, Go::Round),
+        ]
+        .into_iter()
+        .find_map(|(key, go)| i.key_pressed(key).then_some(go))
+    })
+}
