@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # A whole game in a real window: starts `bolide` under Xvfb, hosts a one-race championship
 # with two bots, plays it with the keyboard as a person would (xdotool), and saves screenshots
-# of the start screen, the lobby, the cup, the grab, a turn and the podium.
+# of the start screen, the lobby, the cup, the grab, a turn and the podium; then back at the
+# start screen opens the night's replay from Past nights and saves the replay four rounds in
+# and the night's statistics.
 #
 #   bash scripts/window-game.sh [BOLIDE_BINARY] [SCREENSHOT_DIR]
 #
+# The window speaks French (WINDOW_LANG=en for English): the screens sit where the English
+# ones do, and the titles the script follows are the same in both.
 # Needs Xvfb, xdotool and ImageMagick's `import` (Debian: xvfb xdotool imagemagick) and the
 # display libraries eframe loads; says why and exits 0 when they are missing, so CI can run it
 # everywhere. The window's title names the screen it shows, which is how this script follows
@@ -15,6 +19,7 @@ BIN=${1:-target/release/bolide}
 OUT=${2:-docs/screenshots}
 source scripts/window-lib.sh
 window_script_ready "window game"
+[ "${WINDOW_LANG:-fr}" = en ] || export WINDOW_SETTINGS='{"lang":"Fr"}'
 start_window "${WINDOW_GAME_DISPLAY:-87}"
 host_one_race_with_bots
 shot lobby
@@ -32,9 +37,22 @@ while [ $SECONDS -lt $deadline ]; do
       [[ $shot_taken == *turn* ]] || { shot turn; shot_taken+=" turn"; }
       xdotool key 9 8 7 6 5 4 3 2 1; sleep 0.5; xdotool key e ;;
     *"Échange"*) xdotool key Escape ;; # keep my pawn
-    *podium*) sleep 1; shot podium; echo "window game: played to the podium"; exit 0 ;;
+    *podium*) sleep 1; shot podium; echo "window game: played to the podium"; break ;;
   esac
   sleep 0.2
 done
-echo "window game: the championship did not end in time (title: $(title))"
-exit 1
+[[ "$(title)" == *podium* ]] || { echo "window game: the championship did not end in time (title: $(title))"; exit 1; }
+# The night is kept: Leave the table, then its replay from Past nights.
+click 219 12
+wait_title '^Bolide$'
+sleep 0.5
+shot past-nights
+click 330 478
+wait_title 'replay'
+sleep 0.5
+xdotool key Down Down Down Down; sleep 0.5
+shot replay
+click 624 35; sleep 0.5
+shot replay-statistics
+echo "window game: the night's replay opened from the start screen"
+exit 0

@@ -313,6 +313,8 @@ pub struct Words {
     pub replay_keys: &'static str,
     pub night_kept: &'static str,
     pub night_not_kept: fn(&str) -> String,
+    /// What the dice check covered (`DiceReport`).
+    pub dice_report: fn(&bolide_protocol::dice::DiceReport) -> String,
 
     // 1000 Bornes.
     pub mb_hand_n: fn(u16) -> String,
@@ -718,6 +720,7 @@ pub static EN: Words = Words {
     replay_keys: "Left and Right arrows: a move · Up and Down: a round · Space: play or pause",
     night_kept: "This night is kept: watch it again from the start screen's Past nights.",
     night_not_kept: |why| format!("This night could not be kept: {why}"),
+    dice_report: |r| r.to_string(),
     mb_hand_n: |n| format!("Hand {n}"),
     mb_draw_pile: |n| format!("Draw pile: {n}"),
     mb_game_over: "Game over",
@@ -1115,15 +1118,25 @@ pub static FR: Words = Words {
     watch_replay: "Revoir",
     replay_elsewhere: "(le replay de ce jeu s'ouvrira dans une prochaine version)",
     replay_cannot_open: |why| format!("Ce replay ne s'ouvre pas : {why}"),
-    replay_nav: ["« Course", "‹ Manche", "‹ Coup", "Coup ›", "Manche ›", "Course »"],
+    replay_nav: ["« Course", "‹ Tour", "‹ Coup", "Coup ›", "Tour ›", "Course »"],
     replay_play: "Lecture",
     replay_pause: "Pause",
     replay_podium: "Podium",
-    replay_where: |race, round, step, steps| format!("Course {race} · manche {round} · coup {step} sur {steps}"),
+    replay_where: |race, round, step, steps| format!("Course {race} · tour {round} · coup {step} sur {steps}"),
     replay_stats: "La soirée jusqu'ici",
-    replay_keys: "Flèches gauche et droite : un coup · haut et bas : une manche · Espace : lecture ou pause",
+    replay_keys: "Flèches gauche et droite : un coup · haut et bas : un tour · Espace : lecture ou pause",
     night_kept: "Cette soirée est gardée : revoyez-la depuis les Soirées passées de l'écran d'accueil.",
     night_not_kept: |why| format!("Cette soirée n'a pas pu être gardée : {why}"),
+    dice_report: |r| {
+        let n = |n: u32, one: &str, many: &str| format!("{n} {}", if n <= 1 { one } else { many });
+        format!(
+            "{} de réservoirs et d'ordre des pions, {}, {} et {}",
+            n(r.rounds, "manche", "manches"),
+            n(r.accelerators, "lancer d'accélérateur", "lancers d'accélérateur"),
+            n(r.bonuses, "jeton bonus", "jetons bonus"),
+            n(r.first_players, "premier joueur tiré", "premiers joueurs tirés"),
+        )
+    },
     mb_hand_n: |n| format!("Manche {n}"),
     mb_draw_pile: |n| format!("Pioche : {n}"),
     mb_game_over: "Partie terminée",

@@ -68,7 +68,7 @@ fn dice(ui: &mut egui::Ui, t: &Mirror, w: &Words) {
         Some(Ok(report)) => {
             ui.colored_label(
                 egui::Color32::from_rgb(90, 190, 110),
-                (w.dice_checked_sealed)(&report.to_string(), &sealed),
+                (w.dice_checked_sealed)(&(w.dice_report)(report), &sealed),
             );
         }
         Some(Err(mismatch)) => {
