@@ -17,6 +17,7 @@ if missing=$(window_tools_missing); then
   exit 0
 fi
 GAME=${2:-bolide}
+export RUST_LOG="warn,bolide::frame=trace" # one line per frame drawn, counted below
 [ "$GAME" = bolide ] || export WINDOW_SETTINGS='{"name": "Anne", "host_game": "mille-bornes", "lang": "En"}'
 start_window "${WINDOW_GAME_DISPLAY:-88}"
 if [ "$GAME" = bolide ]; then
@@ -39,12 +40,15 @@ net_s() {
   done
   echo "$sum"
 }
+frames() { grep -c 'bolide::frame' "$tmp/bolide.log" || true; }
 measure() { # measure LABEL SECONDS
-  local before after net_before net_after
-  before=$(cpu_s); net_before=$(net_s); sleep "$2"; after=$(cpu_s); net_after=$(net_s)
-  awk -v b="$before" -v a="$after" -v nb="$net_before" -v na="$net_after" -v s="$2" -v l="$1" 'BEGIN {
-    printf "%s: %.2f %% of one core over %d s (network and host %.2f %%, drawing %.2f %%)\n",
-      l, (a - b) / s * 100, s, (na - nb) / s * 100, ((a - b) - (na - nb)) / s * 100 }'
+  local before after net_before net_after f_before f_after
+  before=$(cpu_s); net_before=$(net_s); f_before=$(frames); sleep "$2"
+  after=$(cpu_s); net_after=$(net_s); f_after=$(frames)
+  awk -v b="$before" -v a="$after" -v nb="$net_before" -v na="$net_after" -v s="$2" -v l="$1" \
+    -v f=$((f_after - f_before)) 'BEGIN {
+    printf "%s: %.2f %% of one core over %d s (network and host %.2f %%, drawing %.2f %%; %d frames)\n",
+      l, (a - b) / s * 100, s, (na - nb) / s * 100, ((a - b) - (na - nb)) / s * 100, f }'
 }
 measure "lobby, first" 10
 measure lobby 20

@@ -34,7 +34,8 @@ fn main() -> ExitCode {
     // the cold build short.
     let filter = std::env::var("RUST_LOG").ok().and_then(|s| s.parse::<Targets>().ok());
     let filter = filter.unwrap_or_else(|| Targets::new().with_default(Level::WARN).with_target("bolide", Level::INFO));
-    tracing_subscriber::fmt().with_writer(std::io::stderr).finish().with(filter).init();
+    // The builder's own ceiling (INFO by default) lifted: the filter alone decides.
+    tracing_subscriber::fmt().with_max_level(Level::TRACE).with_writer(std::io::stderr).finish().with(filter).init();
     if cfg!(target_os = "linux")
         && std::env::var_os("DISPLAY").is_none()
         && std::env::var_os("WAYLAND_DISPLAY").is_none()

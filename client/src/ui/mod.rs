@@ -607,6 +607,9 @@ fn level_arg(level: BotLevel) -> String {
 
 impl eframe::App for BolideApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        // Each frame drawn, for `scripts/idle-cpu.sh` (`RUST_LOG=bolide::frame=trace`): an idle
+        // window should draw one only when something it shows changed.
+        tracing::trace!(target: "bolide::frame", "frame");
         self.show(ui);
     }
 }

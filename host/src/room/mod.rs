@@ -266,6 +266,10 @@ pub struct RoomOf<G: Game> {
     /// The journal as every player may keep it (`JournalEntryOf::public`): sent to every
     /// laptop once the championship is over, for its replays.
     night: Vec<JournalEntryOf<G::Words>>,
+    /// The night in parts, built once when the first laptop is handed it (a night is ~26 KB
+    /// for three races, each line with its checksum; a spectator arriving after the end must
+    /// not cost the room that work again).
+    night_parts: std::cell::OnceCell<Vec<String>>,
 }
 
 /// How often the lobby looks at the paths the host measures (µs): the first look comes after
@@ -298,6 +302,7 @@ impl<G: Game> RoomOf<G> {
             held_until: None,
             fielded: Vec::new(),
             night: Vec::new(),
+            night_parts: std::cell::OnceCell::new(),
         }
     }
 
@@ -842,6 +847,7 @@ impl<G: Game> RoomOf<G> {
     /// its public form for the night.
     fn journal(&mut self, entry: JournalEntryOf<G::Words>, out: &mut Vec<Out<G>>) {
         self.night.push(entry.public());
+        self.night_parts.take();
         out.push(OutputOf::Journal(entry));
     }
 
@@ -851,9 +857,9 @@ impl<G: Game> RoomOf<G> {
         if !matches!(self.stage, Stage::Finished(_)) {
             return;
         }
-        let parts = night_parts(&self.night);
+        let parts = self.night_parts.get_or_init(|| night_parts(&self.night));
         let count = parts.len();
-        for (part, lines) in parts.into_iter().enumerate() {
+        for (part, lines) in parts.iter().cloned().enumerate() {
             let part = u16::try_from(part).unwrap_or(u16::MAX);
             out.push(OutputOf::Send {
                 conn,
