@@ -170,22 +170,41 @@ impl<W: ClientGame> Night<W> {
 /// her) beside two host bots, to the end: the night's journal the room hands Anne's laptop.
 /// For the tests and the replay's cost (`examples/replay_cost.rs`).
 pub fn night_of_bots(races: u8) -> String {
-    use bolide_host::game::table::{Output, Room, RoomConfig};
+    use bolide_host::game::table::{Room, RoomConfig};
     use bolide_protocol::TableOptions;
     use bolide_protocol::options::Settings;
-    use bolide_protocol::wire::{BeatSchedule, ClientMsg, Hello, PROTOCOL_VERSION};
 
     let options = TableOptions { races, ..TableOptions::default() };
     let settings = Settings { options, circuit: "cannes".into(), bots: 2, bot_level: Default::default() };
     let mut config = RoomConfig::new("GARE", settings, 42);
     (config.countdown_ms, config.bot_delay_ms, config.turn_timeout_ms) = (100, 20, 1_000);
     config.moment_timeout_ms = 500;
-    let mut room = Room::new(config, 7);
+    night_of_the_room(Room::new(config, 7))
+}
+
+/// A game of 1000 Bornes of `hands` hands, Anne (who never acts) and three host bots, to the
+/// end: the night the room hands Anne's laptop. For the tests.
+pub fn mille_bornes_night_of_bots(hands: u8, seed: u64) -> String {
+    use bolide_host::room::{RoomConfigOf, RoomOf};
+    use mille_bornes::options::GameMode;
+
+    let game = mille_bornes::Settings { mode: GameMode::Hands { hands }, ..mille_bornes::Settings::default() };
+    let lobby = mille_bornes::Lobby { game, bots: 3, bot_level: Default::default(), places: Vec::new() };
+    let mut config = RoomConfigOf::new("GARE", lobby, seed);
+    (config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (5, 20, 20);
+    night_of_the_room(RoomOf::<mille_bornes::Partie>::new(config, 7))
+}
+
+/// Anne joins `room` and is ready; the room runs on its own timers to its end.
+fn night_of_the_room<G: Game>(mut room: bolide_host::room::RoomOf<G>) -> String {
+    use bolide_host::room::OutputOf;
+    use bolide_protocol::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION};
+
     let mut out = Vec::new();
     let hello =
         Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: "Anne".into(), seat_token: None, watch: false };
     room.hello(0, 1, hello, BeatSchedule::Steady, &mut out);
-    room.message(0, 1, ClientMsg::Ready(true), &mut out);
+    room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
     let mut now = 0;
     // Bounded: a room that stopped with no timer left hands over what it has (nothing).
     for _ in 0..1_000_000 {
@@ -195,7 +214,7 @@ pub fn night_of_bots(races: u8) -> String {
     }
     out.iter()
         .filter_map(|o| match o {
-            Output::Send { conn: 1, msg: ServerMsgOf::Night { lines, .. } } => Some(lines.as_str()),
+            OutputOf::Send { conn: 1, msg: ServerMsgOf::Night { lines, .. } } => Some(lines.as_str()),
             _ => None,
         })
         .collect()
@@ -248,5 +267,24 @@ mod tests {
         // A 1000 Bornes replay of it: the journal names its game.
         let err = Night::<mille_bornes::MilleBornes>::open::<mille_bornes::Partie>(&text).err().expect("refused");
         assert!(err.to_string().contains("bolide"), "{err}");
+    }
+
+    #[test]
+    fn m_13_3_a_game_of_1000_bornes_replays_to_its_end_with_its_deal_checked() {
+        use mille_bornes::{MilleBornes, Partie};
+        let text = mille_bornes_night_of_bots(1, 5);
+        let mut night = Night::<MilleBornes>::open::<Partie>(&text).unwrap();
+        assert!(night.over && night.steps() > 40, "{} steps", night.steps());
+        assert_eq!(night.names.len(), 4);
+        let first = night.at(0).unwrap().view.clone().expect("the deal");
+        assert!(first.viewer.is_none() && first.hand.is_empty(), "watched: no hand shown");
+        let last = night.at(night.steps() - 1).unwrap();
+        assert!(last.finished.is_some(), "the final places");
+        assert!(matches!(last.dice.verdict(), Some(Ok(_))), "{:?}", last.dice.verdict());
+        // Back and forth give the same table.
+        let middle = night.steps() / 2;
+        let there = night.at(middle).unwrap().view.clone();
+        night.at(night.steps() - 1).unwrap();
+        assert_eq!(night.at(middle).unwrap().view, there);
     }
 }

@@ -1229,11 +1229,15 @@ fn mb_eight_players_mid_hand(mut app: BolideApp) -> BolideApp {
 /// A window whose data dir holds one kept night of `races` races (host bots and an absent
 /// Anne), and the night's text.
 fn with_a_kept_night(races: u8, tag: &str) -> (BolideApp, std::path::PathBuf) {
+    with_a_kept::<bolide_host::game::Championship>(&bolide_client::replay::night_of_bots(races), tag)
+}
+
+/// A window whose data dir holds the night `text` of the game `G`, kept as the table handed it.
+fn with_a_kept<G: bolide_table::Game>(text: &str, tag: &str) -> (BolideApp, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("bolide-window-replay-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let text = bolide_client::replay::night_of_bots(races);
-    let commitment = bolide_host::verify::replay_game::<bolide_host::game::Championship>(&text).unwrap().commitment;
-    bolide_client::shelf::Shelf::new(dir.join("replays")).keep(&text, &commitment, 1_764_193_200).unwrap();
+    let commitment = bolide_host::verify::replay_game::<G>(text).unwrap().commitment;
+    bolide_client::shelf::Shelf::new(dir.join("replays")).keep(text, &commitment, 1_764_193_200).unwrap();
     let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
     let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![]))).unwrap().data_dir(dir.clone());
     (app, dir)
@@ -1280,6 +1284,72 @@ fn b_7_3_a_past_night_is_stepped_through_move_round_race_to_its_podium() {
     h.run();
     assert_eq!(h.state().title_now(), "Bolide");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn m_13_3_a_past_game_of_1000_bornes_is_stepped_through_to_its_final_places() {
+    let text = bolide_client::replay::mille_bornes_night_of_bots(1, 5);
+    let (app, dir) = with_a_kept::<mille_bornes::Partie>(&text, "mb");
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("· 1000 Bornes · Anne, Bot 1, Bot 2, Bot 3").is_some());
+    h.get_by_label("Watch the replay").click();
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide — replay");
+    assert!(h.query_by_label_contains("Hand 1 · round the table 1 · move 0 of").is_some());
+    h.get_by_label("Round ›").click();
+    h.run();
+    assert!(h.query_by_label_contains("Hand 1 · round the table 2 ·").is_some());
+    h.get_by_label("‹ Move").click();
+    h.run();
+    assert!(h.query_by_label_contains("Hand 1 · round the table 1 ·").is_some());
+    h.get_all_by_label("Podium").next().unwrap().click();
+    h.run();
+    assert!(h.query_all_by_label("Game over").count() >= 1, "the final places");
+    assert!(h.query_by_label_contains("Cards checked: every card you saw in 1 hand").is_some());
+    h.get_by_label("Back").click();
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_warm_up_times_a_reaction_from_the_reservoirs_shown_and_calls_an_early_key_early() {
+    let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
+    let mut h = harness(BolideApp::with(prefs, None, Some(Discovery::fixed(vec![]))).unwrap());
+    h.run();
+    h.get_by_label("Warm up").click();
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide — warm-up");
+    assert!(h.query_by_label_contains("The cup is down").is_some());
+    // Before the reservoirs: too early, and the cup comes down again.
+    h.key_press(egui::Key::Num1);
+    h.run();
+    assert!(h.query_by_label("Too early: wait for the reservoirs.").is_some());
+    // The result stays 1.2 s, the cup at most 2.5 s: then the reservoirs.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while h.query_by_label("Now!").is_none() {
+        assert!(std::time::Instant::now() < until, "the reservoirs never showed");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.step();
+    }
+    assert!(h.query_by_label_contains("Pawn 1 · ").is_some(), "the six reservoirs");
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    h.key_press(egui::Key::Num4);
+    h.step();
+    h.step();
+    use egui_kittest::kittest::NodeT as _;
+    let reaction = h
+        .query_all_by_label_contains(" ms")
+        .filter_map(|n| n.accesskit_node().label().or_else(|| n.accesskit_node().value()).map(|l| l.to_string()))
+        .find(|l| !l.contains("median"))
+        .unwrap_or_default();
+    let ms: f64 = reaction.trim_end_matches(" ms").parse().unwrap_or(-1.0);
+    assert!((30.0..5_000.0).contains(&ms), "a reaction of at least the 30 ms waited: {reaction:?}");
+    assert!(h.query_by_label_contains("1 reaction · median").is_some());
+    h.get_by_label("Back").click();
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide");
 }
 
 /// A window at a finished table (an empty data dir) whose lobby committed to `committed`,

@@ -164,9 +164,13 @@ pub fn replay_game<G: Game>(text: &str) -> Result<Replayed, VerifyError> {
 }
 
 /// `bolide-host replay JOURNAL`: the championship a journal holds, narrated as the window's
-/// log narrates it, the board after each round, then the standings — in `w`'s language.
+/// log narrates it, the board after each round, then the standings — in `w`'s language. A
+/// game of 1000 Bornes is narrated as its table's log, then its final places.
 pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
     use std::fmt::Write;
+    if crate::room::game_of(text).as_deref() == Some(bolide_protocol::options::GameKind::MilleBornes.name()) {
+        return narrate_mille_bornes(text, w);
+    }
     let names: Vec<String> = JournalEntry::parse_all(text)?
         .first()
         .map(|e| match e {
@@ -191,6 +195,40 @@ pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, Veri
         for s in champ.standings() {
             let name = names.get(s.seat.index()).map_or("?", String::as_str);
             let _ = writeln!(out, "  {}", (w.standing_full)(s.rank, name, s.points, s.wins));
+        }
+    }
+    Ok(out)
+}
+
+/// A game of 1000 Bornes as a spectator's log told it (`bolide_words::mille_bornes`), then the
+/// final places, a line a side.
+fn narrate_mille_bornes(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
+    use bolide_words::mille_bornes::{describe, side_name};
+    use mille_bornes::{MilleBornes, Partie};
+    use std::fmt::Write;
+    let names: Vec<String> = crate::room::JournalEntryOf::<MilleBornes>::parse_all(text)?
+        .first()
+        .map(|e| match e {
+            crate::room::JournalEntryOf::Started { seats, .. } => seats.iter().map(|s| s.name.clone()).collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default();
+    let mut out = String::new();
+    let (partie, _) = replay::<Partie>(text, |partie, events| {
+        let view = Game::view(partie, None);
+        for event in events {
+            if let Some(line) = describe(&Game::event_for(partie, event, None), &view, &names, w) {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    })?;
+    if let Some(mut places) = Game::standings(&partie) {
+        let view = Game::view(&partie, None);
+        places.retain(|s| s.seat.0 < view.sides);
+        places.sort_by_key(|s| (s.rank, std::cmp::Reverse(s.points), s.seat));
+        for s in places {
+            let _ =
+                writeln!(out, "  {}", (w.mb_standing)(s.rank, &side_name(&view, &names, s.seat.0), s.points, s.wins));
         }
     }
     Ok(out)

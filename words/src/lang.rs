@@ -302,17 +302,31 @@ pub struct Words {
     pub replays_none: &'static str,
     pub replay_entry: fn(&str, &str, &str) -> String,
     pub watch_replay: &'static str,
-    pub replay_elsewhere: &'static str,
     pub replay_cannot_open: fn(&str) -> String,
     pub replay_nav: [&'static str; 6],
     pub replay_play: &'static str,
     pub replay_pause: &'static str,
     pub replay_podium: &'static str,
-    pub replay_where: fn(u8, u16, usize, usize) -> String,
+    /// Race, round, move and moves.
+    pub replay_where: fn(u16, u16, usize, usize) -> String,
+    pub mb_replay_nav: [&'static str; 6],
+    /// Hand, turn round the table, move and moves.
+    pub mb_replay_where: fn(u16, u16, usize, usize) -> String,
     pub replay_stats: &'static str,
     pub replay_keys: &'static str,
     pub night_kept: &'static str,
     pub night_not_kept: fn(&str) -> String,
+
+    // The warm-up.
+    pub drill: &'static str,
+    pub drill_blurb: &'static str,
+    pub drill_cup: &'static str,
+    pub drill_now: &'static str,
+    pub drill_early: &'static str,
+    /// A reaction, in ms.
+    pub drill_reaction: fn(f64) -> String,
+    /// How many reactions, their median and the fastest, in ms.
+    pub drill_summary: fn(usize, f64, f64) -> String,
     /// What the dice check covered (`DiceReport`).
     pub dice_report: fn(&bolide_protocol::dice::DiceReport) -> String,
 
@@ -709,17 +723,29 @@ pub static EN: Words = Words {
     replays_none: "No replay yet: every championship this window hosts or plays is kept here at its end.",
     replay_entry: |date, game, names| format!("{date} · {game} · {names}"),
     watch_replay: "Watch the replay",
-    replay_elsewhere: "(this game's replay opens in a later version)",
     replay_cannot_open: |why| format!("This replay cannot be opened: {why}"),
     replay_nav: ["« Race", "‹ Round", "‹ Move", "Move ›", "Round ›", "Race »"],
     replay_play: "Play",
     replay_pause: "Pause",
     replay_podium: "Podium",
     replay_where: |race, round, step, steps| format!("Race {race} · round {round} · move {step} of {steps}"),
+    mb_replay_nav: ["« Hand", "‹ Round", "‹ Move", "Move ›", "Round ›", "Hand »"],
+    mb_replay_where: |hand, round, step, steps| {
+        format!("Hand {hand} · round the table {round} · move {step} of {steps}")
+    },
     replay_stats: "The night so far",
     replay_keys: "Left and Right arrows: a move · Up and Down: a round · Space: play or pause",
     night_kept: "This night is kept: watch it again from the start screen's Past nights.",
     night_not_kept: |why| format!("This night could not be kept: {why}"),
+    drill: "Warm up",
+    drill_blurb: "Your reactions, timed as a race's grab times them. Nothing leaves this laptop.",
+    drill_cup: "The cup is down. Press 1 to 6 (or click a reservoir) as soon as the reservoirs show.",
+    drill_now: "Now!",
+    drill_early: "Too early: wait for the reservoirs.",
+    drill_reaction: |ms| format!("{ms:.0} ms"),
+    drill_summary: |n, median, best| {
+        format!("{n} reaction{} · median {median:.0} ms · fastest {best:.0} ms", if n > 1 { "s" } else { "" })
+    },
     dice_report: |r| r.to_string(),
     mb_hand_n: |n| format!("Hand {n}"),
     mb_draw_pile: |n| format!("Draw pile: {n}"),
@@ -1116,17 +1142,29 @@ pub static FR: Words = Words {
     replays_none: "Pas encore de replay : chaque championnat que cette fenêtre héberge ou joue est gardé ici à la fin.",
     replay_entry: |date, game, names| format!("{date} · {game} · {names}"),
     watch_replay: "Revoir",
-    replay_elsewhere: "(le replay de ce jeu s'ouvrira dans une prochaine version)",
     replay_cannot_open: |why| format!("Ce replay ne s'ouvre pas : {why}"),
     replay_nav: ["« Course", "‹ Tour", "‹ Coup", "Coup ›", "Tour ›", "Course »"],
     replay_play: "Lecture",
     replay_pause: "Pause",
     replay_podium: "Podium",
     replay_where: |race, round, step, steps| format!("Course {race} · tour {round} · coup {step} sur {steps}"),
+    mb_replay_nav: ["« Manche", "‹ Tour", "‹ Coup", "Coup ›", "Tour ›", "Manche »"],
+    mb_replay_where: |hand, round, step, steps| {
+        format!("Manche {hand} · tour de table {round} · coup {step} sur {steps}")
+    },
     replay_stats: "La soirée jusqu'ici",
     replay_keys: "Flèches gauche et droite : un coup · haut et bas : un tour · Espace : lecture ou pause",
     night_kept: "Cette soirée est gardée : revoyez-la depuis les Soirées passées de l'écran d'accueil.",
     night_not_kept: |why| format!("Cette soirée n'a pas pu être gardée : {why}"),
+    drill: "Échauffement",
+    drill_blurb: "Vos réactions, chronométrées comme à la prise d'une course. Rien ne quitte ce portable.",
+    drill_cup: "Le gobelet est posé. Appuyez sur 1 à 6 (ou cliquez un réservoir) dès que les réservoirs apparaissent.",
+    drill_now: "Maintenant !",
+    drill_early: "Trop tôt : attendez les réservoirs.",
+    drill_reaction: |ms| format!("{ms:.0} ms"),
+    drill_summary: |n, median, best| {
+        format!("{n} réaction{} · médiane {median:.0} ms · la plus rapide {best:.0} ms", if n > 1 { "s" } else { "" })
+    },
     dice_report: |r| {
         let n = |n: u32, one: &str, many: &str| format!("{n} {}", if n <= 1 { one } else { many });
         format!(

@@ -11,7 +11,9 @@ use bolide_table::Seat;
 use egui::{Color32, RichText, Vec2};
 use mille_bornes::manche::side_of;
 use mille_bornes::partie::window_moment;
-use mille_bornes::{Action, Card, Event, Family, Phase, View};
+use mille_bornes::{Action, Card, Phase, View};
+// The log's lines, written once for the window and `bolide-host replay`.
+pub use bolide_words::mille_bornes::{describe, side_name};
 
 /// What the screen remembers between frames.
 #[derive(Default)]
@@ -22,15 +24,6 @@ pub struct MilleBornesUi {
     pointed: Option<Card>,
     /// The last Coup-Fourré window this screen drew (its `shown` is stamped once).
     drawn: Option<u64>,
-}
-
-/// The names of the seats that drive `side` ("Anne & Bot 3" for partners).
-fn side_name(view: &View, names: &[String], side: u8) -> String {
-    let seats: Vec<&str> = (0..view.players)
-        .filter(|s| side_of(Seat(*s), view.sides) == side)
-        .map(|s| names.get(usize::from(s)).map_or("?", String::as_str))
-        .collect();
-    seats.join(" & ")
 }
 
 /// The window's title at a 1000 Bornes table: where the player is (a glance at the task bar,
@@ -170,7 +163,7 @@ impl MilleBornesUi {
             let button = egui::Button::new(RichText::new(w.mb_coup_fourre_button).size(24.0).strong())
                 .fill(Color32::from_rgb(214, 168, 34))
                 .min_size(Vec2::new(320.0, 56.0));
-            if ui.add(button).clicked() || ui.input(|i| i.key_pressed(egui::Key::Space)) {
+            if super::stamp::pressed(&ui.add(button)) || ui.input(|i| i.key_pressed(egui::Key::Space)) {
                 game.act(Action::CoupFourre, now);
             }
         }
@@ -423,33 +416,6 @@ fn side_panel(ui: &mut egui::Ui, game: &NetTable, view: &View, names: &[String],
         }
     });
     discarded
-}
-
-/// One line of the log for a 1000 Bornes event, or `None` for the bookkeeping ones.
-pub fn describe(event: &Event, view: &View, names: &[String], w: &Words) -> Option<String> {
-    let who = |s: &Seat| names.get(s.index()).cloned().unwrap_or_else(|| "?".into());
-    Some(match event {
-        Event::Dealt { hand, dealer, .. } => (w.mb_dealt)(hand + 1, &who(dealer)),
-        Event::Drew { card: Some(card), .. } => (w.mb_you_draw)(card.name()),
-        Event::Played { seat, card, side } => match card.family() {
-            Family::Attack(_) => (w.mb_attacks)(&who(seat), card.name(), &side_name(view, names, *side)),
-            _ => (w.mb_plays)(&who(seat), card.name()),
-        },
-        Event::Discarded { seat, card } => (w.mb_discards)(&who(seat), card.name()),
-        Event::Cleared { card, .. } => (w.mb_cleared)(card.name()),
-        Event::PlaysAgain { seat } => (w.mb_plays_again)(&who(seat)),
-        Event::Passed { seat } => (w.mb_passes)(&who(seat)),
-        Event::WindowOpened { side, .. } => (w.mb_window_for)(&side_name(view, names, *side)),
-        Event::CoupFourre { seat, safety, .. } => (w.mb_coup_fourre)(&who(seat), safety.card().name()),
-        Event::LostTurn { seat } => (w.mb_lost_turn)(&who(seat)),
-        Event::AttackStands { side, attack } => {
-            (w.mb_attack_stands)(attack.card().name(), &side_name(view, names, *side))
-        }
-        Event::HandEnded { hand, .. } => (w.mb_hand_over)(hand + 1),
-        Event::GameOver => w.mb_game_over.into(),
-        Event::Reaction { seat, reaction_us } => (w.mb_reaction)(&who(seat), &crate::text::ms(*reaction_us)),
-        Event::Drew { card: None, .. } | Event::Turn { .. } => return None,
-    })
 }
 
 /// The end of a game: the places (M-13), the points hand after hand, and the deal checked.

@@ -6,6 +6,7 @@
 mod board;
 mod cards;
 pub mod discovery;
+mod drill;
 mod howto;
 mod lobby;
 mod look;
@@ -14,6 +15,7 @@ mod podium;
 pub mod prefs;
 mod race;
 pub mod replay;
+mod stamp;
 pub mod start;
 pub mod table_mb;
 
@@ -29,7 +31,6 @@ use start::{Intent, StartUi};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::oneshot;
 
 /// A hosted table, as the lobby shows it.
@@ -148,6 +149,7 @@ pub struct BolideApp {
     system_lang: crate::lang::Lang,
     /// A past night being watched.
     replay: Option<replay::ReplayUi>,
+    drill: Option<drill::DrillUi>,
     /// The nights kept, as the start screen lists them (read again when one is kept).
     replays: Option<Vec<crate::shelf::Kept>>,
 }
@@ -185,6 +187,7 @@ impl BolideApp {
             title: "",
             system_lang: crate::lang::Lang::En,
             replay: None,
+            drill: None,
             replays: None,
         })
     }
@@ -273,6 +276,14 @@ impl BolideApp {
             self.set_title(ui.ctx(), "Bolide — replay");
             if back {
                 self.replay = None;
+            }
+            return;
+        }
+        if let Some(drill) = &mut self.drill {
+            let back = drill.show(ui, w);
+            self.set_title(ui.ctx(), "Bolide — warm-up");
+            if back {
+                self.drill = None;
             }
             return;
         }
@@ -388,7 +399,6 @@ impl BolideApp {
             Intent::Practice { bots, level, races } => {
                 self.practise(bots, level, &["--races".into(), races.to_string()]);
             }
-            // 1000 Bornes against bots: the same embedded host as any table, on this laptop.
             Intent::Replay(kept) => {
                 let w = self.lang().words();
                 let opened = crate::shelf::Shelf::read(&kept.path)
@@ -399,6 +409,8 @@ impl BolideApp {
                     Err(why) => self.start.error = Some((w.replay_cannot_open)(&why)),
                 }
             }
+            Intent::Drill => self.drill = Some(drill::DrillUi::new()),
+            // 1000 Bornes against bots: the same embedded host as any table, on this laptop.
             Intent::PracticeMilleBornes { players, level, hands } => {
                 let mut game = vec!["--game".to_string(), GameKind::MilleBornes.name().into()];
                 game.extend(hands_option(hands));
@@ -607,6 +619,7 @@ fn level_arg(level: BotLevel) -> String {
 
 impl eframe::App for BolideApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        stamp::frame_started(ui.ctx());
         // Each frame drawn, for `scripts/idle-cpu.sh` (`RUST_LOG=bolide::frame=trace`): an idle
         // window should draw one only when something it shows changed.
         tracing::trace!(target: "bolide::frame", "frame");
@@ -746,12 +759,9 @@ fn banner(ui: &mut egui::Ui, code: &str, link: &Link, w: &crate::lang::Words) ->
 }
 
 /// Opens the window and runs it until it is closed.
-/// Set when this process draws with the GL painter (the real window): paint callbacks run,
-/// so the reveal's `shown` instant is stamped at paint time (`race::stamp_shown`).
-pub(crate) static GL_PAINTER: AtomicBool = AtomicBool::new(false);
-
 pub fn run_window() -> Result<(), String> {
-    GL_PAINTER.store(true, Ordering::Relaxed);
+    stamp::GL_PAINTER.store(true, std::sync::atomic::Ordering::Relaxed);
+    stamp::short_slice();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Bolide")

@@ -11,8 +11,6 @@ use bolide_protocol::view::{PhaseView, TurnStep};
 use bolide_protocol::wire::Shown;
 use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, Timed};
 use egui::{Color32, RichText, Vec2};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the race screen remembers between frames.
 #[derive(Default)]
@@ -212,13 +210,11 @@ impl RaceUi {
                 ui.heading(w.grab_is_on);
             }
         }
+        // No frame is drawn while the pilot's hand moves: a key or a click wakes the window at
+        // once, where a frame in progress would hold it back until that frame is done.
         let still_grabbing = me.is_some() && mine.is_none();
         self.pawns(ui, s, still_grabbing);
         self.drawn(ui, live, view);
-        if still_grabbing {
-            // While this pilot may still grab, every frame counts: no waiting for input.
-            ui.ctx().request_repaint();
-        }
     }
 
     /// The pawns as big buttons in the round's order (B-4.5), with their reservoirs when this
@@ -250,7 +246,7 @@ impl RaceUi {
                 let allowed = t.legal.contains(&take) && !waiting;
                 let text = RichText::new(label).size(20.0).color(look::ink(c)).strong();
                 let button = egui::Button::new(text).fill(fill).min_size(size);
-                let pressed = ui.add_enabled(allowed, button).clicked()
+                let pressed = super::stamp::pressed(&ui.add_enabled(allowed, button))
                     || allowed && keys.get(i).is_some_and(|k| ui.input(|inp| inp.key_pressed(*k)));
                 if pressed {
                     let input_us = live.now_us();
@@ -350,28 +346,14 @@ impl RaceUi {
     }
 }
 
-/// Reports when the frame that first drew a timed moment reached the screen (fairness.md §2).
-/// In the window, a paint callback stamps it as the frame's draw calls are submitted, right
-/// before the buffer swap (no vsync holds it): not when the frame was merely built, which can
-/// be a tessellation and a paint earlier. Without a GL painter (the headless tests) callbacks
-/// never run, so it is stamped at the end of this pass.
+/// Reports when the frame that first drew a timed moment reached the screen (fairness.md §2,
+/// [`super::stamp::on_screen`]).
 pub(super) fn stamp_shown<W: crate::game::ClientGame>(ui: &egui::Ui, live: &LiveOf<W>, moment: u64) {
-    if !super::GL_PAINTER.load(Ordering::Relaxed) {
-        live.send(CommandOf::Shown(Shown { moment, at_us: live.now_us() }));
-        return;
-    }
-    let live = live.clone();
-    let once = AtomicBool::new(false);
-    let stamp = eframe::egui_glow::CallbackFn::new(move |_, _| {
-        if !once.swap(true, Ordering::Relaxed) {
-            let at_us = live.now_us();
-            live.send(CommandOf::Shown(Shown { moment, at_us }));
-            tracing::debug!(moment, at_us, "a timed moment reached the screen");
-        }
+    let link = live.clone();
+    super::stamp::on_screen(ui, &live.clock, move |at_us| {
+        link.send(CommandOf::Shown(Shown { moment, at_us }));
+        tracing::debug!(moment, at_us, "a timed moment reached the screen");
     });
-    // One pixel in the corner: a callback with an empty rect is skipped.
-    let rect = egui::Rect::from_min_size(ui.clip_rect().min, Vec2::splat(1.0));
-    ui.painter().add(egui::PaintCallback { rect, callback: Arc::new(stamp) });
 }
 
 fn digit_pressed(i: &egui::InputState) -> Option<u8> {
@@ -395,7 +377,7 @@ fn cup_down(ui: &mut egui::Ui, s: &Scene) {
     }
     if t.legal.contains(&Action::Klaxon) {
         let klaxon = egui::Button::new(RichText::new(w.klaxon_button).size(22.0)).min_size(Vec2::new(180.0, 50.0));
-        if ui.add(klaxon).clicked() || ui.input(|i| i.key_pressed(egui::Key::K)) {
+        if super::stamp::pressed(&ui.add(klaxon)) || ui.input(|i| i.key_pressed(egui::Key::K)) {
             s.act(Action::Klaxon);
         }
     }
@@ -438,12 +420,12 @@ impl RaceUi {
                 let theirs =
                     view.car(with).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)).and_then(|p| p.reservoir);
                 let label = (w.echange_with)(s.name(with), theirs.unwrap_or(0));
-                if ui.button(RichText::new(label).size(17.0)).clicked() {
+                if super::stamp::pressed(&ui.button(RichText::new(label).size(17.0))) {
                     declare(Action::Echange { with });
                 }
             }
             let keep = t.legal.contains(&Action::KeepPawn)
-                && (ui.button(RichText::new(w.keep_my_pawn).size(17.0)).clicked()
+                && (super::stamp::pressed(&ui.button(RichText::new(w.keep_my_pawn).size(17.0)))
                     || ui.input(|i| i.key_pressed(egui::Key::Escape)));
             if keep {
                 declare(Action::KeepPawn);

@@ -1,34 +1,52 @@
-//! A night replayed in the window (`crate::replay`): the race screen as a spectator saw it,
-//! step by step — a move, a round, a race —, each grab's photo finish and each Échange in
-//! the log, then the podium with the dice checked and the night's statistics. The screens are
-//! the table's own, reading the replay's mirror instead of a link's.
+//! A night replayed in the window (`crate::replay`), as a spectator saw it, step by step.
+//! Bolide: the race screen — a move, a round, a race —, each grab's photo finish and each
+//! Échange in the log, then the podium with the dice checked and the night's statistics.
+//! 1000 Bornes: the table — a move, a turn round the table, a hand —, each Coup-Fourré's
+//! reaction, then the final places with the deal checked. The screens are the table's own,
+//! reading the replay's mirror instead of a link's.
 
-use super::{podium, race};
+use super::{mille_bornes as mb, podium, race, table_mb};
 use crate::lang::Words;
-use crate::live::Live;
+use crate::live::{Live, LiveOf};
 use crate::replay::{Night, ReplayError};
 use crate::shelf::Kept;
 use bolide_host::game::Championship;
 use bolide_protocol::Bolide;
+use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::StandingLine;
 use bolide_table::Seat;
 use egui::RichText;
+use mille_bornes::{MilleBornes, Partie};
 
 /// How long a step stays on screen while the replay plays.
 const PLAY_STEP_S: f64 = 0.5;
 
 pub struct ReplayUi {
     pub kept: Kept,
-    night: Night<Bolide>,
-    /// The race and round of each step.
-    marks: Vec<(u8, u16)>,
+    screen: Screen,
+    /// Where each step is: the race and round (Bolide), the hand and turn round the table
+    /// (1000 Bornes).
+    marks: Vec<(u16, u16)>,
     step: usize,
-    /// The race screen's clock; what it would send goes nowhere.
-    live: Live,
-    race: race::RaceUi,
     /// Playing: when the step last moved on (the window's time, s).
     playing: Option<f64>,
     stats: bool,
+}
+
+/// The game's night and its screen. Each screen's link is detached: its clock serves the
+/// screen, and what it would send goes nowhere.
+enum Screen {
+    Bolide { night: Box<Night<Bolide>>, live: Live, race: race::RaceUi },
+    MilleBornes { night: Box<Night<MilleBornes>>, live: LiveOf<MilleBornes>, table: mb::MilleBornesUi },
+}
+
+impl Screen {
+    fn steps(&self) -> usize {
+        match self {
+            Screen::Bolide { night, .. } => night.steps(),
+            Screen::MilleBornes { night, .. } => night.steps(),
+        }
+    }
 }
 
 /// Where a button or key moves the replay.
@@ -46,10 +64,19 @@ enum Go {
 impl ReplayUi {
     /// Opens a kept night (`text`, its journal): it replays whole before the first frame.
     pub fn open(kept: Kept, text: &str) -> Result<ReplayUi, ReplayError> {
-        let night = Night::<Bolide>::open::<Championship>(text)?;
-        let marks = (0..night.steps()).map(|k| night.view(k).map_or((0, 0), |v| (v.race, v.round))).collect();
-        let (live, _) = Live::detached("");
-        Ok(ReplayUi { kept, night, marks, step: 0, live, race: race::RaceUi::default(), playing: None, stats: false })
+        let (screen, marks) = if kept.game == GameKind::MilleBornes.name() {
+            let night = Night::<MilleBornes>::open::<Partie>(text)?;
+            let marks = turns_round_the_table(&night);
+            let (live, _) = LiveOf::detached("");
+            (Screen::MilleBornes { night: Box::new(night), live, table: mb::MilleBornesUi::default() }, marks)
+        } else {
+            let night = Night::<Bolide>::open::<Championship>(text)?;
+            let marks =
+                (0..night.steps()).map(|k| night.view(k).map_or((0, 0), |v| (u16::from(v.race), v.round))).collect();
+            let (live, _) = Live::detached("");
+            (Screen::Bolide { night: Box::new(night), live, race: race::RaceUi::default() }, marks)
+        };
+        Ok(ReplayUi { kept, screen, marks, step: 0, playing: None, stats: false })
     }
 
     /// The step the replay shows.
@@ -68,7 +95,9 @@ impl ReplayUi {
             });
             ui.horizontal(|ui| {
                 let moves = [Go::RaceBack, Go::RoundBack, Go::MoveBack, Go::Move, Go::Round, Go::Race];
-                for (i, (label, to)) in w.replay_nav.iter().zip(moves).enumerate() {
+                let bolide = matches!(self.screen, Screen::Bolide { .. });
+                let nav = if bolide { &w.replay_nav } else { &w.mb_replay_nav };
+                for (i, (label, to)) in nav.iter().zip(moves).enumerate() {
                     if i == 3 {
                         let play = if self.playing.is_some() { w.replay_pause } else { w.replay_play };
                         if ui.button(play).clicked() {
@@ -82,9 +111,13 @@ impl ReplayUi {
                 if ui.button(w.replay_podium).clicked() {
                     go = Some(Go::End);
                 }
-                ui.toggle_value(&mut self.stats, w.replay_stats);
-                let (race, round) = self.marks.get(self.step).copied().unwrap_or_default();
-                ui.label((w.replay_where)(race, round, self.step, self.night.steps().saturating_sub(1)));
+                if bolide {
+                    ui.toggle_value(&mut self.stats, w.replay_stats);
+                }
+                let (big, round) = self.marks.get(self.step).copied().unwrap_or_default();
+                let last = self.screen.steps().saturating_sub(1);
+                let place = if bolide { w.replay_where } else { w.mb_replay_where };
+                ui.label(place(big, round, self.step, last));
             });
             ui.weak(w.replay_keys);
         });
@@ -96,7 +129,7 @@ impl ReplayUi {
             let now = ui.input(|i| i.time);
             if now - since >= PLAY_STEP_S {
                 go = go.or(Some(Go::Move));
-                self.playing = (self.step + 1 < self.night.steps()).then_some(now);
+                self.playing = (self.step + 1 < self.screen.steps()).then_some(now);
             }
             ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(PLAY_STEP_S));
         }
@@ -108,13 +141,26 @@ impl ReplayUi {
     }
 
     fn body(&mut self, ui: &mut egui::Ui, w: &'static Words) {
-        let names = self.night.names.clone();
-        let t = match self.night.at(self.step) {
-            Ok(t) => t,
-            Err(e) => {
-                egui::CentralPanel::default().show(ui, |ui| ui.label((w.replay_cannot_open)(&e.to_string())));
+        let cannot = |ui: &mut egui::Ui, e: ReplayError| {
+            egui::CentralPanel::default().show(ui, |ui| ui.label((w.replay_cannot_open)(&e.to_string())));
+        };
+        let (night, live, race) = match &mut self.screen {
+            Screen::Bolide { night, live, race } => (night, live, race),
+            Screen::MilleBornes { night, live, table } => {
+                match night.at(self.step) {
+                    Ok(t) => {
+                        let now = live.now_us();
+                        table.show(ui, &mut table_mb::NetTable::replayed(live, t), now, w);
+                    }
+                    Err(e) => cannot(ui, e),
+                }
                 return;
             }
+        };
+        let names = night.names.clone();
+        let t = match night.at(self.step) {
+            Ok(t) => t,
+            Err(e) => return cannot(ui, e),
         };
         if let Some(standings) = t.finished.clone() {
             egui::CentralPanel::default()
@@ -129,17 +175,17 @@ impl ReplayUi {
             egui::CentralPanel::default()
                 .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::night(ui, t, &pilots, w)));
         } else {
-            self.race.show(ui, &self.live, t, w);
+            race.show(ui, live, t, w);
         }
     }
 
     /// The step a move of the replay lands on.
     fn target(&self, go: Go) -> usize {
-        let (step, last) = (self.step, self.night.steps().saturating_sub(1));
+        let (step, last) = (self.step, self.screen.steps().saturating_sub(1));
         let here = self.marks.get(step).copied().unwrap_or_default();
-        let first = |pred: &dyn Fn((u8, u16)) -> bool| self.marks.iter().position(|m| pred(*m));
+        let first = |pred: &dyn Fn((u16, u16)) -> bool| self.marks.iter().position(|m| pred(*m));
         // Back: to the start of this round (race), or of the one before when already there.
-        let start_of = |same: &dyn Fn((u8, u16), (u8, u16)) -> bool| {
+        let start_of = |same: &dyn Fn((u16, u16), (u16, u16)) -> bool| {
             let start = first(&|m| same(m, here)).unwrap_or(0);
             if start < step {
                 return start;
@@ -171,4 +217,32 @@ fn keys(ui: &egui::Ui) -> Option<Go> {
         .into_iter()
         .find_map(|(key, go)| i.key_pressed(key).then_some(go))
     })
+}
+
+/// Each step's hand and turn round the table (from 1): a round begins each time the player on
+/// the dealer's left (M-3.1) is to play after someone else was.
+fn turns_round_the_table(night: &Night<MilleBornes>) -> Vec<(u16, u16)> {
+    let (mut marks, mut hand, mut round, mut was) = (Vec::new(), u16::MAX, 0u16, None);
+    for k in 0..night.steps() {
+        let Some(view) = night.view(k) else {
+            marks.push((hand.saturating_add(1), round));
+            continue;
+        };
+        if view.hand_number != hand {
+            (hand, round, was) = (view.hand_number, 0, None);
+        }
+        let first = Seat(((usize::from(view.dealer.0) + 1) % usize::from(view.players.max(1))) as u8);
+        let to_play = match view.phase {
+            mille_bornes::Phase::Turn { seat } => Some(seat),
+            _ => None,
+        };
+        if to_play == Some(first) && was != Some(first) {
+            round = round.saturating_add(1);
+        }
+        if to_play.is_some() {
+            was = to_play;
+        }
+        marks.push((hand.saturating_add(1), round.max(1)));
+    }
+    marks
 }

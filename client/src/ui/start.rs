@@ -41,6 +41,8 @@ pub enum Intent {
     PracticeMilleBornes { players: u8, level: BotLevel, hands: Option<u8> },
     /// A past night's replay.
     Replay(crate::shelf::Kept),
+    /// The warm-up: reactions timed on this laptop alone.
+    Drill,
 }
 
 pub struct StartUi {
@@ -283,13 +285,23 @@ impl StartUi {
             ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
         }
         level_picker(ui, &mut self.practice_level, w);
-        let go = ui.add(egui::Button::new(RichText::new(w.practice).size(20.0)).min_size(Vec2::new(200.0, 44.0)));
+        let (go, drill) = ui
+            .horizontal(|ui| {
+                let go =
+                    ui.add(egui::Button::new(RichText::new(w.practice).size(20.0)).min_size(Vec2::new(200.0, 44.0)));
+                let drill = ui.add(egui::Button::new(RichText::new(w.drill).size(16.0)).min_size(Vec2::new(0.0, 44.0)));
+                (go, drill.on_hover_text(w.drill_blurb))
+            })
+            .inner;
         // The game, below the button the window scripts click: Bolide, or 1000 Bornes.
         ui.horizontal(|ui| {
             ui.label(w.practice_game);
             ui.selectable_value(&mut prefs.practice_mille_bornes, false, "Bolide");
             ui.selectable_value(&mut prefs.practice_mille_bornes, true, "1000 Bornes");
         });
+        if drill.clicked() {
+            return Some(Intent::Drill);
+        }
         if !go.clicked() {
             return None;
         }
@@ -316,12 +328,8 @@ fn past_nights(ui: &mut egui::Ui, replays: &[crate::shelf::Kept], w: &Words) -> 
         let game = GameKind::ALL.into_iter().find(|g| g.name() == kept.game);
         ui.horizontal(|ui| {
             ui.label((w.replay_entry)(&kept.date(), game.map_or("?", GameKind::title), &kept.names.join(", ")));
-            if game == Some(GameKind::Bolide) {
-                if ui.button(w.watch_replay).clicked() {
-                    intent = Some(Intent::Replay(kept.clone()));
-                }
-            } else {
-                ui.weak(w.replay_elsewhere);
+            if game.is_some() && ui.button(w.watch_replay).clicked() {
+                intent = Some(Intent::Replay(kept.clone()));
             }
         });
     }

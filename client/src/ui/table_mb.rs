@@ -22,16 +22,31 @@ use std::sync::MutexGuard;
 /// task waits at most that frame). The screen never re-derives a rule from it.
 pub struct NetTable<'a> {
     live: &'a LiveOf<MilleBornes>,
-    state: MutexGuard<'a, ClientStateOf<MilleBornes>>,
+    seen: Seen<'a>,
+}
+
+/// Where the mirror comes from: the link's client core, or a replay's step.
+enum Seen<'a> {
+    Live(MutexGuard<'a, ClientStateOf<MilleBornes>>),
+    Replay(&'a MirrorOf<MilleBornes>),
 }
 
 impl<'a> NetTable<'a> {
     pub fn new(live: &'a LiveOf<MilleBornes>) -> NetTable<'a> {
-        NetTable { live, state: live.state() }
+        NetTable { live, seen: Seen::Live(live.state()) }
+    }
+
+    /// A replay's table at one step (`crate::replay::Night::at`); what it would send goes
+    /// to `live`, a detached link.
+    pub fn replayed(live: &'a LiveOf<MilleBornes>, mirror: &'a MirrorOf<MilleBornes>) -> NetTable<'a> {
+        NetTable { live, seen: Seen::Replay(mirror) }
     }
 
     fn mirror(&self) -> &MirrorOf<MilleBornes> {
-        &self.state.mirror
+        match &self.seen {
+            Seen::Live(state) => &state.mirror,
+            Seen::Replay(mirror) => mirror,
+        }
     }
 
     /// The table as this laptop may see it (`None` before the first deal reached it).

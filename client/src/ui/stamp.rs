@@ -1,0 +1,115 @@
+//! When a frame reached the screen (fairness.md §2), and when a button was pressed: the stamps
+//! every face that times a person uses — the race's reveal and Échange, 1000 Bornes' attack,
+//! the warm-up.
+//!
+//! `shown` is the instant the frame that drew the moment had been swapped to the screen. egui
+//! offers no hook after the swap, but eframe swaps a frame's buffers before it starts the next
+//! one on the same thread: so the stamp is taken when the next frame starts (asked for at once,
+//! [`frame_started`]). Not when the frame was built, nor when its draw calls were queued, nor
+//! when they were drawn: a software rasteriser draws a whole 1280×800 frame and copies it to
+//! the display in between, which would count against the pilot. Without a GL painter (the
+//! headless tests) there is no swap, and it is stamped in the pass itself.
+//! `scripts/window-timing.sh` measures both stamps against what the display saw and when XTest
+//! sent the key or the click.
+
+use crate::net::{Clock, MonotonicClock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Set when this process draws with the GL painter (the real window): frames are swapped.
+pub(crate) static GL_PAINTER: AtomicBool = AtomicBool::new(false);
+
+/// A stamp waiting for the frame it was asked in to be on screen.
+struct Waiting {
+    frame: u64,
+    stamp: Box<dyn FnOnce() + Send>,
+}
+
+/// At most a few at once (a reveal, an Échange); a bound all the same.
+const MOST_WAITING: usize = 16;
+static WAITING: Mutex<Vec<Waiting>> = Mutex::new(Vec::new());
+
+fn waiting() -> MutexGuard<'static, Vec<Waiting>> {
+    WAITING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Calls `then` once with the instant, on `clock`, the frame this pass builds is on screen.
+pub(crate) fn on_screen(ui: &egui::Ui, clock: &Arc<MonotonicClock>, then: impl FnOnce(u64) + Send + 'static) {
+    if !GL_PAINTER.load(Ordering::Relaxed) {
+        then(clock.now_us());
+        return;
+    }
+    let clock = clock.clone();
+    let mut waiting = waiting();
+    if waiting.len() == MOST_WAITING {
+        waiting.remove(0);
+    }
+    waiting.push(Waiting { frame: ui.ctx().cumulative_frame_nr(), stamp: Box::new(move || then(clock.now_us())) });
+    ui.ctx().request_repaint();
+}
+
+/// First thing in every pass: the frames before this one were swapped, so the stamps asked
+/// in them are taken now.
+pub(crate) fn frame_started(ctx: &egui::Context) {
+    let frame = ctx.cumulative_frame_nr();
+    let due: Vec<Waiting> = {
+        let mut waiting = waiting();
+        let (due, later) = std::mem::take(&mut *waiting).into_iter().partition(|w| w.frame < frame);
+        *waiting = later;
+        due
+    };
+    for w in due {
+        (w.stamp)();
+    }
+}
+
+/// A button pressed in this pass. A click counts when the button goes down, as a key does:
+/// egui's `clicked` waits for the release, which would count the finger's hold (60–110 ms in
+/// `scripts/window-timing.sh`) against a pilot who clicks rather than types. A press and its
+/// release read in the same pass count once, here.
+pub(crate) fn pressed(response: &egui::Response) -> bool {
+    response.ctx.input(|i| i.pointer.primary_pressed()) && (response.is_pointer_button_down_on() || response.clicked())
+}
+
+/// Asks Linux for a short time slice for this thread — the window's, which reads the keys and
+/// starts the frames that take `shown`. On a busy laptop a thread woken by a key otherwise waits
+/// for a spinning neighbour's slice to end (3 ms by default under EEVDF) before its stamp,
+/// which `scripts/window-timing.sh` measured. The thread gets no more CPU, only sooner; no
+/// privilege is needed. Linux 6.12 and later honour it; elsewhere nothing changes.
+pub(crate) fn short_slice() {
+    #[cfg(target_os = "linux")]
+    {
+        /// The kernel's `struct sched_attr` (the fields up to `sched_period`).
+        #[repr(C)]
+        struct SchedAttr {
+            size: u32,
+            policy: u32,
+            flags: u64,
+            nice: i32,
+            priority: u32,
+            runtime: u64,
+            deadline: u64,
+            period: u64,
+        }
+        /// 0.3 ms: a key is read and a frame begun well within it.
+        const SLICE_NS: u64 = 300_000;
+        // The nice value stays as the user set it (errno aside, getpriority returns it).
+        // SAFETY: getpriority takes no pointers.
+        let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        let attr = SchedAttr {
+            size: std::mem::size_of::<SchedAttr>() as u32,
+            policy: libc::SCHED_OTHER as u32,
+            flags: 0,
+            nice,
+            priority: 0,
+            runtime: SLICE_NS,
+            deadline: 0,
+            period: 0,
+        };
+        // SAFETY: the kernel reads `attr.size` bytes of a struct this frame owns.
+        let done = unsafe { libc::syscall(libc::SYS_sched_setattr, 0, &attr as *const SchedAttr, 0u32) };
+        if done != 0 {
+            tracing::debug!("no short time slice for the window's thread: {}", std::io::Error::last_os_error());
+        }
+    }
+}
