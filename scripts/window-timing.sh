@@ -6,7 +6,7 @@
 # own priority. Prints one JSON line per condition (p50/p99 of each error, ms) and writes them
 # to OUT_DIR/window-timing.json.
 #
-#   bash scripts/window-timing.sh [BOLIDE_BINARY] [TRIALS] [OUT_DIR]
+#   [CONDITIONS="idle busy"] bash scripts/window-timing.sh [BOLIDE_BINARY] [TRIALS] [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/bolide}

@@ -5,7 +5,9 @@
 //! drawing the triangles) is not in it.
 //!
 //! `cargo run --release -p bolide-client --example frame_time`; with `-- mille-bornes`, the
-//! 1000 Bornes screen instead: eight players (four teams), mid-hand, bots playing on the clock.
+//! 1000 Bornes screen instead: eight players (four teams), mid-hand, bots playing on the clock;
+//! with `-- replay`, a 3-race night replayed, a move further every frame; with `-- warm-up`,
+//! the warm-up.
 
 use bolide_client::live::{Link, Live};
 use bolide_client::ui::BolideApp;
@@ -36,7 +38,7 @@ fn rss_kb() -> u64 {
 }
 
 fn main() -> anyhow::Result<()> {
-    let mille_bornes = std::env::args().any(|a| a == "mille-bornes");
+    let mode = std::env::args().nth(1).unwrap_or_default();
     let (live, _commands) = Live::detached("GARAGE-7F3K0Q");
     {
         live.set_link(Link::Connected);
@@ -91,11 +93,27 @@ fn main() -> anyhow::Result<()> {
         }
     }
     let mut app = BolideApp::with(Prefs::default(), None, None)?;
-    if mille_bornes {
-        let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"];
-        app.sit_mille_bornes(bolide_client::ui::table_mb::mid_hand(&names, 3), None);
-    } else {
-        app.sit(live, None);
+    let w = &bolide_client::lang::EN;
+    // The screens that are not a table: drawn by themselves.
+    let mut replay = None;
+    let mut drill = None;
+    match mode.as_str() {
+        "mille-bornes" => {
+            let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"];
+            app.sit_mille_bornes(bolide_client::ui::table_mb::mid_hand(&names, 3), None);
+        }
+        "replay" => {
+            let text = bolide_client::replay::night_of_bots(3);
+            let kept = bolide_client::shelf::Kept {
+                path: "night.journal".into(),
+                when: 0,
+                game: "bolide".into(),
+                names: vec!["Anne".into(), "Bot 1".into(), "Bot 2".into()],
+            };
+            replay = Some(bolide_client::ui::replay::ReplayUi::open(kept, &text)?);
+        }
+        "warm-up" => drill = Some(bolide_client::ui::drill::DrillUi::new()),
+        _ => app.sit(live, None),
     }
     let ctx = egui::Context::default();
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1920.0, 1080.0));
@@ -108,14 +126,31 @@ fn main() -> anyhow::Result<()> {
         // The pointer sweeps the board, so hovers and their tooltips come and go.
         let x = (frame % 1400) as f32 + 20.0;
         let y = 100.0 + (frame % 700) as f32;
-        let raw = egui::RawInput {
-            screen_rect: Some(screen),
-            time: Some(frame as f64 / 60.0),
-            events: vec![egui::Event::PointerMoved(egui::pos2(x, y))],
-            ..Default::default()
-        };
+        let mut events = vec![egui::Event::PointerMoved(egui::pos2(x, y))];
+        if replay.is_some() {
+            // A move further each frame for 200 frames, then a move back (each rebuilt from the
+            // start of the night, the replay's dearest step) for 200: a new table every frame.
+            let key = if frame % 400 < 200 { egui::Key::ArrowRight } else { egui::Key::ArrowLeft };
+            events.push(egui::Event::Key {
+                key,
+                physical_key: None,
+                pressed: true,
+                repeat: false,
+                modifiers: Default::default(),
+            });
+        }
+        let raw =
+            egui::RawInput { screen_rect: Some(screen), time: Some(frame as f64 / 60.0), events, ..Default::default() };
         let start = thread_cpu_ns();
-        let out = ctx.run_ui(raw, |ui| app.show(ui));
+        let out = ctx.run_ui(raw, |ui| match (&mut replay, &mut drill) {
+            (Some(replay), _) => {
+                replay.show(ui, w);
+            }
+            (_, Some(drill)) => {
+                drill.show(ui, w);
+            }
+            _ => app.show(ui),
+        });
         let primitives = ctx.tessellate(out.shapes, out.pixels_per_point);
         let spent = thread_cpu_ns() - start;
         std::hint::black_box(primitives);
@@ -128,7 +163,12 @@ fn main() -> anyhow::Result<()> {
     let report = serde_json::json!({
         "frames": FRAMES,
         "size": "1920x1080",
-        "screen": if mille_bornes { "1000 Bornes, 8 players" } else { "Bolide race, 6 cars" },
+        "screen": match mode.as_str() {
+            "mille-bornes" => "1000 Bornes, 8 players",
+            "replay" => "a 3-race night replayed, a move a frame",
+            "warm-up" => "the warm-up",
+            _ => "Bolide race, 6 cars",
+        },
         "cpu_ms_per_frame": { "p50": at(0.5), "p99": at(0.99), "max": at(1.0) },
         "rss_kb": { "start": rss_start, "end": rss_kb() },
     });

@@ -1013,7 +1013,9 @@ pub static FR: Words = Words {
     path_measuring: "réseau : mesure en cours…",
     ready: "prêt",
     not_ready: "pas prêt",
-    bot_n: |n| format!("Robot {n}"),
+    // As the host names its bots at every table, whatever its laptops speak ("bot" is French
+    // gamers' word too): the lobby and the standings agree.
+    bot_n: |n| format!("Bot {n}"),
     you_watch: |n| format!("Vous regardez ({n} spectateurs)."),
     your_colour: "Votre couleur",
     hand_flat: "Main posée à plat sur la table (prêt) — cliquez pour la lever",

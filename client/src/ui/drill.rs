@@ -50,7 +50,14 @@ pub struct DrillUi {
     reactions: Vec<u64>,
 }
 
+impl Default for DrillUi {
+    fn default() -> Self {
+        DrillUi::new()
+    }
+}
+
 impl DrillUi {
+    /// A warm-up whose first cup comes down now.
     pub fn new() -> DrillUi {
         let clock = Arc::new(MonotonicClock::new());
         log_zero(&clock);

@@ -6,7 +6,7 @@
 mod board;
 mod cards;
 pub mod discovery;
-mod drill;
+pub mod drill;
 mod howto;
 mod lobby;
 mod look;
