@@ -5,8 +5,10 @@
 # until the last ten). Under Xvfb with
 # Mesa's software GL, so a frame costs more here than on a laptop's GPU. With `mille-bornes`,
 # the same at a 1000 Bornes table hosted from the window (its lobby, then this player's turn).
+# With `join`, the window of a laptop that joins a Bolide table (`bolide-host serve`, from
+# beside BOLIDE_BINARY, in its own process): what every laptop but the host's spends.
 #
-#   bash scripts/idle-cpu.sh [BOLIDE_BINARY] [mille-bornes]
+#   bash scripts/idle-cpu.sh [BOLIDE_BINARY] [mille-bornes|join]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/bolide}
@@ -18,9 +20,25 @@ if missing=$(window_tools_missing); then
 fi
 GAME=${2:-bolide}
 export RUST_LOG="warn,bolide::frame=trace" # one line per frame drawn, counted below
-[ "$GAME" = bolide ] || export WINDOW_SETTINGS='{"name": "Anne", "host_game": "mille-bornes", "lang": "En"}'
+[ "$GAME" = mille-bornes ] && export WINDOW_SETTINGS='{"name": "Anne", "host_game": "mille-bornes", "lang": "En"}'
+if [ "$GAME" = join ]; then
+  host_dir=$(mktemp -d)
+  "$(dirname "$BIN")/bolide-host" serve --bind 127.0.0.1:47311 --data-dir "$host_dir" --code GARAGE --no-mdns \
+    --races 1 --bots 2 >"$host_dir/out" 2>&1 &
+  host=$!
+  until grep -qs "room code" "$host_dir/out"; do sleep 0.1; done
+  code=$(sed -n 's/.*room code //p' "$host_dir/out")
+fi
 start_window "${WINDOW_GAME_DISPLAY:-88}"
-if [ "$GAME" = bolide ]; then
+if [ "$GAME" = join ]; then
+  trap 'kill "$host" 2>/dev/null; rm -rf "$host_dir"; stop_window' EXIT
+  click 200 126; xdotool type --delay 40 "Anne"
+  click 650 245; xdotool key ctrl+a; xdotool type "127.0.0.1:47311"
+  click 650 268; xdotool key ctrl+a; xdotool type "$code"
+  click 640 294 # Join
+  wait_title 'lobby'
+  sleep 1
+elif [ "$GAME" = bolide ]; then
   host_one_race_with_bots
 else
   click 215 323 # Host a game (1000 Bornes, to 5000 points, two bots)
@@ -52,7 +70,7 @@ measure() { # measure LABEL SECONDS
 }
 measure "lobby, first" 10
 measure lobby 20
-ready
+if [ "$GAME" = join ]; then click 300 220; else ready; fi # a joined lobby has no host's panel above
 while ! title | grep -q "your turn"; do
   case "$(title)" in *"grab!"*) xdotool key 1 2 3 ;; esac
   [ $SECONDS -lt $deadline ] || { echo "idle cpu: no turn in time"; exit 1; }
