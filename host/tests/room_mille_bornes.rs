@@ -8,6 +8,14 @@ use bolide_table::{BotLevel, Seat};
 use mille_bornes::options::GameMode;
 use mille_bornes::{Event, Lobby, MilleBornes, Partie, RuleError, Settings};
 
+mod common;
+use common::{events_to, journal, run};
+
+/// A room of one pilot (Anne, connection 1) and three bots, started.
+fn started(seed: u64) -> (RoomOf<Partie>, Vec<Output>) {
+    common::started::<Partie>(config(seed), "GARE")
+}
+
 type Output = OutputOf<MilleBornes>;
 
 fn config(seed: u64) -> RoomConfigOf<Lobby> {
@@ -18,51 +26,9 @@ fn config(seed: u64) -> RoomConfigOf<Lobby> {
     config
 }
 
-/// A room of one pilot (Anne, connection 1) and three bots, started.
-fn started(seed: u64) -> (RoomOf<Partie>, Vec<Output>) {
-    let mut room = RoomOf::<Partie>::new(config(seed), 1);
-    let mut out = Vec::new();
-    let hello =
-        Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Anne".into(), seat_token: None, watch: false };
-    room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
-    room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
-    (room, out)
-}
 
-/// Runs the room's clock until the game is over (or `stop` says so), as the network layer
-/// would: every deadline, in order. Returns the journal it wrote.
-fn run(room: &mut RoomOf<Partie>, now: &mut u64, out: &mut Vec<Output>, stop: impl Fn(&[Output]) -> bool) {
-    while !room.is_finished() && !stop(out) {
-        let at = room.next_deadline().expect("a room that is not finished waits for something");
-        assert!(at < *now + 60_000_000, "nothing happened for a minute at {now} µs");
-        *now = (*now).max(at);
-        room.tick(*now, out);
-    }
-}
 
-fn journal(out: &[Output]) -> Vec<JournalEntryOf<MilleBornes>> {
-    out.iter()
-        .filter_map(|o| match o {
-            OutputOf::Journal(entry) => Some(entry.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
-fn events_to(out: &[Output], conn: u64) -> Vec<Event> {
-    out.iter()
-        .filter_map(|o| match o {
-            OutputOf::Send { conn: c, msg: ServerMsgOf::Update { events, .. } }
-            | OutputOf::SendAt { conn: c, msg: ServerMsgOf::Update { events, .. }, .. }
-                if *c == conn =>
-            {
-                Some(events.clone())
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
 
 /// A pilot and three host bots: the pilot lets every time limit pass, its stand-in plays,
 /// and the hand is played to the standings with Coup-Fourré windows opened and closed by

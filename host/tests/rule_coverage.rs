@@ -1,4 +1,4 @@
-//! Every rule id of `rules/bolide.md` and `rules/mille-bornes.md` has at least one test named
+//! Every rule id of `rules/bolide.md`, `rules/mille-bornes.md` and `rules/entenrallye.md` has at least one test named
 //! after it (`B-5.13` → a test function whose name starts with `b_5_13_`), somewhere in the
 //! workspace.
 //!
@@ -19,7 +19,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Rule ids: every `- X-x.y` bullet, and every `## X-x` section that has no bullets of its
-/// own (`X` is the game's letter: `B` for Bolide, `M` for 1000 Bornes).
+/// own (`X` is the game's letter: `B` for Bolide, `M` for 1000 Bornes, `E` for Entenrallye).
 fn rule_ids(rules: &str, letter: char) -> Vec<String> {
     let bullet = format!("- {letter}-");
     let section = format!("## {letter}-");
@@ -48,7 +48,8 @@ fn untested(name: &str, letter: char, at_least: usize) -> Vec<String> {
     let ids = rule_ids(&copy, letter);
     assert!(ids.len() >= at_least, "found only {} rule ids in {name}: {ids:?}", ids.len());
     let mut files = Vec::new();
-    for dir in ["table", "protocol", "words", "bots", "link", "host", "client", "tests", "mille-bornes"] {
+    for dir in ["table", "protocol", "words", "bots", "link", "host", "client", "tests", "mille-bornes", "entenrallye"]
+    {
         rust_files(&root.join(dir), &mut files);
     }
     let sources: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
@@ -69,6 +70,12 @@ fn every_rule_id_has_a_test_named_after_it() {
 #[test]
 fn every_1000_bornes_rule_id_has_a_test() {
     let missing = untested("mille-bornes.md", 'M', 80);
+    assert!(missing.is_empty(), "rules without a test (that asserts something) named after them: {missing:?}");
+}
+
+#[test]
+fn every_entenrallye_rule_id_has_a_test() {
+    let missing = untested("entenrallye.md", 'E', 70);
     assert!(missing.is_empty(), "rules without a test (that asserts something) named after them: {missing:?}");
 }
 
