@@ -97,7 +97,12 @@ impl bolide_table::Game for Rallye {
         rng: &mut rand_chacha::ChaCha8Rng,
         scratch: &mut Vec<Action>,
     ) -> Option<Action> {
-        bots::decide(self, seat, level, rng, scratch)
+        scratch.clear();
+        self.legal_into(seat, scratch);
+        if scratch.is_empty() {
+            return None;
+        }
+        bots::decide(&self.view(Some(seat)), scratch, level, rng)
     }
 
     fn standings(&self) -> Option<Vec<bolide_table::Standing>> {

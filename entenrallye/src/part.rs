@@ -115,3 +115,15 @@ impl Part {
         format!("P{:02}", u16::from(self.0) + 1)
     }
 }
+
+/// E-7.6: the faults of a car card with these parts fitted: 3 for a bare section, the part's
+/// faults otherwise (12 to 20).
+pub fn faults(fitted: &[Option<Part>; 4]) -> u8 {
+    fitted.iter().map(|p| p.map_or(BARE_FAULTS, Part::faults)).sum()
+}
+
+/// E-7.7: the points of a car card of `colour` with these parts fitted: each part's points,
+/// and 1 for each in the car's colour.
+pub fn points(fitted: &[Option<Part>; 4], colour: Colour) -> u8 {
+    fitted.iter().flatten().map(|p| p.points() + u8::from(p.colour() == colour)).sum()
+}

@@ -7,7 +7,7 @@ use crate::board::{Inspection, Kind, MEETING_MONTHS, Square, board};
 use crate::calendar::{Calendar, Tick};
 use crate::event::{Event, Why};
 use crate::options::{Settings, Ties};
-use crate::part::{BARE_FAULTS, Colour, Part};
+use crate::part::{self, Colour, Part};
 use bolide_table::Seat;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -63,12 +63,12 @@ impl Car {
 
     /// E-7.6: 3 for a bare section, the part's faults otherwise: 12 to 20.
     pub fn faults(&self) -> u8 {
-        self.fitted.iter().map(|p| p.map_or(BARE_FAULTS, Part::faults)).sum()
+        part::faults(&self.fitted)
     }
 
     /// E-7.7: the fitted parts' points, and 1 for each in the car's colour.
     pub fn points(&self, colour: Colour) -> u8 {
-        self.fitted.iter().flatten().map(|p| p.points() + u8::from(p.colour() == colour)).sum()
+        part::points(&self.fitted, colour)
     }
 
     pub fn owes(&self, check: Inspection) -> bool {
@@ -151,6 +151,29 @@ pub struct CarView {
     pub hidden: u8,
     pub checks: [Check; 2],
     pub scores: [Option<u8>; 4],
+}
+
+impl CarView {
+    /// E-7.6.
+    pub fn faults(&self) -> u8 {
+        part::faults(&self.fitted)
+    }
+
+    /// E-7.7.
+    pub fn points(&self, colour: Colour) -> u8 {
+        part::points(&self.fitted, colour)
+    }
+
+    pub fn owes(&self, check: Inspection) -> bool {
+        self.checks[check.index()] == Check::Owed
+    }
+}
+
+impl View {
+    /// The calendar as this view shows it.
+    pub fn calendar(&self) -> Calendar {
+        Calendar { players: self.players.max(1), time: self.time }
+    }
 }
 
 impl Rallye {

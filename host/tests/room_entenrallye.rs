@@ -23,10 +23,6 @@ fn config(seed: u64) -> RoomConfigOf<Lobby> {
     config
 }
 
-
-
-
-
 /// A pilot who lets every time limit pass, and three bots: the stand-in plays Anne's turns,
 /// and the year runs to its end with the standings the engine gives.
 #[test]

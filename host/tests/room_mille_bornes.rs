@@ -26,10 +26,6 @@ fn config(seed: u64) -> RoomConfigOf<Lobby> {
     config
 }
 
-
-
-
-
 /// A pilot and three host bots: the pilot lets every time limit pass, its stand-in plays,
 /// and the hand is played to the standings with Coup-Fourré windows opened and closed by
 /// the table's timers.
