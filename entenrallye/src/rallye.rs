@@ -174,6 +174,58 @@ impl View {
     pub fn calendar(&self) -> Calendar {
         Calendar { players: self.players.max(1), time: self.time }
     }
+
+    /// Whether this view names only what exists (a laptop checks a host's view before it
+    /// shows or decides on it): 2 to 6 seats and a car each, squares of the road, parts of
+    /// the deck on their own sections, markers and dice within their ranges.
+    pub fn check(&self) -> Result<(), String> {
+        let players = self.players;
+        let seat_ok = |s: Seat| s.0 < players;
+        let die_ok = |d: u8| (1..=6).contains(&d);
+        let phase_ok = match self.phase {
+            Phase::Drive { die } | Phase::Special { die, .. } | Phase::Keep { die } => die_ok(die),
+            Phase::Roll | Phase::Over => true,
+        };
+        let fitted_ok = |fitted: &[Option<Part>; 4]| {
+            fitted.iter().enumerate().all(|(i, p)| p.is_none_or(|p| p.is_card() && p.section().index() == i))
+        };
+        let car_ok = |c: &CarView| {
+            board().has(c.at)
+                && c.repair <= REPAIR_MAX
+                && c.waiting.is_none_or(|m| m < 3)
+                && fitted_ok(&c.fitted)
+                && c.hidden <= part::PARTS
+                && c.scores.iter().flatten().all(|p| *p <= 4 * 6)
+        };
+        let ok = (2..=6).contains(&players)
+            && self.viewer.is_none_or(seat_ok)
+            && seat_ok(self.turn)
+            && phase_ok
+            && self.time <= 12 * u16::from(players)
+            && self.cars.len() == usize::from(players)
+            && self.cars.iter().all(car_ok)
+            && self.hand.len() <= usize::from(part::PARTS)
+            && self.hand.iter().all(|p| p.is_card())
+            && self.pile <= part::PARTS;
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("an Entenrallye view of {players} players that names what the game has not"))
+        }
+    }
+
+    /// Whether `action` names only seats, squares and parts of this table.
+    pub fn check_action(&self, action: &Action) -> Result<(), String> {
+        let ok = match *action {
+            Action::Drive { to, squares, repair, .. } => board().has(to) && (1..=6).contains(&squares) && repair <= 6,
+            Action::Fit { part } => part.is_card(),
+            Action::Steal { from } => from.0 < self.players,
+            Action::Exchange { with, give } => with.0 < self.players && give.is_card(),
+            Action::Keep { parts } => parts.iter().flatten().all(|p| p.is_card()),
+            Action::Roll | Action::EndTurn => true,
+        };
+        if ok { Ok(()) } else { Err(format!("an action offered that names what the table has not: {action:?}")) }
+    }
 }
 
 impl Rallye {

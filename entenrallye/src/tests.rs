@@ -1138,3 +1138,29 @@ fn views_and_events_travel_on_the_wire() {
     assert_eq!(back, g.view(Some(Seat(1))));
     assert!(bytes.len() < 400, "a view is {} bytes", bytes.len());
 }
+
+#[test]
+fn a_laptop_refuses_a_view_that_names_what_the_game_has_not() {
+    let mut g = game(3);
+    hand(&mut g, 0, &[0, 20]);
+    let view = g.view(Some(Seat(0)));
+    assert_eq!(view.check(), Ok(()));
+    let bad: [fn(&mut View); 6] = [
+        |v| v.players = 7,
+        |v| v.cars[1].at = Square(250),
+        |v| v.cars[2].fitted[1] = Some(Part(0)), // a FRONT part on the front doors
+        |v| v.hand.push(Part(48)),
+        |v| v.phase = Phase::Drive { die: 9 },
+        |v| v.turn = Seat(3),
+    ];
+    for spoil in bad {
+        let mut v = view.clone();
+        spoil(&mut v);
+        assert!(v.check().is_err(), "{v:?}");
+    }
+    assert!(view.check_action(&Action::Steal { from: Seat(3) }).is_err());
+    assert!(view.check_action(&Action::Drive { to: Square(200), squares: 1, buy: false, repair: 0 }).is_err());
+    let mut legal = Vec::new();
+    g.legal_into(Seat(0), &mut legal);
+    assert!(legal.iter().all(|a| view.check_action(a).is_ok()));
+}

@@ -1,4 +1,5 @@
 //! Each game's half of the client core ([`crate::game::ClientGame`]), a module per game.
 
 pub mod bolide;
+pub mod entenrallye;
 pub mod mille_bornes;

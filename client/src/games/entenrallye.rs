@@ -1,0 +1,133 @@
+//! Entenrallye's half of the client core: nothing is timed — every decision is one seat's,
+//! in turn — so no moment, no twin and nothing to beat for; what is left is checking what
+//! the host sends against the game's own ranges (`View::check`).
+
+use crate::game::{ClientGame, Stage, TwinUpdate};
+use bolide_protocol::wire::ServerMsgOf;
+use bolide_table::Seat;
+use entenrallye::{Action, Entenrallye, Event, View};
+
+impl ClientGame for Entenrallye {
+    /// The die and the pile are drawn from the seed, but no laptop checks them yet.
+    type Watch = ();
+    type Twins = ();
+    const SEATS: usize = 6;
+
+    fn check(msg: &mut ServerMsgOf<Entenrallye>) -> Result<(), String> {
+        if let ServerMsgOf::Update { view, legal, .. } = msg {
+            view.check()?;
+            legal.iter().try_for_each(|a| view.check_action(a))?;
+        }
+        Ok(())
+    }
+
+    fn viewer(view: &View) -> Option<Seat> {
+        view.viewer
+    }
+
+    fn seats(view: &View, seat: Seat) -> bool {
+        seat.0 < view.players
+    }
+
+    fn stage(_view: &View) -> Stage {
+        Stage::Other
+    }
+
+    fn moment(_view: &View) -> Option<u64> {
+        None
+    }
+
+    fn opened(_events: &[Event], _view: &View) -> Option<u64> {
+        None
+    }
+
+    fn competing(_view: &View, _seat: Option<Seat>, _legal: &[Action]) -> bool {
+        false
+    }
+
+    fn timed(_action: &Action) -> bool {
+        false
+    }
+
+    fn dedupe(_twins: &mut (), _events: &mut Vec<Event>, _view: &View) {}
+
+    fn twin(_twins: &mut (), _view: &View, _seat: Option<Seat>, _twin: ()) -> Option<TwinUpdate<Entenrallye>> {
+        None
+    }
+
+    fn watch(_watch: &mut (), _msg: &ServerMsgOf<Entenrallye>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::state::ClientStateOf;
+    use bolide_protocol::wire::{BeatSchedule, ServerMsgOf};
+    use bolide_table::{BotLevel, Game, Seat};
+    use entenrallye::{Entenrallye, Event, Rallye, Settings, Square};
+    use rand::SeedableRng;
+
+    /// A whole year of bots as `viewer`'s laptop gets it: one update per action, its events
+    /// as the viewer may see them, the view and what the viewer may do after it.
+    fn year_seen_by(viewer: Seat, seed: u64) -> (Rallye, Vec<ServerMsgOf<Entenrallye>>) {
+        let mut events = Vec::new();
+        let mut game = Rallye::new(Settings::default(), 4, seed, &mut events).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut scratch = Vec::new();
+        let mut msgs = Vec::new();
+        loop {
+            let mut legal = Vec::new();
+            game.legal(viewer, &mut legal);
+            msgs.push(ServerMsgOf::Update {
+                events: events.drain(..).map(|e| game.event_for(&e, Some(viewer))).collect(),
+                view: Box::new(game.view(Some(viewer))),
+                legal,
+                deadline_ms: None,
+                awaited: None,
+                show_at_us: None,
+                lift_at_us: None,
+            });
+            let step =
+                bolide_table::drive::step(&mut game, &[BotLevel::Strategic; 4], &mut rng, &mut events, &mut scratch);
+            if step.unwrap().is_none() {
+                return (game, msgs);
+            }
+        }
+    }
+
+    #[test]
+    fn the_client_core_follows_a_year_of_entenrallye_and_refuses_a_forged_view() {
+        let (game, msgs) = year_seen_by(Seat(1), 5);
+        let mut s = ClientStateOf::<Entenrallye>::default();
+        s.welcome(Some(Seat(1)), None, BeatSchedule::Steady);
+        for msg in &msgs {
+            s.on_message(msg.clone(), 0).expect("every update of a real game passes the checks");
+        }
+        assert_eq!(s.mirror.view.as_ref(), Some(&game.view(Some(Seat(1)))), "the mirror is the game as seat 2 sees it");
+        let seen: Vec<&Event> = msgs
+            .iter()
+            .flat_map(|m| match m {
+                ServerMsgOf::Update { events, .. } => events.iter().collect::<Vec<_>>(),
+                _ => Vec::new(),
+            })
+            .collect();
+        assert!(
+            seen.iter().any(|e| matches!(e, Event::Bought { seat: Seat(0), part: None })),
+            "others' purchases unseen"
+        );
+        // A host that puts a car off the road is refused, and the mirror keeps what it had.
+        let Some(ServerMsgOf::Update { view, events, legal, .. }) = msgs.last().cloned() else { panic!() };
+        let mut forged = view.clone();
+        forged.cars[2].at = Square(240);
+        let msg = ServerMsgOf::Update {
+            events,
+            view: forged,
+            legal,
+            deadline_ms: None,
+            awaited: None,
+            show_at_us: None,
+            lift_at_us: None,
+        };
+        assert!(s.on_message(msg, 0).is_err());
+        assert_eq!(s.mirror.view.as_ref(), Some(&*view));
+    }
+}
