@@ -15,7 +15,7 @@ BIN=${1:-target/release/bolide}
 OUT=${2:-docs/screenshots}
 source scripts/window-lib.sh
 window_script_ready "1000 Bornes window game"
-export WINDOW_SETTINGS='{"name": "Anne", "practice_mille_bornes": true, "lang": "En"}'
+export WINDOW_SETTINGS='{"name": "Anne", "practice_game": "mille-bornes", "lang": "En"}'
 start_window "${WINDOW_GAME_DISPLAY:-86}"
 # The start screen at 1280x800, Practice column: one hand, bots that play to win, Practice.
 click 998 242; click 1012 265

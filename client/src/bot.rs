@@ -99,6 +99,22 @@ impl BotGame for MilleBornes {
     }
 }
 
+impl BotGame for entenrallye::Entenrallye {
+    /// Every action moves a car, the calendar, the die or a part: all of it is in the view.
+    fn decision(view: &entenrallye::View, legal: &[entenrallye::Action]) -> String {
+        format!("{} {:?} {:?} {:?} {:?} {legal:?}", view.time, view.turn, view.phase, view.cars, view.hand)
+    }
+
+    fn decide(
+        view: &entenrallye::View,
+        legal: &[entenrallye::Action],
+        level: BotLevel,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<entenrallye::Action> {
+        entenrallye::bots::decide(view, legal, level, rng)
+    }
+}
+
 /// Called with each message the host sent and the mirror it left (the terminal race narrates
 /// from it); [`quiet`] for none.
 pub type WatchOf<'a, W> = &'a mut (dyn FnMut(&ServerMsgOf<W>, &MirrorOf<W>) + Send);
@@ -141,6 +157,7 @@ impl PlayedOf<Bolide> {
 pub enum PlayedAny {
     Bolide(Box<PlayedOf<Bolide>>),
     MilleBornes(PlayedOf<MilleBornes>),
+    Entenrallye(PlayedOf<entenrallye::Entenrallye>),
 }
 
 impl PlayedAny {
@@ -148,6 +165,7 @@ impl PlayedAny {
         match self {
             PlayedAny::Bolide(p) => &p.standings,
             PlayedAny::MilleBornes(p) => &p.standings,
+            PlayedAny::Entenrallye(p) => &p.standings,
         }
     }
 }
@@ -203,10 +221,15 @@ pub async fn play_any(addr: SocketAddr, code: &str, name: &str, plan: Plan<'_>) 
                     .await
                     .map(PlayedAny::MilleBornes)
             }
+            <entenrallye::Entenrallye as bolide_table::Words>::NAME => {
+                play_as::<entenrallye::Entenrallye>(Some(admitted), addr, code, name, plan, &mut quiet)
+                    .await
+                    .map(PlayedAny::Entenrallye)
+            }
             other => {
                 let other = other.to_string();
                 admitted.close().await;
-                return Err(ClientError::OtherGame { host: other, here: "bolide or mille-bornes" });
+                return Err(ClientError::OtherGame { host: other, here: "bolide, mille-bornes or entenrallye" });
             }
         };
         match played {

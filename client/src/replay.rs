@@ -195,6 +195,16 @@ pub fn mille_bornes_night_of_bots(hands: u8, seed: u64) -> String {
     night_of_the_room(RoomOf::<mille_bornes::Partie>::new(config, 7))
 }
 
+/// A year of Entenrallye, Anne (who never acts: her stand-in plays) and three host bots, to
+/// the end: the night the room hands Anne's laptop. For the tests.
+pub fn entenrallye_night_of_bots(seed: u64) -> String {
+    use bolide_host::room::{RoomConfigOf, RoomOf};
+    let lobby = entenrallye::Lobby { bots: 3, ..Default::default() };
+    let mut config = RoomConfigOf::new("GARE", lobby, seed);
+    (config.bot_delay_ms, config.turn_timeout_ms) = (5, 20);
+    night_of_the_room(RoomOf::<entenrallye::Rallye>::new(config, 7))
+}
+
 /// Anne joins `room` and is ready; the room runs on its own timers to its end.
 fn night_of_the_room<G: Game>(mut room: bolide_host::room::RoomOf<G>) -> String {
     use bolide_host::room::OutputOf;

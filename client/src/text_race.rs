@@ -50,8 +50,10 @@ pub fn run(args: TextArgs) -> anyhow::Result<()> {
 }
 
 async fn race(args: TextArgs) -> anyhow::Result<()> {
-    if args.game == bolide_protocol::options::GameKind::MilleBornes {
-        return mille_bornes_game(args).await;
+    match args.game {
+        bolide_protocol::options::GameKind::MilleBornes => return mille_bornes_game(args).await,
+        bolide_protocol::options::GameKind::Entenrallye => return entenrallye_game(args).await,
+        bolide_protocol::options::GameKind::Bolide => {}
     }
     anyhow::ensure!((3..=6).contains(&args.players), "--players: Bolide races 3 to 6 pilots (B-1.1)");
     // A throw-away folder for the host's certificate and journal: a watched race is never
@@ -129,15 +131,14 @@ impl Narrator {
     }
 }
 
-/// A game of 1000 Bornes narrated: the watched seat's laptop, the host's bots in the others.
-async fn mille_bornes_game(args: TextArgs) -> anyhow::Result<()> {
-    use mille_bornes::MilleBornes;
+/// A throw-away host of `game` on loopback for a narrated game: the watched seat and the
+/// host's bots in the others (its folder is removed when the returned guard drops).
+async fn host_for_text(game: &str, args: &TextArgs) -> anyhow::Result<(tempfile::TempDir, serve::Hosting, SocketAddr)> {
     let temp = tempfile::Builder::new().prefix("bolide-text-").tempdir()?;
     let data_dir = temp.path().display().to_string();
+    let name = format!("{game} --text");
     let mut serve_args: Vec<String> =
-        ["--game", "mille-bornes", "--bind", "127.0.0.1:0", "--no-mdns", "--name", "1000 Bornes --text"]
-            .map(String::from)
-            .into();
+        ["--game", game, "--bind", "127.0.0.1:0", "--no-mdns", "--name", &name].map(String::from).into();
     serve_args.extend(["--bots".into(), (args.players - 1).to_string(), "--data-dir".into(), data_dir]);
     serve_args.extend(["--bot-delay-ms".into(), args.pace_ms.to_string()]);
     if let Some(seed) = args.seed {
@@ -145,6 +146,49 @@ async fn mille_bornes_game(args: TextArgs) -> anyhow::Result<()> {
     }
     let hosting = serve::start(ServeArgs::parse_words(serve_args)?).await?;
     let addr = SocketAddr::from(([127, 0, 0, 1], hosting.server.local_addr().port()));
+    Ok((temp, hosting, addr))
+}
+
+/// A game of Entenrallye narrated: the watched seat's laptop, the host's bots in the others.
+async fn entenrallye_game(args: TextArgs) -> anyhow::Result<()> {
+    use entenrallye::Entenrallye;
+    anyhow::ensure!((2..=6).contains(&args.players), "--players: Entenrallye seats 2 to 6 (E-1.1)");
+    let (_temp, hosting, addr) = host_for_text("entenrallye", &args).await?;
+    let w = args.lang.unwrap_or_else(bolide_client::ui::prefs::Prefs::saved_lang).words();
+    println!("Entenrallye — {} players: {WATCHED} and {} host bots", args.players, args.players - 1);
+    let mut tell = |msg: &ServerMsgOf<Entenrallye>, mirror: &MirrorOf<Entenrallye>| {
+        let names: Vec<String> =
+            mirror.lobby.as_ref().map_or_else(Vec::new, |l| l.seats.iter().map(|s| s.name.clone()).collect());
+        match msg {
+            ServerMsgOf::Update { events, view, .. } => {
+                for e in events {
+                    if let Some(line) = bolide_words::entenrallye::describe(e, view.players, &names, w) {
+                        println!("{line}");
+                    }
+                }
+            }
+            ServerMsgOf::Finished { standings } => {
+                for l in standings {
+                    println!("  {}", (w.ente_standing)(l.rank, &l.name, l.points));
+                }
+            }
+            _ => {}
+        }
+    };
+    // A turn is several actions (roll, drive, fit, end): at least 25 ms between them keeps the
+    // watched laptop under the host's 50 messages a second however fast the pace.
+    let think = Duration::from_millis(args.pace_ms.max(25));
+    let plan = bot::Plan::new(BotLevel::Strategic, think, args.seed.unwrap_or(0));
+    let played = bot::play_as::<Entenrallye>(None, addr, &hosting.code, WATCHED, plan, &mut tell).await;
+    hosting.stop().await;
+    played?;
+    Ok(())
+}
+
+/// A game of 1000 Bornes narrated: the watched seat's laptop, the host's bots in the others.
+async fn mille_bornes_game(args: TextArgs) -> anyhow::Result<()> {
+    use mille_bornes::MilleBornes;
+    let (_temp, hosting, addr) = host_for_text("mille-bornes", &args).await?;
     let w = args.lang.unwrap_or_else(bolide_client::ui::prefs::Prefs::saved_lang).words();
     println!("1000 Bornes — {} players: {WATCHED} and {} host bots", args.players, args.players - 1);
     let think = Duration::from_millis(args.pace_ms);

@@ -682,6 +682,9 @@ fn how_to_play_explains_each_game_in_the_window_s_language() {
     h.get_by_label("1000 Bornes").click();
     h.run();
     h.get_by_label("Coup-Fourré");
+    h.get_by_label("Entenrallye").click();
+    h.run();
+    h.get_by_label("The tests");
     h.get_by_label("Back").click();
     h.run();
     h.get_by_label("Host a game");
@@ -692,6 +695,9 @@ fn how_to_play_explains_each_game_in_the_window_s_language() {
     h.get_by_label("Comment jouer").click();
     h.run();
     h.get_by_label("Le gobelet et la prise");
+    h.get_by_label("Entenrallye").click();
+    h.run();
+    h.get_by_label("Les contrôles");
 }
 
 /// Every character of every message, in both languages, has a glyph in the window's fonts: a
@@ -755,7 +761,7 @@ fn mille_bornes_practice_is_picked_under_practice_and_remembered() {
     // Host a game (left) and Practice (right) each ask which game.
     h.query_all_by_label("1000 Bornes").last().unwrap().click();
     h.run();
-    assert!(h.state().prefs().practice_mille_bornes, "the game is remembered");
+    assert_eq!(h.state().prefs().practice_game, GameKind::MilleBornes, "the game is remembered");
     h.get_by_label("2").click();
     h.run();
     h.query_all_by_label("1 hand").last().unwrap().click();
@@ -853,15 +859,7 @@ fn mb_seated(started: bool, bots: u8) -> (BolideApp, LiveOf<MilleBornes>, Unboun
     {
         let mut state = live.state();
         state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
-        let seat = |i: u8, name: &str, colour, bot| LobbySeat {
-            seat: Seat(i),
-            name: name.into(),
-            colour,
-            bot,
-            ready: started,
-            connected: !bot,
-            path: None,
-        };
+        let seat = |i: u8, name: &str, colour, bot| lobby_seat(i, name, colour, bot, started);
         let mut seats = vec![seat(0, "Anne", Colour::Rouge, false), seat(1, "Bob", Colour::Bleu, false)];
         if started {
             seats.extend((0..bots).map(|n| seat(2 + n, &format!("Bot {}", n + 1), Colour::Vert, true)));
@@ -1314,6 +1312,33 @@ fn m_13_3_a_past_game_of_1000_bornes_is_stepped_through_to_its_final_places() {
 }
 
 #[test]
+fn e_13_1_a_past_year_of_entenrallye_is_stepped_through_to_its_final_places() {
+    let text = bolide_client::replay::entenrallye_night_of_bots(5);
+    let (app, dir) = with_a_kept::<entenrallye::Rallye>(&text, "ente");
+    let mut h = harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("· Entenrallye · Anne, Bot 1, Bot 2, Bot 3").is_some());
+    h.get_by_label("Watch the replay").click();
+    h.run();
+    assert!(h.query_by_label_contains("before January, turn 1 · move 0 of").is_some());
+    h.get_by_label("Turn ›").click();
+    h.run();
+    assert!(h.query_by_label_contains(", turn 2 ·").is_some());
+    h.get_by_label("Month »").click();
+    h.run();
+    // Seed 5's first turn rolled a 6 (January began with it): the next month is February.
+    assert!(h.query_by_label_contains("February, turn").is_some());
+    h.get_all_by_label("Podium").next().unwrap().click();
+    h.run();
+    h.get_by_label("The year is over");
+    h.get_by_label_contains("1. ");
+    h.get_by_label("Back").click();
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_warm_up_times_a_reaction_from_the_reservoirs_shown_and_calls_an_early_key_early() {
     let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
     let mut h = harness(BolideApp::with(prefs, None, Some(Discovery::fixed(vec![]))).unwrap());
@@ -1402,4 +1427,117 @@ fn a_night_that_does_not_match_the_commitment_is_not_kept() {
     assert!(h.query_by_label_contains("This night could not be kept").is_some());
     assert!(!dir.join("replays").exists() || std::fs::read_dir(dir.join("replays")).unwrap().count() == 0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// Entenrallye at a table over the wire: Practice picks it, its lobby sets its options, and
+// its screen offers what the host's legal list holds and sends what is clicked.
+
+use bolide_client::lang::Lang;
+use entenrallye::{Entenrallye, Rallye};
+
+type EnteCommand = CommandOf<Entenrallye>;
+
+/// Anne at seat 0 of an Entenrallye table with Bob and a bot; once started, a year dealt from
+/// seed 7 at its first turn (Anne's), as the host would show it.
+fn ente_seated(started: bool, lang: Lang) -> (BolideApp, LiveOf<Entenrallye>, UnboundedReceiver<EnteCommand>, Rallye) {
+    let (live, commands) = LiveOf::<Entenrallye>::detached("GARAGE-7F3K0Q");
+    live.set_link(Link::Connected);
+    let game = Rallye::new(entenrallye::Settings::default(), 3, 7, &mut Vec::new()).unwrap();
+    {
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+        let seat = |i: u8, name: &str, colour, bot| lobby_seat(i, name, colour, bot, started);
+        let mut seats = vec![seat(0, "Anne", Colour::Rouge, false), seat(1, "Bob", Colour::Jaune, false)];
+        if started {
+            seats.push(seat(2, "Bot 1", Colour::Vert, true));
+        }
+        let settings = entenrallye::Lobby { bots: 1, ..Default::default() };
+        state.mirror.lobby = Some(lobby_of(seats, settings, started, Some(Seat(0))));
+        if started {
+            show_ente(&mut state.mirror, &game);
+        }
+    }
+    let prefs = Prefs { name: "Anne".into(), lang: Some(lang), ..Prefs::default() };
+    let mut app = BolideApp::with(prefs, None, None).unwrap().dry_run();
+    app.sit_entenrallye(live.clone(), None);
+    (app, live, commands, game)
+}
+
+/// A seat of a lobby: ready once the game `started`; a bot is never connected.
+fn lobby_seat(i: u8, name: &str, colour: Colour, bot: bool, started: bool) -> LobbySeat {
+    LobbySeat { seat: Seat(i), name: name.into(), colour, bot, ready: started, connected: !bot, path: None }
+}
+
+/// What the host sends seat 0 of `game`: its view and legal actions.
+fn show_ente(mirror: &mut bolide_client::state::MirrorOf<Entenrallye>, game: &Rallye) {
+    mirror.view = Some(game.view(Some(Seat(0))));
+    mirror.legal.clear();
+    game.legal_into(Seat(0), &mut mirror.legal);
+}
+
+#[test]
+fn entenrallye_practice_is_picked_under_practice_and_remembered() {
+    let mut h = harness(app());
+    h.run();
+    h.query_all_by_label("Entenrallye").last().unwrap().click();
+    h.run();
+    assert_eq!(h.state().prefs().practice_game, GameKind::Entenrallye, "the game is remembered");
+    h.get_by_label("3").click();
+    h.run();
+    h.get_by_label("Practice").click();
+    h.run();
+    let intent = h.state().last_intent.clone();
+    assert!(matches!(intent, Some(Intent::PracticeEntenrallye { players: 3, .. })), "{intent:?}");
+}
+
+#[test]
+fn e_1_4_the_entenrallye_lobby_sets_who_starts_and_how_ties_end() {
+    let (app, _live, mut commands, _) = ente_seated(false, Lang::En);
+    let mut h = harness(app);
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide — Entenrallye — lobby");
+    h.get_by_label("drawn").click();
+    h.run();
+    h.get_by_label("more meetings first").click();
+    h.run();
+    let sent = drain(&mut commands);
+    let configured =
+        |f: &dyn Fn(&entenrallye::Lobby) -> bool| sent.iter().any(|c| matches!(c, CommandOf::Configure(l) if f(l)));
+    assert!(configured(&|l| l.settings.first_player == entenrallye::FirstPlayer::Random), "{sent:?}");
+    assert!(configured(&|l| l.settings.ties == entenrallye::Ties::MeetingsFirst), "{sent:?}");
+}
+
+#[test]
+fn e_4_1_the_screen_offers_the_roll_then_the_drives_and_sends_what_is_clicked() {
+    let (app, live, mut commands, mut game) = ente_seated(true, Lang::En);
+    let mut h = harness(app);
+    h.run();
+    assert_eq!(h.state().title_now(), "Bolide — Entenrallye — your turn");
+    h.get_by_label("Roll the die (R)").click();
+    h.run();
+    let sent = drain(&mut commands);
+    assert!(sent.iter().any(|c| matches!(c, CommandOf::Act { action: entenrallye::Action::Roll, .. })), "{sent:?}");
+    // The host rolled: the drives the die allows are offered, the full one among them.
+    let mut events = Vec::new();
+    game.apply(Seat(0), entenrallye::Action::Roll, &mut events).unwrap();
+    let Some(entenrallye::Event::Rolled { die, .. }) = events.first().cloned() else { panic!("{events:?}") };
+    show_ente(&mut live.state().mirror, &game);
+    h.run();
+    let full = format!("Drive {die} to A{die:02}");
+    h.get_by_label(&full).click();
+    h.run();
+    let sent = drain(&mut commands);
+    let drove = |c: &EnteCommand| matches!(c, CommandOf::Act { action: entenrallye::Action::Drive { squares, buy: false, repair: 0, .. }, .. } if *squares == die);
+    assert!(sent.iter().any(drove), "{sent:?}");
+    h.get_by_label_contains("Die: ");
+}
+
+#[test]
+fn an_entenrallye_table_reads_in_french() {
+    let (app, _live, _commands, _) = ente_seated(true, Lang::Fr);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Lancer le dé (R)");
+    h.get_by_label("Le calendrier n'a pas commencé");
+    h.get_by_label("À vous");
 }

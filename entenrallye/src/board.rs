@@ -99,6 +99,8 @@ pub struct Board {
     pub workshops: [Square; 2],
     /// `minus[check][k - 1]` is the square −k behind that check's workshop.
     pub minus: [[Square; MINUS_SQUARES]; 2],
+    /// Each statement's squares in the notation's order: the stretches a screen draws.
+    rows: Vec<Vec<Square>>,
 }
 
 /// The one board every game plays on (E-14.5).
@@ -199,12 +201,18 @@ impl Board {
             stations: [place("TUV")?, place("ASU")?],
             workshops: [place("WT")?, place("WA")?],
             minus,
+            rows: groups,
             names,
             kinds,
             next,
             back,
             spur,
         })
+    }
+
+    /// The road's stretches (a chain or a spur each), in the notation's order.
+    pub fn rows(&self) -> &[Vec<Square>] {
+        &self.rows
     }
 
     pub fn len(&self) -> usize {

@@ -55,19 +55,3 @@ impl Calendar {
         Calendar { players: players.max(1), time: (u16::from(month.max(1)) - 1) * n + u16::from(step.max(1)) }
     }
 }
-
-/// E-1.x's months, as a person reads them.
-pub const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];

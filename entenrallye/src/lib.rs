@@ -14,6 +14,7 @@ pub mod event;
 pub mod options;
 pub mod part;
 pub mod rallye;
+pub mod sim;
 
 pub use action::{Action, RuleError};
 pub use board::{Inspection, Kind, Square, board};

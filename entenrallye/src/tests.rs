@@ -1114,18 +1114,8 @@ fn every_part_is_somewhere_at_every_step_of_random_games() {
 
 #[test]
 fn the_strategic_bot_beats_random_bots_in_most_games() {
-    let mut wins = 0;
-    let games = 40;
-    for seed in 0..games {
-        let mut g = Rallye::new(Settings::default(), 4, seed, &mut Vec::new()).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let levels = [BotLevel::Strategic, BotLevel::Random, BotLevel::Random, BotLevel::Random];
-        bolide_table::drive::play(&mut g, &levels, &mut rng, &mut Vec::new(), 100_000).unwrap();
-        if g.standings().unwrap().iter().any(|s| s.seat == Seat(0) && s.rank == 1) {
-            wins += 1;
-        }
-    }
-    assert!(wins * 10 >= games * 6, "the strategic bot won {wins} of {games}");
+    let rate = crate::sim::strategic_win_rate(4, 40, 0).unwrap();
+    assert!(rate >= 0.6, "the strategic bot was first in {:.0} % of 40 games", rate * 100.0);
 }
 
 #[test]

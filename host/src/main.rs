@@ -49,12 +49,12 @@ enum Command {
     },
     /// Play bot races (or 1000 Bornes games or hands) and print statistics as JSON.
     Simulate {
-        /// The game: bolide or mille-bornes.
+        /// The game: bolide, mille-bornes or entenrallye.
         #[arg(long, default_value = "bolide")]
         game: GameKind,
         #[arg(long, default_value_t = 1000)]
         races: u32,
-        /// Players: 3 to 6 for Bolide; 2, 3, 4, 6 or 8 for 1000 Bornes.
+        /// Players: 3 to 6 for Bolide; 2, 3, 4, 6 or 8 for 1000 Bornes; 2 to 6 for Entenrallye.
         #[arg(long, default_value_t = 4)]
         players: u8,
         #[arg(long, default_value_t = 1)]
@@ -63,7 +63,8 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "strategic,random")]
         levels: Vec<BotLevel>,
         /// 1000 Bornes: whole games to 5000 of one strategic bot against random-legal ones
-        /// (`good_bot_win_rate`).
+        /// (`good_bot_win_rate`); Entenrallye: whole years of strategic bots (the board's
+        /// figures), then as many with one strategic bot against random-legal ones.
         #[arg(long, default_value_t = 1000)]
         games: u32,
         /// 1000 Bornes: instead, this many hands of random-legal bots on one core, for the
@@ -185,9 +186,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let text =
                 std::fs::read_to_string(&journal).with_context(|| format!("cannot read {}", journal.display()))?;
-            if bolide_host::room::game_of(&text).as_deref() == Some(GameKind::MilleBornes.name()) {
-                return verify_table::<mille_bornes::Partie>(&text, expected)
-                    .map_err(|e| anyhow::Error::new(e).context(journal.display().to_string()));
+            let other = match bolide_host::room::game_of(&text).as_deref() {
+                Some(name) if name == GameKind::MilleBornes.name() => {
+                    Some(verify_table::<mille_bornes::Partie>(&text, expected))
+                }
+                Some(name) if name == GameKind::Entenrallye.name() => {
+                    Some(verify_table::<entenrallye::Rallye>(&text, expected))
+                }
+                _ => None,
+            };
+            if let Some(verified) = other {
+                return verified.map_err(|e| anyhow::Error::new(e).context(journal.display().to_string()));
             }
             let verified = match verify::journal(&text, expected) {
                 Ok(verified) => verified,
@@ -228,6 +237,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Simulate { game: GameKind::MilleBornes, players, seed, games, hands, .. } => {
             println!("{}", serde_json::to_string_pretty(&simulate_mille_bornes(players, seed, games, hands)?)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Simulate { game: GameKind::Entenrallye, players, seed, games, .. } => {
+            entenrallye::Settings::default().check(players).map_err(anyhow::Error::msg)?;
+            let figures = entenrallye::sim::figures(players, u64::from(games), seed).map_err(anyhow::Error::msg)?;
+            let rate =
+                entenrallye::sim::strategic_win_rate(players, u64::from(games), seed).map_err(anyhow::Error::msg)?;
+            let report = serde_json::json!({ "game": "entenrallye", "figures": figures, "good_bot_win_rate": rate });
+            println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(ExitCode::SUCCESS)
         }
     }

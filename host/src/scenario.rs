@@ -129,6 +129,9 @@ pub fn run_any_text(text: &str, base: Option<&Path>) -> Result<AnyReport, Scenar
             let report = mille_bornes::scenario::run(&scenario)?;
             Ok(AnyReport { output: serde_json::to_value(&report.output)?, failure: report.failure })
         }
+        bolide_protocol::options::GameKind::Entenrallye => Err(ScenarioError::Game(
+            "entenrallye has no scenario format yet: its rules are tested in entenrallye/src/tests.rs".into(),
+        )),
     }
 }
 

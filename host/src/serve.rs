@@ -20,8 +20,8 @@ use std::time::Duration;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
-    /// The game the table plays: bolide or mille-bornes (default: bolide; with --resume, the
-    /// journal's).
+    /// The game the table plays: bolide, mille-bornes or entenrallye (default: bolide; with
+    /// --resume, the journal's).
     #[arg(long)]
     pub game: Option<GameKind>,
     /// Address to listen on.
@@ -260,6 +260,7 @@ async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<Path
     let expected: Vec<Seat> = match hosting.game {
         GameKind::Bolide => timed_seats(&log.records::<bolide_protocol::Action>()),
         GameKind::MilleBornes => timed_seats(&log.records::<mille_bornes::Action>()),
+        GameKind::Entenrallye => Vec::new(),
     };
     let waited = tokio::time::Instant::now();
     while waited.elapsed() < FIELD_WAIT {
@@ -284,6 +285,7 @@ async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<Path
             let host_log = crate::field::HostLog { records: &records, calls: &calls };
             crate::field::report(name, host_log, &handed, &expected, |a, b| (a == b).then_some("coup-fourré"))
         }
+        GameKind::Entenrallye => anyhow::bail!("Entenrallye times nothing: a field run has nothing to score"),
     };
     println!("{}", crate::field::table(&scored));
     if let Some(path) = report {
@@ -381,6 +383,10 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
             journal
         }
     };
+    anyhow::ensure!(
+        !(args.fairness_test && game == GameKind::Entenrallye),
+        "--fairness-test: Entenrallye times nothing (every decision is one player's, in turn); drop the flag"
+    );
     let mut server = Server::bind(args.bind, &identity)?;
     server.serve_games(games(&args, game)?);
     let journal = Opening { path: journal_path, resume: resume.as_deref() };
@@ -389,6 +395,7 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         GameKind::MilleBornes => {
             open_room::<mille_bornes::Partie>(&server, &args, mille_bornes_lobby(&args)?, journal)?
         }
+        GameKind::Entenrallye => open_room::<entenrallye::Rallye>(&server, &args, entenrallye_lobby(&args)?, journal)?,
     };
     let addr = server.local_addr();
     let addresses = join_addresses(addr);
@@ -494,10 +501,19 @@ fn games(args: &ServeArgs, served: GameKind) -> anyhow::Result<Games> {
             places: Vec::new(),
         },
     };
-    let (a, b) = (args.clone(), args.clone());
+    let entenrallye = match served {
+        GameKind::Entenrallye => entenrallye_lobby(args)?,
+        _ => entenrallye::Lobby {
+            settings: Default::default(),
+            bots: args.bots.min(entenrallye::Rallye::PLAYERS.1 - 1),
+            bot_level: args.bot_level,
+        },
+    };
+    let (a, b, c) = (args.clone(), args.clone(), args.clone());
     Ok(Games::default()
         .with::<Championship>(move |word| table_config(&a, word, bolide.clone()))
-        .with::<mille_bornes::Partie>(move |word| table_config(&b, word, mille_bornes.clone())))
+        .with::<mille_bornes::Partie>(move |word| table_config(&b, word, mille_bornes.clone()))
+        .with::<entenrallye::Rallye>(move |word| table_config(&c, word, entenrallye)))
 }
 
 /// Bolide's lobby from its flags.
@@ -534,6 +550,13 @@ fn bolide_lobby(args: &ServeArgs) -> anyhow::Result<Settings> {
 fn mille_bornes_lobby(args: &ServeArgs) -> anyhow::Result<mille_bornes::Lobby> {
     let game = with_options(mille_bornes::Settings::default(), &args.options)?;
     Ok(mille_bornes::Lobby { game, bots: args.bots, bot_level: args.bot_level, places: Vec::new() })
+}
+
+/// Entenrallye's lobby from its flags: its table options (`first_player`, `ties`) through
+/// `--option`, as 1000 Bornes'.
+fn entenrallye_lobby(args: &ServeArgs) -> anyhow::Result<entenrallye::Lobby> {
+    let settings = with_options(entenrallye::Settings::default(), &args.options)?;
+    Ok(entenrallye::Lobby { settings, bots: args.bots, bot_level: args.bot_level })
 }
 
 /// `settings` with each `NAME=VALUE` of `options` set: VALUE as JSON (a number, `true`, an

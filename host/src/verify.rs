@@ -167,9 +167,12 @@ pub fn replay_game<G: Game>(text: &str) -> Result<Replayed, VerifyError> {
 /// log narrates it, the board after each round, then the standings — in `w`'s language. A
 /// game of 1000 Bornes is narrated as its table's log, then its final places.
 pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
+    use bolide_protocol::options::GameKind;
     use std::fmt::Write;
-    if crate::room::game_of(text).as_deref() == Some(bolide_protocol::options::GameKind::MilleBornes.name()) {
-        return narrate_mille_bornes(text, w);
+    match crate::room::game_of(text).as_deref() {
+        Some(name) if name == GameKind::MilleBornes.name() => return narrate_mille_bornes(text, w),
+        Some(name) if name == GameKind::Entenrallye.name() => return narrate_entenrallye(text, w),
+        _ => {}
     }
     let names: Vec<String> = JournalEntry::parse_all(text)?
         .first()
@@ -206,13 +209,7 @@ fn narrate_mille_bornes(text: &str, w: &bolide_words::lang::Words) -> Result<Str
     use bolide_words::mille_bornes::{describe, side_name};
     use mille_bornes::{MilleBornes, Partie};
     use std::fmt::Write;
-    let names: Vec<String> = crate::room::JournalEntryOf::<MilleBornes>::parse_all(text)?
-        .first()
-        .map(|e| match e {
-            crate::room::JournalEntryOf::Started { seats, .. } => seats.iter().map(|s| s.name.clone()).collect(),
-            _ => Vec::new(),
-        })
-        .unwrap_or_default();
+    let names = seat_names::<MilleBornes>(text)?;
     let mut out = String::new();
     let (partie, _) = replay::<Partie>(text, |partie, events| {
         let view = Game::view(partie, None);
@@ -232,6 +229,41 @@ fn narrate_mille_bornes(text: &str, w: &bolide_words::lang::Words) -> Result<Str
         }
     }
     Ok(out)
+}
+
+/// A game of Entenrallye as a spectator's log told it (`bolide_words::entenrallye`), then the
+/// final places.
+fn narrate_entenrallye(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
+    use bolide_words::entenrallye::describe;
+    use entenrallye::{Entenrallye, Rallye};
+    use std::fmt::Write;
+    let names = seat_names::<Entenrallye>(text)?;
+    let mut out = String::new();
+    let (game, _) = replay::<Rallye>(text, |game, events| {
+        for event in events {
+            if let Some(line) = describe(&Game::event_for(game, event, None), game.players(), &names, w) {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    })?;
+    let mut places = Game::standings(&game).unwrap_or_default();
+    places.sort_by_key(|s| (s.rank, s.seat));
+    for s in places {
+        let name = names.get(s.seat.index()).map_or("?", String::as_str);
+        let _ = writeln!(out, "  {}", (w.ente_standing)(s.rank, name, s.points));
+    }
+    Ok(out)
+}
+
+/// The names of the seats, as the journal's start wrote them.
+fn seat_names<W: bolide_table::Words>(text: &str) -> Result<Vec<String>, VerifyError> {
+    Ok(crate::room::JournalEntryOf::<W>::parse_all(text)?
+        .first()
+        .map(|e| match e {
+            crate::room::JournalEntryOf::Started { seats, .. } => seats.iter().map(|s| s.name.clone()).collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default())
 }
 
 /// Parses a commitment written as 64 hex digits.

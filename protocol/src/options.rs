@@ -45,16 +45,19 @@ pub enum GameKind {
     Bolide,
     /// The card game of the road, with its Coup-Fourré.
     MilleBornes,
+    /// The 2CV race: a year of meetings, checks and spare parts.
+    Entenrallye,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Bolide, GameKind::MilleBornes];
+    pub const ALL: [GameKind; 3] = [GameKind::Bolide, GameKind::MilleBornes, GameKind::Entenrallye];
 
     /// The name on the command line and in the advert.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Bolide => "bolide",
             GameKind::MilleBornes => "mille-bornes",
+            GameKind::Entenrallye => "entenrallye",
         }
     }
 
@@ -63,6 +66,7 @@ impl GameKind {
         match self {
             GameKind::Bolide => "Bolide",
             GameKind::MilleBornes => "1000 Bornes",
+            GameKind::Entenrallye => "Entenrallye",
         }
     }
 }
@@ -80,7 +84,7 @@ impl std::str::FromStr for GameKind {
         GameKind::ALL
             .into_iter()
             .find(|g| g.name() == s)
-            .ok_or_else(|| format!("`{s}` is not a game here: bolide or mille-bornes"))
+            .ok_or_else(|| format!("`{s}` is not a game here: bolide, mille-bornes or entenrallye"))
     }
 }
 

@@ -123,3 +123,41 @@ impl Drop for Reaped {
         let _ = self.0.wait();
     }
 }
+
+/// A laptop's bot, Anne, plays a table over QUIC to its end while the host is killed with
+/// SIGKILL after each of `windows` and started again from its journal (`restart`); she comes
+/// back to her seat with her token each time. Returns the standings she was told and the
+/// number of kills; panics when the game is not over `longest` after the last kill.
+pub async fn play_through_kills<W: bolide_client::bot::BotGame>(
+    addr: std::net::SocketAddr,
+    code: &str,
+    connect: bolide_client::net::ConnectOptionsOf<W>,
+    windows: &[std::time::Duration],
+    longest: std::time::Duration,
+    (mut host, restart): (Reaped, impl Fn() -> Reaped),
+) -> (bolide_client::bot::Standings, usize) {
+    use bolide_client::bot;
+    let (mut token, mut kills) = (None, 0);
+    let standings = loop {
+        let session = bolide_client::net::SessionOf::connect_with(addr, code, "Anne", token, connect.clone())
+            .await
+            .expect("at the table");
+        token = token.or(session.state().token);
+        let mut quiet = bot::quiet;
+        let plan = bot::Plan::new(bolide_host::bots::BotLevel::Strategic, std::time::Duration::ZERO, 9);
+        let play = bot::play_session(session, plan, &mut quiet);
+        let window = windows.get(kills).copied().unwrap_or(longest);
+        match tokio::time::timeout(window, play).await {
+            Ok(result) => break result.expect("played to the end"),
+            Err(_) if kills == windows.len() => panic!("the game did not end within {longest:?} of the last kill"),
+            Err(_) => {}
+        }
+        host.kill().expect("the host is killed");
+        host.wait().expect("and reaped");
+        kills += 1;
+        host = restart();
+    };
+    let _ = host.wait();
+    assert!(token.is_some(), "the laptop had a seat to come back to");
+    (standings, kills)
+}

@@ -7,7 +7,7 @@ use bolide_client::bot;
 use bolide_client::net::{ConnectOptionsOf, SessionOf};
 use bolide_host::bots::BotLevel;
 use bolide_host::verify;
-use bolide_tests::{Reaped, scratch, spawn_host, workspace_bin};
+use bolide_tests::{Reaped, play_through_kills, scratch, spawn_host, workspace_bin};
 use mille_bornes::MilleBornes;
 use rand::{RngExt, SeedableRng};
 use std::process::Command;
@@ -39,32 +39,16 @@ async fn m_13_2_a_game_to_5000_over_quic_survives_kill_9_and_ends_with_the_stand
     // that a hand takes a second, not the windows' minutes: the windows over QUIC have a test
     // of their own.
     let options = ["coup_fourre=Automatic"];
-    let (mut host, info) = start_host(&data, "127.0.0.1:0", false, &options);
+    let (host, info) = start_host(&data, "127.0.0.1:0", false, &options);
     assert_eq!(info["game"], "mille-bornes");
     let addr: std::net::SocketAddr = info["addresses"][0].as_str().unwrap().parse().unwrap();
     let code = info["code"].as_str().unwrap().to_string();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+    let windows: Vec<Duration> = (0..KILLS).map(|_| Duration::from_millis(rng.random_range(100..600))).collect();
     let connect = ConnectOptionsOf::<MilleBornes>::default();
-    let (mut token, mut kills) = (None, 0);
-    let standings = loop {
-        let session = SessionOf::connect_with(addr, &code, "Anne", token, connect.clone()).await.expect("at the table");
-        token = token.or(session.state().token);
-        let mut quiet = bot::quiet;
-        let play = bot::play_session(session, bot::Plan::new(BotLevel::Strategic, Duration::ZERO, 9), &mut quiet);
-        let window = if kills < KILLS { Duration::from_millis(rng.random_range(100..600)) } else { LONGEST };
-        match tokio::time::timeout(window, play).await {
-            Ok(result) => break result.expect("played to the end"),
-            Err(_) if kills == KILLS => panic!("the game did not end within {LONGEST:?} of the last kill"),
-            Err(_) => {}
-        }
-        host.kill().unwrap();
-        host.wait().unwrap();
-        kills += 1;
-        (host, _) = start_host(&data, &addr.to_string(), true, &[]);
-    };
-    let _ = host.wait();
+    let restart = || start_host(&data, &addr.to_string(), true, &[]).0;
+    let (standings, kills) = play_through_kills(addr, &code, connect.clone(), &windows, LONGEST, (host, restart)).await;
     assert_eq!(kills, KILLS, "the game ended after {kills} kills: make it longer");
-    assert!(token.is_some(), "the laptop had a seat to come back to");
     let text = std::fs::read_to_string(&journal).unwrap();
     let replayed = verify::replay_game::<mille_bornes::Partie>(&text).expect("the journal replays");
     let from_journal: Vec<_> =

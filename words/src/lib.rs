@@ -2,6 +2,7 @@
 //! narrated line by line (the window's log, `bolide --text`, `bolide-host replay`), and
 //! [`mille_bornes`], a game of 1000 Bornes narrated (the window's log, `bolide-host replay`).
 
+pub mod entenrallye;
 pub mod lang;
 pub mod mille_bornes;
 pub mod text;

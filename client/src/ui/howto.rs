@@ -9,6 +9,7 @@ use egui::RichText;
 pub enum Game {
     Bolide,
     MilleBornes,
+    Entenrallye,
 }
 
 /// Draws the page; returns true when the pilot goes back.
@@ -19,11 +20,13 @@ pub fn show(ui: &mut egui::Ui, game: &mut Game, w: &Words) -> bool {
         ui.heading(w.how_to_play);
         ui.selectable_value(game, Game::Bolide, "Bolide");
         ui.selectable_value(game, Game::MilleBornes, "1000 Bornes");
+        ui.selectable_value(game, Game::Entenrallye, "Entenrallye");
     });
     ui.separator();
     let sections = match game {
         Game::Bolide => w.howto_bolide,
         Game::MilleBornes => w.howto_mille_bornes,
+        Game::Entenrallye => w.howto_entenrallye,
     };
     for (title, body) in sections {
         ui.label(RichText::new(*title).size(18.0).strong());

@@ -195,6 +195,24 @@ impl LobbyUi {
     }
 }
 
+/// A table's lobby, drawn until its game has started (the lobby says so and the first view
+/// arrived); returns whether it has, for the game's screen to take over.
+pub(super) fn until_started<W: ClientGame>(
+    ui: &mut egui::Ui,
+    live: &LiveOf<W>,
+    lobby: impl FnOnce(&mut egui::Ui, &MirrorOf<W>),
+) -> bool {
+    let state = live.state();
+    let t = &state.mirror;
+    let started = t.lobby.as_ref().is_some_and(|l| l.started) && t.view.is_some();
+    if !started {
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| lobby(ui, t));
+        });
+    }
+    started
+}
+
 /// What a lobby's frame says in its game's terms.
 pub(super) struct Frame<'a> {
     /// When the game starts.

@@ -49,3 +49,16 @@ pub fn swatch(ui: &mut egui::Ui, c: Colour, chosen: bool, enabled: bool) -> egui
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, colour_name(c)));
     response.on_hover_text(colour_name(c))
 }
+
+/// The number keys, 1 to 9: a screen's keys for the n-th card or action it shows.
+pub const NUMBER_KEYS: [egui::Key; 9] = [
+    egui::Key::Num1,
+    egui::Key::Num2,
+    egui::Key::Num3,
+    egui::Key::Num4,
+    egui::Key::Num5,
+    egui::Key::Num6,
+    egui::Key::Num7,
+    egui::Key::Num8,
+    egui::Key::Num9,
+];

@@ -170,15 +170,7 @@ impl MilleBornesUi {
         let width = (ui.available_width() / 8.0).clamp(70.0, 150.0);
         let size = Vec2::new(width, width * 1.4);
         let mut pointed = None;
-        let keys = [
-            egui::Key::Num1,
-            egui::Key::Num2,
-            egui::Key::Num3,
-            egui::Key::Num4,
-            egui::Key::Num5,
-            egui::Key::Num6,
-            egui::Key::Num7,
-        ];
+        let keys = &super::look::NUMBER_KEYS[..7];
         ui.horizontal(|ui| {
             for (i, card) in view.hand.iter().enumerate() {
                 let playable = legal.iter().any(|a| matches!(a, Action::Play { card: c, .. } if c == card));

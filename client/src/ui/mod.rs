@@ -14,9 +14,11 @@ pub mod mille_bornes;
 mod podium;
 pub mod prefs;
 mod race;
+pub mod rallye;
 pub mod replay;
 mod stamp;
 pub mod start;
+pub mod table_ente;
 pub mod table_mb;
 
 use crate::live::{Command, CommandOf, Link, Live, LiveOf, Target};
@@ -60,6 +62,7 @@ struct Seated {
 enum Face {
     Bolide { live: Live, lobby: Box<lobby::LobbyUi>, race: Box<race::RaceUi> },
     MilleBornes { live: LiveOf<::mille_bornes::MilleBornes>, table: Box<table_mb::MbTableUi> },
+    Entenrallye { live: LiveOf<::entenrallye::Entenrallye>, table: Box<table_ente::EnteTableUi> },
 }
 
 impl Face {
@@ -83,6 +86,10 @@ impl Face {
         match game {
             GameKind::Bolide => Face::bolide(Live::connect_through(runtime, target, door, repaint)),
             GameKind::MilleBornes => Face::mille_bornes(LiveOf::connect_through(runtime, target, door, repaint)),
+            GameKind::Entenrallye => Face::Entenrallye {
+                live: LiveOf::connect_through(runtime, target, door, repaint),
+                table: Box::default(),
+            },
         }
     }
 
@@ -91,6 +98,7 @@ impl Face {
         match self {
             Face::Bolide { live, .. } => live.take_door(),
             Face::MilleBornes { live, .. } => live.take_door(),
+            Face::Entenrallye { live, .. } => live.take_door(),
         }
     }
 
@@ -98,6 +106,7 @@ impl Face {
         match self {
             Face::Bolide { live, .. } => live.link(),
             Face::MilleBornes { live, .. } => live.link(),
+            Face::Entenrallye { live, .. } => live.link(),
         }
     }
 
@@ -105,6 +114,7 @@ impl Face {
         match self {
             Face::Bolide { live, .. } => live.send(Command::Leave),
             Face::MilleBornes { live, .. } => live.send(CommandOf::Leave),
+            Face::Entenrallye { live, .. } => live.send(CommandOf::Leave),
         }
     }
 
@@ -112,6 +122,7 @@ impl Face {
         match self {
             Face::Bolide { live, .. } => live.code.clone(),
             Face::MilleBornes { live, .. } => live.code.clone(),
+            Face::Entenrallye { live, .. } => live.code.clone(),
         }
     }
 
@@ -119,6 +130,7 @@ impl Face {
         match self {
             Face::Bolide { live, .. } => live.send(Command::Ready(true)),
             Face::MilleBornes { live, .. } => live.send(CommandOf::Ready(true)),
+            Face::Entenrallye { live, .. } => live.send(CommandOf::Ready(true)),
         }
     }
 }
@@ -235,6 +247,11 @@ impl BolideApp {
         self.sit_at(Face::mille_bornes(live), None, host);
     }
 
+    /// Sits the window at an Entenrallye table already linked (tests feed a detached one).
+    pub fn sit_entenrallye(&mut self, live: LiveOf<::entenrallye::Entenrallye>, host: Option<HostInfo>) {
+        self.sit_at(Face::Entenrallye { live, table: Box::default() }, None, host);
+    }
+
     fn sit_at(&mut self, face: Face, target: Option<Target>, host: Option<HostInfo>) {
         self.table =
             Some(Seated { face, target, host, stop_host: None, practice: false, ready_sent: false, night: None });
@@ -341,6 +358,7 @@ impl BolideApp {
         let checked = match &seated.face {
             Face::Bolide { live, .. } => checked_night::<bolide_host::game::Championship>(&live.state().mirror),
             Face::MilleBornes { live, .. } => checked_night::<::mille_bornes::Partie>(&live.state().mirror),
+            Face::Entenrallye { live, .. } => checked_night::<::entenrallye::Rallye>(&live.state().mirror),
         };
         let Some(checked) = checked else { return };
         let when = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
@@ -414,6 +432,10 @@ impl BolideApp {
             Intent::PracticeMilleBornes { players, level, hands } => {
                 let mut game = vec!["--game".to_string(), GameKind::MilleBornes.name().into()];
                 game.extend(hands_option(hands));
+                self.practise(players.saturating_sub(1), level, &game);
+            }
+            Intent::PracticeEntenrallye { players, level } => {
+                let game = ["--game".to_string(), GameKind::Entenrallye.name().into()];
                 self.practise(players.saturating_sub(1), level, &game);
             }
         }
@@ -528,6 +550,7 @@ impl BolideApp {
             match &seated.face {
                 Face::Bolide { live, .. } => live.set_link(Link::Ended(message)),
                 Face::MilleBornes { live, .. } => live.set_link(Link::Ended(message)),
+                Face::Entenrallye { live, .. } => live.set_link(Link::Ended(message)),
             }
             return;
         };
@@ -638,6 +661,7 @@ impl Seated {
         let live = match &self.face {
             Face::Bolide { live, .. } => live,
             Face::MilleBornes { live, .. } => return table_mb::MbTableUi::title(live),
+            Face::Entenrallye { live, .. } => return table_ente::EnteTableUi::title(live),
         };
         let state = live.state();
         let t = &state.mirror;
@@ -668,6 +692,7 @@ impl Seated {
         match &self.face {
             Face::Bolide { live, .. } => waiting(live),
             Face::MilleBornes { live, .. } => waiting(live),
+            Face::Entenrallye { live, .. } => waiting(live),
         }
     }
 
@@ -686,6 +711,7 @@ impl Seated {
         let host = self.host.as_ref();
         match &mut self.face {
             Face::MilleBornes { live, table } => table.show(ui, live, host, w),
+            Face::Entenrallye { live, table } => table.show(ui, live, host, w),
             Face::Bolide { live, lobby, race } => {
                 let live = live.clone();
                 // The link's task waits for this lock at most one frame; the window reads a

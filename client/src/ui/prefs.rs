@@ -19,8 +19,8 @@ pub struct Prefs {
     pub lang: Option<crate::lang::Lang>,
     /// Practice showed its first-round guide once (it is not shown again).
     pub guide_seen: bool,
-    /// Practice plays 1000 Bornes rather than Bolide.
-    pub practice_mille_bornes: bool,
+    /// The game Practice plays.
+    pub practice_game: bolide_protocol::options::GameKind,
     /// The game a hosted table serves.
     pub host_game: bolide_protocol::options::GameKind,
 }
@@ -35,7 +35,7 @@ impl Default for Prefs {
             table_name: "Bolide".into(),
             lang: None,
             guide_seen: false,
-            practice_mille_bornes: false,
+            practice_game: bolide_protocol::options::GameKind::Bolide,
             host_game: bolide_protocol::options::GameKind::Bolide,
         }
     }

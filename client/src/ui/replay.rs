@@ -5,7 +5,7 @@
 //! reaction, then the final places with the deal checked. The screens are the table's own,
 //! reading the replay's mirror instead of a link's.
 
-use super::{mille_bornes as mb, podium, race, table_mb};
+use super::{mille_bornes as mb, podium, race, rallye, table_ente, table_mb};
 use crate::lang::Words;
 use crate::live::{Live, LiveOf};
 use crate::replay::{Night, ReplayError};
@@ -16,6 +16,7 @@ use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::StandingLine;
 use bolide_table::Seat;
 use egui::RichText;
+use entenrallye::{Entenrallye, Rallye};
 use mille_bornes::{MilleBornes, Partie};
 
 /// How long a step stays on screen while the replay plays.
@@ -38,6 +39,7 @@ pub struct ReplayUi {
 enum Screen {
     Bolide { night: Box<Night<Bolide>>, live: Live, race: race::RaceUi },
     MilleBornes { night: Box<Night<MilleBornes>>, live: LiveOf<MilleBornes>, table: mb::MilleBornesUi },
+    Entenrallye { night: Box<Night<Entenrallye>> },
 }
 
 impl Screen {
@@ -45,6 +47,7 @@ impl Screen {
         match self {
             Screen::Bolide { night, .. } => night.steps(),
             Screen::MilleBornes { night, .. } => night.steps(),
+            Screen::Entenrallye { night } => night.steps(),
         }
     }
 }
@@ -64,7 +67,11 @@ enum Go {
 impl ReplayUi {
     /// Opens a kept night (`text`, its journal): it replays whole before the first frame.
     pub fn open(kept: Kept, text: &str) -> Result<ReplayUi, ReplayError> {
-        let (screen, marks) = if kept.game == GameKind::MilleBornes.name() {
+        let (screen, marks) = if kept.game == GameKind::Entenrallye.name() {
+            let night = Night::<Entenrallye>::open::<Rallye>(text)?;
+            let marks = months_and_turns(&night);
+            (Screen::Entenrallye { night: Box::new(night) }, marks)
+        } else if kept.game == GameKind::MilleBornes.name() {
             let night = Night::<MilleBornes>::open::<Partie>(text)?;
             let marks = turns_round_the_table(&night);
             let (live, _) = LiveOf::detached("");
@@ -96,7 +103,11 @@ impl ReplayUi {
             ui.horizontal(|ui| {
                 let moves = [Go::RaceBack, Go::RoundBack, Go::MoveBack, Go::Move, Go::Round, Go::Race];
                 let bolide = matches!(self.screen, Screen::Bolide { .. });
-                let nav = if bolide { &w.replay_nav } else { &w.mb_replay_nav };
+                let (nav, place) = match self.screen {
+                    Screen::Bolide { .. } => (&w.replay_nav, w.replay_where),
+                    Screen::MilleBornes { .. } => (&w.mb_replay_nav, w.mb_replay_where),
+                    Screen::Entenrallye { .. } => (&w.ente_replay_nav, w.ente_replay_where),
+                };
                 for (i, (label, to)) in nav.iter().zip(moves).enumerate() {
                     if i == 3 {
                         let play = if self.playing.is_some() { w.replay_pause } else { w.replay_play };
@@ -116,7 +127,6 @@ impl ReplayUi {
                 }
                 let (big, round) = self.marks.get(self.step).copied().unwrap_or_default();
                 let last = self.screen.steps().saturating_sub(1);
-                let place = if bolide { w.replay_where } else { w.mb_replay_where };
                 ui.label(place(big, round, self.step, last));
             });
             ui.weak(w.replay_keys);
@@ -146,6 +156,19 @@ impl ReplayUi {
         };
         let (night, live, race) = match &mut self.screen {
             Screen::Bolide { night, live, race } => (night, live, race),
+            Screen::Entenrallye { night } => {
+                let names = night.names.clone();
+                match night.at(self.step) {
+                    Ok(t) => {
+                        if let Some(mut table) = table_ente::mirror_table(t) {
+                            table.names = &names;
+                            rallye::show(ui, &table, None, w);
+                        }
+                    }
+                    Err(e) => cannot(ui, e),
+                }
+                return;
+            }
             Screen::MilleBornes { night, live, table } => {
                 match night.at(self.step) {
                     Ok(t) => {
@@ -217,6 +240,23 @@ fn keys(ui: &egui::Ui) -> Option<Go> {
         .into_iter()
         .find_map(|(key, go)| i.key_pressed(key).then_some(go))
     })
+}
+
+/// Each step's month (E-3) and turn (from 1: a turn begins each time another seat is to play).
+fn months_and_turns(night: &Night<Entenrallye>) -> Vec<(u16, u16)> {
+    let (mut marks, mut turn, mut was) = (Vec::new(), 0u16, None);
+    for k in 0..night.steps() {
+        let Some(view) = night.view(k) else {
+            marks.push((0, turn));
+            continue;
+        };
+        if was != Some(view.turn) {
+            turn = turn.saturating_add(1);
+            was = Some(view.turn);
+        }
+        marks.push((u16::from(view.calendar().month()), turn));
+    }
+    marks
 }
 
 /// Each step's hand and turn round the table (from 1): a round begins each time the player on

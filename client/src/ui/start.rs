@@ -39,6 +39,8 @@ pub enum Intent {
     /// 1000 Bornes against bots on this laptop (`players` in all, you included), to 5000
     /// points or for a number of hands (M-13.1).
     PracticeMilleBornes { players: u8, level: BotLevel, hands: Option<u8> },
+    /// Entenrallye against bots on this laptop (`players` in all, you included).
+    PracticeEntenrallye { players: u8, level: BotLevel },
     /// A past night's replay.
     Replay(crate::shelf::Kept),
     /// The warm-up: reactions timed on this laptop alone.
@@ -57,6 +59,7 @@ pub struct StartUi {
     practice_level: BotLevel,
     /// Players at a 1000 Bornes practice table (M-2.1: 2, 3, 4, 6 or 8).
     practice_mb_players: u8,
+    practice_ente_players: u8,
     /// A game of hands (M-13.3: 1, 3 or 5) rather than to 5000 points.
     practice_mb_hands: Option<u8>,
     /// The code word typed for a host picked from the list.
@@ -79,6 +82,7 @@ impl Default for StartUi {
             practice_races: 1,
             practice_level: BotLevel::Random,
             practice_mb_players: 4,
+            practice_ente_players: 4,
             practice_mb_hands: None,
             word: String::new(),
             picked: None,
@@ -162,13 +166,16 @@ impl StartUi {
             ui.add(egui::TextEdit::singleline(&mut prefs.table_name).char_limit(24).desired_width(160.0))
                 .labelled_by(label.id);
         });
-        let bolide = prefs.host_game == GameKind::Bolide;
-        // Bolide seats 3 to 6, 1000 Bornes 2 to 8: bots fill the seats nobody takes.
-        ui.add(egui::Slider::new(&mut self.host_bots, 0..=if bolide { 5 } else { 7 }).text(w.bots));
-        if bolide {
-            ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text(w.races));
-        } else {
-            hands_picker(ui, &mut self.host_mb_hands, w);
+        // Bolide seats 3 to 6, 1000 Bornes 2 to 8, Entenrallye 2 to 6: bots fill the seats
+        // nobody takes.
+        let most_bots = if prefs.host_game == GameKind::MilleBornes { 7 } else { 5 };
+        ui.add(egui::Slider::new(&mut self.host_bots, 0..=most_bots).text(w.bots));
+        match prefs.host_game {
+            GameKind::Bolide => {
+                ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text(w.races));
+            }
+            GameKind::MilleBornes => hands_picker(ui, &mut self.host_mb_hands, w),
+            GameKind::Entenrallye => {}
         }
         level_picker(ui, &mut self.host_level, w);
         if can_resume {
@@ -271,18 +278,29 @@ impl StartUi {
     fn practice(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, w: &Words) -> Option<Intent> {
         ui.heading(w.practice_heading);
         ui.label(w.practice_blurb);
-        let mille_bornes = prefs.practice_mille_bornes;
-        if mille_bornes {
-            ui.horizontal(|ui| {
-                for n in mille_bornes::options::PLAYER_COUNTS {
-                    ui.selectable_value(&mut self.practice_mb_players, n, n.to_string());
-                }
-                ui.label(w.players);
-            });
-            hands_picker(ui, &mut self.practice_mb_hands, w);
-        } else {
-            ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
-            ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
+        let game = prefs.practice_game;
+        match game {
+            GameKind::MilleBornes => {
+                ui.horizontal(|ui| {
+                    for n in mille_bornes::options::PLAYER_COUNTS {
+                        ui.selectable_value(&mut self.practice_mb_players, n, n.to_string());
+                    }
+                    ui.label(w.players);
+                });
+                hands_picker(ui, &mut self.practice_mb_hands, w);
+            }
+            GameKind::Entenrallye => {
+                ui.horizontal(|ui| {
+                    for n in 2..=6 {
+                        ui.selectable_value(&mut self.practice_ente_players, n, n.to_string());
+                    }
+                    ui.label(w.players);
+                });
+            }
+            GameKind::Bolide => {
+                ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
+                ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
+            }
         }
         level_picker(ui, &mut self.practice_level, w);
         let (go, drill) = ui
@@ -293,11 +311,12 @@ impl StartUi {
                 (go, drill.on_hover_text(w.drill_blurb))
             })
             .inner;
-        // The game, below the button the window scripts click: Bolide, or 1000 Bornes.
+        // The game, below the button the window scripts click.
         ui.horizontal(|ui| {
             ui.label(w.practice_game);
-            ui.selectable_value(&mut prefs.practice_mille_bornes, false, "Bolide");
-            ui.selectable_value(&mut prefs.practice_mille_bornes, true, "1000 Bornes");
+            for choice in GameKind::ALL {
+                ui.selectable_value(&mut prefs.practice_game, choice, choice.title());
+            }
         });
         if drill.clicked() {
             return Some(Intent::Drill);
@@ -305,14 +324,18 @@ impl StartUi {
         if !go.clicked() {
             return None;
         }
-        Some(if mille_bornes {
-            Intent::PracticeMilleBornes {
+        Some(match game {
+            GameKind::MilleBornes => Intent::PracticeMilleBornes {
                 players: self.practice_mb_players,
                 level: self.practice_level,
                 hands: self.practice_mb_hands,
+            },
+            GameKind::Entenrallye => {
+                Intent::PracticeEntenrallye { players: self.practice_ente_players, level: self.practice_level }
             }
-        } else {
-            Intent::Practice { bots: self.practice_bots, level: self.practice_level, races: self.practice_races }
+            GameKind::Bolide => {
+                Intent::Practice { bots: self.practice_bots, level: self.practice_level, races: self.practice_races }
+            }
         })
     }
 }

@@ -303,18 +303,7 @@ impl MbTableUi {
         hosting: Option<&super::HostInfo>,
         w: &'static Words,
     ) {
-        let started = {
-            let state = live.state();
-            let t = &state.mirror;
-            let started = t.lobby.as_ref().is_some_and(|l| l.started) && t.view.is_some();
-            if !started {
-                egui::CentralPanel::default().show(ui, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| lobby(ui, live, t, hosting, w));
-                });
-            }
-            started
-        };
-        if started {
+        if super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, w)) {
             let now = live.now_us();
             let mut table = NetTable::new(live);
             self.screen.show(ui, &mut table, now, w);

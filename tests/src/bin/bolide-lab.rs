@@ -99,6 +99,9 @@ fn main() -> anyhow::Result<()> {
             [2, 3, 4, 6, 8].contains(&a.players),
             "--players: 1000 Bornes takes 2, 3, 4, 6 or 8 players (M-2.1)"
         ),
+        GameKind::Entenrallye => {
+            anyhow::bail!("--game entenrallye: Entenrallye times nothing; the lab has nothing to judge")
+        }
     }
     for (flag, v, max) in [
         ("--loss", a.loss, 0.5),

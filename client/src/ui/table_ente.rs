@@ -1,0 +1,135 @@
+//! An Entenrallye table over the wire: its lobby (seats, the first pilot's options) and the
+//! game screen (`ui::entenrallye`) fed by the client core's mirror — a live table's, or a
+//! replay's step (`mirror_table`). Nothing is timed: an action goes out as a plain request.
+
+use super::lobby::{Frame, frame};
+use super::rallye::{self, Table};
+use crate::lang::Words;
+use crate::live::{CommandOf, LiveOf};
+use crate::state::MirrorOf;
+use ::entenrallye::{Entenrallye, FirstPlayer, Ties};
+use bolide_protocol::options::GameKind;
+use bolide_protocol::wire::LobbyStateOf;
+use bolide_table::{BotLevel, Seat};
+
+/// The screen's table from a mirror: the view, what may be done, the names, the log.
+pub fn mirror_table(t: &MirrorOf<Entenrallye>) -> Option<Table<'_>> {
+    let view = t.view.as_ref()?;
+    Some(Table {
+        view,
+        legal: &t.legal,
+        names: &[],
+        events: &t.events,
+        standings: t.finished.as_ref().map(|f| {
+            let mut lines: Vec<(u8, Seat, u32)> = f.iter().map(|s| (s.rank, s.seat, s.points)).collect();
+            lines.sort_by_key(|(rank, seat, _)| (*rank, *seat));
+            lines
+        }),
+        refusal: t.refusal.as_deref(),
+    })
+}
+
+/// Every seat's name, by seat.
+pub fn names(t: &MirrorOf<Entenrallye>) -> Vec<String> {
+    let players = t.view.as_ref().map_or(0, |v| v.players);
+    (0..players).map(|s| t.name(Seat(s))).collect()
+}
+
+/// The lobby of an Entenrallye table.
+fn lobby(
+    ui: &mut egui::Ui,
+    live: &LiveOf<Entenrallye>,
+    t: &MirrorOf<Entenrallye>,
+    hosting: Option<&super::HostInfo>,
+    w: &Words,
+) {
+    let says = Frame {
+        starts_when: w.ente_starts_when,
+        sealed: w.dice_sealed,
+        sealed_hover: w.dice_sealed_hover,
+        first_shown: None,
+        other: GameKind::Bolide,
+    };
+    frame(ui, live, t, hosting, says, w, |ui, lobby, first| settings(ui, live, lobby, first, w));
+}
+
+/// The first pilot's options, which everyone sees change; the host checks them.
+fn settings(ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, lobby: &LobbyStateOf<Entenrallye>, first: bool, w: &Words) {
+    ui.heading(w.ente_settings);
+    if !first {
+        ui.label(w.first_pilot_sets);
+    }
+    let mut s = lobby.settings;
+    let seated = lobby.seats.len();
+    ui.label((w.mb_players_n)(seated + usize::from(s.bots)));
+    ui.add_enabled_ui(first, |ui| {
+        egui::Grid::new("ente-settings").num_columns(2).show(ui, |ui| {
+            let label = ui.label(w.bots_setting);
+            let most = 6usize.saturating_sub(seated) as u8;
+            ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id);
+            ui.end_row();
+            ui.label(w.bots_play_setting);
+            ui.horizontal(|ui| {
+                for (level, words) in [(BotLevel::Random, w.for_fun), (BotLevel::Strategic, w.to_win)] {
+                    ui.selectable_value(&mut s.bot_level, level, words);
+                }
+            });
+            ui.end_row();
+            ui.label(w.ente_first_player);
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut s.settings.first_player, FirstPlayer::FirstSeat, w.ente_first_seat);
+                ui.selectable_value(&mut s.settings.first_player, FirstPlayer::Random, w.ente_first_random);
+            });
+            ui.end_row();
+            ui.label(w.ente_ties);
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut s.settings.ties, Ties::Shared, w.ente_ties_shared);
+                ui.selectable_value(&mut s.settings.ties, Ties::MeetingsFirst, w.ente_ties_meetings);
+            });
+            ui.end_row();
+        });
+    });
+    if first && s != lobby.settings {
+        live.send(CommandOf::Configure(s));
+    }
+}
+
+/// An Entenrallye table over the wire, as the window shows it: the lobby until the year
+/// starts, then the game screen (its standings at the end).
+#[derive(Default)]
+pub struct EnteTableUi;
+
+impl EnteTableUi {
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        live: &LiveOf<Entenrallye>,
+        hosting: Option<&super::HostInfo>,
+        w: &'static Words,
+    ) {
+        if !super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, w)) {
+            return;
+        }
+        let state = live.state();
+        let t = &state.mirror;
+        let names = names(t);
+        let Some(mut table) = mirror_table(t) else { return };
+        table.names = &names;
+        let you = t.seat;
+        let chosen = rallye::show(ui, &table, you, w);
+        drop(state);
+        if let Some(action) = chosen {
+            live.send(CommandOf::Act { action, at_us: live.now_us() });
+        }
+    }
+
+    /// The window's title at this table.
+    pub fn title(live: &LiveOf<Entenrallye>) -> &'static str {
+        let state = live.state();
+        let t = &state.mirror;
+        if !t.lobby.as_ref().is_some_and(|l| l.started) {
+            return "Bolide — Entenrallye — lobby";
+        }
+        rallye::title(t.view.as_ref(), t.seat)
+    }
+}
