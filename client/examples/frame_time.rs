@@ -7,7 +7,7 @@
 //! `cargo run --release -p bolide-client --example frame_time`; with `-- mille-bornes`, the
 //! 1000 Bornes screen instead: eight players (four teams), mid-hand, bots playing on the clock;
 //! with `-- replay`, a 3-race night replayed, a move further every frame; with `-- warm-up`,
-//! the warm-up.
+//! the warm-up; with `-- entenrallye`, an Entenrallye table of six in June, seat 0 to drive.
 
 use bolide_client::live::{Link, Live};
 use bolide_client::ui::BolideApp;
@@ -113,6 +113,10 @@ fn main() -> anyhow::Result<()> {
             replay = Some(bolide_client::ui::replay::ReplayUi::open(kept, &text)?);
         }
         "warm-up" => drill = Some(bolide_client::ui::drill::DrillUi::new()),
+        "entenrallye" => {
+            let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny"];
+            app.sit_entenrallye(bolide_client::ui::table_ente::mid_year(&names, 3), None);
+        }
         _ => app.sit(live, None),
     }
     let ctx = egui::Context::default();
@@ -167,6 +171,7 @@ fn main() -> anyhow::Result<()> {
             "mille-bornes" => "1000 Bornes, 8 players",
             "replay" => "a 3-race night replayed, a move a frame",
             "warm-up" => "the warm-up",
+            "entenrallye" => "Entenrallye, 6 players, June",
             _ => "Bolide race, 6 cars",
         },
         "cpu_ms_per_frame": { "p50": at(0.5), "p99": at(0.99), "max": at(1.0) },

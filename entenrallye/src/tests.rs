@@ -1154,3 +1154,43 @@ fn a_laptop_refuses_a_view_that_names_what_the_game_has_not() {
     g.legal_into(Seat(0), &mut legal);
     assert!(legal.iter().all(|a| view.check_action(a).is_ok()));
 }
+
+#[test]
+fn anything_a_peer_sends_is_refused_or_applied_and_a_refusal_changes_nothing() {
+    use rand::RngExt;
+    for seed in 0..30 {
+        let mut g = Rallye::new(Settings::default(), 3, seed, &mut Vec::new()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut scratch = Vec::new();
+        for _ in 0..3000 {
+            if g.is_over() {
+                break;
+            }
+            // Bytes from a modified client: any seat, square, distance, part.
+            let seat = Seat(rng.random_range(0..8));
+            let [kind, a, b, c]: [u8; 4] = rng.random();
+            let sent = match kind % 7 {
+                0 => Action::Roll,
+                1 => Action::Drive { to: Square(a), squares: b % 9, buy: c & 1 == 1, repair: c >> 5 },
+                2 => Action::Fit { part: Part(a % 60) },
+                3 => Action::Steal { from: Seat(a % 8) },
+                4 => Action::Exchange { with: Seat(a % 8), give: Part(b % 60) },
+                5 => Action::Keep { parts: [Some(Part(a % 60)), Some(Part(b % 60)).filter(|_| c & 1 == 0)] },
+                _ => Action::EndTurn,
+            };
+            let before: Vec<View> = (0..3).map(|s| g.view(Some(Seat(s)))).collect();
+            let pile = g.pile().to_vec();
+            let mut events = Vec::new();
+            if g.apply(seat, sent, &mut events).is_err() {
+                assert!(events.is_empty(), "{sent:?} refused, yet told {events:?}");
+                assert_eq!((0..3).map(|s| g.view(Some(Seat(s)))).collect::<Vec<_>>(), before, "{sent:?}");
+                assert_eq!(g.pile(), pile.as_slice());
+            }
+            assert_eq!(parts_counted(&g), 48);
+            let turn = g.turn();
+            if let Some(action) = g.bot(turn, BotLevel::Random, &mut rng, &mut scratch) {
+                g.apply(turn, action, &mut events).unwrap();
+            }
+        }
+    }
+}

@@ -180,6 +180,52 @@ pub fn room_mille_bornes(data: &[u8]) {
     });
 }
 
+/// The same for a room of Entenrallye (three players, one of them the host's bot): its turns
+/// picked among the legal actions, and actions built from the fuzzer's bytes — any square,
+/// distance, part or seat, timed or not, from any seat, in any phase.
+pub fn room_entenrallye(data: &[u8]) {
+    use entenrallye::{Action, Entenrallye, Part, Rallye, Square};
+    let lobby = entenrallye::Lobby { bots: 1, bot_level: BotLevel::Random, ..Default::default() };
+    let mut config = RoomConfigOf::new("GARE", lobby, 1);
+    (config.bot_delay_ms, config.turn_timeout_ms) = (5, 300);
+    let mut room = RoomOf::<Rallye>::new(config, 1);
+    let step =
+        |room: &RoomOf<Rallye>| room.game().map(|g| format!("{} {:?} {:?}", g.calendar().time, g.turn(), g.phase()));
+    drive(&mut room, data, step, |room, op, conn, ops, now, seq| {
+        let Some(game) = room.game() else { return Some(None) };
+        let seat = Seat(conn as u8 - 1);
+        *seq += 1;
+        let seq = *seq;
+        let action = match op {
+            // A legal action of this seat, picked by the next byte.
+            6 => {
+                let [pick] = ops.take::<1>()?;
+                let mut legal = Vec::new();
+                game.legal_into(seat, &mut legal);
+                let Some(&action) = legal.get(usize::from(pick) % legal.len().max(1)) else { return Some(None) };
+                action
+            }
+            // Anything the wire can carry.
+            _ => {
+                let [kind, a, b, c] = ops.take::<4>()?;
+                match kind % 7 {
+                    0 => Action::Roll,
+                    1 => Action::Drive { to: Square(a), squares: b, buy: c & 1 == 1, repair: c >> 1 },
+                    2 => Action::Fit { part: Part(a) },
+                    3 => Action::Steal { from: Seat(a) },
+                    4 => Action::Exchange { with: Seat(a), give: Part(b) },
+                    5 => Action::Keep { parts: [Some(Part(a)).filter(|_| b & 1 == 0), Some(Part(c))] },
+                    _ => Action::EndTurn,
+                }
+            }
+        };
+        Some(Some(match op {
+            9 => ClientMsgOf::<Entenrallye>::Timed { seq, action, shown_us: now.saturating_sub(1000), input_us: now },
+            _ => ClientMsgOf::Act { seq, action, at_us: Some(now) },
+        }))
+    });
+}
+
 /// What a game's operation gives: `None` the input ran out, `Some(None)` nothing to send.
 type Sent<G> = Option<Option<ClientMsgOf<<G as Game>::Words>>>;
 

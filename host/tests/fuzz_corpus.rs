@@ -91,3 +91,13 @@ fn a_short_fuzzing_run_of_the_mille_bornes_room_on_stable() {
         replay("room-mille-bornes", bolide_host::fuzzing::room_mille_bornes);
     }
 }
+
+/// Entenrallye's room, by the same operations: the Bolide room's corpus seeds it.
+#[test]
+fn a_short_fuzzing_run_of_the_entenrallye_room_on_stable() {
+    mutate("room", bolide_host::fuzzing::room_entenrallye, 10_000);
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/room-entenrallye");
+    if own.exists() {
+        replay("room-entenrallye", bolide_host::fuzzing::room_entenrallye);
+    }
+}

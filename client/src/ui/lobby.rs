@@ -213,6 +213,29 @@ pub(super) fn until_started<W: ClientGame>(
     started
 }
 
+/// A started table's lobby of `names`, everyone seated and ready, seen from seat 0: what the
+/// benchmarks' and tests' detached tables show.
+pub fn everyone_ready<W: bolide_table::Words>(names: &[&str], settings: W::Lobby) -> LobbyStateOf<W> {
+    let seat = |(i, name): (usize, &&str)| bolide_protocol::wire::LobbySeat {
+        seat: Seat(i as u8),
+        name: name.to_string(),
+        colour: Colour::ALL[i % Colour::ALL.len()],
+        bot: false,
+        ready: true,
+        connected: true,
+        path: None,
+    };
+    LobbyStateOf {
+        seats: names.iter().enumerate().map(seat).collect(),
+        you: Some(Seat(0)),
+        settings,
+        spectators: 0,
+        started: true,
+        dice: Default::default(),
+        reveal: None,
+    }
+}
+
 /// What a lobby's frame says in its game's terms.
 pub(super) struct Frame<'a> {
     /// When the game starts.

@@ -133,3 +133,40 @@ impl EnteTableUi {
         rallye::title(t.view.as_ref(), t.seat)
     }
 }
+
+/// A detached link to an Entenrallye table of `names.len()` players in the middle of a year
+/// (bots played it from `seed` to this laptop's drive in June or later), from seat 0, with
+/// every event seat 0 was told: what the frame-time benchmark draws.
+pub fn mid_year(names: &[&str], seed: u64) -> LiveOf<Entenrallye> {
+    use ::entenrallye::{Phase, Rallye, Settings};
+    use bolide_protocol::wire::BeatSchedule;
+    use bolide_table::Game;
+    use rand::SeedableRng;
+    let (live, _commands) = LiveOf::<Entenrallye>::detached("GARAGE-7F3K0Q");
+    let players = u8::try_from(names.len()).unwrap_or(u8::MAX);
+    let mut events = Vec::new();
+    if let Ok(mut game) = Rallye::new(Settings::default(), players, seed, &mut events) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut scratch = Vec::new();
+        let there =
+            |g: &Rallye| g.calendar().month() >= 6 && g.turn() == Seat(0) && matches!(g.phase(), Phase::Drive { .. });
+        for _ in 0..100_000 {
+            let seat = game.turn();
+            if game.is_over() || there(&game) {
+                break;
+            }
+            let Some(action) = game.bot(seat, BotLevel::Strategic, &mut rng, &mut scratch) else { break };
+            if game.apply(seat, action, &mut events).is_err() {
+                break;
+            }
+        }
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None, BeatSchedule::Steady);
+        state.mirror.lobby = Some(super::lobby::everyone_ready(names, ::entenrallye::Lobby::default()));
+        state.mirror.events = events.iter().map(|e| game.event_for(e, Some(Seat(0)))).collect();
+        state.mirror.view = Some(game.view(Some(Seat(0))));
+        game.legal_into(Seat(0), &mut state.mirror.legal);
+    }
+    live.set_link(crate::live::Link::Connected);
+    live
+}

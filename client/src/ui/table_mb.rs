@@ -326,7 +326,7 @@ impl MbTableUi {
 /// draw), from seat 0, with the host's legal list: what the window's layout test and its
 /// frame-time benchmark draw.
 pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
-    use bolide_protocol::wire::{BeatSchedule, LobbySeat};
+    use bolide_protocol::wire::BeatSchedule;
     let (live, _commands) = LiveOf::<MilleBornes>::detached("GARAGE-7F3K0Q");
     let players = u8::try_from(names.len()).unwrap_or(u8::MAX);
     let mut events = Vec::new();
@@ -336,24 +336,7 @@ pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
         });
         let mut state = live.state();
         state.welcome(Some(Seat(0)), None, BeatSchedule::Steady);
-        let seat = |(i, name): (usize, &&str)| LobbySeat {
-            seat: Seat(i as u8),
-            name: name.to_string(),
-            colour: bolide_protocol::Colour::ALL[i % bolide_protocol::Colour::ALL.len()],
-            bot: false,
-            ready: true,
-            connected: true,
-            path: None,
-        };
-        state.mirror.lobby = Some(LobbyStateOf {
-            seats: names.iter().enumerate().map(seat).collect(),
-            you: Some(Seat(0)),
-            settings: mille_bornes::Lobby::default(),
-            spectators: 0,
-            started: true,
-            dice: Default::default(),
-            reveal: None,
-        });
+        state.mirror.lobby = Some(super::lobby::everyone_ready(names, mille_bornes::Lobby::default()));
         state.mirror.view = Some(partie.view(Some(Seat(0))));
         state.mirror.legal = partie.legal_actions(Seat(0));
     }
