@@ -1332,6 +1332,8 @@ fn e_13_1_a_past_year_of_entenrallye_is_stepped_through_to_its_final_places() {
     h.run();
     h.get_by_label("The year is over");
     h.get_by_label_contains("1. ");
+    // The replay's laptop saw every roll, checked against the seed the night reveals.
+    h.get_by_label_contains("Die checked against the seed: all ");
     h.get_by_label("Back").click();
     h.run();
     assert_eq!(h.state().title_now(), "Bolide");

@@ -24,10 +24,11 @@ pub enum Event {
     TurnStarted {
         seat: Seat,
     },
-    /// E-4.2.
+    /// E-4.2: the year's `roll`-th roll (from 0), checkable against the seed (`dice`).
     Rolled {
         seat: Seat,
         die: u8,
+        roll: u32,
     },
     /// E-11.6, E-11.7: the car waits at a meeting or stands on M4: no drive.
     Stays {

@@ -10,6 +10,7 @@ pub mod action;
 pub mod board;
 pub mod bots;
 pub mod calendar;
+pub mod dice;
 pub mod event;
 pub mod options;
 pub mod part;

@@ -1,7 +1,6 @@
 //! The table options (the rules' **Option**s) and the lobby's settings.
 
 use bolide_table::BotLevel;
-use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 /// E-1.4: who plays first.
@@ -37,14 +36,6 @@ impl Settings {
             return Err(format!("E-1.1: Entenrallye seats 2 to 6 players, not {players}"));
         }
         Ok(())
-    }
-
-    /// E-1.4: the first player.
-    pub fn first(&self, players: u8, rng: &mut impl rand::Rng) -> u8 {
-        match self.first_player {
-            FirstPlayer::FirstSeat => 0,
-            FirstPlayer::Random => rng.random_range(0..players.max(1)),
-        }
     }
 }
 

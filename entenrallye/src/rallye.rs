@@ -5,12 +5,11 @@
 use crate::action::{Action, RuleError};
 use crate::board::{Inspection, Kind, MEETING_MONTHS, Square, board};
 use crate::calendar::{Calendar, Tick};
+use crate::dice;
 use crate::event::{Event, Why};
 use crate::options::{Settings, Ties};
 use crate::part::{self, Colour, Part};
 use bolide_table::Seat;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 /// E-9.1: the top of the repair track.
@@ -122,7 +121,11 @@ pub struct Rallye {
     phase: Phase,
     /// E-10.2: this turn's car arrived at a meeting in time or early, or at a station owed.
     arrived: bool,
-    rng: ChaCha8Rng,
+    /// Every random thing comes from it (`dice`), each draw numbered.
+    seed: u64,
+    rolls: u32,
+    shuffles: u32,
+    takes: u32,
 }
 
 /// What a seat may see (E-7.3, E-7.4: hidden parts are the owner's alone; the others see
@@ -233,10 +236,12 @@ impl Rallye {
     /// the part a steal takes) comes from `seed`.
     pub fn new(settings: Settings, players: u8, seed: u64, events: &mut Vec<Event>) -> Result<Rallye, String> {
         settings.check(players)?;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let first = Seat(settings.first(players, &mut rng));
+        let first = Seat(match settings.first_player {
+            crate::options::FirstPlayer::FirstSeat => 0,
+            crate::options::FirstPlayer::Random => dice::first_player(seed, players),
+        });
         let mut pile: Vec<Part> = Part::all().collect();
-        shuffle(&mut pile, &mut rng);
+        dice::shuffle(seed, 0, &mut pile);
         let game = Rallye {
             settings,
             players,
@@ -246,7 +251,10 @@ impl Rallye {
             turn: first,
             phase: Phase::Roll,
             arrived: false,
-            rng,
+            seed,
+            rolls: 0,
+            shuffles: 1,
+            takes: 0,
         };
         events.push(Event::Started { players, first });
         events.push(Event::TurnStarted { seat: first });
@@ -434,7 +442,7 @@ impl Rallye {
         let i = seat.index();
         match (self.phase, action) {
             (_, Action::Roll) => {
-                let die = self.rng.random_range(1..=6u8);
+                let die = dice::die(self.seed, self.rolls);
                 self.rolled(seat, die, events);
             }
             (Phase::Drive { die }, Action::Drive { to, squares, buy, repair }) => {
@@ -478,7 +486,8 @@ impl Rallye {
 
     /// E-4.3, E-11.6: `seat` rolled `die`.
     fn rolled(&mut self, seat: Seat, die: u8, events: &mut Vec<Event>) {
-        events.push(Event::Rolled { seat, die });
+        events.push(Event::Rolled { seat, die, roll: self.rolls });
+        self.rolls = self.rolls.saturating_add(1);
         let month = self.calendar.month();
         let car = &mut self.cars[seat.index()];
         // E-11.6: from the first turn in the meeting's month, it drives on.
@@ -496,7 +505,8 @@ impl Rallye {
     /// E-8.3: a hidden part of `from`'s, drawn uniformly (checked to exist).
     fn take_hidden(&mut self, from: Seat) -> Part {
         let hidden = &mut self.cars[from.index()].hidden;
-        let at = self.rng.random_range(0..hidden.len());
+        let at = dice::take(self.seed, self.takes, hidden.len());
+        self.takes = self.takes.saturating_add(1);
         hidden.swap_remove(at)
     }
 
@@ -533,7 +543,7 @@ impl Rallye {
             } else {
                 let kept = self.cars[i].hidden.len() as u8;
                 events.push(Event::PartsReturned { seat, fitted: fitted.len() as u8, hidden: 0, kept });
-                shuffle(&mut self.pile, &mut self.rng);
+                self.shuffle_pile();
                 self.end_turn(die, events);
             }
         } else if let Some(check) = b.station(reach.to).filter(|c| car.owes(*c)) {
@@ -566,7 +576,13 @@ impl Rallye {
         let kept = self.cars[seat.index()].hidden.len() as u8;
         events.push(Event::PartsReturned { seat, fitted: 0, hidden: back.len() as u8, kept });
         self.pile.extend(back);
-        shuffle(&mut self.pile, &mut self.rng);
+        self.shuffle_pile();
+    }
+
+    /// E-11.4: the pile shuffled, on the seed's next shuffle stream.
+    fn shuffle_pile(&mut self) {
+        dice::shuffle(self.seed, self.shuffles, &mut self.pile);
+        self.shuffles = self.shuffles.saturating_add(1);
     }
 
     /// The special actions go on while one is left, else the turn ends.
@@ -746,12 +762,6 @@ impl Rallye {
             let meetings = c.scores.iter().flatten().count() as u8;
             (Seat(i as u8), u32::from(c.total()), if self.settings.ties == Ties::MeetingsFirst { meetings } else { 0 })
         })))
-    }
-}
-
-fn shuffle(parts: &mut [Part], rng: &mut ChaCha8Rng) {
-    for i in (1..parts.len()).rev() {
-        parts.swap(i, rng.random_range(0..=i));
     }
 }
 

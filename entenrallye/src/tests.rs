@@ -1194,3 +1194,24 @@ fn anything_a_peer_sends_is_refused_or_applied_and_a_refusal_changes_nothing() {
         }
     }
 }
+
+#[test]
+fn e_4_2_each_roll_comes_from_the_seed_and_its_number_alone() {
+    let mut counts = [0u32; 6];
+    for roll in 0..6000 {
+        counts[usize::from(crate::dice::die(11, roll) - 1)] += 1;
+    }
+    assert!(counts.iter().all(|n| (850..=1150).contains(n)), "{counts:?}");
+    // The rolls of a year are the seed's, whatever was played between them.
+    let mut events = Vec::new();
+    let mut g = Rallye::new(Settings::default(), 3, 11, &mut events).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    bolide_table::drive::play(&mut g, &[BotLevel::Random; 3], &mut rng, &mut events, 100_000).unwrap();
+    let rolls: Vec<(u32, u8)> = events
+        .iter()
+        .filter_map(|e| if let Event::Rolled { die, roll, .. } = e { Some((*roll, *die)) } else { None })
+        .collect();
+    assert!(rolls.len() > 100);
+    assert_eq!(crate::dice::check_rolls(11, &rolls), Ok(rolls.len()));
+    assert!(crate::dice::check_rolls(12, &rolls).is_err(), "another seed");
+}

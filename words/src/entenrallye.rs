@@ -19,7 +19,7 @@ pub fn describe(event: &Event, players: u8, names: &[String], w: &Words) -> Opti
     let month = |m: u8| w.ente_months.get(usize::from(m).saturating_sub(1)).copied().unwrap_or("?");
     Some(match event {
         Event::Started { first, .. } => (w.ente_first)(&who(first)),
-        Event::Rolled { seat, die } => (w.ente_rolls)(&who(seat), *die),
+        Event::Rolled { seat, die, .. } => (w.ente_rolls)(&who(seat), *die),
         Event::Stays { seat } => (w.ente_stays)(&who(seat)),
         Event::Drove { seat, to, squares } => (w.ente_drives)(&who(seat), *squares, board().name(*to)),
         Event::Bought { part: Some(part), .. } => (w.ente_you_buy)(&part_name(*part, w)),

@@ -466,6 +466,8 @@ pub struct Words {
     pub ente_pile: fn(u8) -> String,
     pub ente_game_over: &'static str,
     pub ente_keys: &'static str,
+    pub ente_rolls_checked: fn(usize) -> String,
+    pub ente_rolls_wrong: fn(&str) -> String,
 }
 
 impl Words {
@@ -562,6 +564,8 @@ pub static EN: Words = Words {
     ente_pile: |n| format!("Pile: {n}"),
     ente_game_over: "The year is over",
     ente_keys: "Keys: 1 to 9 pick the actions in the order shown · R rolls · Enter ends the turn",
+    ente_rolls_checked: |n| format!("Die checked against the seed: all {n} rolls this laptop saw match"),
+    ente_rolls_wrong: |why| format!("The die does NOT match the seed: {why}"),
     atouts: ATOUTS,
     bonuses: BONUSES,
     lanterne_rouge: "Lanterne Rouge",
@@ -1089,6 +1093,8 @@ pub static FR: Words = Words {
     ente_pile: |n| format!("Tas : {n}"),
     ente_game_over: "L'année est finie",
     ente_keys: "Touches : 1 à 9 choisissent les actions dans l'ordre affiché · R lance le dé · Entrée finit le tour",
+    ente_rolls_checked: |n| format!("Dé vérifié avec la graine : les {n} lancers vus par ce portable concordent"),
+    ente_rolls_wrong: |why| format!("Le dé NE concorde PAS avec la graine : {why}"),
     atouts: ATOUTS,
     bonuses: BONUSES,
     lanterne_rouge: "Lanterne Rouge",

@@ -3,13 +3,38 @@
 //! the host sends against the game's own ranges (`View::check`).
 
 use crate::game::{ClientGame, Stage, TwinUpdate};
+use bolide_protocol::dice::Commitment;
 use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::Seat;
 use entenrallye::{Action, Entenrallye, Event, View};
 
+/// What a laptop checks of the host's die (E-4.2, `entenrallye::dice`): every roll it saw,
+/// by its number in the year, against the seed the host committed to in its first lobby and
+/// reveals when the year ends.
+#[derive(Debug, Clone, Default)]
+pub struct RollWatch {
+    committed: Option<Commitment>,
+    rolls: Vec<(u32, u8)>,
+    verdict: Option<Result<usize, String>>,
+}
+
+/// Rolls a watch keeps (a year takes a few hundred; a runaway host cannot grow it).
+const WATCHED_ROLLS: usize = 4096;
+
+impl RollWatch {
+    /// The commitment this laptop was shown first.
+    pub fn commitment(&self) -> Option<Commitment> {
+        self.committed
+    }
+
+    /// `None` until the host revealed its seed: how many rolls matched, or what did not.
+    pub fn verdict(&self) -> Option<&Result<usize, String>> {
+        self.verdict.as_ref()
+    }
+}
+
 impl ClientGame for Entenrallye {
-    /// The die and the pile are drawn from the seed, but no laptop checks them yet.
-    type Watch = ();
+    type Watch = RollWatch;
     type Twins = ();
     const SEATS: usize = 6;
 
@@ -55,7 +80,30 @@ impl ClientGame for Entenrallye {
         None
     }
 
-    fn watch(_watch: &mut (), _msg: &ServerMsgOf<Entenrallye>) {}
+    fn watch(watch: &mut RollWatch, msg: &ServerMsgOf<Entenrallye>) {
+        match msg {
+            ServerMsgOf::Lobby(lobby) => {
+                watch.committed.get_or_insert(lobby.dice);
+                if let (Some(reveal), None, Some(committed)) = (lobby.reveal, &watch.verdict, watch.committed) {
+                    watch.verdict = Some(if reveal.commitment() != committed {
+                        Err(format!("the seed revealed does not open the commitment {committed} shown at the start"))
+                    } else {
+                        entenrallye::dice::check_rolls(reveal.seed, &watch.rolls).map_err(|e| e.to_string())
+                    });
+                }
+            }
+            ServerMsgOf::Update { events, .. } => {
+                for event in events {
+                    if let Event::Rolled { die, roll, .. } = event
+                        && watch.rolls.len() < WATCHED_ROLLS
+                    {
+                        watch.rolls.push((*roll, *die));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -69,11 +117,24 @@ mod tests {
     /// A whole year of bots as `viewer`'s laptop gets it: one update per action, its events
     /// as the viewer may see them, the view and what the viewer may do after it.
     fn year_seen_by(viewer: Seat, seed: u64) -> (Rallye, Vec<ServerMsgOf<Entenrallye>>) {
+        use bolide_protocol::dice::SeedReveal;
+        use bolide_protocol::wire::LobbyStateOf;
+        let lobby = |reveal: Option<SeedReveal>| {
+            ServerMsgOf::Lobby(LobbyStateOf {
+                seats: Vec::new(),
+                you: Some(viewer),
+                settings: entenrallye::Lobby::default(),
+                spectators: 0,
+                started: true,
+                dice: SeedReveal { seed, nonce: [3; 32] }.commitment(),
+                reveal,
+            })
+        };
         let mut events = Vec::new();
         let mut game = Rallye::new(Settings::default(), 4, seed, &mut events).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut scratch = Vec::new();
-        let mut msgs = Vec::new();
+        let mut msgs = vec![lobby(None)];
         loop {
             let mut legal = Vec::new();
             game.legal(viewer, &mut legal);
@@ -89,9 +150,31 @@ mod tests {
             let step =
                 bolide_table::drive::step(&mut game, &[BotLevel::Strategic; 4], &mut rng, &mut events, &mut scratch);
             if step.unwrap().is_none() {
+                msgs.push(lobby(Some(SeedReveal { seed, nonce: [3; 32] })));
                 return (game, msgs);
             }
         }
+    }
+
+    #[test]
+    fn e_4_2_a_laptop_catches_a_roll_the_seed_does_not_give() {
+        let (_, mut msgs) = year_seen_by(Seat(1), 8);
+        let forged = msgs.iter_mut().find_map(|m| match m {
+            ServerMsgOf::Update { events, .. } => events.iter_mut().find_map(|e| match e {
+                Event::Rolled { die, roll: 10, .. } => Some(die),
+                _ => None,
+            }),
+            _ => None,
+        });
+        let die = forged.expect("a tenth roll");
+        *die = *die % 6 + 1;
+        let mut s = ClientStateOf::<Entenrallye>::default();
+        s.welcome(Some(Seat(1)), None, BeatSchedule::Steady);
+        for msg in &msgs {
+            s.on_message(msg.clone(), 0).expect("a forged roll is still a well-formed update");
+        }
+        let verdict = s.mirror.dice.verdict().expect("revealed").clone();
+        assert!(verdict.is_err_and(|e| e.contains("roll 10")), "a forged roll passes");
     }
 
     #[test]
@@ -115,7 +198,8 @@ mod tests {
             "others' purchases unseen"
         );
         // A host that puts a car off the road is refused, and the mirror keeps what it had.
-        let Some(ServerMsgOf::Update { view, events, legal, .. }) = msgs.last().cloned() else { panic!() };
+        let last = msgs.iter().rev().find(|m| matches!(m, ServerMsgOf::Update { .. })).cloned();
+        let Some(ServerMsgOf::Update { view, events, legal, .. }) = last else { panic!("no update") };
         let mut forged = view.clone();
         forged.cars[2].at = Square(240);
         let msg = ServerMsgOf::Update {

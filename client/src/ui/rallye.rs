@@ -21,6 +21,9 @@ pub struct Table<'a> {
     pub standings: Option<Vec<(u8, Seat, u32)>>,
     /// The host's last refusal, in words.
     pub refusal: Option<&'a str>,
+    /// E-4.2: every roll seen, checked against the seed once revealed: how many, or what
+    /// did not match.
+    pub rolls_checked: Option<Result<usize, String>>,
 }
 
 /// The window's title at an Entenrallye table (the hook the window scripts follow).
@@ -95,6 +98,15 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
                     for (rank, seat, points) in standings {
                         let name = t.names.get(seat.index()).map_or("?", String::as_str);
                         ui.label(RichText::new((w.ente_standing)(*rank, name, *points)).size(18.0));
+                    }
+                    match &t.rolls_checked {
+                        Some(Ok(n)) => {
+                            ui.colored_label(Color32::LIGHT_GREEN, (w.ente_rolls_checked)(*n));
+                        }
+                        Some(Err(why)) => {
+                            ui.colored_label(Color32::from_rgb(255, 90, 60), (w.ente_rolls_wrong)(why));
+                        }
+                        None => {}
                     }
                 } else {
                     chosen = actions(ui, t, you, w, &mut pointed);

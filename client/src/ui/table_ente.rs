@@ -26,6 +26,7 @@ pub fn mirror_table(t: &MirrorOf<Entenrallye>) -> Option<Table<'_>> {
             lines
         }),
         refusal: t.refusal.as_deref(),
+        rolls_checked: t.dice.verdict().cloned(),
     })
 }
 
