@@ -6,7 +6,7 @@
 use crate::card::{Card, DECK_SIZE};
 use crate::event::Event;
 use bolide_table::Seat;
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 /// What a stream is for: the top byte of its ChaCha stream number.
@@ -17,9 +17,7 @@ enum Purpose {
 }
 
 fn stream(seed: u64, purpose: Purpose, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(((purpose as u64) << 56) | (index & 0x00ff_ffff_ffff_ffff));
-    rng
+    bolide_table::luck(seed, purpose as u8, index)
 }
 
 /// M-3.2: hand `hand`'s (from 0) shuffled deck, the top of the draw pile *last* (dealing pops).

@@ -12,6 +12,17 @@
 
 pub mod drive;
 
+/// A game's luck, provably fair: a ChaCha stream of the game's seed keyed by what it is for
+/// (`purpose`, the stream number's top byte) and its number, so that whoever learns the seed
+/// re-draws any one draw alone — nobody's play shifts the next one (Bolide's dice, 1000
+/// Bornes' deal, Entenrallye's die).
+pub fn luck(seed: u64, purpose: u8, index: u64) -> ChaCha8Rng {
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream((u64::from(purpose) << 56) | (index & 0x00ff_ffff_ffff_ffff));
+    rng
+}
+
 use rand_chacha::ChaCha8Rng;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
