@@ -1507,6 +1507,11 @@ fn e_1_4_the_entenrallye_lobby_sets_who_starts_and_how_ties_end() {
         |f: &dyn Fn(&entenrallye::Lobby) -> bool| sent.iter().any(|c| matches!(c, CommandOf::Configure(l) if f(l)));
     assert!(configured(&|l| l.settings.first_player == entenrallye::FirstPlayer::Random), "{sent:?}");
     assert!(configured(&|l| l.settings.ties == entenrallye::Ties::MeetingsFirst), "{sent:?}");
+    // The first pilot may switch the table to either other game.
+    h.get_by_label("Play Bolide at this table instead");
+    h.get_by_label("Play 1000 Bornes at this table instead").click();
+    h.run();
+    assert!(drain(&mut commands).contains(&CommandOf::ChooseGame("mille-bornes".into())));
 }
 
 #[test]

@@ -45,7 +45,7 @@ impl LobbyUi {
             sealed: w.dice_sealed,
             sealed_hover: w.dice_sealed_hover,
             first_shown: t.dice.commitment(),
-            other: GameKind::MilleBornes,
+            game: GameKind::Bolide,
         };
         frame(ui, live, t, hosting, says, w, |ui, lobby, first| self.settings(ui, live, lobby, first));
     }
@@ -246,8 +246,8 @@ pub(super) struct Frame<'a> {
     pub sealed_hover: fn(&str) -> String,
     /// The commitment this laptop was shown first (the lobby's own until then).
     pub first_shown: Option<bolide_protocol::dice::Commitment>,
-    /// The game the first pilot may switch the table to.
-    pub other: GameKind,
+    /// The game this lobby is for: the first pilot may switch the table to any other.
+    pub game: GameKind,
 }
 
 /// What every game's lobby shows around its own settings: the room code on the hosting
@@ -274,7 +274,7 @@ pub(super) fn frame<W: ClientGame>(
         let first = t.seat == Some(Seat(0));
         settings(&mut cols[1], lobby, first);
         if first {
-            other_game(&mut cols[1], live, says.other, w);
+            other_games(&mut cols[1], live, says.game, w);
         }
     });
     if let Some(refusal) = &t.refusal {
@@ -302,10 +302,12 @@ fn room_code(ui: &mut egui::Ui, host: &super::HostInfo, w: &Words) {
 
 /// The first pilot's way to switch the table to another game: every laptop follows to its
 /// lobby, each back in its own seat.
-fn other_game<W: ClientGame>(ui: &mut egui::Ui, live: &LiveOf<W>, game: GameKind, w: &Words) {
+fn other_games<W: ClientGame>(ui: &mut egui::Ui, live: &LiveOf<W>, here: GameKind, w: &Words) {
     ui.add_space(8.0);
-    if ui.button((w.play_instead)(game.title())).clicked() {
-        live.send(CommandOf::ChooseGame(game.name().to_string()));
+    for game in GameKind::ALL.into_iter().filter(|g| *g != here) {
+        if ui.button((w.play_instead)(game.title())).clicked() {
+            live.send(CommandOf::ChooseGame(game.name().to_string()));
+        }
     }
 }
 

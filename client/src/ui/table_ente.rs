@@ -49,7 +49,7 @@ fn lobby(
         sealed: w.dice_sealed,
         sealed_hover: w.dice_sealed_hover,
         first_shown: None,
-        other: GameKind::Bolide,
+        game: GameKind::Entenrallye,
     };
     frame(ui, live, t, hosting, says, w, |ui, lobby, first| settings(ui, live, lobby, first, w));
 }

@@ -157,7 +157,7 @@ fn lobby(
         sealed: w.mb_deal_sealed,
         sealed_hover: w.mb_deal_sealed_hover,
         first_shown: t.dice.commitment(),
-        other: GameKind::Bolide,
+        game: GameKind::MilleBornes,
     };
     frame(ui, live, t, hosting, says, w, |ui, lobby, first| settings(ui, live, lobby, first, w));
 }
