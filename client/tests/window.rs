@@ -1530,8 +1530,10 @@ fn e_4_1_the_screen_offers_the_roll_then_the_drives_and_sends_what_is_clicked() 
     let Some(entenrallye::Event::Rolled { die, .. }) = events.first().cloned() else { panic!("{events:?}") };
     show_ente(&mut live.state().mirror, &game);
     h.run();
-    let full = format!("Drive {die} to A{die:02}");
-    h.get_by_label(&full).click();
+    // The square the full drive ends on is outlined; a click on it drives there (the only
+    // way to end there: a square short of the die would spend the rest).
+    h.get_by_label(&format!("Drive {die} to A{die:02}"));
+    h.get_by_label(&format!("A{die:02}")).click();
     h.run();
     let sent = drain(&mut commands);
     let drove = |c: &EnteCommand| matches!(c, CommandOf::Act { action: entenrallye::Action::Drive { squares, buy: false, repair: 0, .. }, .. } if *squares == die);

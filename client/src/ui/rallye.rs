@@ -123,13 +123,16 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
             });
         });
     });
-    egui::CentralPanel::default().show(ui, |ui| road(ui, view, t.legal, pointed));
-    chosen
+    let clicked = egui::CentralPanel::default().show(ui, |ui| road(ui, view, t.legal, pointed)).inner;
+    chosen.or(clicked)
 }
 
 /// The road, a stretch a row (the rules' own notation, E-14.5): each square coloured by its
-/// kind, every car on its square, the squares a drive may end on outlined.
-fn road(ui: &mut egui::Ui, view: &View, legal: &[Action], pointed: Option<entenrallye::Square>) {
+/// kind, every car on its square, the squares a drive may end on outlined — a click on one
+/// drives there when that is the only way to end there (else the buttons below choose what
+/// the rest of the die buys or repairs).
+fn road(ui: &mut egui::Ui, view: &View, legal: &[Action], pointed: Option<entenrallye::Square>) -> Option<Action> {
+    let mut chosen = None;
     let b = board();
     let rows = b.rows();
     let longest = rows.iter().map(Vec::len).max().unwrap_or(1) as f32;
@@ -174,6 +177,17 @@ fn road(ui: &mut egui::Ui, view: &View, legal: &[Action], pointed: Option<entenr
                 let stroke =
                     if pointed == Some(*square) { (3.0, Color32::from_rgb(255, 80, 0)) } else { (2.0, Color32::WHITE) };
                 painter.rect_stroke(cell, 2.0, stroke, egui::StrokeKind::Outside);
+                let name = b.name(*square);
+                let response = ui.interact(cell, ui.scope_id().with(("ente-square", square.0)), egui::Sense::click());
+                response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
+                let here: Vec<Action> =
+                    legal.iter().copied().filter(|a| matches!(a, Action::Drive { to, .. } if to == square)).collect();
+                if response.clicked()
+                    && let [only] = here.as_slice()
+                {
+                    chosen = Some(*only);
+                }
+                response.on_hover_text(name);
             }
             let here: Vec<usize> =
                 view.cars.iter().enumerate().filter(|(_, c)| c.at == *square).map(|(s, _)| s).collect();
@@ -185,6 +199,7 @@ fn road(ui: &mut egui::Ui, view: &View, legal: &[Action], pointed: Option<entenr
             }
         }
     }
+    chosen
 }
 
 /// Each player: name and colour, the car card's four sections, faults, points, repair
