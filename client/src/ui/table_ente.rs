@@ -66,7 +66,8 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, lobby: &LobbyStateOf<
     ui.add_enabled_ui(first, |ui| {
         egui::Grid::new("ente-settings").num_columns(2).show(ui, |ui| {
             let label = ui.label(w.bots_setting);
-            let most = 6usize.saturating_sub(seated) as u8;
+            let most =
+                usize::from(<::entenrallye::Rallye as bolide_table::Game>::PLAYERS.1).saturating_sub(seated) as u8;
             ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id);
             ui.end_row();
             ui.label(w.bots_play_setting);
