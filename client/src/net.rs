@@ -34,6 +34,13 @@ impl MonotonicClock {
     }
 }
 
+impl MonotonicClock {
+    /// `at` on this clock (0 before it started).
+    pub fn at_us(&self, at: Instant) -> u64 {
+        at.saturating_duration_since(self.0).as_micros() as u64
+    }
+}
+
 impl Default for MonotonicClock {
     fn default() -> Self {
         MonotonicClock::new()
@@ -51,8 +58,25 @@ impl Clock for MonotonicClock {
 /// would prove the click later than it was, and the host bounds a claim by its own last beat.
 /// So a beat never tells a time past the earliest input still waiting here. The window stamps
 /// on its thread and the link's task sends: both hold this handle.
-#[derive(Debug, Clone, Default)]
-pub struct Unsent(Arc<std::sync::Mutex<Vec<u64>>>);
+#[derive(Clone, Default)]
+pub struct Unsent {
+    stamped: Arc<std::sync::Mutex<Vec<u64>>>,
+    /// Inputs the face has not even read yet (the window's presses the display server saw).
+    unread: Option<Arc<dyn UnreadInput>>,
+}
+
+impl std::fmt::Debug for Unsent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Unsent").field("stamped", &self.stamped).field("unread", &self.unread.is_some()).finish()
+    }
+}
+
+/// A face that learns of an input before it stamps it (the window stamps a press with the
+/// instant the display server saw it, read in its next pass): how long ago the oldest such
+/// input was made, so that no beat vouches past it meanwhile.
+pub trait UnreadInput: Send + Sync {
+    fn unread_age(&self) -> Option<std::time::Duration>;
+}
 
 impl Unsent {
     /// A pilot's input stamped `at_us`, to be sent.
@@ -79,13 +103,20 @@ impl Unsent {
     /// going to leave (its send failed with a lost link): it no longer holds the beats back, or
     /// one lost click would keep this seat from vouching for anything for the rest of the night.
     pub fn vouchable(&self, now_us: u64) -> u64 {
+        let unread = self.unread.as_ref().and_then(|u| u.unread_age());
+        let unread_us = unread.map_or(now_us, |age| now_us.saturating_sub(age.as_micros() as u64));
         let mut v = self.lock();
         v.retain(|t| now_us.saturating_sub(*t) < UNSENT_STALE_US);
-        v.iter().copied().fold(now_us, u64::min)
+        v.iter().copied().fold(now_us.min(unread_us), u64::min)
+    }
+
+    /// The same, also held back by inputs `unread` knows of before they are stamped.
+    pub fn with_unread(unread: Arc<dyn UnreadInput>) -> Unsent {
+        Unsent { unread: Some(unread), ..Unsent::default() }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<u64>> {
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.stamped.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -690,5 +721,27 @@ mod tests {
         // Never sent (the link was lost): after a while it no longer holds the beats back.
         assert_eq!(unsent.vouchable(2_000 + UNSENT_STALE_US + 100), 2_000 + UNSENT_STALE_US + 100);
         assert!(unsent.lock().is_empty());
+    }
+
+    #[test]
+    fn fairness_7_a_beat_never_vouches_past_an_input_the_face_has_not_read_yet() {
+        struct Pressed(std::sync::Mutex<Option<std::time::Duration>>);
+        impl UnreadInput for Pressed {
+            fn unread_age(&self) -> Option<std::time::Duration> {
+                *self.0.lock().unwrap()
+            }
+        }
+        let pressed = Arc::new(Pressed(std::sync::Mutex::new(None)));
+        let unsent = Unsent::with_unread(pressed.clone());
+        assert_eq!(unsent.vouchable(10_000), 10_000);
+        // A key went down 3 ms ago; the window has not read it: a beat tells 7 000 at most.
+        *pressed.0.lock().unwrap() = Some(std::time::Duration::from_millis(3));
+        assert_eq!(unsent.vouchable(10_000), 7_000);
+        // The window stamped it (7 000) and reads no other: the stamp holds them, as before.
+        *pressed.0.lock().unwrap() = None;
+        unsent.stamp(7_000);
+        assert_eq!(unsent.vouchable(10_000), 7_000);
+        unsent.sent(7_000);
+        assert_eq!(unsent.vouchable(10_000), 10_000);
     }
 }

@@ -110,7 +110,8 @@ impl DrillUi {
 
     fn trial_ui(&mut self, ui: &mut egui::Ui, w: &Words) {
         let now = self.clock.now_us();
-        let pressed = ui.input(|i| KEYS.iter().any(|k| i.key_pressed(*k)));
+        let key = ui.input(|i| KEYS.iter().copied().find(|k| i.key_pressed(*k)));
+        let pressed = key.is_some();
         if let Phase::Cup { reveal_at } = self.phase {
             if now < reveal_at {
                 ui.heading(RichText::new(w.drill_cup).size(22.0));
@@ -139,8 +140,10 @@ impl DrillUi {
                         *shown.lock().unwrap_or_else(|e| e.into_inner()) = Some(at_us);
                     });
                 } else if pressed || clicked {
-                    // The same instant the race stamps a grab with: this pass, which read the key.
-                    let input_us = now;
+                    // The same instant the race stamps a grab with: when the display server
+                    // saw the key or the click, else this pass, which read it.
+                    let trigger = key.filter(|_| !clicked).map_or(stamp::Trigger::Primary, stamp::Trigger::Key);
+                    let input_us = stamp::input_us(trigger, &self.clock, now);
                     let shown = *self.shown.lock().unwrap_or_else(|e| e.into_inner());
                     // A key read before the frame that drew the reservoirs was done is early.
                     let reaction_us = shown.filter(|s| *s <= input_us).map(|s| input_us - s);

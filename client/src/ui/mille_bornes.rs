@@ -163,8 +163,8 @@ impl MilleBornesUi {
             let button = egui::Button::new(RichText::new(w.mb_coup_fourre_button).size(24.0).strong())
                 .fill(Color32::from_rgb(214, 168, 34))
                 .min_size(Vec2::new(320.0, 56.0));
-            if super::stamp::pressed(&ui.add(button)) || ui.input(|i| i.key_pressed(egui::Key::Space)) {
-                game.act(Action::CoupFourre, now);
+            if let Some(trigger) = super::stamp::press(&ui.add(button), Some(egui::Key::Space)) {
+                game.act(Action::CoupFourre, super::stamp::input_us(trigger, game.clock(), now));
             }
         }
         let width = (ui.available_width() / 8.0).clamp(70.0, 150.0);

@@ -6,6 +6,7 @@
 mod board;
 mod cards;
 pub mod discovery;
+pub(crate) mod display_time;
 pub mod drill;
 mod howto;
 mod lobby;
@@ -641,12 +642,16 @@ fn level_arg(level: BotLevel) -> String {
 }
 
 impl eframe::App for BolideApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        if let Some(display) = display_time::window() {
+            display.lock().watch_frame(frame);
+        }
         stamp::frame_started(ui.ctx());
         // Each frame drawn, for `scripts/idle-cpu.sh` (`RUST_LOG=bolide::frame=trace`): an idle
         // window should draw one only when something it shows changed.
         tracing::trace!(target: "bolide::frame", "frame");
         self.show(ui);
+        stamp::frame_ended();
     }
 }
 
@@ -788,6 +793,7 @@ fn banner(ui: &mut egui::Ui, code: &str, link: &Link, w: &crate::lang::Words) ->
 pub fn run_window() -> Result<(), String> {
     stamp::GL_PAINTER.store(true, std::sync::atomic::Ordering::Relaxed);
     stamp::short_slice();
+    display_time::install();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Bolide")

@@ -246,10 +246,9 @@ impl RaceUi {
                 let allowed = t.legal.contains(&take) && !waiting;
                 let text = RichText::new(label).size(20.0).color(look::ink(c)).strong();
                 let button = egui::Button::new(text).fill(fill).min_size(size);
-                let pressed = super::stamp::pressed(&ui.add_enabled(allowed, button))
-                    || allowed && keys.get(i).is_some_and(|k| ui.input(|inp| inp.key_pressed(*k)));
-                if pressed {
-                    let input_us = live.now_us();
+                let key = keys.get(i).copied().filter(|_| allowed);
+                if let Some(trigger) = super::stamp::press(&ui.add_enabled(allowed, button), key) {
+                    let input_us = super::stamp::input_us(trigger, &live.clock, live.now_us());
                     self.asked = Some((view.race, view.round, p.pawn));
                     live.send(if timed {
                         Command::Timed { action: take, input_us }
@@ -377,8 +376,9 @@ fn cup_down(ui: &mut egui::Ui, s: &Scene) {
     }
     if t.legal.contains(&Action::Klaxon) {
         let klaxon = egui::Button::new(RichText::new(w.klaxon_button).size(22.0)).min_size(Vec2::new(180.0, 50.0));
-        if super::stamp::pressed(&ui.add(klaxon)) || ui.input(|i| i.key_pressed(egui::Key::K)) {
-            s.act(Action::Klaxon);
+        if let Some(trigger) = super::stamp::press(&ui.add(klaxon), Some(egui::Key::K)) {
+            let at_us = super::stamp::input_us(trigger, &s.live.clock, s.live.now_us());
+            s.live.send(Command::Act { action: Action::Klaxon, at_us });
         }
     }
 }
@@ -411,8 +411,9 @@ impl RaceUi {
         }
         ui.heading(w.echange_now);
         let mut declared = None;
-        let mut declare = |action| {
-            live.send(Command::Timed { action, input_us: live.now_us() });
+        let mut declare = |action, trigger| {
+            let input_us = super::stamp::input_us(trigger, &live.clock, live.now_us());
+            live.send(Command::Timed { action, input_us });
             declared = Some(round);
         };
         ui.horizontal_wrapped(|ui| {
@@ -421,14 +422,14 @@ impl RaceUi {
                     view.car(with).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)).and_then(|p| p.reservoir);
                 let label = (w.echange_with)(s.name(with), theirs.unwrap_or(0));
                 if super::stamp::pressed(&ui.button(RichText::new(label).size(17.0))) {
-                    declare(Action::Echange { with });
+                    declare(Action::Echange { with }, super::stamp::Trigger::Primary);
                 }
             }
-            let keep = t.legal.contains(&Action::KeepPawn)
-                && (super::stamp::pressed(&ui.button(RichText::new(w.keep_my_pawn).size(17.0)))
-                    || ui.input(|i| i.key_pressed(egui::Key::Escape)));
-            if keep {
-                declare(Action::KeepPawn);
+            if t.legal.contains(&Action::KeepPawn) {
+                let keep = ui.button(RichText::new(w.keep_my_pawn).size(17.0));
+                if let Some(trigger) = super::stamp::press(&keep, Some(egui::Key::Escape)) {
+                    declare(Action::KeepPawn, trigger);
+                }
             }
         });
         self.declared = declared.or(self.declared);

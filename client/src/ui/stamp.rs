@@ -2,16 +2,20 @@
 //! every face that times a person uses — the race's reveal and Échange, 1000 Bornes' attack,
 //! the warm-up.
 //!
-//! `shown` is the instant the frame that drew the moment had been swapped to the screen. egui
-//! offers no hook after the swap, but eframe swaps a frame's buffers before it starts the next
-//! one on the same thread: so the stamp is taken when the next frame starts (asked for at once,
-//! [`frame_started`]). Not when the frame was built, nor when its draw calls were queued, nor
-//! when they were drawn: a software rasteriser draws a whole 1280×800 frame and copies it to
-//! the display in between, which would count against the pilot. Without a GL painter (the
-//! headless tests) there is no swap, and it is stamped in the pass itself.
-//! `scripts/window-timing.sh` measures both stamps against what the display saw and when XTest
-//! sent the key or the click.
+//! `shown` is the instant the frame that drew the moment was on screen. egui offers no hook
+//! after the swap, but eframe swaps a frame's buffers before it starts the next one on the
+//! same thread: so the stamp is taken when the next frame starts (asked for at once,
+//! [`frame_started`]), with the instant the X server reports the window's pixels changed
+//! ([`super::display_time`]) — or, without that report, the instant the next frame starts. Not
+//! when the frame was built, nor when its draw calls were queued, nor when they were drawn: a
+//! software rasteriser draws a whole 1280×800 frame and copies it to the display in between,
+//! which would count against the pilot. Without a GL painter (the headless tests) there is no
+//! swap, and it is stamped in the pass itself. An input is stamped with the instant the X
+//! server took the press in ([`input_us`]), or that of the pass that read it.
+//! `scripts/window-timing.sh` measures both stamps against what the display showed and when
+//! XTest sent the key or the click.
 
+pub(crate) use super::display_time::Trigger;
 use crate::net::{Clock, MonotonicClock};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,7 +26,8 @@ pub(crate) static GL_PAINTER: AtomicBool = AtomicBool::new(false);
 /// A stamp waiting for the frame it was asked in to be on screen.
 struct Waiting {
     frame: u64,
-    stamp: Box<dyn FnOnce() + Send>,
+    /// Called with the instant the display server put the frame up, when it told.
+    stamp: Box<dyn FnOnce(Option<std::time::Instant>) + Send>,
 }
 
 /// At most a few at once (a reveal, an Échange); a bound all the same.
@@ -44,13 +49,19 @@ pub(crate) fn on_screen(ui: &egui::Ui, clock: &Arc<MonotonicClock>, then: impl F
     if waiting.len() == MOST_WAITING {
         waiting.remove(0);
     }
-    waiting.push(Waiting { frame: ui.ctx().cumulative_frame_nr(), stamp: Box::new(move || then(clock.now_us())) });
+    let stamp = move |up: Option<std::time::Instant>| {
+        let now = clock.now_us();
+        then(up.map_or(now, |at| clock.at_us(at).min(now)));
+    };
+    waiting.push(Waiting { frame: ui.ctx().cumulative_frame_nr(), stamp: Box::new(stamp) });
     ui.ctx().request_repaint();
 }
 
 /// First thing in every pass: the frames before this one were swapped, so the stamps asked
-/// in them are taken now.
+/// in them are taken now; and the presses this pass reads are matched to the instants the
+/// display server saw them ([`super::presses`]).
 pub(crate) fn frame_started(ctx: &egui::Context) {
+    let up = super::display_time::window().and_then(|d| ctx.input(|i| d.lock().pass_started(&i.events)));
     let frame = ctx.cumulative_frame_nr();
     let due: Vec<Waiting> = {
         let mut waiting = waiting();
@@ -59,8 +70,30 @@ pub(crate) fn frame_started(ctx: &egui::Context) {
         due
     };
     for w in due {
-        (w.stamp)();
+        (w.stamp)(up);
     }
+}
+
+/// Last thing in every pass: the presses it read have been stamped.
+pub(crate) fn frame_ended() {
+    if let Some(presses) = super::display_time::window() {
+        presses.lock().pass_ended();
+    }
+}
+
+/// The instant, on `clock`, of the press of `trigger` this pass read: when the display server
+/// saw it where it tells ([`super::presses`]), else `now_us`, the pass's own instant.
+pub(crate) fn input_us(trigger: Trigger, clock: &MonotonicClock, now_us: u64) -> u64 {
+    let seen = super::display_time::window().and_then(|p| p.lock().instant(trigger));
+    seen.map_or(now_us, |at| clock.at_us(at).min(now_us))
+}
+
+/// A button pressed in this pass, or its key: which one, for [`input_us`].
+pub(crate) fn press(response: &egui::Response, key: Option<egui::Key>) -> Option<Trigger> {
+    if pressed(response) {
+        return Some(Trigger::Primary);
+    }
+    key.filter(|k| response.ctx.input(|i| i.key_pressed(*k))).map(Trigger::Key)
 }
 
 /// A button pressed in this pass. A click counts when the button goes down, as a key does:

@@ -49,6 +49,11 @@ impl<'a> NetTable<'a> {
         }
     }
 
+    /// The clock this laptop stamps its inputs on.
+    pub fn clock(&self) -> &crate::net::MonotonicClock {
+        &self.live.clock
+    }
+
     /// The table as this laptop may see it (`None` before the first deal reached it).
     pub fn view(&self) -> Option<View> {
         self.mirror().view.clone()

@@ -1,0 +1,684 @@
+//! When the display server saw each key and button press go down, and each frame go up
+//! (fairness.md §2): a pilot's input is stamped with the instant the press reached the X
+//! server, and a moment's `shown` with the instant its frame's pixels did — not with the
+//! instants the window's thread came to learn of them.
+//!
+//! On a laptop whose cores are all busy, the window's thread can wait several milliseconds for
+//! the CPU between a key going down and the pass that reads it, and between a frame's swap and
+//! the next pass (`scripts/window-timing.sh` measured p99 4.8 ms for both, busy). The X server
+//! stamps every input event as it takes it in, and every change to a window's pixels, in
+//! milliseconds of CLOCK_MONOTONIC (the clock Rust's `Instant` reads on Linux). A second
+//! connection to the display asks for XInput2's raw key and button presses and for the
+//! window's damage reports (both carry that stamp); a pass that reads a press from egui takes
+//! the server's instant of the same key or button, and the frame a pass drew is on screen at
+//! the last change of the window's pixels before the next pass.
+//!
+//! Honesty rules:
+//! - the server's clock is used only after checking it is this machine's CLOCK_MONOTONIC (a
+//!   display over the network, or a server on another clock, keeps the pass's own instants);
+//! - a server millisecond holds the event somewhere inside it: the stamp is its middle, so the
+//!   error is within ±0.5 ms; it is never later than the pass that learnt of it, and a frame
+//!   is never on screen before the pass that drew it ended;
+//! - a pass takes only presses the server saw after the pass before the previous one ended
+//!   ([`DisplayTime::pass_started`]), and each press once: a key pressed early (under the cup)
+//!   can never lend its instant to a later press;
+//! - a press the window has not read yet holds the link's beats back
+//!   ([`DisplayTime::unread_age`]): the client never vouches, in a beat, for a time past an
+//!   input it is about to stamp (fairness.md §7).
+//!
+//! Under a compositing desktop the window's pixels reach the screen when the compositor next
+//! draws, as they do for every laptop at the table; Xvfb and a desktop without a compositor
+//! show them at once. Everywhere else (no X display, another platform, the headless tests)
+//! nothing is read and the window keeps the pass's instants.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// What went down: a key (its X keycode) or a pointer button (1 is the primary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Down {
+    Key(u8),
+    Button(u32),
+}
+
+/// What a face asks the instant of: a key egui read, or the primary button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    Key(egui::Key),
+    Primary,
+}
+
+/// What the server tells, with its instant.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Noticed {
+    Pressed(Down, Instant),
+    /// The window's pixels changed.
+    Drawn(Instant),
+}
+
+/// One press as the server saw it.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    down: Down,
+    at: Instant,
+    /// Matched to a press egui read in a pass still running: the face may be stamping it.
+    matched: bool,
+}
+
+/// Presses remembered at most: a few per pass are read; past that they are another window's.
+const KEPT: usize = 64;
+/// A press the window has not read within this long is taken as another window's (or a
+/// modifier egui reports no press of): it no longer holds the beats back. A pass reads a press
+/// within a few milliseconds even on a busy laptop.
+pub(crate) const UNREAD_HOLD: Duration = Duration::from_millis(50);
+/// A press older than this when drained is never matched.
+const STALE: Duration = Duration::from_secs(1);
+/// Slack on the bound below which a pass matches nothing: the server's millisecond and the
+/// moment it flushes the event.
+const SLACK: Duration = Duration::from_millis(2);
+
+/// What the display server saw, and the instants this pass's presses and the previous pass's
+/// frame get.
+#[derive(Default)]
+pub(crate) struct DisplayTime {
+    source: Option<Box<dyn Source>>,
+    seen: VecDeque<Seen>,
+    /// The window's last change since the previous pass started.
+    drawn: Option<Instant>,
+    /// This pass's presses as egui read them, in order, with the server's instant when known.
+    pass: Vec<(Trigger, Instant)>,
+    /// When the last two passes ended (the newest last).
+    ended: [Option<Instant>; 2],
+}
+
+/// Where the server's notices come from: the X server, or a test.
+pub(crate) trait Source: Send {
+    /// What the server sent since the last call, oldest first.
+    fn drain(&mut self, into: &mut dyn FnMut(Noticed));
+    /// The keycode a key is typed with, when the keyboard has it.
+    fn keycode(&mut self, key: egui::Key) -> Option<u8>;
+    /// Reports the changes of the X window `id` from now on.
+    fn watch(&mut self, _id: std::os::raw::c_ulong) {}
+}
+
+impl DisplayTime {
+    pub(crate) fn new(source: Box<dyn Source>) -> DisplayTime {
+        DisplayTime { source: Some(source), ..DisplayTime::default() }
+    }
+
+    fn drain(&mut self) {
+        let Some(source) = self.source.as_mut() else { return };
+        let (seen, drawn) = (&mut self.seen, &mut self.drawn);
+        source.drain(&mut |noticed| match noticed {
+            Noticed::Pressed(down, at) => {
+                if seen.len() == KEPT {
+                    seen.pop_front();
+                }
+                seen.push_back(Seen { down, at, matched: false });
+            }
+            Noticed::Drawn(at) => *drawn = Some(drawn.map_or(at, |d| d.max(at))),
+        });
+        let now = Instant::now();
+        seen.retain(|s| now.saturating_duration_since(s.at) < STALE);
+    }
+
+    /// First thing in a pass: when the previous pass's frame went up, and the instants of the
+    /// presses egui read for this one (`events`, in order).
+    ///
+    /// A frame is on screen at the window's last change since the previous pass started —
+    /// after that pass ended, and before this one. A press is the server's press of the same
+    /// key or button, the earliest not yet taken that the server saw after the pass before the
+    /// previous one ended: events read in this pass were not there for the previous one, which
+    /// read its own after that.
+    pub(crate) fn pass_started(&mut self, events: &[egui::Event]) -> Option<Instant> {
+        self.drain();
+        let now = Instant::now();
+        let on_screen = self.drawn.take().zip(self.ended[1]).map(|(drawn, ended)| drawn.max(ended).min(now));
+        self.pass.clear();
+        let floor = self.ended[0].and_then(|e| e.checked_sub(SLACK));
+        for event in events {
+            let (trigger, down) = match event {
+                egui::Event::Key { key, physical_key, pressed: true, repeat: false, .. } => {
+                    let code = self
+                        .source
+                        .as_mut()
+                        .and_then(|s| s.keycode(*key).or_else(|| physical_key.and_then(|p| s.keycode(p))));
+                    (Trigger::Key(*key), code.map(Down::Key))
+                }
+                egui::Event::PointerButton { button: egui::PointerButton::Primary, pressed: true, .. } => {
+                    (Trigger::Primary, Some(Down::Button(1)))
+                }
+                _ => continue,
+            };
+            let Some(down) = down else { continue };
+            let found = self
+                .seen
+                .iter_mut()
+                .find(|s| !s.matched && s.down == down && s.at <= now && floor.is_none_or(|f| s.at >= f));
+            if let Some(s) = found {
+                s.matched = true;
+                self.pass.push((trigger, s.at));
+            }
+        }
+        on_screen
+    }
+
+    /// Last thing in a pass: what it matched has been stamped by now (or was not an input).
+    pub(crate) fn pass_ended(&mut self) {
+        self.seen.retain(|s| !s.matched);
+        self.ended = [self.ended[1], Some(Instant::now())];
+    }
+
+    /// The server's instant of the first press of `trigger` this pass read, if it had one.
+    pub(crate) fn instant(&self, trigger: Trigger) -> Option<Instant> {
+        self.pass.iter().find(|(t, _)| *t == trigger).map(|(_, at)| *at)
+    }
+
+    /// How long ago the oldest press the window has not stamped yet went down (within
+    /// [`UNREAD_HOLD`]): a beat must not vouch for a time past it.
+    pub(crate) fn unread_age(&mut self) -> Option<Duration> {
+        self.drain();
+        let now = Instant::now();
+        self.seen.iter().map(|s| now.saturating_duration_since(s.at)).filter(|age| *age < UNREAD_HOLD).max()
+    }
+
+    /// Reports the changes of eframe's window from now on (once it is an X window).
+    pub(crate) fn watch_frame(&mut self, frame: &eframe::Frame) {
+        use raw_window_handle::{HasWindowHandle, RawWindowHandle};
+        let Some(source) = self.source.as_mut() else { return };
+        let id = match frame.window_handle().map(|h| h.as_raw()) {
+            Ok(RawWindowHandle::Xlib(h)) => h.window,
+            Ok(RawWindowHandle::Xcb(h)) => std::os::raw::c_ulong::from(h.window.get()),
+            _ => return,
+        };
+        source.watch(id);
+    }
+}
+
+/// The window's view of the display server, shared with its link's beats.
+#[derive(Clone, Default)]
+pub(crate) struct Shared(Arc<Mutex<DisplayTime>>);
+
+impl Shared {
+    pub(crate) fn new(display: DisplayTime) -> Shared {
+        Shared(Arc::new(Mutex::new(display)))
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, DisplayTime> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl crate::net::UnreadInput for Shared {
+    fn unread_age(&self) -> Option<Duration> {
+        self.lock().unread_age()
+    }
+}
+
+/// The real window's: the X server's once [`install`]ed, none elsewhere.
+static WINDOW: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
+
+/// Reads the X server's instants for the real window, when it can (once, before it opens).
+pub(crate) fn install() {
+    if let Some(source) = x_server() {
+        let _ = WINDOW.set(Shared::new(DisplayTime::new(source)));
+    }
+}
+
+/// The real window's view of the display server, when it has one.
+pub(crate) fn window() -> Option<&'static Shared> {
+    WINDOW.get()
+}
+
+/// What a link of the window's tells its beats: held back by the presses not read yet.
+pub(crate) fn unsent() -> crate::net::Unsent {
+    window().map_or_else(crate::net::Unsent::default, |p| crate::net::Unsent::with_unread(Arc::new(p.clone())))
+}
+
+/// The X server, when the window is on an X display whose clock is this machine's.
+fn x_server() -> Option<Box<dyn Source>> {
+    #[cfg(target_os = "linux")]
+    {
+        match x11::XServer::open() {
+            Ok(x) => return Some(Box::new(x)),
+            Err(why) => tracing::info!("inputs and frames stamped when the window learns of them: {why}"),
+        }
+    }
+    None
+}
+
+#[cfg(target_os = "linux")]
+mod x11 {
+    //! XInput2's raw presses and the Damage extension's reports on a connection of their own
+    //! (libX11, libXi and libXdamage, loaded at run time as eframe loads its libraries).
+
+    use super::{Down, Noticed, Source};
+    use std::ffi::CString;
+    use std::os::raw::{c_int, c_uchar, c_ulong, c_void};
+    use std::time::{Duration, Instant};
+    use x11_dl::xinput2::{self, XInput2};
+    use x11_dl::xlib::{self, Xlib};
+
+    /// libXdamage's two entry points used here.
+    type DamageQueryExtension = unsafe extern "C" fn(*mut xlib::Display, *mut c_int, *mut c_int) -> c_int;
+    type DamageCreate = unsafe extern "C" fn(*mut xlib::Display, c_ulong, c_int) -> c_ulong;
+    /// Every change reported, each with the server's time (`XDamageReportRawRectangles`).
+    const REPORT_RAW_RECTANGLES: c_int = 0;
+
+    /// `XDamageNotifyEvent` (Xdamage.h).
+    #[repr(C)]
+    struct DamageNotify {
+        kind: c_int,
+        serial: c_ulong,
+        send_event: c_int,
+        display: *mut xlib::Display,
+        drawable: c_ulong,
+        damage: c_ulong,
+        level: c_int,
+        more: c_int,
+        timestamp: c_ulong,
+    }
+
+    pub(super) struct XServer {
+        xlib: Xlib,
+        display: *mut xlib::Display,
+        /// XInput's major opcode.
+        input: c_int,
+        /// Damage's first event code and its `XDamageCreate`, when the server and the machine
+        /// have it.
+        damage: Option<(c_int, DamageCreate)>,
+        watched: bool,
+    }
+
+    // SAFETY: the connection is used by one thread at a time (behind `Shared`'s mutex) and by
+    // nothing else: Xlib needs no more without XInitThreads.
+    unsafe impl Send for XServer {}
+
+    impl Drop for XServer {
+        fn drop(&mut self) {
+            // SAFETY: the display was opened by `open` and is closed once.
+            unsafe { (self.xlib.XCloseDisplay)(self.display) };
+        }
+    }
+
+    /// CLOCK_MONOTONIC now, in ns.
+    fn monotonic_ns() -> i128 {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes one timespec we own.
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+        ts.tv_sec as i128 * 1_000_000_000 + ts.tv_nsec as i128
+    }
+
+    /// How long before `now_ns` (CLOCK_MONOTONIC) the server's millisecond `ms` (its 32 bits)
+    /// was, counted from the middle of that millisecond; `None` when it is not in the last
+    /// second (not this clock, or wrapped).
+    pub(super) fn age(now_ns: i128, ms: u32) -> Option<Duration> {
+        let now_ms = (now_ns / 1_000_000) as u32;
+        let back_ms = now_ms.wrapping_sub(ms);
+        if back_ms > 1_000 {
+            return None;
+        }
+        let at_ns = (now_ns / 1_000_000 - i128::from(back_ms)) * 1_000_000 + 500_000;
+        Some(Duration::from_nanos(u64::try_from(now_ns - at_ns).unwrap_or(0)))
+    }
+
+    /// The server's millisecond `ms` as an `Instant`, when it is this clock's last second.
+    fn instant(ms: c_ulong) -> Option<Instant> {
+        let (now, now_ns) = (Instant::now(), monotonic_ns());
+        age(now_ns, ms as u32).map(|age| now.checked_sub(age).unwrap_or(now))
+    }
+
+    /// libXdamage's entry points, when the library is there (it is loaded once, for good).
+    fn damage_library() -> Option<(DamageQueryExtension, DamageCreate)> {
+        let name = CString::new("libXdamage.so.1").ok()?;
+        // SAFETY: dlopen and dlsym take C strings we own; the symbols have the C signatures
+        // of Xdamage.h, and the library is never closed.
+        unsafe {
+            let lib = libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+            if lib.is_null() {
+                return None;
+            }
+            let query = libc::dlsym(lib, c"XDamageQueryExtension".as_ptr());
+            let create = libc::dlsym(lib, c"XDamageCreate".as_ptr());
+            if query.is_null() || create.is_null() {
+                return None;
+            }
+            Some((
+                std::mem::transmute::<*mut c_void, DamageQueryExtension>(query),
+                std::mem::transmute::<*mut c_void, DamageCreate>(create),
+            ))
+        }
+    }
+
+    impl XServer {
+        pub(super) fn open() -> Result<XServer, String> {
+            if std::env::var_os("DISPLAY").is_none() {
+                return Err("no X display".into());
+            }
+            let xlib = Xlib::open().map_err(|e| format!("libX11: {e}"))?;
+            let xi = XInput2::open().map_err(|e| format!("libXi: {e}"))?;
+            // SAFETY: a null name opens $DISPLAY; a null result is checked.
+            let display = unsafe { (xlib.XOpenDisplay)(std::ptr::null()) };
+            if display.is_null() {
+                return Err("the display did not open a second connection".into());
+            }
+            let mut x = XServer { xlib, display, input: 0, damage: None, watched: false };
+            x.input = x.select(&xi)?;
+            x.damage = damage_library().and_then(|(query, create)| {
+                let (mut event, mut error) = (0, 0);
+                // SAFETY: the display is open; the pointers are to locals.
+                (unsafe { query(x.display, &mut event, &mut error) } != 0).then_some((event, create))
+            });
+            if x.damage.is_none() {
+                tracing::info!("frames stamped when the next pass starts: no Damage extension");
+            }
+            Ok(x)
+        }
+
+        /// Checks the server's clock, then asks for raw presses; XInput's opcode.
+        fn select(&self, xi: &XInput2) -> Result<c_int, String> {
+            let (x, d) = (&self.xlib, self.display);
+            let (mut opcode, mut event, mut error) = (0, 0, 0);
+            // SAFETY: every pointer is to a local; the display is open.
+            unsafe {
+                if (x.XQueryExtension)(d, c"XInputExtension".as_ptr(), &mut opcode, &mut event, &mut error) == 0 {
+                    return Err("the display has no XInput extension".into());
+                }
+                // 2.2: raw events are delivered whatever grabs are active.
+                let (mut major, mut minor) = (2, 2);
+                if (xi.XIQueryVersion)(d, &mut major, &mut minor) != 0 || (major, minor) < (2, 1) {
+                    return Err(format!("XInput {major}.{minor} has no raw events for every client"));
+                }
+            }
+            self.check_clock()?;
+            let mut mask = [0 as c_uchar; 4];
+            xinput2::XISetMask(&mut mask, xinput2::XI_RawKeyPress);
+            xinput2::XISetMask(&mut mask, xinput2::XI_RawButtonPress);
+            let mut masks = xinput2::XIEventMask {
+                deviceid: xinput2::XIAllMasterDevices,
+                mask_len: mask.len() as c_int,
+                mask: mask.as_mut_ptr(),
+            };
+            // SAFETY: the mask outlives the call; the display is open.
+            unsafe {
+                (xi.XISelectEvents)(d, (x.XDefaultRootWindow)(d), &mut masks, 1);
+                (x.XSync)(d, xlib::False);
+            }
+            Ok(opcode)
+        }
+
+        /// The server's clock is this machine's CLOCK_MONOTONIC in ms: a property changed on a
+        /// window of this connection comes back with the server's time, which must fall
+        /// between the instants around the round trip.
+        fn check_clock(&self) -> Result<(), String> {
+            let (x, d) = (&self.xlib, self.display);
+            // SAFETY: every pointer is to a local; the display is open; the window is ours
+            // and destroyed before returning.
+            unsafe {
+                let root = (x.XDefaultRootWindow)(d);
+                let window = (x.XCreateSimpleWindow)(d, root, 0, 0, 1, 1, 0, 0, 0);
+                (x.XSelectInput)(d, window, xlib::PropertyChangeMask);
+                let atom = (x.XInternAtom)(d, c"BOLIDE_CLOCK".as_ptr(), xlib::False);
+                let before = monotonic_ns();
+                (x.XChangeProperty)(d, window, atom, xlib::XA_STRING, 8, xlib::PropModeReplace, [0u8].as_ptr(), 1);
+                (x.XSync)(d, xlib::False);
+                let after = monotonic_ns();
+                let mut event: xlib::XEvent = std::mem::zeroed();
+                let found = (x.XCheckTypedWindowEvent)(d, window, xlib::PropertyNotify, &mut event) != 0;
+                (x.XDestroyWindow)(d, window);
+                (x.XSync)(d, xlib::False);
+                if !found {
+                    return Err("the display sent no property notice".into());
+                }
+                let server_ms = event.property.time as u32;
+                let (lo, hi) = ((before / 1_000_000) as u32, (after / 1_000_000) as u32);
+                if server_ms.wrapping_sub(lo.wrapping_sub(1)) > hi.wrapping_sub(lo).saturating_add(2) {
+                    return Err(format!(
+                        "the display's clock ({server_ms} ms) is not this machine's monotonic clock ({lo}–{hi} ms)"
+                    ));
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// Events drained at most per call: the rest wait for the next.
+    const MOST_PER_DRAIN: usize = 256;
+
+    impl Source for XServer {
+        fn drain(&mut self, into: &mut dyn FnMut(Noticed)) {
+            let (x, d) = (&self.xlib, self.display);
+            let damage_notify = self.damage.map(|(first, _)| first);
+            for _ in 0..MOST_PER_DRAIN {
+                // SAFETY: the display is open; the event and its cookie are ours, a damage
+                // report is read as the struct the server sent for that event type, and the
+                // cookie's data is read only between XGetEventData and XFreeEventData.
+                unsafe {
+                    if (x.XPending)(d) == 0 {
+                        return;
+                    }
+                    let mut event: xlib::XEvent = std::mem::zeroed();
+                    (x.XNextEvent)(d, &mut event);
+                    let kind = event.get_type();
+                    if Some(kind) == damage_notify {
+                        let notify = &*(&event as *const xlib::XEvent as *const DamageNotify);
+                        if let Some(at) = instant(notify.timestamp) {
+                            into(Noticed::Drawn(at));
+                        }
+                        continue;
+                    }
+                    if kind != xlib::GenericEvent {
+                        continue;
+                    }
+                    let mut cookie = event.generic_event_cookie;
+                    if cookie.extension != self.input || (x.XGetEventData)(d, &mut cookie) == 0 {
+                        continue;
+                    }
+                    let raw = &*(cookie.data as *const xinput2::XIRawEvent);
+                    let down = match cookie.evtype {
+                        xinput2::XI_RawKeyPress if raw.flags & xinput2::XIKeyRepeat == 0 => {
+                            u8::try_from(raw.detail).ok().map(Down::Key)
+                        }
+                        xinput2::XI_RawButtonPress => u32::try_from(raw.detail).ok().map(Down::Button),
+                        _ => None,
+                    };
+                    if let Some((down, at)) = down.zip(instant(raw.time)) {
+                        into(Noticed::Pressed(down, at));
+                    }
+                    (x.XFreeEventData)(d, &mut cookie);
+                }
+            }
+        }
+
+        fn keycode(&mut self, key: egui::Key) -> Option<u8> {
+            let sym = keysym(key)?;
+            // SAFETY: the display is open.
+            let code = unsafe { (self.xlib.XKeysymToKeycode)(self.display, sym) };
+            (code != 0).then_some(code)
+        }
+
+        fn watch(&mut self, window: c_ulong) {
+            let Some((_, create)) = self.damage.filter(|_| !self.watched) else { return };
+            self.watched = true;
+            // SAFETY: the display is open; a window that is gone only makes the server send
+            // an error, which Xlib's handler reports.
+            unsafe {
+                create(self.display, window, REPORT_RAW_RECTANGLES);
+                (self.xlib.XFlush)(self.display);
+            }
+        }
+    }
+
+    /// The X keysym egui's key is read from (the keys a face times: digits, letters, space,
+    /// enter).
+    fn keysym(key: egui::Key) -> Option<xlib::KeySym> {
+        use egui::Key;
+        let name = key.name();
+        let sym = match key {
+            Key::Space => 0x20,
+            Key::Enter => 0xff0d,
+            Key::Escape => 0xff1b,
+            _ if name.len() == 1 => {
+                let c = name.chars().next()?.to_ascii_lowercase();
+                if !c.is_ascii_alphanumeric() {
+                    return None;
+                }
+                u32::from(c)
+            }
+            _ => return None,
+        };
+        Some(xlib::KeySym::from(sym))
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn fairness_2_a_server_millisecond_counts_from_its_middle() {
+            let now_ns = 5_000_700_000; // 5000.7 ms
+            assert_eq!(age(now_ns, 5_000), Some(Duration::from_nanos(200_000)));
+            assert_eq!(age(now_ns, 4_990), Some(Duration::from_nanos(10_200_000)));
+            // The middle of this very millisecond is later than now: no age below zero.
+            assert_eq!(age(5_000_100_000, 5_000), Some(Duration::ZERO));
+            // Ahead of this clock, or more than a second back: not this clock's.
+            assert_eq!(age(now_ns, 5_002), None);
+            assert_eq!(age(now_ns, 3_000), None);
+            // The server's 32 bits wrap every 49.7 days; the age does not.
+            let wrapped_ns = (i128::from(u32::MAX) + 1 + 3) * 1_000_000;
+            assert_eq!(age(wrapped_ns, u32::MAX), Some(Duration::from_nanos(3_500_000)));
+        }
+
+        #[test]
+        fn the_keys_a_face_times_have_keysyms() {
+            assert_eq!(keysym(egui::Key::Num1), Some(0x31));
+            assert_eq!(keysym(egui::Key::K), Some(0x6b));
+            assert_eq!(keysym(egui::Key::Space), Some(0x20));
+            assert_eq!(keysym(egui::Key::Enter), Some(0xff0d));
+            assert_eq!(keysym(egui::Key::ArrowLeft), None);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a test's server tells, with the keycode of every key being its digit.
+    struct Script(Arc<Mutex<Vec<Noticed>>>);
+
+    impl Source for Script {
+        fn drain(&mut self, into: &mut dyn FnMut(Noticed)) {
+            for noticed in self.0.lock().unwrap().drain(..) {
+                into(noticed);
+            }
+        }
+        fn keycode(&mut self, key: egui::Key) -> Option<u8> {
+            key.name().parse().ok()
+        }
+    }
+
+    fn key(key: egui::Key) -> egui::Event {
+        egui::Event::Key { key, physical_key: None, pressed: true, repeat: false, modifiers: Default::default() }
+    }
+
+    fn click() -> egui::Event {
+        egui::Event::PointerButton {
+            pos: egui::Pos2::ZERO,
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: Default::default(),
+        }
+    }
+
+    fn server() -> (DisplayTime, Arc<Mutex<Vec<Noticed>>>) {
+        let script = Arc::new(Mutex::new(Vec::new()));
+        (DisplayTime::new(Box::new(Script(script.clone()))), script)
+    }
+
+    fn pressed(down: Down, at: Instant) -> Noticed {
+        Noticed::Pressed(down, at)
+    }
+
+    #[test]
+    fn fairness_2_a_press_is_stamped_when_the_server_saw_it() {
+        let (mut d, server) = server();
+        let t0 = Instant::now();
+        d.pass_started(&[]);
+        d.pass_ended();
+        let at = Instant::now();
+        server.lock().unwrap().extend([
+            pressed(Down::Key(7), t0),
+            pressed(Down::Key(1), at),
+            pressed(Down::Button(1), at),
+        ]);
+        d.pass_started(&[key(egui::Key::Num1), click()]);
+        assert_eq!(d.instant(Trigger::Key(egui::Key::Num1)), Some(at));
+        assert_eq!(d.instant(Trigger::Primary), Some(at));
+        // A key egui did not read this pass has no server instant.
+        assert_eq!(d.instant(Trigger::Key(egui::Key::Num2)), None);
+    }
+
+    #[test]
+    fn fairness_2_an_early_press_never_lends_its_instant_to_a_later_one() {
+        let (mut d, server) = server();
+        // "1" pressed under the cup: egui reads it, nothing stamps it.
+        server.lock().unwrap().push(pressed(Down::Key(1), Instant::now()));
+        d.pass_started(&[key(egui::Key::Num1)]);
+        d.pass_ended();
+        // Then a press the server's record lost (or one from before the previous passes):
+        // the pass keeps its own instant rather than take an older one.
+        std::thread::sleep(Duration::from_millis(3));
+        let old = Instant::now() - Duration::from_millis(500);
+        server.lock().unwrap().push(pressed(Down::Key(1), old));
+        d.pass_started(&[]);
+        d.pass_ended();
+        d.pass_started(&[]);
+        d.pass_ended();
+        d.pass_started(&[key(egui::Key::Num1)]);
+        assert_eq!(d.instant(Trigger::Key(egui::Key::Num1)), None);
+    }
+
+    #[test]
+    fn fairness_2_a_frame_is_on_screen_when_the_window_last_changed_after_its_pass() {
+        let (mut d, server) = server();
+        assert_eq!(d.pass_started(&[]), None);
+        std::thread::sleep(Duration::from_millis(2));
+        d.pass_ended();
+        let ended = Instant::now();
+        // The frame went up in two bands: the whole of it was there at the second.
+        std::thread::sleep(Duration::from_millis(2));
+        let (first, last) = (Instant::now(), Instant::now() + Duration::from_micros(300));
+        server.lock().unwrap().extend([Noticed::Drawn(first), Noticed::Drawn(last)]);
+        std::thread::sleep(Duration::from_millis(1));
+        assert_eq!(d.pass_started(&[]), Some(last));
+        d.pass_ended();
+        // A change the server dates before the pass that drew it ended (its millisecond's
+        // middle) counts from that end, never before.
+        let end = Instant::now();
+        server.lock().unwrap().push(Noticed::Drawn(end - Duration::from_micros(400)));
+        let on_screen = d.pass_started(&[]).expect("a change");
+        assert!(on_screen >= end - Duration::from_micros(50) && on_screen > ended);
+        // Nothing changed since: the pass's own instant stands.
+        d.pass_ended();
+        assert_eq!(d.pass_started(&[]), None);
+    }
+
+    #[test]
+    fn fairness_7_an_unread_press_holds_the_beats_back_until_read() {
+        let (mut d, server) = server();
+        assert_eq!(d.unread_age(), None);
+        server.lock().unwrap().push(pressed(Down::Key(3), Instant::now() - Duration::from_millis(4)));
+        let age = d.unread_age().expect("a press not read yet");
+        assert!(age >= Duration::from_millis(4) && age < UNREAD_HOLD);
+        // Read in a pass: it holds them back until the pass, which stamps it, has ended.
+        d.pass_started(&[key(egui::Key::Num3)]);
+        assert!(d.unread_age().is_some());
+        d.pass_ended();
+        assert_eq!(d.unread_age(), None);
+        // A press no pass reads (another window's) stops holding them after a while.
+        server.lock().unwrap().push(pressed(Down::Key(9), Instant::now() - UNREAD_HOLD));
+        assert_eq!(d.unread_age(), None);
+    }
+}
