@@ -59,14 +59,26 @@ net_s() {
   echo "$sum"
 }
 frames() { grep -c 'bolide::frame' "$tmp/bolide.log" || true; }
+# CPU ms by thread name (summed over threads of the same name), to the nanosecond
+# (/proc/…/schedstat): where a measured stretch went. Threads that ended meanwhile are not in it.
+threads_ms() {
+  for t in /proc/"$app"/task/*; do
+    printf '%s\t%s\n' "$(cat "$t/comm" 2>/dev/null)" "$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null)"
+  done | awk -F'\t' '$2 != "" { ms[$1] += $2 / 1e6 } END { for (n in ms) printf "%s\t%.3f\n", n, ms[n] }'
+}
+where() { # where BEFORE AFTER: the threads that spent most between two threads_ms snapshots
+  awk -F'\t' 'NR == FNR { b[$1] = $2; next } { d = $2 - b[$1]; if (d >= 0.5) printf "%s %.1f ms\n", $1, d }' \
+    <(echo "$1") <(echo "$2") | sort -k2 -nr -t' ' | head -8 | paste -sd, - | sed 's/,/, /g; s/^/  where: /'
+}
 measure() { # measure LABEL SECONDS
-  local before after net_before net_after f_before f_after
-  before=$(cpu_s); net_before=$(net_s); f_before=$(frames); sleep "$2"
-  after=$(cpu_s); net_after=$(net_s); f_after=$(frames)
+  local before after net_before net_after f_before f_after t_before t_after
+  before=$(cpu_s); net_before=$(net_s); f_before=$(frames); t_before=$(threads_ms); sleep "$2"
+  after=$(cpu_s); net_after=$(net_s); f_after=$(frames); t_after=$(threads_ms)
   awk -v b="$before" -v a="$after" -v nb="$net_before" -v na="$net_after" -v s="$2" -v l="$1" \
     -v f=$((f_after - f_before)) 'BEGIN {
     printf "%s: %.2f %% of one core over %d s (network and host %.2f %%, drawing %.2f %%; %d frames)\n",
       l, (a - b) / s * 100, s, (na - nb) / s * 100, ((a - b) - (na - nb)) / s * 100, f }'
+  where "$t_before" "$t_after"
 }
 measure "lobby, first" 10
 measure lobby 20
