@@ -53,7 +53,7 @@ net_s() {
   hz=$(getconf CLK_TCK)
   for t in /proc/"$app"/task/*; do
     case "$(cat "$t/comm" 2>/dev/null)" in
-      tokio-rt-worker | mDNS_daemon) sum=$(awk -v s="$sum" -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.3f", s + ($12 + $13) / hz }' "$t/stat") ;;
+      bolide-net | tokio-rt-worker | mDNS_daemon) sum=$(awk -v s="$sum" -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.3f", s + ($12 + $13) / hz }' "$t/stat") ;;
     esac
   done
   echo "$sum"
@@ -66,19 +66,23 @@ threads_ms() {
     printf '%s\t%s\n' "$(cat "$t/comm" 2>/dev/null)" "$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null)"
   done | awk -F'\t' '$2 != "" { ms[$1] += $2 / 1e6 } END { for (n in ms) printf "%s\t%.3f\n", n, ms[n] }'
 }
+# UDP datagrams sent on this machine so far (the window's network namespace): on a quiet
+# machine, the table's traffic between the laptop and the host, both ways, and mDNS.
+udp() { awk '$1 == "Udp:" && $2 ~ /^[0-9]/ { print $5; exit }' /proc/"$app"/net/snmp; }
 where() { # where BEFORE AFTER: the threads that spent most between two threads_ms snapshots
   awk -F'\t' 'NR == FNR { b[$1] = $2; next } { d = $2 - b[$1]; if (d >= 0.5) printf "%s %.1f ms\n", $1, d }' \
     <(echo "$1") <(echo "$2") | sort -k2 -nr -t' ' | head -8 | paste -sd, - | sed 's/,/, /g; s/^/  where: /'
 }
 measure() { # measure LABEL SECONDS
-  local before after net_before net_after f_before f_after t_before t_after
-  before=$(cpu_s); net_before=$(net_s); f_before=$(frames); t_before=$(threads_ms); sleep "$2"
-  after=$(cpu_s); net_after=$(net_s); f_after=$(frames); t_after=$(threads_ms)
+  local before after net_before net_after f_before f_after t_before t_after u_before u_after
+  before=$(cpu_s); net_before=$(net_s); f_before=$(frames); t_before=$(threads_ms); u_before=$(udp); sleep "$2"
+  after=$(cpu_s); net_after=$(net_s); f_after=$(frames); t_after=$(threads_ms); u_after=$(udp)
   awk -v b="$before" -v a="$after" -v nb="$net_before" -v na="$net_after" -v s="$2" -v l="$1" \
     -v f=$((f_after - f_before)) 'BEGIN {
     printf "%s: %.2f %% of one core over %d s (network and host %.2f %%, drawing %.2f %%; %d frames)\n",
       l, (a - b) / s * 100, s, (na - nb) / s * 100, ((a - b) - (na - nb)) / s * 100, f }'
   where "$t_before" "$t_after"
+  awk -v u=$((u_after - u_before)) -v s="$2" 'BEGIN { printf "  UDP datagrams sent, laptop and host together: %.1f a second\n", u / s }'
 }
 measure "lobby, first" 10
 measure lobby 20

@@ -140,8 +140,43 @@ impl Face {
 /// and the game it serves, or why it failed.
 type Starting = oneshot::Receiver<Result<(HostInfo, u16, bool, GameKind), String>>;
 
+/// The window's network: a single-threaded tokio runtime on a thread of its own, for its links
+/// and an embedded host. Outside a grab a table sends a few datagrams a second, and a
+/// multi-threaded runtime's workers spent more waking one another than on the work
+/// (`scripts/idle-cpu.sh`: two workers took ~2 ms of CPU a second at one's own turn).
+struct NetThread {
+    handle: tokio::runtime::Handle,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl NetThread {
+    fn start() -> std::io::Result<NetThread> {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let handle = runtime.handle().clone();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let thread = std::thread::Builder::new().name("bolide-net".into()).spawn(move || {
+            runtime.block_on(async {
+                let _ = stopped.await;
+            });
+        })?;
+        Ok(NetThread { handle, stop: Some(stop), thread: Some(thread) })
+    }
+}
+
+impl Drop for NetThread {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 pub struct BolideApp {
-    runtime: tokio::runtime::Runtime,
+    runtime: NetThread,
     prefs: Prefs,
     prefs_path: Option<PathBuf>,
     start: StartUi,
@@ -177,13 +212,15 @@ impl BolideApp {
         app.discovery = Discovery::browse(Arc::new(move || repaint_ctx.request_repaint()))
             .map_err(|e| tracing::warn!("no mDNS on this machine ({e}): join by address"))
             .ok();
+        // Filled by the clear instead ([`BolideApp::clear_color`]).
+        ctx.all_styles_mut(|style| style.visuals.panel_fill = egui::Color32::TRANSPARENT);
         app.ctx = Some(ctx.clone());
         Ok(app)
     }
 
     /// An app with these prefs (not saved when `prefs_path` is `None`) and this list of hosts.
     pub fn with(prefs: Prefs, prefs_path: Option<PathBuf>, discovery: Option<Discovery>) -> anyhow::Result<BolideApp> {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+        let runtime = NetThread::start()?;
         Ok(BolideApp {
             runtime,
             prefs,
@@ -395,7 +432,7 @@ impl BolideApp {
         match intent {
             Intent::Join { addr, code, watch, game } => {
                 let target = self.target(addr, &code, watch);
-                let face = Face::connect(game, self.runtime.handle(), target.clone(), None, self.repaint());
+                let face = Face::connect(game, &self.runtime.handle, target.clone(), None, self.repaint());
                 self.sit_at(face, Some(target), None);
             }
             Intent::Host { table_name, bots, level, races, resume, game, hands } => {
@@ -475,7 +512,7 @@ impl BolideApp {
         let (tx, rx) = oneshot::channel();
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let w = self.lang().words();
-        self.runtime.spawn(async move {
+        self.runtime.handle.spawn(async move {
             let hosting = match serve::start(args).await {
                 Ok(h) => h,
                 Err(e) => {
@@ -523,7 +560,7 @@ impl BolideApp {
                 self.starting = None;
                 let addr = SocketAddr::from(([127, 0, 0, 1], port));
                 let target = self.target(addr, &info.code, false);
-                let face = Face::connect(game, self.runtime.handle(), target.clone(), None, self.repaint());
+                let face = Face::connect(game, &self.runtime.handle, target.clone(), None, self.repaint());
                 self.sit_at(face, Some(target), (!practice).then_some(info));
                 if let Some(seated) = &mut self.table {
                     seated.practice = practice;
@@ -562,7 +599,7 @@ impl BolideApp {
         if door.is_none() {
             target.colour = None;
         }
-        seated.face = Face::connect(kind, self.runtime.handle(), target.clone(), door, repaint);
+        seated.face = Face::connect(kind, &self.runtime.handle, target.clone(), door, repaint);
         seated.target = Some(target);
         seated.ready_sent = false;
     }
@@ -642,6 +679,15 @@ fn level_arg(level: BotLevel) -> String {
 }
 
 impl eframe::App for BolideApp {
+    /// The panels' own colour: the panels are drawn transparent ([`BolideApp::new`]), so the
+    /// background is filled once per frame, by the clear, not a second time by a full-window
+    /// rectangle — with a software rasteriser, a whole window's pixels are most of a frame's
+    /// cost.
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        let fill = if visuals.dark_mode { egui::Visuals::dark() } else { egui::Visuals::light() }.panel_fill;
+        fill.to_normalized_gamma_f32()
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         if let Some(display) = display_time::window() {
             display.lock().watch_frame(frame);
