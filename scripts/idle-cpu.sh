@@ -6,7 +6,9 @@
 # Mesa's software GL, so a frame costs more here than on a laptop's GPU. With `mille-bornes`,
 # the same at a 1000 Bornes table hosted from the window (its lobby, then this player's turn).
 # With `join`, the window of a laptop that joins a Bolide table (`bolide-host serve`, from
-# beside BOLIDE_BINARY, in its own process): what every laptop but the host's spends.
+# beside BOLIDE_BINARY, in its own process): what every laptop but the host's spends. Each
+# stretch also says which threads spent it (to the nanosecond) and how many UDP datagrams a
+# second this machine sent (the laptop's and the host's, both ways).
 #
 #   bash scripts/idle-cpu.sh [BOLIDE_BINARY] [mille-bornes|join]
 set -euo pipefail
