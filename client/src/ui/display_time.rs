@@ -100,6 +100,10 @@ pub(crate) trait Source: Send {
     fn keycode(&mut self, key: egui::Key) -> Option<u8>;
     /// Reports the changes of the X window `id` from now on.
     fn watch(&mut self, _id: std::os::raw::c_ulong) {}
+    /// The descriptor to wait on for more, if any.
+    fn fd(&self) -> Option<std::os::raw::c_int> {
+        None
+    }
 }
 
 impl DisplayTime {
@@ -221,9 +225,43 @@ static WINDOW: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
 
 /// Reads the X server's instants for the real window, when it can (once, before it opens).
 pub(crate) fn install() {
-    if let Some(source) = x_server() {
-        let _ = WINDOW.set(Shared::new(DisplayTime::new(source)));
+    let Some(source) = x_server() else { return };
+    let fd = source.fd();
+    let shared = Shared::new(DisplayTime::new(source));
+    if WINDOW.set(shared.clone()).is_err() {
+        return;
     }
+    if let Some(fd) = fd {
+        read_as_they_come(shared, fd);
+    }
+}
+
+/// The server sends every press on the machine, to any window: they are read as they come, so
+/// that they never pile up in the connection while the window sleeps (no pass, no beat). The
+/// thread sleeps in `poll` otherwise; a pass and a beat still drain first themselves.
+fn read_as_they_come(shared: Shared, fd: std::os::raw::c_int) {
+    #[cfg(target_os = "linux")]
+    {
+        let reader = std::thread::Builder::new().name("bolide-x-times".into()).spawn(move || {
+            loop {
+                let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+                // SAFETY: one pollfd we own; the descriptor stays open for the process's life.
+                let ready = unsafe { libc::poll(&mut pfd, 1, -1) };
+                if ready < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                    return;
+                }
+                if pfd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+                    return;
+                }
+                shared.lock().drain();
+            }
+        });
+        if let Err(e) = reader {
+            tracing::info!("presses read only at each pass: {e}");
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (shared, fd);
 }
 
 /// The real window's view of the display server, when it has one.
@@ -496,6 +534,11 @@ mod x11 {
             // SAFETY: the display is open.
             let code = unsafe { (self.xlib.XKeysymToKeycode)(self.display, sym) };
             (code != 0).then_some(code)
+        }
+
+        fn fd(&self) -> Option<c_int> {
+            // SAFETY: the display is open.
+            Some(unsafe { (self.xlib.XConnectionNumber)(self.display) })
         }
 
         fn watch(&mut self, window: c_ulong) {
