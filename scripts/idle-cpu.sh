@@ -48,14 +48,14 @@ else
   sleep 1
 fi
 xdotool mousemove 1200 780 # the pointer away from every widget
-# The network and the embedded host (tokio's workers, the mDNS daemon) apart from the rest:
+# The network and the embedded host (the thread bolide-net, the mDNS daemon) apart from the rest:
 # the window's thread and Mesa's software rasteriser (llvmpipe) draw.
 net_s() {
   local hz t sum=0
   hz=$(getconf CLK_TCK)
   for t in /proc/"$app"/task/*; do
     case "$(cat "$t/comm" 2>/dev/null)" in
-      bolide-net | tokio-rt-worker | mDNS_daemon) sum=$(awk -v s="$sum" -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.3f", s + ($12 + $13) / hz }' "$t/stat") ;;
+      bolide-net | mDNS_daemon) sum=$(awk -v s="$sum" -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.3f", s + ($12 + $13) / hz }' "$t/stat") ;;
     esac
   done
   echo "$sum"

@@ -32,9 +32,7 @@ impl MonotonicClock {
     pub fn new() -> MonotonicClock {
         MonotonicClock(Instant::now())
     }
-}
 
-impl MonotonicClock {
     /// `at` on this clock (0 before it started).
     pub fn at_us(&self, at: Instant) -> u64 {
         at.saturating_duration_since(self.0).as_micros() as u64

@@ -141,9 +141,10 @@ impl Face {
 type Starting = oneshot::Receiver<Result<(HostInfo, u16, bool, GameKind), String>>;
 
 /// The window's network: a single-threaded tokio runtime on a thread of its own, for its links
-/// and an embedded host. Outside a grab a table sends a few datagrams a second, and a
-/// multi-threaded runtime's workers spent more waking one another than on the work
-/// (`scripts/idle-cpu.sh`: two workers took ~2 ms of CPU a second at one's own turn).
+/// and an embedded host. Outside a grab a table sends a dozen datagrams a second, which one
+/// thread carries for less than a multi-threaded runtime's workers waking one another
+/// (`scripts/idle-cpu.sh`, a joined laptop at its own turn: ~2 ms of CPU a second with two
+/// workers, ~1.5 ms with this thread).
 struct NetThread {
     handle: tokio::runtime::Handle,
     stop: Option<oneshot::Sender<()>>,

@@ -58,8 +58,9 @@ pub(crate) fn on_screen(ui: &egui::Ui, clock: &Arc<MonotonicClock>, then: impl F
 }
 
 /// First thing in every pass: the frames before this one were swapped, so the stamps asked
-/// in them are taken now; and the presses this pass reads are matched to the instants the
-/// display server saw them ([`super::presses`]).
+/// in them are taken now, with the instant the display server put them up; and the presses
+/// this pass reads are matched to the instants the display server saw them
+/// ([`super::display_time`]).
 pub(crate) fn frame_started(ctx: &egui::Context) {
     let up = super::display_time::window().and_then(|d| ctx.input(|i| d.lock().pass_started(&i.events)));
     let frame = ctx.cumulative_frame_nr();
@@ -76,15 +77,15 @@ pub(crate) fn frame_started(ctx: &egui::Context) {
 
 /// Last thing in every pass: the presses it read have been stamped.
 pub(crate) fn frame_ended() {
-    if let Some(presses) = super::display_time::window() {
-        presses.lock().pass_ended();
+    if let Some(display) = super::display_time::window() {
+        display.lock().pass_ended();
     }
 }
 
 /// The instant, on `clock`, of the press of `trigger` this pass read: when the display server
-/// saw it where it tells ([`super::presses`]), else `now_us`, the pass's own instant.
+/// saw it where it tells ([`super::display_time`]), else `now_us`, the pass's own instant.
 pub(crate) fn input_us(trigger: Trigger, clock: &MonotonicClock, now_us: u64) -> u64 {
-    let seen = super::display_time::window().and_then(|p| p.lock().instant(trigger));
+    let seen = super::display_time::window().and_then(|d| d.lock().instant(trigger));
     seen.map_or(now_us, |at| clock.at_us(at).min(now_us))
 }
 
