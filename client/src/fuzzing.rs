@@ -77,7 +77,7 @@ fn check(state: &mut ClientState, msg: &ServerMsg, now: u64) {
         assert!(refusal.chars().count() <= MAX_REASON_CHARS + 1, "{} chars", refusal.chars().count());
         assert!(!refusal.chars().any(char::is_control));
     }
-    if let ServerMsg::Refused { reason } = msg {
+    if let ServerMsg::Refused { reason, .. } = msg {
         assert!(reason.chars().count() <= MAX_REASON_CHARS + 1 && !reason.chars().any(char::is_control));
     }
     // What the faces do next: show the moment, beat, take a legal action, timed or not.

@@ -254,6 +254,9 @@ async fn drive<W: ClientGame>(
             Err(ClientError::GameChanged { game, .. }) => return set(Link::OtherGame { game, token }),
             Err(ClientError::Lost(why)) if attempt < COMEBACKS => why,
             Err(e @ ClientError::Connect { .. }) if token.is_some() && attempt < COMEBACKS => e.to_string(),
+            // A busy door (guessing locked it, or this seat came back too often) is waited
+            // out while this laptop holds a seat: its seat is not given away.
+            Err(ClientError::Wait(why)) if token.is_some() && attempt < COMEBACKS => why,
             Err(e) => {
                 let over = options.state.lock().mirror.finished.is_some();
                 let message = if over { "The championship is over.".to_string() } else { explain(&e) };
@@ -271,6 +274,7 @@ pub fn explain(e: &ClientError) -> String {
     match e {
         ClientError::BadCode(_) | ClientError::NotTheHost(_) => e.to_string(),
         ClientError::Refused(reason) => format!("The host refused: {reason}"),
+        ClientError::Wait(reason) => format!("The host's door is busy: {reason}"),
         ClientError::Connect { reason, .. } if reason.contains("fingerprint") => format!(
             "This is not the host of that code: its certificate does not match the code's fingerprint. \
              Check the code on the host's screen. ({reason})"

@@ -176,6 +176,10 @@ pub enum ClientError {
     Connect { addr: SocketAddr, reason: String },
     #[error("the host refused: {0}")]
     Refused(String),
+    /// The host's door is only busy (strangers' guessing locked it, a seat came back too
+    /// often): a laptop that holds a seat token knocks again after a while.
+    #[error("the host asks to wait: {0}")]
+    Wait(String),
     #[error(
         "this host does not know that code word ({0}): check the word on the host's screen — or someone on this network is posing as the host"
     )]
@@ -306,17 +310,20 @@ pub async fn knock(
     };
     // The code word is proved, never sent (`bolide_link::pake`): the host proves it first,
     // bound to this connection; only then does this laptop prove it, and send its seat token.
+    // A seated laptop shows a pass for its seat — an HMAC of its token over this very
+    // connection, never the token — which lets it through a door strangers' guessing locked.
+    let binding = binding(&door.connection)?;
+    let pass = token.map(|t| pake::seat_pass(t.0, &binding));
     let (laptop, msg) = pake::Laptop::start(&word);
-    let knock = Knock { version, room, pake: msg, name: name.to_string(), watch };
+    let knock = Knock { version, room, pake: msg, name: name.to_string(), watch, pass };
     write(&mut door.send, &wire::encode(&knock)).await?;
     let (host_msg, host_proof) = match door.next().await? {
         Door::Pake { msg, proof } => (msg, proof),
-        Door::Refused { reason } => return Err(ClientError::Refused(wire::clean_reason(&reason))),
+        Door::Refused { reason, again } => return Err(refused(&reason, again)),
         Door::Welcome { .. } => {
             return Err(ClientError::Lost("the host welcomed this laptop before proving the code word".into()));
         }
     };
-    let binding = binding(&door.connection)?;
     let confirmed =
         laptop.finish(&host_msg, &host_proof, &binding).map_err(|e| ClientError::NotTheHost(e.to_string()))?;
     let proof = confirmed.proof(pake::Side::Laptop, &binding);
@@ -327,9 +334,15 @@ pub async fn knock(
             door.game = wire::clean_name(&game);
             Ok(door)
         }
-        Door::Refused { reason } => Err(ClientError::Refused(wire::clean_reason(&reason))),
+        Door::Refused { reason, again } => Err(refused(&reason, again)),
         Door::Pake { .. } => Err(ClientError::Lost("the host proved the code word twice".into())),
     }
+}
+
+/// A refusal at the door, its reason cleaned (a host's text is shown, never trusted).
+fn refused(reason: &str, again: bool) -> ClientError {
+    let reason = wire::clean_reason(reason);
+    if again { ClientError::Wait(reason) } else { ClientError::Refused(reason) }
 }
 
 impl Admitted {

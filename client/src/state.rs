@@ -60,7 +60,7 @@ fn clean<W: ClientGame>(msg: &mut ServerMsgOf<W>) -> Result<(), BadView> {
                 return Err(BadView(format!("your seat {} is past the table", s.number())));
             }
         }
-        ServerMsgOf::Refused { reason } | ServerMsgOf::LobbyRefused { reason } => *reason = clean_reason(reason),
+        ServerMsgOf::Refused { reason, .. } | ServerMsgOf::LobbyRefused { reason } => *reason = clean_reason(reason),
         ServerMsgOf::Finished { standings } => standings.iter_mut().for_each(|l| l.name = clean_name(&l.name)),
         ServerMsgOf::Update { .. }
         | ServerMsgOf::ActRefused { .. }

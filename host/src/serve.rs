@@ -31,7 +31,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
     /// The room's code word, 4 to 12 letters (default: six random letters). The printed code
-    /// adds the certificate fingerprint after a dash.
+    /// adds the certificate fingerprint after a dash. A word a person chose is weaker than a
+    /// drawn one (the host says by how much when it starts).
     #[arg(long)]
     pub code: Option<String>,
     /// Print the join information as one JSON line.
@@ -454,7 +455,11 @@ fn open_room<G: Game>(
     });
     let word = match (&args.code, &resume) {
         (Some(code), Some(_)) => resumed_word(code, journal_word.as_deref())?,
-        (Some(code), None) => check_code_word(code)?,
+        (Some(code), None) => {
+            let word = check_code_word(code)?;
+            tracing::warn!("{}", chosen_word_cost(&word));
+            word
+        }
         (None, Some(_)) => journal_word
             .ok_or_else(|| anyhow::anyhow!("the journal holds no started championship: start without --resume"))?,
         (None, None) => secret::code_word()?,
@@ -597,6 +602,22 @@ fn check_code_word(code: &str) -> anyhow::Result<String> {
     Ok(word)
 }
 
+/// What a word a person chose costs, said when the host starts: the most guesses a 6-hour
+/// night allows, and the chance they find it even if it were random letters and digits — a
+/// word from a dictionary or a name falls far sooner.
+fn chosen_word_cost(word: &str) -> String {
+    let guesses = crate::net::door::guesses_in(6.0);
+    let words = 36f64.powi(word.len() as i32);
+    format!(
+        "--code {word}: a word you chose is only as strong as it is hard to guess. The door takes at most \
+         {guesses:.0} wrong codes in a 6-hour night; even as random letters and digits a {}-character word \
+         falls within one with a chance of {:.2} %, a word from a dictionary or a name within minutes. \
+         Leave --code out for a drawn word (a chance under 1 in 10 000).",
+        word.len(),
+        (guesses / words * 100.0).min(100.0)
+    )
+}
+
 fn unix_time() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
@@ -648,6 +669,9 @@ mod tests {
         assert_eq!(resumed_word("gare", Some("GARE")).unwrap(), "GARE");
         let e = resumed_word("PISTE", Some("GARE")).unwrap_err().to_string();
         assert!(e.contains("pass --code GARE"), "{e}");
+        // A chosen word is told what it costs: a short one a lot.
+        assert!(chosen_word_cost("GARE").contains("0.64 %"), "{}", chosen_word_cost("GARE"));
+        assert!(chosen_word_cost("GARAGE99").contains("0.00 %"), "{}", chosen_word_cost("GARAGE99"));
         assert!(resumed_word("GARE", None).is_err());
     }
 

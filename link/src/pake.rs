@@ -74,6 +74,27 @@ pub fn host_answer(word: &str, laptop_msg: &[u8], binding: &[u8]) -> Result<(Con
     Ok((confirmed, msg, proof))
 }
 
+/// A seated laptop's pass through a locked door, sent in its Knock: an HMAC keyed by its seat
+/// token over this connection's binding. The host, which knows every seat's token, recognises
+/// it ([`pass_opens`]) before any exchange; a host that does not know the token learns nothing
+/// of it from the pass, and a pass is worth nothing on another connection (a relay holds
+/// another binding).
+pub fn seat_pass(token: u128, binding: &[u8]) -> Vec<u8> {
+    let key = hmac::Key::new(hmac::HMAC_SHA256, &token.to_le_bytes());
+    hmac::sign(&key, &[PASS_TAG, binding].concat()).as_ref().to_vec()
+}
+
+/// Whether `pass` is [`seat_pass`] of `token` on the connection `binding` names (constant
+/// time).
+pub fn pass_opens(token: u128, binding: &[u8], pass: &[u8]) -> bool {
+    let key = hmac::Key::new(hmac::HMAC_SHA256, &token.to_le_bytes());
+    hmac::verify(&key, &[PASS_TAG, binding].concat(), pass).is_ok()
+}
+
+/// Bytes of a seat pass (HMAC-SHA256).
+pub const PASS_LEN: usize = 32;
+const PASS_TAG: &[u8] = b"seat pass";
+
 /// Who proves: each side's proof differs, so neither can be reflected back.
 #[derive(Debug, Clone, Copy)]
 pub enum Side {
@@ -141,6 +162,16 @@ mod tests {
         let (laptop, msg) = Laptop::start("GARAGE");
         let (_, host_msg, host_proof) = host_answer("GARAGE", &msg, &to_host).unwrap();
         assert_eq!(laptop.finish(&host_msg, &host_proof, &to_laptop).err(), Some(PakeError::WrongWord));
+    }
+
+    #[test]
+    fn a_seat_pass_opens_only_for_its_token_on_its_connection() {
+        let pass = seat_pass(0x5eed, TLS);
+        assert_eq!(pass.len(), PASS_LEN);
+        assert!(pass_opens(0x5eed, TLS, &pass));
+        assert!(!pass_opens(0x5eee, TLS, &pass));
+        assert!(!pass_opens(0x5eed, &[8; BINDING_LEN], &pass), "a relayed pass opened another connection");
+        assert!(!pass_opens(0x5eed, TLS, &pass[..31]));
     }
 
     #[test]

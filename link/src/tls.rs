@@ -20,6 +20,9 @@ pub fn provider() -> Arc<CryptoProvider> {
 /// Bytes a connection may have in flight (`GameWindow`).
 const GAME_WINDOW: u64 = 128 * 1024;
 
+/// Stream bytes a peer may have unread on a connection: a few frames of `MAX_FRAME`.
+pub const RECEIVE_WINDOW: u32 = 6 * bolide_protocol::wire::MAX_FRAME as u32;
+
 /// Datagrams for timing probes; keep-alives so a quiet client is not dropped; a short idle
 /// timeout so a vanished laptop is noticed within seconds and a bot takes its seat.
 pub fn transport() -> quinn::TransportConfig {
@@ -39,7 +42,7 @@ pub fn transport() -> quinn::TransportConfig {
     t.max_concurrent_bidi_streams(0u32.into());
     let frame = bolide_protocol::wire::MAX_FRAME as u32;
     t.stream_receive_window((4 * frame).into());
-    t.receive_window((6 * frame).into());
+    t.receive_window(RECEIVE_WINDOW.into());
     t.send_window(u64::from(16 * frame));
     t
 }

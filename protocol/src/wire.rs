@@ -21,11 +21,14 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 15;
+pub const PROTOCOL_VERSION: u32 = 16;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
 pub const MAX_FRAME: usize = 64 * 1024;
+/// The largest frame a host reads before the code word is proved: a Knock or a Proof (a name
+/// is at most a few dozen bytes, a SPAKE2 message 33, a pass 32).
+pub const DOOR_FRAME: usize = 1024;
 /// The UDP port a host listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 47_117;
 /// The mDNS service type a host advertises.
@@ -64,6 +67,10 @@ pub struct Knock {
     pub name: String,
     /// Watch the table (a spectator), even while seats are free.
     pub watch: bool,
+    /// A seated laptop's pass (`bolide_link::pake::seat_pass`: its seat token's HMAC over this
+    /// connection, never the token): the door lets it through while strangers' guessing has
+    /// locked it for new joins.
+    pub pass: Option<Vec<u8>>,
 }
 
 /// The client's second frame, once the host proved it knows the code word: its own proof,
@@ -200,9 +207,12 @@ pub enum ServerMsgOf<W: Words> {
         msg: Vec<u8>,
         proof: Vec<u8>,
     },
-    /// The hello was refused; the connection closes after this.
+    /// The hello was refused; the connection closes after this. `again`: the door is only
+    /// busy (guessing locked it, a seat came back too often): a laptop that holds a seat
+    /// token knocks again after a while.
     Refused {
         reason: String,
+        again: bool,
     },
     Lobby(LobbyStateOf<W>),
     /// What happened since the last update, then this seat's whole current view and what it
@@ -276,6 +286,7 @@ pub enum Door {
     },
     Refused {
         reason: String,
+        again: bool,
     },
 }
 
@@ -451,8 +462,8 @@ pub const LAST_COPY_US: u64 = {
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum FrameError {
-    #[error("frame of {len} bytes is over the {MAX_FRAME}-byte limit")]
-    TooLarge { len: usize },
+    #[error("frame of {len} bytes is over the {limit}-byte limit")]
+    TooLarge { len: usize, limit: usize },
     #[error("undecodable message: {0}")]
     Decode(String),
 }
@@ -555,13 +566,36 @@ pub fn decode_datagram<W: Words>(bytes: &[u8]) -> Result<DatagramOf<W>, FrameErr
     decode(bytes)
 }
 
-/// A sans-I/O frame splitter: push bytes as they arrive, pop whole frame bodies.
-#[derive(Debug, Default)]
+/// A sans-I/O frame splitter: push bytes as they arrive, pop whole frame bodies of at most
+/// its limit ([`MAX_FRAME`], or [`DOOR_FRAME`] at a host's door).
+#[derive(Debug)]
 pub struct FrameDecoder {
     buf: Vec<u8>,
+    limit: usize,
+}
+
+impl Default for FrameDecoder {
+    fn default() -> Self {
+        FrameDecoder::with_limit(MAX_FRAME)
+    }
 }
 
 impl FrameDecoder {
+    /// A decoder that refuses frames longer than `limit` (and never more than [`MAX_FRAME`]).
+    pub fn with_limit(limit: usize) -> FrameDecoder {
+        FrameDecoder { buf: Vec::new(), limit: limit.min(MAX_FRAME) }
+    }
+
+    /// Past the door: frames up to `limit` from now on (never more than [`MAX_FRAME`]).
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit.min(MAX_FRAME);
+    }
+
+    /// Bytes pushed and not yet popped as frames.
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+
     pub fn push(&mut self, bytes: &[u8]) {
         self.buf.extend_from_slice(bytes);
     }
@@ -573,8 +607,8 @@ impl FrameDecoder {
             return Ok(None);
         }
         let len = u32::from_le_bytes(self.buf[..4].try_into().expect("4 bytes")) as usize;
-        if len > MAX_FRAME {
-            return Err(FrameError::TooLarge { len });
+        if len > self.limit {
+            return Err(FrameError::TooLarge { len, limit: self.limit });
         }
         if self.buf.len() < 4 + len {
             return Ok(None);
@@ -615,7 +649,10 @@ mod tests {
                 },
             ),
             (Door::Pake { msg: vec![1, 2], proof: vec![3] }, ServerMsg::Pake { msg: vec![1, 2], proof: vec![3] }),
-            (Door::Refused { reason: "full".into() }, ServerMsg::Refused { reason: "full".into() }),
+            (
+                Door::Refused { reason: "full".into(), again: true },
+                ServerMsg::Refused { reason: "full".into(), again: true },
+            ),
         ];
         for (door, msg) in pairs {
             assert_eq!(encode(&door), encode(&msg));
@@ -675,7 +712,7 @@ mod tests {
     fn oversized_frames_are_refused_from_their_prefix() {
         let mut dec = FrameDecoder::default();
         dec.push(&(MAX_FRAME as u32 + 1).to_le_bytes());
-        assert_eq!(dec.next_frame(), Err(FrameError::TooLarge { len: MAX_FRAME + 1 }));
+        assert_eq!(dec.next_frame(), Err(FrameError::TooLarge { len: MAX_FRAME + 1, limit: MAX_FRAME }));
     }
 
     #[test]

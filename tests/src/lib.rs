@@ -76,6 +76,120 @@ pub async fn raw_connection(addr: std::net::SocketAddr, code: &str) -> quinn::Co
     endpoint.connect(addr, "bolide.local").unwrap().await.unwrap()
 }
 
+/// How a raw try at the door ends once the host has answered with its message and proof.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The laptop goes away without a word (as one whose word was wrong would).
+    Silent,
+    /// A zero-length frame: no proof at all.
+    EmptyFrame,
+    /// A frame of bytes that decode to nothing.
+    Garbage,
+}
+
+/// One try at the code word at the host `addr` (room 0), from the address `from`, as a
+/// modified laptop would make it: the Knock, the host's answer read, then `ending`. Returns
+/// whether the host's proof says `word` was right, or the door's refusal (its reason, and
+/// whether it said to knock again later).
+pub async fn guess(
+    addr: std::net::SocketAddr,
+    fingerprint: &str,
+    word: &str,
+    from: std::net::IpAddr,
+    ending: Ending,
+) -> Result<bool, (String, bool)> {
+    use bolide_host::net::pake;
+    use bolide_protocol::wire::{self, Door, FrameDecoder, Knock, PROTOCOL_VERSION};
+    let mut endpoint = quinn::Endpoint::client((from, 0).into()).unwrap();
+    endpoint.set_default_client_config(bolide_host::net::tls::client_config(fingerprint).unwrap());
+    let Ok(Ok(connection)) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), endpoint.connect(addr, "bolide.local").unwrap()).await
+    else {
+        return Err(("no connection".into(), true));
+    };
+    let (mut send, mut recv) = connection.open_bi().await.unwrap();
+    let (laptop, msg) = pake::Laptop::start(word);
+    let knock = Knock { version: PROTOCOL_VERSION, room: 0, pake: msg, name: "Eve".into(), watch: false, pass: None };
+    send.write_all(&wire::encode(&knock)).await.unwrap();
+    let mut decoder = FrameDecoder::default();
+    let mut buf = vec![0u8; 4096];
+    let answer = loop {
+        if let Some(body) = decoder.next_frame().unwrap() {
+            break wire::decode::<Door>(&body).unwrap();
+        }
+        match recv.read(&mut buf).await {
+            Ok(Some(n)) => decoder.push(&buf[..n]),
+            _ => return Err(("closed before answering".into(), false)),
+        }
+    };
+    let right = match answer {
+        Door::Pake { msg, proof } => {
+            let mut binding = [0; pake::BINDING_LEN];
+            connection.export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"").unwrap();
+            laptop.finish(&msg, &proof, &binding).is_ok()
+        }
+        Door::Refused { reason, again } => return Err((reason, again)),
+        Door::Welcome { .. } => panic!("welcomed before any proof"),
+    };
+    match ending {
+        Ending::Silent => {}
+        Ending::EmptyFrame => {
+            let _ = send.write_all(&[0, 0, 0, 0]).await;
+        }
+        Ending::Garbage => {
+            let _ = send.write_all(&[5, 0, 0, 0, 0xff, 0xfe, 0xfd, 0xfc, 0xfb]).await;
+        }
+    }
+    // The ending leaves before the laptop goes (a silent laptop goes at once).
+    if ending != Ending::Silent {
+        let _ = tokio::time::timeout(std::time::Duration::from_millis(50), connection.closed()).await;
+    }
+    connection.close(0u32.into(), b"bye");
+    endpoint.wait_idle().await;
+    Ok(right)
+}
+
+/// Sends real QUIC Initials (each a fresh connection attempt's, captured on the way) to
+/// `target` that never answer — a spoofer — at `per_s` for `time`: from `from`, or from
+/// random 127.x.y.z addresses. Returns how many it sent.
+pub async fn spoof_initials(
+    target: std::net::SocketAddr,
+    fingerprint: &str,
+    per_s: u32,
+    time: std::time::Duration,
+    from: Option<std::net::IpAddr>,
+) -> usize {
+    use rand::{RngExt, SeedableRng};
+    use std::time::Duration;
+    let capture = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let mut client = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
+    client.set_default_client_config(bolide_host::net::tls::client_config(fingerprint).unwrap());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
+    let (started, mut sent, mut attempts) = (std::time::Instant::now(), 0usize, Vec::new());
+    let mut buf = vec![0u8; 2048];
+    while started.elapsed() < time {
+        let due = (started.elapsed().as_secs_f64() * f64::from(per_s)) as usize;
+        for _ in 0..due.saturating_sub(sent) {
+            attempts.push(client.connect(capture.local_addr().unwrap(), "bolide.local").unwrap());
+            let Ok(Ok(n)) = tokio::time::timeout(Duration::from_millis(50), capture.recv(&mut buf)).await else {
+                continue;
+            };
+            let ip = from.unwrap_or_else(|| {
+                std::net::IpAddr::from([127, rng.random_range(1..=254), rng.random(), rng.random_range(1..=254)])
+            });
+            if let Ok(socket) = std::net::UdpSocket::bind((ip, 0)) {
+                sent += usize::from(socket.send_to(&buf[..n], target).is_ok());
+            }
+        }
+        // Abandoned attempts are dropped by the batch (each would only retransmit its Initial).
+        if attempts.len() > 512 {
+            attempts.clear();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    sent
+}
+
 /// Waits until `connection` is closed; returns its application close code and reason, or
 /// `None` if it ended another way. Fails after `limit`.
 pub async fn closed_with(connection: &quinn::Connection, limit: std::time::Duration) -> Option<(u64, String)> {

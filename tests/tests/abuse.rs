@@ -3,7 +3,7 @@
 
 use bolide_client::net::{ClientError, Session};
 use bolide_protocol::wire::{ClientMsg, PROTOCOL_VERSION, ServerMsg, close};
-use bolide_tests::{closed_with, host, quick_room, raw_connection};
+use bolide_tests::{closed_with, host, quick_room, raw_connection, spoof_initials};
 use std::time::Duration;
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -168,41 +168,6 @@ async fn a_datagram_flood_closes_that_connection_and_a_laptop_s_bursts_do_not() 
     host_still_serves(addr, &code).await;
 }
 
-/// Sends real QUIC Initials (each a fresh connection attempt's, captured on the way) to
-/// `target` from random 127.x.y.z addresses that never answer — a spoofer — at `per_s` for
-/// `time`; returns how many it sent.
-async fn spoof_initials(target: std::net::SocketAddr, fingerprint: &str, per_s: u32, time: Duration) -> usize {
-    use rand::{RngExt, SeedableRng};
-    let capture = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
-    let mut client = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
-    client.set_default_client_config(bolide_host::net::tls::client_config(fingerprint).unwrap());
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
-    let (started, mut sent, mut attempts) = (std::time::Instant::now(), 0usize, Vec::new());
-    let mut buf = vec![0u8; 2048];
-    while started.elapsed() < time {
-        let due = (started.elapsed().as_secs_f64() * f64::from(per_s)) as usize;
-        for _ in 0..due.saturating_sub(sent) {
-            attempts.push(client.connect(capture.local_addr().unwrap(), "bolide.local").unwrap());
-            let Ok(Ok(n)) = tokio::time::timeout(Duration::from_millis(50), capture.recv(&mut buf)).await else {
-                continue;
-            };
-            let from = std::net::SocketAddr::from((
-                [127, rng.random_range(1..=254), rng.random(), rng.random_range(1..=254)],
-                0,
-            ));
-            if let Ok(socket) = std::net::UdpSocket::bind(from) {
-                sent += usize::from(socket.send_to(&buf[..n], target).is_ok());
-            }
-        }
-        // Abandoned attempts are dropped by the batch (each would only retransmit its Initial).
-        if attempts.len() > 512 {
-            attempts.clear();
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    sent
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spoofed_initials_from_random_addresses_lock_out_neither_joins_nor_comebacks() {
     let (server, code) = host("abuse-spoofed-initials", quick_room("GARE", 2, 1));
@@ -212,7 +177,8 @@ async fn spoofed_initials_from_random_addresses_lock_out_neither_joins_nor_comeb
     // connection is let go then, as when a laptop's Wi-Fi drops and it reconnects).
     let anne = Session::connect(addr, &code, "Anne", None).await.unwrap();
     let token = anne.state().token.expect("a seat token");
-    let spoofer = tokio::spawn(async move { spoof_initials(addr, &fingerprint, 1_000, Duration::from_secs(6)).await });
+    let spoofer =
+        tokio::spawn(async move { spoof_initials(addr, &fingerprint, 1_000, Duration::from_secs(6), None).await });
     tokio::time::sleep(Duration::from_secs(2)).await;
     let started = std::time::Instant::now();
     let bob = tokio::time::timeout(LIMIT, Session::connect(addr, &code, "Bob", None)).await.unwrap();

@@ -215,7 +215,8 @@ pub struct Words {
     pub room_code_tell: &'static str,
     pub join_at: fn(&str) -> String,
     pub or_sep: &'static str,
-    pub joins_locked: &'static str,
+    /// The host's door locked for new joins: for how many seconds, after how many wrong codes.
+    pub joins_locked: fn(u64, u64) -> String,
     pub dice_sealed: fn(&str) -> String,
     pub dice_sealed_hover: fn(&str) -> String,
     pub championship_heading: &'static str,
@@ -706,7 +707,11 @@ pub static EN: Words = Words {
     room_code_tell: "Room code — tell it to everyone at the table",
     join_at: |list| format!("Join at {list}"),
     or_sep: "  or  ",
-    joins_locked: "Joins are locked: too many wrong room codes from this network. They open again once the guessing stops — someone may be trying codes: check who is on this Wi-Fi.",
+    joins_locked: |secs, wrong| {
+        format!(
+            "New joins locked for {secs} s: {wrong} wrong room codes from this network. Seated players still come back. Joins open again once the guessing stops — someone may be trying codes: check who is on this Wi-Fi."
+        )
+    },
     dice_sealed: |short| format!("Dice sealed: {short}…"),
     dice_sealed_hover: |full| {
         format!(
@@ -1237,7 +1242,11 @@ pub static FR: Words = Words {
     room_code_tell: "Code de la table — dites-le à tout le monde autour de la table",
     join_at: |list| format!("Rejoindre à {list}"),
     or_sep: "  ou  ",
-    joins_locked: "Les arrivées sont bloquées : trop de mauvais codes depuis ce réseau. Elles rouvrent quand les essais cessent — quelqu'un essaie peut-être des codes : vérifiez qui est sur ce Wi-Fi.",
+    joins_locked: |secs, wrong| {
+        format!(
+            "Nouvelles arrivées bloquées depuis {secs} s : {wrong} mauvais codes depuis ce réseau. Les joueurs assis reviennent quand même. Elles rouvrent quand les essais cessent — quelqu'un essaie peut-être des codes : vérifiez qui est sur ce Wi-Fi."
+        )
+    },
     dice_sealed: |short| format!("Dés scellés : {short}…"),
     dice_sealed_hover: |full| {
         format!(

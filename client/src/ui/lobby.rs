@@ -292,8 +292,9 @@ fn room_code(ui: &mut egui::Ui, host: &super::HostInfo, w: &Words) {
         ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
         let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
         ui.label((w.join_at)(&addresses.join(w.or_sep)));
-        if host.guard.as_ref().is_some_and(|g| g.locked()) {
-            ui.colored_label(egui::Color32::LIGHT_RED, w.joins_locked);
+        if let Some(lock) = host.guard.as_ref().and_then(|g| g.lock()) {
+            ui.colored_label(egui::Color32::LIGHT_RED, (w.joins_locked)(lock.since.elapsed().as_secs(), lock.wrong));
+            // The seconds count up while the door stays locked.
             ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));
         }
     });

@@ -1,6 +1,7 @@
 //! The network layer: QUIC (quinn + rustls/ring), the host's identity, mDNS. It moves bytes
 //! and keeps time; the rules are in `crate::game`, the room logic in `crate::room`.
 
+pub mod door;
 pub mod identity;
 pub mod mdns;
 pub mod server;

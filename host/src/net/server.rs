@@ -2,6 +2,7 @@
 //! client and its room's task. All game logic is in [`crate::room::RoomOf`]; this file only
 //! moves bytes, keeps time and writes the journal.
 
+use super::door::{self, Bucket, Doors, Knocker};
 use super::identity::Identity;
 use super::tls;
 use crate::fair::{OutstandingProbes, Sample};
@@ -73,7 +74,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { connections: 256, pending: 64, pending_per_address: 8, steady_beats: 64 }
+        Limits { connections: 256, pending: 64, pending_per_address: 4, steady_beats: 64 }
     }
 }
 
@@ -83,6 +84,9 @@ pub const RETRY_BELOW: usize = 4;
 
 /// The handshake and the hello frame together must be done within this.
 pub const HELLO_DEADLINE: Duration = Duration::from_secs(10);
+/// The exchange over the code word, from the Knock to the laptop's proof: one round trip and
+/// a few milliseconds of arithmetic, with room for a lossy Wi-Fi's retransmissions.
+pub const PROOF_DEADLINE: Duration = Duration::from_secs(4);
 /// Frames and datagrams waiting for one connection's writer. A laptop that does not read
 /// (its flow-control window closed) fills it within seconds of play and is dropped: the room
 /// never waits for it and never holds more for it than this.
@@ -103,127 +107,35 @@ const DATAGRAMS_PER_S: f64 = 300.0;
 /// each of its packets (QUIC decrypts a packet before anyone can look at it).
 const DATAGRAM_FLOOD_BURST: f64 = 1_000.0;
 const DATAGRAM_FLOOD_PER_S: f64 = 100.0;
-/// Wrong room codes an address may try: a burst, then this many a second.
-pub const WRONG_CODE_BURST: f64 = 5.0;
-pub const WRONG_CODES_PER_S: f64 = 1.0;
-/// Wrong room codes the whole host takes, from every address together (a laptop may claim
-/// many addresses): a burst, then one every two seconds — some 7 200 guesses in a four-hour
-/// night against 22^6 ≈ 1.1 × 10^8 words, a chance under 1 in 15 000. Past it the host locks
-/// joins for everyone until the bucket refills, and says so on its screen.
-pub const WRONG_CODE_HOST_BURST: f64 = 20.0;
-pub const WRONG_CODES_HOST_PER_S: f64 = 0.5;
+pub use super::door::{WRONG_CODE_BURST, WRONG_CODE_HOST_BURST, WRONG_CODES_HOST_PER_S, WRONG_CODES_PER_S};
 
-/// A token bucket: `burst` at once, refilled at `rate` a second.
-#[derive(Debug, Clone, Copy)]
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
+/// Known addresses (they proved the word earlier this night) may hold this many handshakes
+/// beyond [`Limits::pending`]: strangers holding every slot never keep a laptop from coming back.
+pub const KNOWN_RESERVE: usize = 16;
 
-impl Bucket {
-    fn full(burst: f64) -> Bucket {
-        Bucket { tokens: burst, at: Instant::now() }
-    }
-
-    fn take(&mut self, burst: f64, rate: f64) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * rate).min(burst);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
-/// Who is knocking: pending handshakes per address, wrong codes per address.
-#[derive(Default)]
-struct Doors {
-    pending: usize,
-    pending_by_addr: HashMap<IpAddr, usize>,
-    wrong_codes: HashMap<IpAddr, (Bucket, bool)>,
-    /// Wrong codes from every address together, and whether the lock-out was announced.
-    host_wrong: Option<(Bucket, bool)>,
-}
-
-impl Doors {
-    /// A wrong code from `ip`, counted against the address and the whole host. Past the
-    /// host's allowance every join is locked out until it refills: announced once, loudly.
-    fn wrong_code(&mut self, ip: IpAddr) -> bool {
-        let (host, announced) = self.host_wrong.get_or_insert((Bucket::full(WRONG_CODE_HOST_BURST), false));
-        if host.take(WRONG_CODE_HOST_BURST, WRONG_CODES_HOST_PER_S) {
-            *announced = false;
-        } else if !*announced {
-            *announced = true;
-            tracing::error!(
-                "{}",
-                "LOCKED: too many wrong room codes from this network; joins wait until the guessing stops \
-                 (someone may be trying codes: check who is on this Wi-Fi)"
-            );
-        }
-        self.address_wrong_code(ip)
-    }
-
-    /// Whether the host is locked out for everyone (too many wrong codes overall).
-    fn locked(&mut self) -> bool {
-        self.host_wrong.as_mut().is_some_and(|(bucket, _)| {
-            let mut peek = *bucket;
-            !peek.take(WRONG_CODE_HOST_BURST, WRONG_CODES_HOST_PER_S)
-        })
-    }
-
-    /// A wrong code from `ip`: false once the address is past its allowance (logged once per
-    /// burst). The table forgets addresses that have been quiet long enough to be full again.
-    fn address_wrong_code(&mut self, ip: IpAddr) -> bool {
-        if self.wrong_codes.len() > 4096 {
-            let refill = Duration::from_secs_f64(WRONG_CODE_BURST / WRONG_CODES_PER_S);
-            self.wrong_codes.retain(|_, (b, _)| b.at.elapsed() < refill);
-        }
-        let (bucket, logged) = self.wrong_codes.entry(ip).or_insert((Bucket::full(WRONG_CODE_BURST), false));
-        if bucket.take(WRONG_CODE_BURST, WRONG_CODES_PER_S) {
-            *logged = false;
-            true
-        } else {
-            if !*logged {
-                *logged = true;
-                tracing::warn!(%ip, "wrong room codes faster than {WRONG_CODES_PER_S}/s: refusing this address for a while");
-            }
-            false
-        }
-    }
-
-    /// Whether `ip` may try a code now (without spending the allowance).
-    fn may_try(&mut self, ip: IpAddr) -> bool {
-        match self.wrong_codes.get_mut(&ip) {
-            Some((bucket, _)) => {
-                let mut peek = *bucket;
-                peek.take(WRONG_CODE_BURST, WRONG_CODES_PER_S)
-            }
-            None => true,
-        }
-    }
-}
-
-/// A look at the host's door from its screen: whether joins are locked out because of too many
-/// wrong room codes overall (`WRONG_CODE_HOST_BURST`).
+/// A look at the host's door from its screen: whether new joins are locked out because of too
+/// many wrong room codes overall ([`door::WRONG_CODE_HOST_BURST`]), since when.
 #[derive(Clone)]
 pub struct JoinGuard(Arc<Mutex<Doors>>);
 
 impl std::fmt::Debug for JoinGuard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("JoinGuard").field("locked", &self.locked()).finish()
+        f.debug_struct("JoinGuard").field("locked", &self.lock()).finish()
     }
 }
 
 impl JoinGuard {
     pub fn locked(&self) -> bool {
-        self.0.lock().is_ok_and(|mut d| d.locked())
+        self.lock().is_some()
+    }
+
+    /// Since when new joins are locked, and after how many wrong tries; `None` while open.
+    pub fn lock(&self) -> Option<door::Locked> {
+        self.0.lock().ok().and_then(|mut d| d.locked(Instant::now()))
     }
 }
 
-/// A place in the pending count, given back when the hello is done (or failed).
+/// A place in the pending count, given back when the exchange over the code word has ended.
 struct PendingSlot {
     doors: Arc<Mutex<Doors>>,
     ip: IpAddr,
@@ -232,13 +144,7 @@ struct PendingSlot {
 impl Drop for PendingSlot {
     fn drop(&mut self) {
         if let Ok(mut d) = self.doors.lock() {
-            d.pending = d.pending.saturating_sub(1);
-            if let Some(n) = d.pending_by_addr.get_mut(&self.ip) {
-                *n -= 1;
-                if *n == 0 {
-                    d.pending_by_addr.remove(&self.ip);
-                }
-            }
+            d.release(self.ip);
         }
     }
 }
@@ -291,7 +197,13 @@ struct RoomHandle {
     /// The room's public number on this host: the room code's `-N` (0: none).
     number: u16,
     tx: mpsc::Sender<RoomInput>,
+    /// The room's seat tokens now, as its task last published them: the door lets a laptop
+    /// that shows a pass for one of them through a lock (`pake::seat_pass`).
+    seated: Seated,
 }
+
+/// A room's seat tokens, published by its task after every step that changed them.
+type Seated = Arc<Mutex<Vec<SeatToken>>>;
 
 type Rooms = Arc<Mutex<Vec<RoomHandle>>>;
 
@@ -484,10 +396,12 @@ impl Server {
         anyhow::ensure!(!rooms.iter().any(|r| r.word == word), "a room with the code word {word} is already open");
         let number = self.next_room.fetch_add(1, Ordering::Relaxed);
         let number = u16::try_from(number).map_err(|_| anyhow::anyhow!("this host has opened 65 536 rooms"))?;
-        rooms.push(RoomHandle { word: word.clone(), number, tx });
+        let seated = Seated::default();
+        rooms.push(RoomHandle { word: word.clone(), number, tx, seated: seated.clone() });
         drop(rooms);
         let parts = RoomParts {
             word: word.clone(),
+            seated,
             rooms: self.rooms.clone(),
             failed_tx: self.failed_tx.clone(),
             poisoned: None,
@@ -515,33 +429,28 @@ impl Server {
             while let Some(incoming) = endpoint.accept().await {
                 let ip = incoming.remote_address().ip();
                 // Caps before any work: connections at once, handshakes at once, per address.
-                let slot = {
+                let places = door::Places {
+                    pending: limits.pending,
+                    per_address: limits.pending_per_address,
+                    retry_past: limits.pending / RETRY_BELOW,
+                    known_reserve: KNOWN_RESERVE,
+                };
+                let admission = if open.load(Ordering::Relaxed) as usize >= limits.connections {
+                    door::Admission::Refuse
+                } else {
                     let Ok(mut d) = doors.lock() else { return };
-                    // Once handshakes pile up, an address must show it is one (a QUIC Retry: a
-                    // token only the real sender receives) before it holds a slot: Initials
-                    // spoofed from random addresses then cost a packet each, never a slot.
-                    if d.pending >= limits.pending / RETRY_BELOW && !incoming.remote_address_validated() {
-                        drop(d);
-                        if incoming.may_retry() {
-                            let _ = incoming.retry();
-                        } else {
-                            incoming.refuse();
-                        }
+                    d.admit(ip, incoming.remote_address_validated(), places)
+                };
+                let slot = match admission {
+                    door::Admission::Slot => PendingSlot { doors: doors.clone(), ip },
+                    door::Admission::Retry if incoming.may_retry() => {
+                        let _ = incoming.retry();
                         continue;
                     }
-                    let mine = d.pending_by_addr.get(&ip).copied().unwrap_or(0);
-                    let full = open.load(Ordering::Relaxed) as usize >= limits.connections;
-                    if full || d.pending >= limits.pending || mine >= limits.pending_per_address {
-                        None
-                    } else {
-                        d.pending += 1;
-                        *d.pending_by_addr.entry(ip).or_default() += 1;
-                        Some(PendingSlot { doors: doors.clone(), ip })
+                    door::Admission::Retry | door::Admission::Refuse => {
+                        incoming.refuse();
+                        continue;
                     }
-                };
-                let Some(slot) = slot else {
-                    incoming.refuse();
-                    continue;
                 };
                 let rooms = rooms.clone();
                 let (doors, open) = (doors.clone(), open.clone());
@@ -600,14 +509,19 @@ impl Drop for OpenSlot {
     }
 }
 
-/// The handshake and the hello, within [`HELLO_DEADLINE`] in all.
-async fn handshake_and_hello(
+/// The handshake and the Knock, within [`HELLO_DEADLINE`] in all. Until the word is proved the
+/// connection's datagrams are dropped as they come (`drain`) and its frames are read with the
+/// door's small limit.
+async fn handshake_and_knock(
     incoming: quinn::Incoming,
+    drain: &mut Option<tokio::task::JoinHandle<()>>,
 ) -> anyhow::Result<(quinn::Connection, quinn::SendStream, quinn::RecvStream, FrameDecoder, Vec<u8>)> {
     let connection = incoming.await?;
+    let datagrams = connection.clone();
+    *drain = Some(tokio::spawn(async move { while datagrams.read_datagram().await.is_ok() {} }));
     let (send, mut recv) = connection.accept_bi().await?;
-    let mut decoder = FrameDecoder::default();
-    let mut buf = vec![0u8; 16 * 1024];
+    let mut decoder = FrameDecoder::with_limit(wire::DOOR_FRAME);
+    let mut buf = vec![0u8; wire::DOOR_FRAME];
     loop {
         match decoder.next_frame() {
             Ok(Some(body)) => return Ok((connection, send, recv, decoder, body)),
@@ -624,19 +538,33 @@ async fn handshake_and_hello(
     }
 }
 
-/// One connection: the hello, then frames both ways until it ends.
+/// Ends a connection at the door: the refusal's frame (`again`: the laptop may knock again
+/// later), then the close.
+async fn refuse_at_door(
+    connection: &quinn::Connection,
+    send: &mut quinn::SendStream,
+    code: u32,
+    reason: &str,
+    again: bool,
+) -> anyhow::Result<()> {
+    let _ = send.write_all(&wire::encode(&wire::Door::Refused { reason: reason.into(), again })).await;
+    refuse(connection, code, reason).await
+}
+
+/// One connection: the door (handshake, Knock, the exchange over the code word), then frames
+/// both ways until it ends.
 async fn serve_connection(
     incoming: quinn::Incoming,
     mut door: Door,
     conn_id: ConnId,
     started: Instant,
 ) -> anyhow::Result<()> {
+    let mut drain = None;
+    let knocked = tokio::time::timeout(HELLO_DEADLINE, handshake_and_knock(incoming, &mut drain)).await;
+    // Whatever happens next, datagrams sent before the proof are never read.
+    let draining = AbortOnDrop(drain);
     let (connection, mut send, mut recv, mut decoder, body) =
-        tokio::time::timeout(HELLO_DEADLINE, handshake_and_hello(incoming))
-            .await
-            .map_err(|_| anyhow::anyhow!("no hello within {HELLO_DEADLINE:?}"))??;
-    // The hello is here: this connection no longer counts as pending.
-    door.slot.take();
+        knocked.map_err(|_| anyhow::anyhow!("no hello within {HELLO_DEADLINE:?}"))??;
     let peer = connection.remote_address();
     let version = match wire::hello_version(&body) {
         Ok(v) => v,
@@ -648,71 +576,73 @@ async fn serve_connection(
             "this host speaks protocol version {PROTOCOL_VERSION}, your client speaks {version}: \
              update both to the same release of Bolide LAN"
         );
-        let _ = send.write_all(&wire::encode(&wire::Door::Refused { reason: reason.clone() })).await;
-        return refuse(&connection, close::VERSION_MISMATCH, &reason).await;
+        return refuse_at_door(&connection, &mut send, close::VERSION_MISMATCH, &reason, false).await;
     }
     let knock: Knock = match wire::decode(&body) {
         Ok(k) => k,
         Err(e) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
     };
-    let refuse_with = |code: u32, reason: String| {
-        let frame = wire::encode(&wire::Door::Refused { reason: reason.clone() });
-        (code, reason, frame)
-    };
+    let mut binding = [0; pake::BINDING_LEN];
+    if connection.export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"").is_err() {
+        return refuse(&connection, close::BAD_FRAME, "bad hello: no keying material").await;
+    }
     // The room the code names (its number is public); its word is proved, never sent.
-    let found = {
-        let mut doors = door.doors.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
-        if doors.locked() {
-            Err(refuse_with(
-                close::WRONG_CODE,
-                "the host has had too many wrong room codes and is not taking joins for a minute: wait, then check the code on the host's screen".into(),
-            ))
-        } else if !doors.may_try(peer.ip()) {
-            Err(refuse_with(
-                close::WRONG_CODE,
-                "too many wrong room codes from your address: wait a minute, then check the code on the host's screen"
-                    .into(),
-            ))
-        } else {
-            let rooms = door.rooms.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
-            match rooms.iter().find(|r| r.number == knock.room) {
-                Some(r) => Ok((r.word.clone(), r.tx.clone())),
-                None => Err(refuse_with(
-                    close::WRONG_CODE,
-                    format!("this host has no room {}: check the code on the host's screen", knock.room),
-                )),
-            }
-        }
+    let found = door
+        .rooms
+        .lock()
+        .map_err(|_| anyhow::anyhow!("poisoned"))?
+        .iter()
+        .find(|r| r.number == knock.room)
+        .map(|r| (r.word.clone(), r.tx.clone(), r.seated.lock().map(|s| s.clone()).unwrap_or_default()));
+    let Some((word, room, seated)) = found else {
+        let reason = format!("this host has no room {}: check the code on the host's screen", knock.room);
+        return refuse_at_door(&connection, &mut send, close::WRONG_CODE, &reason, false).await;
     };
-    let (word, room) = match found {
-        Ok(found) => found,
-        Err((code, reason, frame)) => {
-            let _ = send.write_all(&frame).await;
-            return refuse(&connection, code, &reason).await;
-        }
+    // A try is spent now, before the host answers: its answer tells the laptop whether its
+    // word was right, whatever the laptop does next.
+    let knocker = match &knock.pass {
+        Some(pass) if seated.iter().any(|t| pake::pass_opens(t.0, &binding, pass)) => Knocker::Seated,
+        _ => Knocker::Guest,
+    };
+    let ticket = door.doors.lock().map_err(|_| anyhow::anyhow!("poisoned"))?.knock(peer.ip(), knocker, Instant::now());
+    let ticket = match ticket {
+        Ok(ticket) => ticket,
+        Err(shut) => return refuse_at_door(&connection, &mut send, close::WRONG_CODE, shut.reason(), true).await,
     };
     let proved = tokio::time::timeout(
-        HELLO_DEADLINE,
-        prove_the_word(&connection, &mut send, &mut recv, &mut decoder, &word, &knock.pake),
+        PROOF_DEADLINE,
+        prove_the_word(&mut send, &mut recv, &mut decoder, &word, &knock.pake, &binding),
     )
     .await
     .unwrap_or(Err(WordProof::Silent));
     let seat_token = match proved {
-        Ok(token) => token,
-        Err(WordProof::Malformed(e)) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
-        Err(failed) => {
-            // A wrong proof, or a laptop that stopped once it saw ours (its word is not this
-            // room's): one guess, counted against the address and the whole host.
+        Ok(token) => {
             if let Ok(mut doors) = door.doors.lock() {
-                doors.wrong_code(peer.ip());
+                doors.proved(ticket, Instant::now());
             }
-            tracing::info!(%peer, ?failed, "refused a wrong room code");
-            let (code, reason, frame) =
-                refuse_with(close::WRONG_CODE, "wrong room code: ask the host for the code it printed".into());
-            let _ = send.write_all(&frame).await;
-            return refuse(&connection, code, &reason).await;
+            token
+        }
+        Err(failed) => {
+            // A wrong proof, a laptop that stopped once it saw ours (its word is not this
+            // room's), a frame that is no proof: one guess, spent.
+            if let Ok(mut doors) = door.doors.lock() {
+                doors.wrong(ticket, &format!("{failed:?}"), Instant::now());
+            }
+            return match failed {
+                WordProof::Malformed(e) => refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
+                WordProof::Wrong | WordProof::Silent => {
+                    let reason = "wrong room code: ask the host for the code it printed";
+                    refuse_at_door(&connection, &mut send, close::WRONG_CODE, reason, false).await
+                }
+            };
         }
     };
+    // Past the door: the game's frame limit and window, datagrams read by the room; this
+    // connection no longer holds a place at the door.
+    door.slot.take();
+    drop(draining);
+    decoder.set_limit(wire::MAX_FRAME);
+    connection.set_receive_window(bolide_link::tls::RECEIVE_WINDOW.into());
     let hello = Hello { version, code: word, name: knock.name, seat_token, watch: knock.watch };
     let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
     let out = ConnOut { tx, connection: connection.clone() };
@@ -721,8 +651,7 @@ async fn serve_connection(
     let beats = if others < door.steady_beats { BeatSchedule::Steady } else { BeatSchedule::WhileActing };
     if room.send(RoomInput::Hello { conn: conn_id, hello, out, beats }).await.is_err() {
         let reason = "this room has stopped (see the host's log): ask the host to start it again";
-        let _ = send.write_all(&wire::encode(&wire::Door::Refused { reason: reason.into() })).await;
-        return refuse(&connection, close::SHUTDOWN, reason).await;
+        return refuse_at_door(&connection, &mut send, close::SHUTDOWN, reason, false).await;
     }
     let probes = tokio::spawn(datagrams(connection.clone(), room.clone(), conn_id, started));
     // Writer: frames out, in order; a close request ends the connection with its reason.
@@ -752,12 +681,12 @@ async fn serve_connection(
     // connection only. The room reads each body in its game's words (and closes a connection
     // whose frame does not decode).
     let mut buf = vec![0u8; 16 * 1024];
-    let mut allowance = Bucket::full(MSG_BURST);
+    let mut allowance = Bucket::full(MSG_BURST, Instant::now());
     let result: anyhow::Result<()> = async {
         loop {
             match decoder.next_frame() {
                 Ok(Some(body)) => {
-                    if !allowance.take(MSG_BURST, MSGS_PER_S) {
+                    if !allowance.take(MSG_BURST, MSGS_PER_S, Instant::now()) {
                         let reason =
                             format!("closed: more than {MSGS_PER_S} messages a second; reconnect with your seat token");
                         connection.close(close::FLOOD.into(), reason.as_bytes());
@@ -797,23 +726,19 @@ enum WordProof {
 }
 
 /// The host's side of the exchange over the code word (`bolide_link::pake`): its message and
-/// proof, bound to this connection, then the laptop's proof and seat token.
+/// proof, bound to this connection (`binding`), then the laptop's proof and seat token.
 async fn prove_the_word(
-    connection: &quinn::Connection,
     send: &mut quinn::SendStream,
     recv: &mut quinn::RecvStream,
     decoder: &mut FrameDecoder,
     word: &str,
     laptop_msg: &[u8],
+    binding: &[u8],
 ) -> Result<Option<SeatToken>, WordProof> {
-    let mut binding = [0; pake::BINDING_LEN];
-    connection
-        .export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"")
-        .map_err(|_| WordProof::Malformed("no keying material".into()))?;
     let (confirmed, msg, proof) =
-        pake::host_answer(word, laptop_msg, &binding).map_err(|e| WordProof::Malformed(e.to_string()))?;
+        pake::host_answer(word, laptop_msg, binding).map_err(|e| WordProof::Malformed(e.to_string()))?;
     send.write_all(&wire::encode(&wire::Door::Pake { msg, proof })).await.map_err(|_| WordProof::Silent)?;
-    let mut buf = vec![0u8; 4 * 1024];
+    let mut buf = vec![0u8; wire::DOOR_FRAME];
     let body = loop {
         match decoder.next_frame() {
             Ok(Some(body)) => break body,
@@ -826,8 +751,19 @@ async fn prove_the_word(
         }
     };
     let Proof { proof, seat_token } = wire::decode(&body).map_err(|e| WordProof::Malformed(e.to_string()))?;
-    confirmed.check(pake::Side::Laptop, &binding, &proof).map_err(|_| WordProof::Wrong)?;
+    confirmed.check(pake::Side::Laptop, binding, &proof).map_err(|_| WordProof::Wrong)?;
     Ok(seat_token)
+}
+
+/// A task aborted when this is dropped.
+struct AbortOnDrop(Option<tokio::task::JoinHandle<()>>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(task) = self.0.take() {
+            task.abort();
+        }
+    }
 }
 
 fn bad_frame(connection: &quinn::Connection, e: &FrameError) -> anyhow::Error {
@@ -861,8 +797,8 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
     let now = || started.elapsed().as_micros() as u64;
     let mut sent = 0u32;
     let mut outstanding = OutstandingProbes::default();
-    let mut allowance = Bucket::full(DATAGRAM_BURST);
-    let mut overflow = Bucket::full(DATAGRAM_FLOOD_BURST);
+    let mut allowance = Bucket::full(DATAGRAM_BURST, Instant::now());
+    let mut overflow = Bucket::full(DATAGRAM_FLOOD_BURST, Instant::now());
     let mut next_ping = tokio::time::Instant::now();
     loop {
         tokio::select! {
@@ -881,8 +817,9 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
                 let t = now();
                 // Past the allowance a datagram is dropped here, as a loss would drop it: nothing
                 // queues for it. Far past it, the connection is closed.
-                if !allowance.take(DATAGRAM_BURST, DATAGRAMS_PER_S) {
-                    if !overflow.take(DATAGRAM_FLOOD_BURST, DATAGRAM_FLOOD_PER_S) {
+                let arrived = Instant::now();
+                if !allowance.take(DATAGRAM_BURST, DATAGRAMS_PER_S, arrived) {
+                    if !overflow.take(DATAGRAM_FLOOD_BURST, DATAGRAM_FLOOD_PER_S, arrived) {
                         tracing::warn!(conn, "a datagram flood: connection closed");
                         let reason = format!(
                             "closed: far more than {DATAGRAMS_PER_S} datagrams a second; reconnect with your seat token"
@@ -932,6 +869,8 @@ struct RoomDriver<G: Game> {
 /// writers, its journal, the host's logs and news — handed on when the lobby switches games.
 pub struct RoomParts {
     word: String,
+    /// The room's seat tokens for the door ([`RoomHandle::seated`]).
+    seated: Seated,
     rooms: Rooms,
     failed_tx: watch::Sender<Option<String>>,
     rx: mpsc::Receiver<RoomInput>,
@@ -1005,6 +944,16 @@ impl<G: Game> RoomDriver<G> {
         self.parts.started.elapsed().as_micros() as u64
     }
 
+    /// The room's seat tokens, for the door, when they changed.
+    fn publish_seated(&self) {
+        let tokens = self.room.seat_tokens();
+        if let Ok(mut seated) = self.parts.seated.lock()
+            && *seated != tokens
+        {
+            *seated = tokens;
+        }
+    }
+
     /// What the advert says of this room now.
     fn news(&self) -> TableNews {
         let (taken, max) = self.room.seats_taken();
@@ -1015,6 +964,7 @@ impl<G: Game> RoomDriver<G> {
         let mut out = Vec::new();
         let mut reported = false;
         self.parts.seats_tx.send_replace(self.news());
+        self.publish_seated();
         let failure = loop {
             let deadline = self.room.next_deadline().map(|us| self.parts.started + Duration::from_micros(us));
             let mut arrived = None;
@@ -1057,6 +1007,7 @@ impl<G: Game> RoomDriver<G> {
             }
             let news = self.news();
             self.parts.seats_tx.send_if_modified(|s| std::mem::replace(s, news) != news);
+            self.publish_seated();
             if self.room.is_finished() && !reported {
                 reported = true;
                 self.parts.finished_tx.send_modify(|n| *n += 1);

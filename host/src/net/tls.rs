@@ -20,11 +20,18 @@ fn host_transport() -> Arc<quinn::TransportConfig> {
     let mut t = transport();
     // The client's one game stream.
     t.max_concurrent_bidi_streams(1u32.into());
+    // Until a laptop has proved the word it may send only what the door reads (a Knock and a
+    // Proof): a stranger's connection holds a few KB, not the game's window. The server
+    // opens the window once the word is proved (`server::GAME_RECEIVE_WINDOW`).
+    t.receive_window(DOOR_RECEIVE_WINDOW.into());
     let mut acks = quinn::AckFrequencyConfig::default();
     acks.ack_eliciting_threshold(9u32.into()).max_ack_delay(Some(Duration::from_millis(25)));
     t.ack_frequency_config(Some(acks));
     Arc::new(t)
 }
+
+/// Stream bytes a connection may send the host before it has proved the word.
+pub const DOOR_RECEIVE_WINDOW: u32 = 4 * bolide_protocol::wire::DOOR_FRAME as u32;
 
 pub fn server_config(identity: &Identity) -> anyhow::Result<quinn::ServerConfig> {
     let mut tls = rustls::ServerConfig::builder_with_provider(provider())

@@ -382,6 +382,12 @@ impl<G: Game> RoomOf<G> {
 
     // ----- inputs -----
 
+    /// Every seat's token (the host's own bots have none): what a laptop coming back proves it
+    /// holds at the door (`bolide_link::pake::seat_pass`).
+    pub fn seat_tokens(&self) -> Vec<SeatToken> {
+        self.seats.iter().filter_map(|s| s.token).collect()
+    }
+
     /// A connection's hello; `beats`: when the host asks it to beat (the server's choice: it
     /// knows how many connections it hears).
     pub fn hello(&mut self, now: u64, conn: ConnId, hello: Hello, beats: BeatSchedule, out: &mut Vec<Out<G>>) {
@@ -390,14 +396,14 @@ impl<G: Game> RoomOf<G> {
         let word = hello.code.split('-').next().unwrap_or("").trim().to_ascii_uppercase();
         if !crate::secret::same(word.as_bytes(), self.config.code.to_ascii_uppercase().as_bytes()) {
             let reason = "wrong room code: ask the host for the code it printed".to_string();
-            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone(), again: false } });
             out.push(OutputOf::Close { conn, code: close::WRONG_CODE, reason });
             return;
         }
         if let Some(token) = hello.seat_token {
             let Some(i) = self.seats.iter().position(|s| s.token == Some(token)) else {
                 let reason = "this seat token belongs to no seat here: join again without it".to_string();
-                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone(), again: false } });
                 out.push(OutputOf::Close { conn, code: close::BAD_TOKEN, reason });
                 return;
             };
@@ -410,7 +416,7 @@ impl<G: Game> RoomOf<G> {
                     "this seat came back {COMEBACKS} times in {} s: wait a few seconds and join again",
                     COMEBACK_WINDOW_US / 1_000_000
                 );
-                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone(), again: true } });
                 return out.push(OutputOf::Close { conn, code: close::TOO_MANY_COMEBACKS, reason });
             }
             recent.push(now);
@@ -440,7 +446,7 @@ impl<G: Game> RoomOf<G> {
         if matches!(self.stage, Stage::Lobby) && self.seats.len() < humans_max && !hello.watch {
             let (Ok(token), Some(colour)) = (crate::secret::seat_token(), self.free_colour()) else {
                 let reason = "the host could not draw a seat token: try again".to_string();
-                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+                out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone(), again: true } });
                 return out.push(OutputOf::Close { conn, code: close::ROOM_FULL, reason });
             };
             let name = bolide_protocol::wire::clean_name(&hello.name);
@@ -460,7 +466,7 @@ impl<G: Game> RoomOf<G> {
             self.send_lobby(out);
         } else if self.members.values().filter(|s| s.is_none()).count() >= MAX_SPECTATORS {
             let reason = format!("this table already has {MAX_SPECTATORS} spectators: try again later");
-            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone() } });
+            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone(), again: false } });
             out.push(OutputOf::Close { conn, code: close::ROOM_FULL, reason });
         } else {
             self.members.insert(conn, None);

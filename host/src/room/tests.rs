@@ -100,7 +100,7 @@ fn a_wrong_room_code_is_refused_and_closed() {
     let mut r = room(2, 1);
     let mut out = Vec::new();
     r.hello(0, 1, Hello { code: "NOPE".into(), ..hello("Anne", None) }, Steady, &mut out);
-    assert!(matches!(sent_to(&out, 1)[0], ServerMsg::Refused { reason } if reason.contains("wrong room code")));
+    assert!(matches!(sent_to(&out, 1)[0], ServerMsg::Refused { reason, .. } if reason.contains("wrong room code")));
     assert!(out.iter().any(|o| matches!(o, Output::Close { conn: 1, code: close::WRONG_CODE, .. })));
     assert_eq!(r.seats_taken().0, 2, "the refused client took no seat");
 }
@@ -1076,7 +1076,7 @@ fn spectators_are_let_in_up_to_a_limit() {
         .count();
     assert_eq!(welcomed, MAX_SPECTATORS);
     let last = sent_to(&out, 10 + MAX_SPECTATORS as ConnId + 7);
-    assert!(matches!(last.first(), Some(ServerMsg::Refused { reason }) if reason.contains("spectators")));
+    assert!(matches!(last.first(), Some(ServerMsg::Refused { reason, .. }) if reason.contains("spectators")));
     assert!(out.iter().any(|o| matches!(o, Output::Close { code, .. } if *code == close::ROOM_FULL)));
 }
 
