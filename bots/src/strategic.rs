@@ -51,13 +51,17 @@ fn worth(ahead: &Lookahead, sight: &impl Sight, value: u8) -> f32 {
     ahead.expected(value)
 }
 
+/// The strategic bot's choice among `legal`. Over the wire the view and the list are a host's:
+/// nothing here panics or overflows on any of them (an empty list is no choice; a turn the
+/// view does not show is the list's first action).
 pub fn decide(sight: &impl Sight, legal: &[Action], rng: &mut impl Rng) -> Option<Action> {
     let has = |a: Action| legal.contains(&a);
-    match legal[0] {
+    let first = *legal.first()?;
+    match first {
         Action::Klaxon | Action::Lift => klaxon(sight, rng).then_some(Action::Klaxon).filter(|a| has(*a)),
-        Action::TakePawn { .. } => Some(best_pawn(sight, legal)),
+        Action::TakePawn { .. } => Some(best_pawn(sight, legal, first)),
         Action::Echange { .. } | Action::KeepPawn => Some(echange(sight, legal)),
-        _ => Some(turn_action(sight, legal)),
+        _ => Some(sight.turn().map_or(first, |turn| turn_action(sight, legal, turn))),
     }
 }
 
@@ -77,17 +81,13 @@ fn klaxon(sight: &impl Sight, rng: &mut impl Rng) -> bool {
     best - worst >= 3.5 || rng.random_bool(0.03)
 }
 
-fn best_pawn(sight: &impl Sight, legal: &[Action]) -> Action {
+fn best_pawn(sight: &impl Sight, legal: &[Action], first: Action) -> Action {
     let ahead = Lookahead::new(&sight.road(), sight.me());
     let value = |a: &Action| match a {
         Action::TakePawn { pawn } => sight.reservoir(*pawn).map(|v| worth(&ahead, sight, v) + f32::from(v) * 0.01),
         _ => None,
     };
-    *legal
-        .iter()
-        .filter(|a| value(a).is_some())
-        .max_by(|a, b| value(a).partial_cmp(&value(b)).expect("finite"))
-        .unwrap_or(&legal[0])
+    legal.iter().filter_map(|a| Some((*a, value(a)?))).max_by(|a, b| a.1.total_cmp(&b.1)).map_or(first, |(a, _)| a)
 }
 
 /// B-4.7: take the opponent's reservoir when it is clearly better for us.
@@ -101,26 +101,25 @@ fn echange(sight: &impl Sight, legal: &[Action]) -> Action {
             Action::Echange { with } => reservoir_of(*with).map(|v| (*a, worth(&ahead, sight, v))),
             _ => None,
         })
-        .max_by(|a, b| a.1.partial_cmp(&b.1).expect("finite"));
+        .max_by(|a, b| a.1.total_cmp(&b.1));
     match best {
         Some((action, gain)) if gain - mine >= 1.0 && !sight.panne_seche(sight.viewer()) => action,
         _ => Action::KeepPawn,
     }
 }
 
-fn turn_action(sight: &impl Sight, legal: &[Action]) -> Action {
+fn turn_action(sight: &impl Sight, legal: &[Action], turn: bolide_protocol::view::TurnView) -> Action {
     let has = |a: Action| legal.contains(&a);
-    let turn = sight.turn().expect("a turn action during a turn");
     let road = sight.road();
     let me = sight.me();
     if has(Action::Roll) {
         // B-5.8: As de la route before a slow turn, when the roll would cost tiles.
-        let free = turn.reservoir.min(FINISH - me);
+        let free = turn.reservoir.min(FINISH.saturating_sub(me));
         if has(Action::AsDeLaRoute) && f32::from(free) - expected_progress(&road, me, turn.reservoir) >= 2.0 {
             return Action::AsDeLaRoute;
         }
         // B-5.12: Aspiration when the car ahead is far.
-        if has(Action::Aspiration) && sight.nearest_ahead().is_some_and(|p| p >= me + 4) {
+        if has(Action::Aspiration) && sight.nearest_ahead().is_some_and(|p| p >= me.saturating_add(4)) {
             return Action::Aspiration;
         }
         return Action::Roll;
@@ -138,15 +137,15 @@ fn turn_action(sight: &impl Sight, legal: &[Action]) -> Action {
             .iter()
             .filter_map(|a| match *a {
                 Action::Raccourci { tiles_before } => {
-                    let landing = road.raccourci_landing(me + tiles_before)?;
-                    let rest = turn.points_left - tiles_before - 1;
-                    Some((*a, landing + road.reach(landing, rest, speed)))
+                    let landing = road.raccourci_landing(me.checked_add(tiles_before)?)?;
+                    let rest = turn.points_left.checked_sub(tiles_before)?.checked_sub(1)?;
+                    Some((*a, landing.saturating_add(road.reach(landing, rest, speed))))
                 }
                 _ => None,
             })
             .max_by_key(|(_, end)| *end);
         if let Some((action, end)) = raccourci
-            && end >= me + max + 2
+            && end >= me.saturating_add(max).saturating_add(2)
         {
             return action;
         }

@@ -210,9 +210,10 @@ impl From<quinn::ConnectionError> for ClientError {
                 let game = bolide_protocol::wire::clean_name(&String::from_utf8_lossy(&close.reason));
                 ClientError::GameChanged { game, token: None }
             }
+            // A host's close reason is shown, never trusted: cleaned as any text from the wire.
             quinn::ConnectionError::ApplicationClosed(close) => ClientError::Closed {
                 code: close.error_code.into_inner(),
-                reason: String::from_utf8_lossy(&close.reason).into_owned(),
+                reason: bolide_protocol::wire::clean_reason(&String::from_utf8_lossy(&close.reason)),
             },
             other => ClientError::Lost(other.to_string()),
         }

@@ -26,7 +26,10 @@ pub struct SideScore {
 
 impl SideScore {
     pub fn total(&self) -> u32 {
-        self.distance + self.safeties + self.coup_fourres + self.won + self.without_200 + self.shut_out
+        // Saturating: a laptop reads these from a host's history, which may say anything.
+        [self.safeties, self.coup_fourres, self.won, self.without_200, self.shut_out]
+            .into_iter()
+            .fold(self.distance, u32::saturating_add)
     }
 
     pub fn winner(&self) -> bool {
@@ -103,6 +106,12 @@ mod tests {
     use super::*;
     use crate::card::{Card, Safety};
     use crate::tableau::Laid;
+
+    #[test]
+    fn m_12_a_total_read_from_a_host_s_history_never_overflows() {
+        let line = SideScore { distance: u32::MAX - 50, safeties: 400, shut_out: 500, ..SideScore::default() };
+        assert_eq!(line.total(), u32::MAX);
+    }
 
     fn side(km: &[Card], safeties: &[(Safety, Laid)]) -> Tableau {
         let mut t = Tableau::default();

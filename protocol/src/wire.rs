@@ -505,18 +505,42 @@ pub fn clean_reason(reason: &str) -> String {
     cleaned
 }
 
-/// Control and bidi characters out, white space folded.
+/// Control, bidi and invisible format characters out (two "Anne"s, one with a zero-width
+/// space, would look alike), at most [`MAX_MARKS`] combining marks on a letter (a flood of
+/// them draws over the lines around), white space folded.
 fn clean_text(text: &str) -> String {
     let is_bidi =
         |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}');
+    let mut marks = 0;
     // Looked at once at most this far: a 64 KiB reason costs no more than a short one.
     let kept: String = text
         .chars()
         .take(4 * MAX_REASON_CHARS)
         .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .filter(|c| !c.is_control() && !is_bidi(*c))
+        .filter(|c| !c.is_control() && !is_bidi(*c) && !is_format(*c))
+        .filter(|c| {
+            marks = if is_combining(*c) { marks + 1 } else { 0 };
+            marks <= MAX_MARKS
+        })
         .collect();
     kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Combining marks a letter may carry in a cleaned text (enough for any language's accents).
+pub const MAX_MARKS: usize = 2;
+
+/// Invisible format characters (Unicode's Cf that draw nothing): zero-width spaces and joiners,
+/// the word joiner and invisible operators, the soft hyphen, byte-order marks, tags.
+fn is_format(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}'
+        | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}'
+        | '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
+}
+
+/// Combining diacritical marks (the blocks a flood of accents is drawn from).
+fn is_combining(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
 }
 
 /// Encodes `msg` as one frame (length prefix included).
@@ -813,6 +837,13 @@ mod tests {
         assert_eq!(clean_name("Bob\u{202E}evil\u{0007}"), "Bobevil");
         assert_eq!(clean_name(&"x".repeat(40_000)).chars().count(), MAX_NAME_CHARS);
         assert_eq!(clean_name("\u{0000}\u{200F}"), "");
+        // Invisible characters out: two names that look alike are the same name.
+        assert_eq!(clean_name("An\u{200B}ne\u{2060}\u{FEFF}\u{00AD}"), "Anne");
+        assert_eq!(clean_name("\u{3164}\u{200D}"), "");
+        // Accents kept, a flood of combining marks cut to two on each letter.
+        assert_eq!(clean_name("Zoe\u{0301}"), "Zoe\u{0301}");
+        let zalgo = format!("Z{}o", "\u{0336}\u{0337}".repeat(50));
+        assert_eq!(clean_name(&zalgo), "Z\u{0336}\u{0337}o");
     }
 
     #[test]

@@ -396,6 +396,8 @@ pub struct Words {
     pub mb_players_n: fn(usize) -> String,
     pub mb_game_starts_when: &'static str,
     pub table_plays_unknown: fn(&str) -> String,
+    /// The window stopped following a lobby that switched games this many times in a row.
+    pub too_many_switches: fn(u32) -> String,
     pub mb_reaction: fn(&str, &str) -> String,
     pub mb_deal_sealed: fn(&str) -> String,
     pub mb_teams: &'static str,
@@ -1016,6 +1018,9 @@ pub static EN: Words = Words {
     table_plays_unknown: |game| {
         format!("This table now plays {game}, which this version does not know: update Bolide on this laptop.")
     },
+    too_many_switches: |n| {
+        format!("The table switched games {n} times in a row: join again once the first pilot has chosen.")
+    },
 };
 
 pub static FR: Words = Words {
@@ -1567,6 +1572,9 @@ pub static FR: Words = Words {
         format!(
             "Cette table joue maintenant à {game}, que cette version ne connaît pas : mettez Bolide à jour sur ce portable."
         )
+    },
+    too_many_switches: |n| {
+        format!("La table a changé de jeu {n} fois de suite : rejoignez-la quand le premier pilote aura choisi.")
     },
 };
 

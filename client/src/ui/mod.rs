@@ -57,6 +57,30 @@ struct Seated {
     ready_sent: bool,
     /// The night this table handed over at its end: kept, or why not.
     night: Option<Result<(), String>>,
+    /// The game switches this window followed in a row.
+    switches: Switches,
+}
+
+/// Game switches the window follows in a row — each within [`SWITCHES_APART`] of the last —
+/// before it stops with an error: a first pilot flipping between games would otherwise keep
+/// every laptop at the table reconnecting for as long as they liked.
+const SWITCHES: u32 = 8;
+const SWITCHES_APART: std::time::Duration = std::time::Duration::from_secs(60);
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Switches {
+    in_a_row: u32,
+    last: Option<std::time::Instant>,
+}
+
+impl Switches {
+    /// One more switch at `now`: whether the window still follows it.
+    fn follow(&mut self, now: std::time::Instant) -> bool {
+        let in_a_row = self.last.is_some_and(|last| now.saturating_duration_since(last) < SWITCHES_APART);
+        self.in_a_row = if in_a_row { self.in_a_row.saturating_add(1) } else { 1 };
+        self.last = Some(now);
+        self.in_a_row <= SWITCHES
+    }
 }
 
 /// The game a table plays, with the link in its words and its screens.
@@ -67,6 +91,15 @@ enum Face {
 }
 
 impl Face {
+    /// Ends the link with `message`, which the table's screen shows.
+    fn end(&self, message: String) {
+        match self {
+            Face::Bolide { live, .. } => live.set_link(Link::Ended(message)),
+            Face::MilleBornes { live, .. } => live.set_link(Link::Ended(message)),
+            Face::Entenrallye { live, .. } => live.set_link(Link::Ended(message)),
+        }
+    }
+
     fn bolide(live: Live) -> Face {
         Face::Bolide { live, lobby: Box::default(), race: Box::default() }
     }
@@ -292,8 +325,16 @@ impl BolideApp {
     }
 
     fn sit_at(&mut self, face: Face, target: Option<Target>, host: Option<HostInfo>) {
-        self.table =
-            Some(Seated { face, target, host, stop_host: None, practice: false, ready_sent: false, night: None });
+        self.table = Some(Seated {
+            face,
+            target,
+            host,
+            stop_host: None,
+            practice: false,
+            ready_sent: false,
+            night: None,
+            switches: Switches::default(),
+        });
     }
 
     /// Sits the window at a practice table, as Practice does once its host is up (tests feed
@@ -585,14 +626,11 @@ impl BolideApp {
         let Link::OtherGame { game, token } = seated.face.link() else { return };
         let Some(mut target) = seated.target.clone() else { return };
         let Some(kind) = GameKind::ALL.into_iter().find(|g| g.name() == game) else {
-            let message = (w.table_plays_unknown)(&game);
-            match &seated.face {
-                Face::Bolide { live, .. } => live.set_link(Link::Ended(message)),
-                Face::MilleBornes { live, .. } => live.set_link(Link::Ended(message)),
-                Face::Entenrallye { live, .. } => live.set_link(Link::Ended(message)),
-            }
-            return;
+            return seated.face.end((w.table_plays_unknown)(&game));
         };
+        if !seated.switches.follow(std::time::Instant::now()) {
+            return seated.face.end((w.too_many_switches)(SWITCHES));
+        }
         target.token = token.or(target.token);
         let door = seated.face.take_door();
         // A switched table carried the seat with its colour; a seat its knock just took (the
@@ -857,4 +895,25 @@ pub fn run_window() -> Result<(), String> {
         Box::new(|cc| Ok(Box::new(BolideApp::new(&cc.egui_ctx).map_err(|e| e.to_string())?))),
     )
     .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod switch_tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_window_stops_after_eight_switches_in_a_row_and_forgets_switches_a_minute_apart() {
+        let t0 = Instant::now();
+        let mut switches = Switches::default();
+        for i in 0..SWITCHES {
+            assert!(switches.follow(t0 + Duration::from_secs(u64::from(i))), "switch {i}");
+        }
+        assert!(!switches.follow(t0 + Duration::from_secs(9)), "a ninth switch in a row was followed");
+        // A switch a minute after the last starts a new row.
+        let mut calm = Switches::default();
+        for i in 0..(3 * SWITCHES) {
+            assert!(calm.follow(t0 + SWITCHES_APART * (i + 1)));
+        }
+    }
 }

@@ -63,16 +63,53 @@ impl Prefs {
             .unwrap_or_default()
     }
 
-    /// Best effort: a read-only home only means the next run starts from defaults.
+    /// Best effort: a read-only home only means the next run starts from defaults. The file is
+    /// the owner's only (0600, never written through a symlink) and keeps the last room code
+    /// without its word: the word opens tonight's table, and is typed again next time.
     pub fn save(&self, path: Option<&PathBuf>) {
         let Some(path) = path else { return };
         if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
+            let _ = private_dir(dir);
         }
-        if let Ok(json) = serde_json::to_vec_pretty(self) {
-            let _ = std::fs::write(path, json);
+        let kept = Prefs { last_code: without_word(&self.last_code), ..self.clone() };
+        if let Ok(json) = serde_json::to_vec_pretty(&kept) {
+            let _ = write_private(path, &json);
         }
     }
+}
+
+/// A room code without its word: `-7F3K0Q` of `GARAGE-7F3K0Q` (the fingerprint, and the
+/// room's number if any, are public).
+fn without_word(code: &str) -> String {
+    code.trim().split_once('-').map(|(_, rest)| format!("-{rest}")).unwrap_or_default()
+}
+
+fn private_dir(dir: &std::path::Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Writes `bytes` to `path`, created 0600 or tightened to it (a file from an older release was
+/// 0644), never through a symlink.
+fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    let mut file = options.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    file.write_all(bytes)
 }
 
 #[cfg(test)]
@@ -88,6 +125,33 @@ mod tests {
         assert_eq!(Prefs::load(Some(&path)), prefs);
         std::fs::write(&path, b"{ not json").unwrap();
         assert_eq!(Prefs::load(Some(&path)), Prefs::default());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn settings_are_the_owner_s_only_and_keep_no_code_word() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("bolide-prefs-private-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("settings.json");
+        // A file an older release left readable by all is tightened.
+        std::fs::write(&path, b"{}").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let prefs = Prefs { last_code: "garage-7F3K0Q-2".into(), ..Prefs::default() };
+        prefs.save(Some(&path));
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.to_ascii_uppercase().contains("GARAGE"), "{text}");
+        assert_eq!(Prefs::load(Some(&path)).last_code, "-7F3K0Q-2");
+        // A symlink planted in its place is not written through.
+        let target = dir.join("elsewhere");
+        std::fs::write(&target, b"untouched").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        prefs.save(Some(&path));
+        assert_eq!(std::fs::read(&target).unwrap(), b"untouched");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -382,6 +382,23 @@ impl<G: Game> RoomOf<G> {
 
     // ----- inputs -----
 
+    /// `name`, or `name 2`, `name 3`… when a seat already has it (case aside): two pilots never
+    /// look alike in the lobby. Still at most `MAX_NAME_CHARS`.
+    fn unique_name(&self, name: String) -> String {
+        let taken = |n: &str| self.seats.iter().any(|s| s.name.to_lowercase() == n.to_lowercase());
+        if !taken(&name) {
+            return name;
+        }
+        (2..=self.seats.len() + 1)
+            .map(|i| {
+                let suffix = format!(" {i}");
+                let room = bolide_protocol::wire::MAX_NAME_CHARS.saturating_sub(suffix.chars().count());
+                format!("{}{suffix}", name.chars().take(room).collect::<String>())
+            })
+            .find(|n| !taken(n))
+            .unwrap_or(name)
+    }
+
     /// Every seat's token (the host's own bots have none): what a laptop coming back proves it
     /// holds at the door (`bolide_link::pake::seat_pass`).
     pub fn seat_tokens(&self) -> Vec<SeatToken> {
@@ -451,6 +468,7 @@ impl<G: Game> RoomOf<G> {
             };
             let name = bolide_protocol::wire::clean_name(&hello.name);
             let name = if name.is_empty() { format!("Pilot {}", self.seats.len() + 1) } else { name };
+            let name = self.unique_name(name);
             self.seats.push(SeatSlot {
                 name,
                 colour,

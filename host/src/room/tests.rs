@@ -515,6 +515,21 @@ fn the_wire_names_no_file_as_a_circuit() {
 }
 
 #[test]
+fn two_pilots_who_look_alike_are_told_apart() {
+    let mut r = room(0, 1);
+    let mut out = Vec::new();
+    for (conn, name) in [(1, "Anne"), (2, "anne"), (3, "An\u{200B}ne"), (4, "Anne 2")] {
+        r.hello(0, conn, hello(name, None), Steady, &mut out);
+    }
+    let Some(ServerMsg::Lobby(state)) = sent_to(&out, 4).into_iter().rev().find(|m| matches!(m, ServerMsg::Lobby(_)))
+    else {
+        panic!("a lobby")
+    };
+    let names: Vec<&str> = state.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Anne", "anne 2", "Anne 3", "Anne 2 2"]);
+}
+
+#[test]
 fn names_are_cleaned_so_no_lobby_frame_can_outgrow_the_limit() {
     let mut r = room(0, 1);
     let mut out = Vec::new();
@@ -526,9 +541,12 @@ fn names_are_cleaned_so_no_lobby_frame_can_outgrow_the_limit() {
     let ServerMsg::Lobby(state) = lobby else { unreachable!() };
     assert_eq!(state.seats.len(), 6);
     for seat in &state.seats {
-        assert_eq!(seat.name.chars().count(), bolide_protocol::wire::MAX_NAME_CHARS);
-        assert!(seat.name.chars().all(|c| c == 'x'));
+        assert!(seat.name.chars().count() <= bolide_protocol::wire::MAX_NAME_CHARS, "{}", seat.name);
+        assert!(seat.name.starts_with("xxxxxxxxxx") && !seat.name.chars().any(|c| c.is_control()));
     }
+    // Six pilots who gave one name are still six names.
+    let names: std::collections::BTreeSet<&str> = state.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names.len(), 6, "{names:?}");
     let frame = bolide_protocol::wire::encode(lobby);
     assert!(frame.len() < bolide_protocol::wire::MAX_FRAME / 16, "{} bytes", frame.len());
 }
