@@ -71,6 +71,7 @@ fn main() -> anyhow::Result<()> {
             started: true,
             dice: Default::default(),
             reveal: None,
+            luck: None,
         });
         let mut view = sim::random_race(6, 5).view_for(Seat(0));
         for (i, car) in view.cars.iter_mut().enumerate() {

@@ -6,17 +6,26 @@
 //!
 //! What must hold whatever the host sends: nothing panics; the seat the core keeps is one the
 //! view has; every legal action names what the view has; names and reasons are short and
-//! clean; the text faces render every view and event.
+//! clean; the text faces render every view and event; and each game's bots — `bolide-bot`'s,
+//! at either level — decide on every view and legal list the core lets through. The same for
+//! all three games ([`game_bytes`], [`mutate_game`]), Bolide's with its text faces.
 
-use crate::state::ClientState;
+use crate::bot::BotGame;
+use crate::state::{ClientState, ClientStateOf};
 use bolide_protocol::Seat;
 use bolide_protocol::wire::{self, BeatSchedule, FrameDecoder, MAX_NAME_CHARS, MAX_REASON_CHARS, ServerMsg};
 
 /// One input: a seat byte for the welcome, then records of `kind, len_lo, len_hi, bytes…`:
 /// stream bytes (split anywhere) or one datagram; the kind byte's high nibble moves the clock.
 pub fn host_bytes(data: &[u8]) {
+    feed::<bolide_protocol::Bolide>(data, check);
+}
+
+/// Feeds `data`'s records to a laptop's client core of a `W` table; `then` sees each message
+/// the core let through, with the core and the clock.
+fn feed<W: BotGame>(data: &[u8], mut then: impl FnMut(&mut ClientStateOf<W>, &wire::ServerMsgOf<W>, u64)) {
     let Some((&seat, mut rest)) = data.split_first() else { return };
-    let mut state = ClientState::default();
+    let mut state = ClientStateOf::<W>::default();
     state.welcome((seat < 16).then_some(Seat(seat)), None, BeatSchedule::Steady);
     let mut decoder = FrameDecoder::default();
     let mut now = 1_000_000u64;
@@ -30,10 +39,10 @@ pub fn host_bytes(data: &[u8]) {
             loop {
                 match decoder.next_frame() {
                     Ok(Some(body)) => {
-                        if let Ok(msg) = wire::decode::<ServerMsg>(&body)
+                        if let Ok(msg) = wire::decode::<wire::ServerMsgOf<W>>(&body)
                             && let Ok(shown) = state.on_message(msg, now)
                         {
-                            check(&mut state, &shown, now);
+                            then(&mut state, &shown, now);
                         }
                     }
                     Ok(None) => break,
@@ -44,10 +53,10 @@ pub fn host_bytes(data: &[u8]) {
                     }
                 }
             }
-        } else if let Ok(datagram) = wire::decode_datagram(bytes)
+        } else if let Ok(datagram) = wire::decode_datagram::<W>(bytes)
             && let Some(shown) = state.on_twin(datagram, now)
         {
-            check(&mut state, &shown, now);
+            then(&mut state, &shown, now);
         }
     }
 }
@@ -80,7 +89,26 @@ fn check(state: &mut ClientState, msg: &ServerMsg, now: u64) {
     if let ServerMsg::Refused { reason, .. } = msg {
         assert!(reason.chars().count() <= MAX_REASON_CHARS + 1 && !reason.chars().any(char::is_control));
     }
-    // What the faces do next: show the moment, beat, take a legal action, timed or not.
+    faces(state, now);
+}
+
+/// What every face of any game does with a message the core let through: the bots decide on
+/// the view and legal list (at both levels), then the face shows the moment, beats and takes a
+/// legal action, timed or not.
+fn faces<W: BotGame>(state: &mut ClientStateOf<W>, now: u64) {
+    use rand::SeedableRng;
+    let m = &state.mirror;
+    if let Some(view) = &m.view
+        && !m.legal.is_empty()
+    {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(now);
+        for level in [bolide_table::BotLevel::Random, bolide_table::BotLevel::Strategic] {
+            // Whatever it picks, the host checks; what must hold here is that it picks at all.
+            let _ = W::decide(view, &m.legal, level, &mut rng);
+        }
+        let _ = W::decision(view, &m.legal);
+    }
+    let m = &state.mirror;
     if let Some(moment) = m.scheduled {
         state.show(moment);
     }
@@ -154,8 +182,56 @@ pub fn seeds() -> Vec<Vec<u8>> {
 /// `runs` mutations of [`seeds`] through [`host_bytes`], from `seed`: bytes flipped, inserted,
 /// removed, and records spliced in from elsewhere in the championship.
 pub fn mutate(runs: u64, seed: u64) -> u64 {
+    mutate_with(&seeds(), host_bytes, runs, seed)
+}
+
+/// [`host_bytes`] for a table of any game: the same records, read in `W`'s words, through the
+/// client core and what every face and bot does with each message.
+pub fn game_bytes<W: BotGame>(data: &[u8]) {
+    feed::<W>(data, |state, _, now| faces(state, now));
+}
+
+/// Real traffic of a whole game of `G` between strategic bots as seat 0's laptop gets it — one
+/// update per action, its events as seat 0 may see them, its view and legal list — as
+/// [`game_bytes`] records, a few updates an input.
+pub fn game_seeds<G: bolide_table::Game>(players: u8, seed: u64) -> Vec<Vec<u8>> {
+    use rand::SeedableRng;
+    let viewer = Seat(0);
+    let mut events = Vec::new();
+    let Ok(mut game) = G::start(&G::Settings::default(), players, seed, &mut events) else { return Vec::new() };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let (mut scratch, mut records) = (Vec::new(), Vec::new());
+    let levels = vec![bolide_table::BotLevel::Strategic; usize::from(players)];
+    for _ in 0..5_000 {
+        let mut legal = Vec::new();
+        game.offered(viewer, &mut legal);
+        let msg = wire::ServerMsgOf::<G::Words>::Update {
+            events: events.drain(..).map(|e| game.event_for(&e, Some(viewer))).collect(),
+            view: Box::new(game.view(Some(viewer))),
+            legal,
+            deadline_ms: None,
+            awaited: None,
+            show_at_us: None,
+            lift_at_us: None,
+        };
+        let bytes = wire::encode(&msg);
+        if let Ok(len) = u16::try_from(bytes.len()) {
+            records.push([&[0x10u8][..], &len.to_le_bytes(), &bytes].concat());
+        }
+        match bolide_table::drive::step(&mut game, &levels, &mut rng, &mut events, &mut scratch) {
+            Ok(Some(_)) => {}
+            _ => break,
+        }
+    }
+    records.chunks(4).map(|c| [&[0u8][..], &c.concat()].concat()).collect()
+}
+
+/// `runs` mutations of `inputs` through `harness`, from `seed`, as [`mutate`] makes them.
+pub fn mutate_with(inputs: &[Vec<u8>], harness: fn(&[u8]), runs: u64, seed: u64) -> u64 {
     use rand::{RngExt, SeedableRng};
-    let inputs = seeds();
+    if inputs.is_empty() {
+        return 0;
+    }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..runs {
         let mut data = inputs[rng.random_range(0..inputs.len())].clone();
@@ -176,7 +252,15 @@ pub fn mutate(runs: u64, seed: u64) -> u64 {
                 }
             }
         }
-        host_bytes(&data);
+        harness(&data);
     }
     runs
+}
+
+/// `runs` mutations of a whole game of `G`'s traffic (four players) through [`game_bytes`].
+pub fn mutate_game<G: bolide_table::Game>(runs: u64, seed: u64) -> u64
+where
+    G::Words: BotGame,
+{
+    mutate_with(&game_seeds::<G>(4, seed), game_bytes::<G::Words>, runs, seed)
 }

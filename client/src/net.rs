@@ -577,8 +577,16 @@ impl<W: ClientGame> SessionOf<W> {
         loop {
             if let Some(body) = self.decoder.next_frame()? {
                 let msg: ServerMsgOf<W> = wire::decode(&body)?;
-                let mut state = self.state.lock();
-                return Ok(state.on_message(msg, self.clock.now_us())?);
+                let (msg, part) = {
+                    let mut state = self.state.lock();
+                    let msg = state.on_message(msg, self.clock.now_us())?;
+                    (msg, state.take_part())
+                };
+                // This laptop's part of the luck, once it has seen the host's commitment.
+                if let Some(part) = part {
+                    self.send(&ClientMsgOf::Contribute(part)).await?;
+                }
+                return Ok(msg);
             }
             let due = self.beat_due();
             let beat_at =

@@ -67,9 +67,9 @@ impl<W: ClientGame> Night<W> {
             return Err(ReplayError::TooLong(MAX_STEPS));
         }
         let names: Vec<String> = start.names.iter().map(|n| clean_name(n)).collect();
-        let seed = SeedReveal { seed: start.seed, nonce: start.nonce };
+        let seed = SeedReveal { seed: start.seed, nonce: start.nonce, luck: start.luck.clone() };
         let lobby = |reveal: Option<SeedReveal>| {
-            ServerMsgOf::Lobby(LobbyStateOf {
+            ServerMsgOf::Lobby(Box::new(LobbyStateOf {
                 seats: names
                     .iter()
                     .zip(&start.colours)
@@ -90,7 +90,8 @@ impl<W: ClientGame> Night<W> {
                 started: true,
                 dice: seed.commitment(),
                 reveal,
-            })
+                luck: Some(start.luck.clone()),
+            }))
         };
         let mut msgs = vec![lobby(None)];
         let mut upto = Vec::with_capacity(updates.len());
@@ -111,7 +112,7 @@ impl<W: ClientGame> Night<W> {
                 })
                 .collect();
             // As at the table: the seed first, so the dice are checked by the podium.
-            msgs.push(lobby(Some(seed)));
+            msgs.push(lobby(Some(seed.clone())));
             msgs.push(ServerMsgOf::Finished { standings });
             if let Some(last) = upto.last_mut() {
                 *last = msgs.len();

@@ -11,6 +11,7 @@
 use crate::beat::{self, Heartbeats};
 use crate::game::ClientGame;
 use bolide_protocol::Colour;
+use bolide_protocol::dice::Part;
 use bolide_protocol::wire::{
     BeatSchedule, ClientMsgOf, DatagramOf, LobbyStateOf, MAX_NIGHT_BYTES, SeatToken, ServerMsgOf, Shown, StandingLine,
 };
@@ -100,6 +101,10 @@ pub struct MirrorOf<W: ClientGame> {
     pub dice: W::Watch,
     /// The night's journal, once the championship is over (for the replays).
     pub night: NightRecord,
+    /// Once the game started: whether this laptop's part of the luck is among those the game's
+    /// seed was mixed from (`false`: the host left it out or changed it — the luck is then the
+    /// host's to choose, and the faces say so).
+    pub part_in: Option<bool>,
 }
 
 /// The night's journal as the host sends it once the championship is over
@@ -159,6 +164,7 @@ impl<W: ClientGame> Default for MirrorOf<W> {
             finished: None,
             dice: W::Watch::default(),
             night: NightRecord::default(),
+            part_in: None,
         }
     }
 }
@@ -175,7 +181,7 @@ impl<W: ClientGame> MirrorOf<W> {
                     self.legal.clear();
                 }
                 self.seat = lobby.you;
-                self.lobby = Some(lobby.clone());
+                self.lobby = Some((**lobby).clone());
             }
             ServerMsgOf::Update { events, view, legal, deadline_ms, awaited, .. } => {
                 // The view is this seat's own (checked): the seat it names is this laptop's.
@@ -229,6 +235,11 @@ pub struct ClientStateOf<W: ClientGame> {
     /// What the game remembers of the twins it took.
     twins: W::Twins,
     beats: Heartbeats,
+    /// This laptop's part of the table's luck (`dice::Luck`), drawn once; and whether this
+    /// connection has sent it, or must.
+    part: Option<Part>,
+    part_sent: bool,
+    part_due: bool,
 }
 
 impl<W: ClientGame> Default for ClientStateOf<W> {
@@ -239,6 +250,9 @@ impl<W: ClientGame> Default for ClientStateOf<W> {
             seq: 0,
             twins: W::Twins::default(),
             beats: Heartbeats::default(),
+            part: None,
+            part_sent: false,
+            part_due: false,
         }
     }
 }
@@ -260,6 +274,37 @@ impl<W: ClientGame> ClientStateOf<W> {
         self.seq = 0;
         self.twins = W::Twins::default();
         self.beats = Heartbeats::new(beats);
+        (self.part_sent, self.part_due) = (false, false);
+    }
+
+    /// This laptop's part of the luck, once it is due: a seated laptop sends it on each
+    /// connection once it has seen the lobby's commitment (the host keeps a seat's first).
+    /// Drawn from the OS's random source, once for this table.
+    pub fn take_part(&mut self) -> Option<Part> {
+        if !std::mem::take(&mut self.part_due) {
+            return None;
+        }
+        if self.part.is_none() {
+            let mut part = [0u8; 32];
+            getrandom::fill(&mut part).ok()?;
+            self.part = Some(part);
+        }
+        self.part_sent = true;
+        self.part
+    }
+
+    /// What a lobby says of the luck: a part is due once the commitment is shown to a seat in
+    /// the lobby; once the game started, whether this laptop's part is in.
+    fn luck(&mut self, lobby: &LobbyStateOf<W>) {
+        match (lobby.started, lobby.you, &lobby.luck) {
+            (false, Some(_), _) if !self.part_sent => self.part_due = true,
+            (true, Some(seat), Some(luck)) if self.mirror.part_in.is_none() => {
+                if let Some(part) = self.part {
+                    self.mirror.part_in = Some(luck.parts.get(seat.index()).copied().flatten() == Some(part));
+                }
+            }
+            _ => {}
+        }
     }
 
     /// A message from the host at `now_us`: checked, applied, and returned as the face should
@@ -297,6 +342,9 @@ impl<W: ClientGame> ClientStateOf<W> {
     fn take(&mut self, msg: &ServerMsgOf<W>, now_us: u64) {
         self.mirror.apply(msg, now_us);
         self.beats.on_message(msg);
+        if let ServerMsgOf::Lobby(lobby) = msg {
+            self.luck(lobby);
+        }
     }
 
     /// A game action the player took at `at_us` on this clock: its sequence number and message.
@@ -410,6 +458,53 @@ mod tests {
         let mut s = ClientState::default();
         s.welcome(Some(Seat(0)), None, BeatSchedule::WhileActing);
         s
+    }
+
+    /// A Bolide lobby for `you`, started or not, with `luck` shown.
+    fn lobby(you: Option<Seat>, started: bool, luck: Option<bolide_protocol::dice::Luck>) -> ServerMsg {
+        ServerMsg::Lobby(Box::new(bolide_protocol::wire::LobbyState {
+            seats: Vec::new(),
+            you,
+            settings: bolide_protocol::options::Settings {
+                options: Default::default(),
+                circuit: "cannes".into(),
+                bots: 0,
+                bot_level: Default::default(),
+            },
+            spectators: 0,
+            started,
+            dice: Default::default(),
+            reveal: None,
+            luck,
+        }))
+    }
+
+    #[test]
+    fn a_seated_laptop_sends_its_part_of_the_luck_once_it_has_seen_the_commitment_and_checks_it_is_in() {
+        use bolide_protocol::dice::Luck;
+        let mut s = seated();
+        assert_eq!(s.take_part(), None, "nothing before the lobby's commitment");
+        s.on_message(lobby(Some(Seat(0)), false, None), 0).unwrap();
+        let part = s.take_part().expect("due once the commitment is shown");
+        s.on_message(lobby(Some(Seat(0)), false, None), 0).unwrap();
+        assert_eq!(s.take_part(), None, "once per connection");
+        // A comeback sends the same part again (the host keeps the seat's first).
+        s.welcome(Some(Seat(0)), None, BeatSchedule::WhileActing);
+        s.on_message(lobby(Some(Seat(0)), false, None), 0).unwrap();
+        assert_eq!(s.take_part(), Some(part));
+        // At the start: its part is in, or the laptop says it was left out.
+        s.on_message(lobby(Some(Seat(0)), true, Some(Luck::from_parts([Some(part)]))), 0).unwrap();
+        assert_eq!(s.mirror.part_in, Some(true));
+        let mut left_out = seated();
+        left_out.on_message(lobby(Some(Seat(0)), false, None), 0).unwrap();
+        assert!(left_out.take_part().is_some());
+        left_out.on_message(lobby(Some(Seat(0)), true, Some(Luck::from_parts([Some([0; 32])]))), 0).unwrap();
+        assert_eq!(left_out.mirror.part_in, Some(false));
+        // A spectator has no part to send.
+        let mut watching = ClientState::default();
+        watching.welcome(None, None, BeatSchedule::WhileActing);
+        watching.on_message(lobby(None, false, None), 0).unwrap();
+        assert_eq!(watching.take_part(), None);
     }
 
     fn grab_view() -> PlayerView {

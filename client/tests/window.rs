@@ -92,6 +92,7 @@ fn lobby_of<W: bolide_table::Words>(
         started,
         dice: Default::default(),
         reveal: None,
+        luck: None,
     }
 }
 
@@ -546,10 +547,10 @@ fn dice_end(live: &Live, seed: u64, revealed: u64) {
     let dice = RaceDice::new(race_seed(seed, 1));
     let draw = dice.round(1, 3);
     let mut t = live.state();
-    let committed = SeedReveal { seed: revealed, nonce: [9; 32] };
+    let committed = SeedReveal { seed: revealed, nonce: [9; 32], luck: Default::default() };
     let mut lobby = t.mirror.lobby.clone().unwrap();
     lobby.dice = committed.commitment();
-    t.on_message(ServerMsg::Lobby(lobby.clone()), 0).unwrap();
+    t.on_message(ServerMsg::Lobby(Box::new(lobby.clone())), 0).unwrap();
     let events = vec![
         Event::RaceStarted { race: 1, first_player: dice.first_player(3) },
         Event::RoundStarted { round: 1, first_player: Seat(0), pawn_order: draw.pawn_order },
@@ -567,7 +568,7 @@ fn dice_end(live: &Live, seed: u64, revealed: u64) {
     };
     t.on_message(update, 0).unwrap();
     lobby.reveal = Some(committed);
-    t.on_message(ServerMsg::Lobby(lobby), 0).unwrap();
+    t.on_message(ServerMsg::Lobby(Box::new(lobby)), 0).unwrap();
     t.on_message(ServerMsg::Finished { standings: vec![] }, 0).unwrap();
 }
 
@@ -1396,7 +1397,7 @@ fn handed_a_night(tag: &str, committed: Option<bolide_protocol::dice::Commitment
         };
         let mut lobby = lobby_of(vec![], settings, true, None);
         lobby.dice = committed.unwrap_or_default();
-        t.on_message(ServerMsg::Lobby(lobby), 0).unwrap();
+        t.on_message(ServerMsg::Lobby(Box::new(lobby)), 0).unwrap();
         t.on_message(ServerMsg::Finished { standings: vec![] }, 0).unwrap();
         let cut = text.find('\n').unwrap() + 1;
         t.on_message(ServerMsg::Night { part: 0, last: false, lines: text[..cut].into() }, 0).unwrap();

@@ -50,6 +50,107 @@ pub fn frames(data: &[u8]) {
     }
 }
 
+/// The door, fed a sequence of operations from sixteen addresses at hostile times: new
+/// connections (validated or not) and their places given back, Knocks as strangers and as
+/// seated laptops, exchanges that end proved or wrong — each byte pair an operation (its high
+/// nibble also advances the clock by up to 1.5 s) and an address, as many as the first byte
+/// says. Then the rest of the input read as Knocks and Proofs through the door's frame limit.
+///
+/// Whatever the order: no panic; never more places than the door has, in all and per address;
+/// and never more guesses answered than the budgets allow — from one address, its burst and
+/// rate since the start, and from all of them, the host's.
+pub fn door(data: &[u8]) {
+    use crate::net::door::{
+        Admission, Doors, Knocker, Places, Ticket, WRONG_CODE_BURST, WRONG_CODE_HOST_BURST, WRONG_CODES_HOST_PER_S,
+        WRONG_CODES_PER_S,
+    };
+    use std::net::IpAddr;
+    use std::time::{Duration, Instant};
+    let places = Places { pending: 8, per_address: 3, retry_past: 4, known_reserve: 2 };
+    let t0 = Instant::now();
+    let mut now = t0;
+    let mut doors = Doors::new(t0);
+    let ip = |b: u8| IpAddr::from([10, 0, 0, b & 15]);
+    let mut held: Vec<IpAddr> = Vec::new();
+    let mut tickets: Vec<(usize, Ticket)> = Vec::new();
+    // Tries spent and not given back, from the host's budget and from each address's.
+    let (mut host_out, mut address_out) = (0f64, [0f64; 16]);
+    // The first byte: how many operations; the bytes after them are frames.
+    let Some((&count, data)) = data.split_first() else { return };
+    let ops = usize::from(count).min(data.len() / 2);
+    for pair in data[..2 * ops].chunks_exact(2) {
+        let (op, who) = (pair[0], pair[1]);
+        now += Duration::from_millis(100 * u64::from(op >> 4));
+        let (addr, i) = (ip(who), usize::from(who & 15));
+        match op & 7 {
+            0 | 1 => {
+                if doors.admit(addr, op & 1 == 1, places) == Admission::Slot {
+                    held.push(addr);
+                }
+            }
+            2 => {
+                if let Some(at) = held.iter().position(|h| *h == addr) {
+                    held.swap_remove(at);
+                    doors.release(addr);
+                }
+            }
+            3 | 4 => {
+                let knocker = if op & 7 == 3 { Knocker::Guest } else { Knocker::Seated };
+                if let Ok(ticket) = doors.knock(addr, knocker, now) {
+                    let (address, host) = ticket.spent();
+                    assert!(knocker == Knocker::Guest || !(address || host), "a seated laptop spent a try");
+                    address_out[i] += f64::from(u8::from(address));
+                    host_out += f64::from(u8::from(host));
+                    tickets.push((i, ticket));
+                }
+            }
+            5 => {
+                if let Some((i, ticket)) = tickets.pop() {
+                    // A valid proof gives its tries back: they were no guesses.
+                    let (address, host) = ticket.spent();
+                    address_out[i] -= f64::from(u8::from(address));
+                    host_out -= f64::from(u8::from(host));
+                    doors.proved(ticket, now);
+                }
+            }
+            6 => {
+                if let Some((_, ticket)) = tickets.pop() {
+                    doors.wrong(ticket, "fuzzed", now);
+                }
+            }
+            _ => {
+                let _ = doors.locked(now);
+            }
+        }
+        let (pending, from) = doors.pending(addr);
+        assert!(pending <= places.pending + places.known_reserve, "{pending} places held");
+        assert!(from <= places.per_address, "{from} places held by one address");
+        let secs = now.duration_since(t0).as_secs_f64();
+        assert!(
+            host_out <= WRONG_CODE_HOST_BURST + WRONG_CODES_HOST_PER_S * secs + 1e-6,
+            "{host_out} guesses answered"
+        );
+        assert!(
+            address_out[i] <= WRONG_CODE_BURST + WRONG_CODES_PER_S * secs + 1e-6,
+            "{} from one address",
+            address_out[i]
+        );
+    }
+    // The rest: the door's frames.
+    let rest = &data[2 * ops..];
+    let mut decoder = FrameDecoder::with_limit(wire::DOOR_FRAME);
+    decoder.push(rest);
+    while let Ok(Some(body)) = decoder.next_frame() {
+        if let Ok(knock) = wire::decode::<wire::Knock>(&body) {
+            assert_eq!(wire::decode::<wire::Knock>(&wire::encode(&knock)[4..]).ok(), Some(knock));
+        }
+        if let Ok(proof) = wire::decode::<wire::Proof>(&body) {
+            assert_eq!(wire::decode::<wire::Proof>(&wire::encode(&proof)[4..]).ok(), Some(proof));
+        }
+    }
+    assert!(decoder.buffered() <= rest.len());
+}
+
 /// A room fed a sequence of operations from up to four connections: hellos (good and bad),
 /// departures, time passing, arbitrary decoded messages, legal actions picked by index so
 /// that whole games are reached — and what a modified laptop sends: clock answers with any

@@ -7,7 +7,7 @@
 use crate::game::table::JournalEntry;
 use crate::game::{Championship, Phase, Standing};
 use crate::room::{JournalEntryOf, LobbyOf, ResumeError};
-use bolide_protocol::dice::{Commitment, DiceLog, DiceMismatch, DiceReport, SeedReveal};
+use bolide_protocol::dice::{Commitment, DiceLog, DiceMismatch, DiceReport, Luck, SeedReveal};
 use bolide_table::{Game, Lobby, Words};
 use thiserror::Error;
 
@@ -53,10 +53,10 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
         actions += 1;
     })?;
     actions -= 1; // the opening events are not an action
-    let (seed, nonce, pilots) = (start.seed, start.nonce, start.names.len() as u8);
+    let (seed, nonce, luck, pilots) = (start.seed, start.nonce, start.luck, start.names.len() as u8);
     let first_player = start.lobby.options.first_player;
-    let reveal = SeedReveal { seed, nonce };
-    let report = log.check(expected.unwrap_or(reveal.commitment()), reveal, pilots, first_player)?;
+    let reveal = SeedReveal { seed, nonce, luck };
+    let report = log.check(expected.unwrap_or(reveal.commitment()), &reveal, pilots, first_player)?;
     Ok(Verified {
         commitment: reveal.commitment(),
         seed,
@@ -71,8 +71,10 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
 
 /// What a journal's first line set up.
 pub struct JournalStart<L> {
+    /// The host's committed seed, and the laptops' parts the game's was mixed from.
     pub seed: u64,
     pub nonce: [u8; 32],
+    pub luck: Luck,
     /// The players' names and colours, by seat.
     pub names: Vec<String>,
     pub colours: Vec<bolide_protocol::Colour>,
@@ -94,7 +96,7 @@ pub fn replay<G: Game>(
     }
     let entries = JournalEntryOf::<G::Words>::parse_all(text)?;
     let mut entries = entries.iter();
-    let Some(JournalEntryOf::Started { game, settings, seed, nonce, seats, .. }) = entries.next() else {
+    let Some(JournalEntryOf::Started { game, settings, seed, nonce, luck, seats, .. }) = entries.next() else {
         return Err(ResumeError::NotStarted.into());
     };
     if !game.is_empty() && game != asked {
@@ -102,7 +104,8 @@ pub fn replay<G: Game>(
     }
     let players = u8::try_from(seats.len()).map_err(|_| VerifyError::Setup("too many seats".into()))?;
     let mut opening = Vec::new();
-    let mut state = G::start(&settings.game(), players, *seed, &mut opening).map_err(VerifyError::Setup)?;
+    let mut state =
+        G::start(&settings.game(), players, luck.seed_with(*seed), &mut opening).map_err(VerifyError::Setup)?;
     step(&state, &opening);
     let mut entries = entries.enumerate().peekable();
     while let Some((i, entry)) = entries.next() {
@@ -130,6 +133,7 @@ pub fn replay<G: Game>(
     let start = JournalStart {
         seed: *seed,
         nonce: *nonce,
+        luck: luck.clone(),
         names: seats.iter().map(|s| s.name.clone()).collect(),
         colours: seats.iter().map(|s| s.colour).collect(),
         lobby: settings.clone(),
@@ -155,7 +159,7 @@ pub fn replay_game<G: Game>(text: &str) -> Result<Replayed, VerifyError> {
     let (state, start) = replay::<G>(text, |_, _| actions += 1)?;
     let standings = state.standings();
     Ok(Replayed {
-        commitment: SeedReveal { seed: start.seed, nonce: start.nonce }.commitment(),
+        commitment: SeedReveal { seed: start.seed, nonce: start.nonce, luck: start.luck }.commitment(),
         seed: start.seed,
         actions: actions.saturating_sub(1),
         over: standings.is_some(),
@@ -306,6 +310,7 @@ mod tests {
             settings,
             seed,
             nonce: [0; 32],
+            luck: Luck::default(),
             seats,
         }];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);

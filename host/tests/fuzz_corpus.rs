@@ -101,3 +101,25 @@ fn a_short_fuzzing_run_of_the_entenrallye_room_on_stable() {
         replay("room-entenrallye", bolide_host::fuzzing::room_entenrallye);
     }
 }
+
+#[test]
+fn every_kept_door_input_holds_the_door_s_bounds() {
+    let inputs = replay("door", bolide_host::fuzzing::door);
+    assert!(inputs >= 5, "{inputs} door inputs");
+}
+
+#[test]
+fn a_short_fuzzing_run_of_the_door_on_stable() {
+    mutate("door", bolide_host::fuzzing::door, 50_000);
+}
+
+/// The door fuzzed on stable a million times (`cargo test --release -p bolide-host --test
+/// fuzz_corpus -- --ignored --nocapture`): runs a second, printed.
+#[test]
+#[ignore]
+fn a_million_door_runs_on_stable() {
+    let started = std::time::Instant::now();
+    mutate("door", bolide_host::fuzzing::door, 1_000_000);
+    let took = started.elapsed();
+    println!("door: 1 000 000 runs in {took:?} ({:.0} runs/s), no bound broken", 1e6 / took.as_secs_f64());
+}

@@ -12,6 +12,14 @@
 //! nothing a client sees before the end lets it compute a die, and the host cannot change the
 //! seed once the lobby has shown its commitment. What it does not do: hide the dice from the
 //! laptop that hosts (its journal holds the seed, as it must to resume).
+//!
+//! Nor does the host choose the luck: every seated laptop sends a part of its own (32 bytes
+//! from its OS's random source) once it has seen the commitment, and the game draws from the
+//! seed the host committed to mixed with every part ([`Luck::seed_with`]). The host cannot
+//! pick its seed after seeing the parts (it is committed), a laptop cannot pick its part to
+//! suit a seed it does not know; the parts the game started with go to every laptop at the
+//! start ([`LobbyStateOf::luck`](crate::wire::LobbyStateOf)), each checks its own is there,
+//! and the end's check derives the game's seed from the revealed seed and those parts.
 
 use crate::Event;
 use crate::model::{BonusKind, MAX_PILOTS, Pawn, Seat};
@@ -125,20 +133,130 @@ impl Commitment {
     }
 }
 
-/// What the host publishes once the championship is over: the seed and the nonce it hid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A laptop's part of the table's luck: 32 bytes from its OS's random source.
+pub type Part = [u8; 32];
+
+/// The parts the game started with, by seat: `None` for a seat the host plays (its bots are the
+/// host's, its seed covers them) or a laptop that sent none in time (it counts as empty, and
+/// every laptop sees that). A table with no part at all — bots only, or a journal from before
+/// parts existed — plays the host's seed as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Luck {
+    pub parts: Vec<Option<Part>>,
+}
+
+impl Luck {
+    /// The parts of the seats in order (at most [`bolide_table::MAX_SEATS`]: no table seats
+    /// more).
+    pub fn from_parts(parts: impl IntoIterator<Item = Option<Part>>) -> Luck {
+        Luck { parts: parts.into_iter().take(bolide_table::MAX_SEATS).collect() }
+    }
+
+    /// The seed a game draws from: the host's committed seed mixed with every part.
+    pub fn seed_with(&self, host: u64) -> u64 {
+        if self.parts.iter().all(Option::is_none) {
+            return host;
+        }
+        let mut hash = Sha256::new();
+        hash.update(b"bolide luck v1\0");
+        hash.update(host.to_le_bytes());
+        for part in &self.parts {
+            match part {
+                Some(bytes) => {
+                    hash.update([1]);
+                    hash.update(bytes);
+                }
+                None => hash.update([0]),
+            }
+        }
+        let digest: [u8; 32] = hash.finalize().into();
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&digest[..8]);
+        u64::from_le_bytes(first)
+    }
+
+    /// Seats whose laptop's part is in.
+    pub fn given(&self) -> usize {
+        self.parts.iter().filter(|p| p.is_some()).count()
+    }
+}
+
+/// What the host publishes once the championship is over: the seed and the nonce it hid, and
+/// the laptops' parts the game's seed was mixed from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeedReveal {
     pub seed: u64,
     pub nonce: [u8; 32],
+    pub luck: Luck,
 }
 
 impl SeedReveal {
+    /// The seed the game drew from ([`Luck::seed_with`]).
+    pub fn game_seed(&self) -> u64 {
+        self.luck.seed_with(self.seed)
+    }
+
     pub fn commitment(&self) -> Commitment {
         let mut hash = Sha256::new();
         hash.update(b"bolide dice v1\0");
         hash.update(self.seed.to_le_bytes());
         hash.update(self.nonce);
         Commitment(hash.finalize().into())
+    }
+}
+
+/// Why a revealed seed is not believed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SealBroken {
+    #[error(
+        "the revealed seed is not the one committed at the start (committed {committed}, revealed {revealed}): the host changed its luck"
+    )]
+    Commitment { committed: Commitment, revealed: Commitment },
+    #[error("the laptops' parts the host says the luck was mixed from are not those it showed at the start")]
+    Parts,
+}
+
+/// What every game's watch keeps of the table's seal: the commitment the lobby showed first
+/// and the parts the game started with as first shown (a host that changes either later is
+/// not believed); once the seed is revealed, the game's seed — or why the reveal does not
+/// open what was shown.
+#[derive(Debug, Clone, Default)]
+pub struct Seal {
+    committed: Option<Commitment>,
+    luck: Option<Luck>,
+}
+
+impl Seal {
+    /// Reads a lobby's seal: its commitment, the parts once the game started, and the reveal
+    /// once it is over — then the seed every draw of the game came from.
+    pub fn lobby(
+        &mut self,
+        dice: Commitment,
+        luck: Option<&Luck>,
+        reveal: Option<&SeedReveal>,
+    ) -> Option<Result<u64, SealBroken>> {
+        let committed = *self.committed.get_or_insert(dice);
+        if let (None, Some(luck)) = (&self.luck, luck) {
+            self.luck = Some(luck.clone());
+        }
+        let reveal = reveal?;
+        Some(if reveal.commitment() != committed {
+            Err(SealBroken::Commitment { committed, revealed: reveal.commitment() })
+        } else if self.luck.as_ref().is_some_and(|shown| *shown != reveal.luck) {
+            Err(SealBroken::Parts)
+        } else {
+            Ok(reveal.game_seed())
+        })
+    }
+
+    /// The commitment this laptop was shown first.
+    pub fn commitment(&self) -> Option<Commitment> {
+        self.committed
+    }
+
+    /// The parts the game started with, as this laptop was first shown them.
+    pub fn luck(&self) -> Option<&Luck> {
+        self.luck.as_ref()
     }
 }
 
@@ -168,10 +286,8 @@ impl fmt::Display for DiceReport {
 /// A draw that did not come from the revealed seed, or a reveal that is not the committed one.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum DiceMismatch {
-    #[error(
-        "the revealed seed is not the one committed in the lobby (committed {committed}, revealed {revealed}): the host changed its dice"
-    )]
-    Commitment { committed: Commitment, revealed: Commitment },
+    #[error(transparent)]
+    Seal(#[from] SealBroken),
     #[error("race {race}: the first player was seat {seen}, the seed draws seat {drawn}")]
     FirstPlayer { race: u8, seen: u8, drawn: u8 },
     #[error("race {race}: the bonus on tile {tile} was {seen:?}, the seed put {drawn:?} there")]
@@ -292,17 +408,22 @@ impl DiceLog {
     pub fn check(
         &self,
         committed: Commitment,
-        reveal: SeedReveal,
+        reveal: &SeedReveal,
         pilots: u8,
         first_player: FirstPlayer,
     ) -> Result<DiceReport, DiceMismatch> {
         if reveal.commitment() != committed {
-            return Err(DiceMismatch::Commitment { committed, revealed: reveal.commitment() });
+            return Err(SealBroken::Commitment { committed, revealed: reveal.commitment() }.into());
         }
+        self.check_seed(reveal.game_seed(), pilots, first_player)
+    }
+
+    /// Checks every draw seen against the game's seed (a [`Seal`] opened it).
+    pub fn check_seed(&self, seed: u64, pilots: u8, first_player: FirstPlayer) -> Result<DiceReport, DiceMismatch> {
         if let Some(broken) = &self.broken {
             return Err(broken.clone());
         }
-        let dice = |race: u8| RaceDice::new(race_seed(reveal.seed, race));
+        let dice = |race: u8| RaceDice::new(race_seed(seed, race));
         let mut report = DiceReport::default();
         // Only the first race's first player may be drawn; later ones pass to the left (B-7.1).
         if first_player == FirstPlayer::Random
@@ -356,7 +477,7 @@ impl DiceLog {
 /// all read the same verdict.
 #[derive(Debug, Clone, Default)]
 pub struct DiceWatch {
-    committed: Option<Commitment>,
+    seal: Seal,
     pilots: u8,
     first_player: Option<FirstPlayer>,
     log: DiceLog,
@@ -376,21 +497,21 @@ impl DiceWatch {
     }
 
     fn lobby(&mut self, lobby: &LobbyState) {
-        self.committed.get_or_insert(lobby.dice);
         if lobby.started {
             self.pilots = lobby.seats.len() as u8;
             self.first_player = Some(lobby.settings.options.first_player);
         }
-        if let (Some(reveal), None, Some(committed), Some(first)) =
-            (lobby.reveal, &self.verdict, self.committed, self.first_player)
-        {
-            self.verdict = Some(self.log.check(committed, reveal, self.pilots, first));
+        let opened = self.seal.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref());
+        if let (Some(opened), None, Some(first)) = (opened, &self.verdict, self.first_player) {
+            let pilots = self.pilots;
+            self.verdict =
+                Some(opened.map_err(DiceMismatch::from).and_then(|seed| self.log.check_seed(seed, pilots, first)));
         }
     }
 
     /// The commitment this client was shown first.
     pub fn commitment(&self) -> Option<Commitment> {
-        self.committed
+        self.seal.commitment()
     }
 
     /// `None` until the host revealed its seed (the championship is over).
@@ -419,10 +540,10 @@ mod tests {
 
     #[test]
     fn a_reveal_opens_only_its_own_commitment() {
-        let reveal = SeedReveal { seed: 7, nonce: [3; 32] };
+        let reveal = SeedReveal { seed: 7, nonce: [3; 32], luck: Luck::default() };
         assert_eq!(reveal.commitment(), reveal.commitment());
-        assert_ne!(reveal.commitment(), SeedReveal { seed: 8, ..reveal }.commitment());
-        assert_ne!(reveal.commitment(), SeedReveal { nonce: [4; 32], ..reveal }.commitment());
+        assert_ne!(reveal.commitment(), SeedReveal { seed: 8, ..reveal.clone() }.commitment());
+        assert_ne!(reveal.commitment(), SeedReveal { nonce: [4; 32], ..reveal.clone() }.commitment());
         assert_eq!(reveal.commitment().short().len(), 16);
     }
 
@@ -442,23 +563,23 @@ mod tests {
 
     #[test]
     fn draws_from_the_seed_pass_and_any_other_fails() {
-        let reveal = SeedReveal { seed: 99, nonce: [1; 32] };
-        let report = seen(99).check(reveal.commitment(), reveal, 4, FirstPlayer::Random).unwrap();
+        let reveal = SeedReveal { seed: 99, nonce: [1; 32], luck: Luck::default() };
+        let report = seen(99).check(reveal.commitment(), &reveal, 4, FirstPlayer::Random).unwrap();
         assert_eq!(report, DiceReport { first_players: 1, bonuses: 0, rounds: 1, accelerators: 2 });
         // The same log against another seed, honestly committed: some draw must differ.
-        let other = SeedReveal { seed: 100, nonce: [1; 32] };
-        assert!(seen(99).check(other.commitment(), other, 4, FirstPlayer::Random).is_err());
+        let other = SeedReveal { seed: 100, nonce: [1; 32], luck: Luck::default() };
+        assert!(seen(99).check(other.commitment(), &other, 4, FirstPlayer::Random).is_err());
         // The right seed under another commitment: the host changed its dice.
-        let err = seen(99).check(other.commitment(), reveal, 4, FirstPlayer::Random).unwrap_err();
-        assert!(matches!(err, DiceMismatch::Commitment { .. }));
+        let err = seen(99).check(other.commitment(), &reveal, 4, FirstPlayer::Random).unwrap_err();
+        assert!(matches!(err, DiceMismatch::Seal(SealBroken::Commitment { .. })));
     }
 
     #[test]
     fn one_draw_told_two_ways_is_a_mismatch() {
-        let reveal = SeedReveal { seed: 99, nonce: [1; 32] };
+        let reveal = SeedReveal { seed: 99, nonce: [1; 32], luck: Luck::default() };
         let mut log = seen(99);
         log.record(&[Event::ReservoirsRevealed { values: vec![6, 6, 6, 6] }]);
-        let err = log.check(reveal.commitment(), reveal, 4, FirstPlayer::Random).unwrap_err();
+        let err = log.check(reveal.commitment(), &reveal, 4, FirstPlayer::Random).unwrap_err();
         assert!(matches!(err, DiceMismatch::Conflict(_)), "{err}");
     }
 }

@@ -83,6 +83,8 @@ pub enum RuleError {
     AlreadyMoved,
     #[error("B-5.6: your car has crossed the finish line and no longer moves")]
     Finished,
+    #[error("B-4.3: you already made as many requests in this moment as a hand can; wait for the verdict")]
+    TooManyRequests,
 }
 
 /// The table's refusals, as Bolide's wire still carries them: each under the rule it guards.
@@ -101,6 +103,7 @@ impl From<bolide_table::TableRefusal> for RuleError {
             // Bolide has no moment that ends with its time (its `Step::Timed` never carries a
             // `window_us`): the table never refuses one of its requests so.
             T::OutOfTime => RuleError::RaceOver,
+            T::TooManyRequests => RuleError::TooManyRequests,
         }
     }
 }

@@ -13,7 +13,7 @@
 //! twins): `ServerMsgOf<W>`, `ClientMsgOf<W>`, `LobbyStateOf<W>`, `DatagramOf<W>`. The plain
 //! names (`ServerMsg`…) are Bolide's ([`crate::Bolide`]).
 
-use crate::dice::{Commitment, SeedReveal};
+use crate::dice::{Commitment, Luck, Part, SeedReveal};
 use crate::model::{Colour, Seat};
 
 use bolide_table::Words;
@@ -146,6 +146,9 @@ pub enum ClientMsgOf<W: Words> {
     Heartbeat { now_us: u64, shown: Option<Shown>, acts: u32, dense: bool },
     /// Leaving for good (the seat goes to a bot).
     Leave,
+    /// Lobby: this laptop's part of the table's luck (`dice::Part`, from its OS's random
+    /// source), sent once it has seen the host's commitment; the host keeps a seat's first.
+    Contribute(Part),
     /// A fairness field run (`bolide-host serve --fairness-test`), once the championship is
     /// over: the timed requests and calls this laptop made, as it made them — the truth the
     /// host scores its verdicts against. Accepted once, only then, and at most
@@ -203,18 +206,14 @@ pub enum ServerMsgOf<W: Words> {
     },
     /// The host's half of the exchange over the code word and its proof, bound to this
     /// connection (`bolide_link::pake`).
-    Pake {
-        msg: Vec<u8>,
-        proof: Vec<u8>,
-    },
+    Pake { msg: Vec<u8>, proof: Vec<u8> },
     /// The hello was refused; the connection closes after this. `again`: the door is only
     /// busy (guessing locked it, a seat came back too often): a laptop that holds a seat
     /// token knocks again after a while.
-    Refused {
-        reason: String,
-        again: bool,
-    },
-    Lobby(LobbyStateOf<W>),
+    Refused { reason: String, again: bool },
+    /// Boxed: a lobby carries the seal (commitment, reveal and parts), far larger than most
+    /// messages.
+    Lobby(Box<LobbyStateOf<W>>),
     /// What happened since the last update, then this seat's whole current view and what it
     /// may do now. `deadline_ms` is how long the host waits before a bot plays for it.
     Update {
@@ -237,18 +236,11 @@ pub enum ServerMsgOf<W: Words> {
         lift_at_us: Option<u64>,
     },
     /// An action was refused; nothing changed.
-    ActRefused {
-        seq: u32,
-        error: W::Refusal,
-    },
+    ActRefused { seq: u32, error: W::Refusal },
     /// A lobby request was refused.
-    LobbyRefused {
-        reason: String,
-    },
+    LobbyRefused { reason: String },
     /// The championship is over: the final standings, best first (B-7.3).
-    Finished {
-        standings: Vec<StandingLine>,
-    },
+    Finished { standings: Vec<StandingLine> },
     /// The night, once the championship is over: the host's journal as every player may keep
     /// it (no room code, no seat tokens; the photo finishes it published), in the lines
     /// `bolide-host verify` and `replay` read, in parts of at most [`NIGHT_PART_BYTES`] —
@@ -316,6 +308,9 @@ pub struct LobbyStateOf<W: Words> {
     pub dice: Commitment,
     /// The seed and its nonce, once the championship is over: every die can then be checked.
     pub reveal: Option<SeedReveal>,
+    /// The laptops' parts the game's seed was mixed from, from the start on (`None` in the
+    /// lobby): every laptop sees whose part is in, and checks its own (`dice::Luck`).
+    pub luck: Option<Luck>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

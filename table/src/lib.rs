@@ -159,7 +159,14 @@ pub enum TableRefusal {
     /// A request in a moment that ends with its time, made after that time had run out on
     /// the laptop's own screen (its reaction past the moment's length: 1000 Bornes' M-15.6).
     OutOfTime,
+    /// More timed requests from one seat in one moment than a hand can make
+    /// ([`MOMENT_REQUESTS`]).
+    TooManyRequests,
 }
+
+/// Timed requests one seat may make in one moment: more than any hand needs (a Bolide grab
+/// has six pawns), few enough that a flooding laptop costs the room and its log little.
+pub const MOMENT_REQUESTS: usize = 8;
 
 impl std::fmt::Display for TableRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -176,6 +183,7 @@ impl std::fmt::Display for TableRefusal {
             TableRefusal::CallTooLate => "the countdown had ended when this call was made",
             TableRefusal::AlreadyCalled => "you already called under this countdown",
             TableRefusal::Over => "the game is over",
+            TableRefusal::TooManyRequests => "you already made as many requests in this moment as a hand can: wait for the verdict",
             TableRefusal::OutOfTime => {
                 "your time for this moment had run out on your screen when you acted; it lasts the same for everyone, from when it was shown to each"
             }

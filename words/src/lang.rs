@@ -277,6 +277,8 @@ pub struct Words {
     pub axis_race: fn(i64) -> String,
     pub dice_checked_sealed: fn(&str, &str) -> String,
     pub dice_mismatch_sealed: fn(&str) -> String,
+    /// This laptop's part of the luck is not among those the game's seed was mixed from.
+    pub part_left_out: &'static str,
     pub seed_not_revealed: fn(&str) -> String,
     pub leave_table: &'static str,
     pub connecting: &'static str,
@@ -780,6 +782,7 @@ pub static EN: Words = Words {
         format!("Dice checked: {report}, all from the seed the lobby sealed{sealed}.")
     },
     dice_mismatch_sealed: |why| format!("The dice do NOT match the sealed seed: {why}"),
+    part_left_out: "Your laptop's part of the luck is NOT among those the host mixed the seed from: the host may have chosen the luck.",
     seed_not_revealed: |sealed| format!("The host has not revealed its seed{sealed}: the dice cannot be checked."),
     leave_table: "Leave the table",
     connecting: "Connecting…",
@@ -1322,6 +1325,7 @@ pub static FR: Words = Words {
         format!("Dés vérifiés : {report}, tous issus de la graine scellée au salon{sealed}.")
     },
     dice_mismatch_sealed: |why| format!("Les dés NE correspondent PAS à la graine scellée : {why}"),
+    part_left_out: "La part de hasard de votre portable N'EST PAS parmi celles que l'hôte a mêlées à la graine : l'hôte a pu choisir la chance.",
     seed_not_revealed: |sealed| {
         format!("L'hôte n'a pas révélé sa graine{sealed} : les dés ne peuvent pas être vérifiés.")
     },

@@ -3,7 +3,7 @@
 //! the host sends against the game's own ranges (`View::check`).
 
 use crate::game::{ClientGame, Stage, TwinUpdate};
-use bolide_protocol::dice::Commitment;
+use bolide_protocol::dice::{Commitment, Seal};
 use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::Seat;
 use entenrallye::{Action, Entenrallye, Event, View};
@@ -13,7 +13,7 @@ use entenrallye::{Action, Entenrallye, Event, View};
 /// reveals when the year ends.
 #[derive(Debug, Clone, Default)]
 pub struct RollWatch {
-    committed: Option<Commitment>,
+    seal: Seal,
     rolls: Vec<(u32, u8)>,
     verdict: Option<Result<usize, String>>,
 }
@@ -24,7 +24,7 @@ const WATCHED_ROLLS: usize = 4096;
 impl RollWatch {
     /// The commitment this laptop was shown first.
     pub fn commitment(&self) -> Option<Commitment> {
-        self.committed
+        self.seal.commitment()
     }
 
     /// `None` until the host revealed its seed: how many rolls matched, or what did not.
@@ -83,13 +83,12 @@ impl ClientGame for Entenrallye {
     fn watch(watch: &mut RollWatch, msg: &ServerMsgOf<Entenrallye>) {
         match msg {
             ServerMsgOf::Lobby(lobby) => {
-                watch.committed.get_or_insert(lobby.dice);
-                if let (Some(reveal), None, Some(committed)) = (lobby.reveal, &watch.verdict, watch.committed) {
-                    watch.verdict = Some(if reveal.commitment() != committed {
-                        Err(format!("the seed revealed does not open the commitment {committed} shown at the start"))
-                    } else {
-                        entenrallye::dice::check_rolls(reveal.seed, &watch.rolls).map_err(|e| e.to_string())
-                    });
+                if let (Some(opened), None) =
+                    (watch.seal.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref()), &watch.verdict)
+                {
+                    watch.verdict = Some(opened.map_err(|e| e.to_string()).and_then(|seed| {
+                        entenrallye::dice::check_rolls(seed, &watch.rolls).map_err(|e| e.to_string())
+                    }));
                 }
             }
             ServerMsgOf::Update { events, .. } => {
@@ -120,15 +119,16 @@ mod tests {
         use bolide_protocol::dice::SeedReveal;
         use bolide_protocol::wire::LobbyStateOf;
         let lobby = |reveal: Option<SeedReveal>| {
-            ServerMsgOf::Lobby(LobbyStateOf {
+            ServerMsgOf::Lobby(Box::new(LobbyStateOf {
                 seats: Vec::new(),
                 you: Some(viewer),
                 settings: entenrallye::Lobby::default(),
                 spectators: 0,
                 started: true,
-                dice: SeedReveal { seed, nonce: [3; 32] }.commitment(),
+                dice: SeedReveal { seed, nonce: [3; 32], luck: Default::default() }.commitment(),
                 reveal,
-            })
+                luck: None,
+            }))
         };
         let mut events = Vec::new();
         let mut game = Rallye::new(Settings::default(), 4, seed, &mut events).unwrap();
@@ -150,7 +150,7 @@ mod tests {
             let step =
                 bolide_table::drive::step(&mut game, &[BotLevel::Strategic; 4], &mut rng, &mut events, &mut scratch);
             if step.unwrap().is_none() {
-                msgs.push(lobby(Some(SeedReveal { seed, nonce: [3; 32] })));
+                msgs.push(lobby(Some(SeedReveal { seed, nonce: [3; 32], luck: Default::default() })));
                 return (game, msgs);
             }
         }

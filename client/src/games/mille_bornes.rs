@@ -4,7 +4,7 @@
 //! side's seats all compete, and all beat alike, holding it or not.
 
 use crate::game::{ClientGame, Stage, TwinUpdate};
-use bolide_protocol::dice::Commitment;
+use bolide_protocol::dice::{Commitment, Seal};
 use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::Seat;
 use mille_bornes::card::DECK_SIZE;
@@ -19,7 +19,7 @@ use mille_bornes::{Action, Event, MilleBornes, Phase, View};
 /// missed would shift every later one) is left unchecked, and said so.
 #[derive(Debug, Clone, Default)]
 pub struct DeckWatch {
-    committed: Option<Commitment>,
+    seal: Seal,
     players: u8,
     /// Each hand's number, its events as this laptop got them from its `Dealt`, and whether
     /// it saw it whole.
@@ -41,7 +41,7 @@ const WATCHED_HANDS: usize = 256;
 impl DeckWatch {
     /// The commitment this laptop was shown first.
     pub fn commitment(&self) -> Option<Commitment> {
-        self.committed
+        self.seal.commitment()
     }
 
     /// `None` until the host revealed its seed (the game is over).
@@ -176,16 +176,15 @@ impl ClientGame for MilleBornes {
     fn watch(watch: &mut DeckWatch, msg: &ServerMsgOf<MilleBornes>) {
         match msg {
             ServerMsgOf::Lobby(lobby) => {
-                watch.committed.get_or_insert(lobby.dice);
                 if lobby.started {
                     watch.players = u8::try_from(lobby.seats.len()).unwrap_or(u8::MAX);
                 }
-                if let (Some(reveal), None, Some(committed)) = (lobby.reveal, &watch.verdict, watch.committed) {
-                    watch.verdict = Some(if reveal.commitment() != committed {
-                        Err(format!("the seed revealed does not open the commitment {committed} shown at the start"))
-                    } else {
-                        watch.check(reveal.seed).map_err(|e| e.to_string())
-                    });
+                if let (Some(opened), None) =
+                    (watch.seal.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref()), &watch.verdict)
+                {
+                    watch.verdict = Some(
+                        opened.map_err(|e| e.to_string()).and_then(|seed| watch.check(seed).map_err(|e| e.to_string())),
+                    );
                 }
             }
             ServerMsgOf::Update { events, view, .. } => watch.update(events, view),
@@ -268,8 +267,8 @@ mod tests {
                 bot_level: BotLevel::Random,
                 places: Vec::new(),
             };
-            let dice = SeedReveal { seed, nonce: [3; 32] }.commitment();
-            ServerMsgOf::Lobby(LobbyStateOf {
+            let dice = SeedReveal { seed, nonce: [3; 32], luck: Default::default() }.commitment();
+            ServerMsgOf::Lobby(Box::new(LobbyStateOf {
                 seats,
                 you: Some(viewer),
                 settings,
@@ -277,7 +276,8 @@ mod tests {
                 started: true,
                 dice,
                 reveal,
-            })
+                luck: None,
+            }))
         };
         let mut msgs = vec![lobby(None)];
         let mut events = Vec::new();
@@ -294,7 +294,7 @@ mod tests {
                 break;
             }
         }
-        msgs.push(lobby(Some(SeedReveal { seed, nonce: [3; 32] })));
+        msgs.push(lobby(Some(SeedReveal { seed, nonce: [3; 32], luck: Default::default() })));
         msgs
     }
 

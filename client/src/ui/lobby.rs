@@ -233,6 +233,7 @@ pub fn everyone_ready<W: bolide_table::Words>(names: &[&str], settings: W::Lobby
         started: true,
         dice: Default::default(),
         reveal: None,
+        luck: None,
     }
 }
 

@@ -81,6 +81,9 @@ fn dice(ui: &mut egui::Ui, t: &Mirror, w: &Words) {
             ui.weak((w.seed_not_revealed)(&sealed));
         }
     }
+    if t.part_in == Some(false) {
+        ui.colored_label(egui::Color32::from_rgb(230, 80, 60), RichText::new(w.part_left_out).strong());
+    }
 }
 
 /// The night's statistics (`crate::stats`): a line per pilot, and each pilot's reactions grab

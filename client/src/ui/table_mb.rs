@@ -129,7 +129,9 @@ impl<'a> NetTable<'a> {
     /// M-3.2: the hands whose every card this laptop saw re-dealt from the revealed seed, or
     /// what did not match.
     pub fn cards_checked(&self) -> Option<Result<usize, String>> {
-        self.mirror().dice.verdict().map(|v| v.clone().map(|report| report.hands))
+        let mirror = self.mirror();
+        let verdict = mirror.dice.verdict().map(|v| v.clone().map(|report| report.hands));
+        left_out(mirror.part_in, verdict)
     }
 
     /// Plays `action`, taken at `now`: a timed moment's (the Coup-Fourré, M-15.6) goes with its
@@ -348,3 +350,14 @@ pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
     live.set_link(crate::live::Link::Connected);
     live
 }
+
+/// A check's verdict, unless this laptop's part of the luck was left out of the seed: then the
+/// luck was the host's to choose, whatever the draws say.
+pub(super) fn left_out<T>(part_in: Option<bool>, verdict: Option<Result<T, String>>) -> Option<Result<T, String>> {
+    match (part_in, verdict) {
+        (Some(false), Some(_)) => Some(Err(LEFT_OUT.into())),
+        (_, verdict) => verdict,
+    }
+}
+
+const LEFT_OUT: &str = "this laptop's part of the luck is not among those the host mixed the seed from";

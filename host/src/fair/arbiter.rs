@@ -197,8 +197,13 @@ impl<A: Copy> MomentArbiter<A> {
         let mut group: Vec<usize> =
             (0..self.pending.len()).filter(|&i| self.pending[i].reaction_us <= horizon).collect();
         group.sort_by_key(|&i| (self.pending[i].reaction_us, self.pending[i].arrival));
-        let mut seats: Vec<Seat> = group.iter().map(|&i| self.pending[i].seat).collect();
-        seats.dedup();
+        // Each seat once, however many requests it sent: the draw is between seats.
+        let mut seats: Vec<Seat> = Vec::with_capacity(group.len());
+        for &i in &group {
+            if !seats.contains(&self.pending[i].seat) {
+                seats.push(self.pending[i].seat);
+            }
+        }
         let (pick, tie) = if seats.len() > 1 {
             let draw = self.rng.random_range(0..seats.len() as u64);
             let winner = *seats.get(draw as usize)?;
@@ -338,6 +343,25 @@ mod tests {
         a.request(req(0, 1, 250_000, 251_000), 251_000);
         a.request(req(1, 1, 250_051, 290_000), 290_000);
         assert_eq!(a.poll(290_000).map(|v| (v.request.seat, v.tie)), Some((Seat(0), false)));
+    }
+
+    #[test]
+    fn b_4_3_a_tie_is_drawn_between_seats_not_requests() {
+        // Seat 0 sends two requests around seat 1's, all within the margin: each seat still
+        // has one chance in two.
+        let draws = 400;
+        let mut seat_0 = 0;
+        for seed in 0..draws {
+            let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 0, seed, TIE, SILENCE);
+            a.request(req(0, 1, 250_000, 251_000), 251_000);
+            a.request(req(1, 2, 250_010, 260_000), 260_000);
+            a.request(req(0, 3, 250_020, 270_000), 270_000);
+            let v = a.poll(290_000).unwrap();
+            assert!(matches!(&a.log[0], LogLine::Tie { seats, .. } if seats.len() == 2));
+            seat_0 += usize::from(v.request.seat == Seat(0));
+        }
+        // 400 fair draws: within 4.5 standard deviations (±45) of 200.
+        assert!((155..=245).contains(&seat_0), "seat 0 won {seat_0} of {draws}");
     }
 
     #[test]

@@ -117,6 +117,13 @@ pub struct Ticket {
     host: bool,
 }
 
+impl Ticket {
+    /// Whether this try spent the address's budget, and the host's.
+    pub fn spent(&self) -> (bool, bool) {
+        (self.address, self.host)
+    }
+}
+
 /// Why the door does not answer a knock now. The laptop may knock again later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shut {
@@ -214,6 +221,11 @@ impl Doors {
                 self.pending_by_addr.remove(&ip);
             }
         }
+    }
+
+    /// Connections holding a place at the door now, in all and from `ip`.
+    pub fn pending(&self, ip: IpAddr) -> (usize, usize) {
+        (self.pending, self.pending_by_addr.get(&ip).copied().unwrap_or(0))
     }
 
     /// Whether `ip` proved the word earlier this night.

@@ -10,7 +10,7 @@ use crate::fair::{
     Allowance, Asked, CallOrder, ClockModel, MomentArbiter, Request, Sample, Slack, Verdict, Vouched, bound_claim,
 };
 use bolide_protocol::wire::Shown;
-use bolide_table::{Release, Seat, TableRefusal};
+use bolide_table::{MOMENT_REQUESTS, Release, Seat, TableRefusal};
 use std::collections::BTreeMap;
 
 /// Ties closer than this are decided by a seeded draw (µs): the residual of drift correction
@@ -197,6 +197,35 @@ pub(super) struct Fairness<A> {
     stalls_counted: usize,
     /// Lines of the open moment's log not yet taken by the room (`take_lines`).
     lines: Vec<(u64, SeatLine)>,
+    /// The warnings requests raise, rate-limited.
+    warnings: Throttle,
+}
+
+/// Log lines a source may write: a burst, then one a second; the rest are counted and the
+/// count said with the next line written.
+#[derive(Debug, Default)]
+struct Throttle {
+    /// Lines written in the current second, and when it began (host µs).
+    second: (u32, u64),
+    unsaid: u64,
+}
+
+impl Throttle {
+    const PER_SECOND: u32 = 5;
+
+    /// `Some(lines not written since the last)` when a line may be written at `now`.
+    fn allow(&mut self, now: u64) -> Option<u64> {
+        if now.saturating_sub(self.second.1) >= 1_000_000 {
+            self.second = (0, now);
+        }
+        if self.second.0 < Self::PER_SECOND {
+            self.second.0 += 1;
+            Some(std::mem::take(&mut self.unsaid))
+        } else {
+            self.unsaid = self.unsaid.saturating_add(1);
+            None
+        }
+    }
 }
 
 impl<A> Default for Fairness<A> {
@@ -216,6 +245,7 @@ impl<A> Default for Fairness<A> {
             stalls: BTreeMap::new(),
             stalls_counted: 0,
             lines: Vec::new(),
+            warnings: Throttle::default(),
         }
     }
 }
@@ -509,6 +539,10 @@ impl<A: Copy> Fairness<A> {
     pub fn claim(&mut self, claim: Claim<A>, now: u64, plausible_us: u64) -> Result<(), TableRefusal> {
         let Claim { conn, seat, seq, action, shown_us: shown, input_us: input } = claim;
         let Some((_, opens)) = self.open_moment() else { return Err(TableRefusal::NoMoment) };
+        // A few per seat and moment: a flooding laptop is refused before any work on its claim.
+        if self.moment.as_ref().is_some_and(|m| m.asked.iter().filter(|a| a.seat == seat).count() >= MOMENT_REQUESTS) {
+            return Err(TableRefusal::TooManyRequests);
+        }
         if input < shown {
             return Err(TableRefusal::BeforeShown);
         }
@@ -561,15 +595,23 @@ impl<A: Copy> Fairness<A> {
         if self.moment.as_ref().and_then(|m| m.window_us).is_some_and(|w| b.reaction_us > w) {
             return Err(TableRefusal::OutOfTime);
         }
-        if b.flagged {
-            tracing::warn!(%seat, reaction_us = b.reaction_us, "a reaction under the plausibility floor (anticipation?)");
+        // Warned of, at most a few a second with the count of the rest: a griefer's requests
+        // cannot fill the log.
+        if b.flagged
+            && let Some(unsaid) = self.warnings.allow(now)
+        {
+            tracing::warn!(%seat, reaction_us = b.reaction_us, unsaid, "a reaction under the plausibility floor (anticipation?)");
         }
-        if b.clamped_input_us + b.clamped_shown_us > 0 {
-            tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, "a request claimed more than its path allows: clamped");
+        if b.clamped_input_us + b.clamped_shown_us > 0
+            && let Some(unsaid) = self.warnings.allow(now)
+        {
+            tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, unsaid, "a request claimed more than its path allows: clamped");
         }
         let beat_clamp = self.to_host_duration(conn, beat_clamp);
-        if beat_clamp > 0 {
-            tracing::warn!(%seat, beat_clamp_us = beat_clamp, "a request claimed an input before its own last beat: bounded");
+        if beat_clamp > 0
+            && let Some(unsaid) = self.warnings.allow(now)
+        {
+            tracing::warn!(%seat, beat_clamp_us = beat_clamp, unsaid, "a request claimed an input before its own last beat: bounded");
         }
         let clamp = Clamp { input_us: b.clamped_input_us, shown_us: b.clamped_shown_us, beat_us: beat_clamp };
         self.request(Request { seat, seq, action, reaction_us: b.reaction_us, arrival: now }, (clamp, true), now);

@@ -7,6 +7,7 @@
 
 use crate::bots::BotLevel;
 use bolide_protocol::Colour;
+use bolide_protocol::dice::Luck;
 use bolide_protocol::wire::SeatToken;
 use bolide_table::{Seat, Words};
 use serde::{Deserialize, Serialize};
@@ -27,6 +28,10 @@ pub enum JournalEntryOf<W: Words> {
         /// The nonce of the seed's commitment (absent in journals from before it existed).
         #[serde(default)]
         nonce: [u8; 32],
+        /// The laptops' parts the game's seed was mixed from (`dice::Luck`; absent in journals
+        /// from before parts existed: the host's seed as it is).
+        #[serde(default)]
+        luck: Luck,
         seats: Vec<JournalSeat>,
     },
     Applied {
@@ -77,12 +82,13 @@ impl<W: Words> JournalEntryOf<W> {
     /// the room) and the seat tokens (a seat's key) left out.
     pub fn public(&self) -> Self {
         match self {
-            JournalEntryOf::Started { game, settings, seed, nonce, seats, .. } => JournalEntryOf::Started {
+            JournalEntryOf::Started { game, settings, seed, nonce, luck, seats, .. } => JournalEntryOf::Started {
                 game: game.clone(),
                 code: String::new(),
                 settings: settings.clone(),
                 seed: *seed,
                 nonce: *nonce,
+                luck: luck.clone(),
                 seats: seats.iter().map(|s| JournalSeat { token: None, ..s.clone() }).collect(),
             },
             other => other.clone(),

@@ -22,7 +22,7 @@ pub use journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len, game_o
 use crate::bots::{BotLevel, Hands};
 use crate::fair::Sample;
 use bolide_protocol::Colour;
-use bolide_protocol::dice::SeedReveal;
+use bolide_protocol::dice::{Luck, Part, SeedReveal};
 use bolide_protocol::wire::{
     BeatSchedule, ClientMsgOf, DatagramOf, FieldCall, FieldLine, FieldTruth, Hello, LobbySeat, LobbyStateOf,
     MAX_FIELD_LINES, PathCheck, SeatToken, ServerMsgOf, StandingLine, close,
@@ -173,6 +173,8 @@ struct SeatSlot {
     ready: bool,
     /// A pilot who missed a time limit: a bot plays for it until it acts again.
     zombie: bool,
+    /// The laptop's part of the table's luck (`dice::Luck`), its first, sent in the lobby.
+    part: Option<Part>,
 }
 
 impl SeatSlot {
@@ -270,6 +272,8 @@ pub struct RoomOf<G: Game> {
     /// for three races, each line with its checksum; a spectator arriving after the end must
     /// not cost the room that work again).
     night_parts: std::cell::OnceCell<Vec<String>>,
+    /// The laptops' parts the game's seed was mixed from, fixed at the start.
+    luck: Luck,
 }
 
 /// How often the lobby looks at the paths the host measures (µs): the first look comes after
@@ -303,6 +307,7 @@ impl<G: Game> RoomOf<G> {
             fielded: Vec::new(),
             night: Vec::new(),
             night_parts: std::cell::OnceCell::new(),
+            luck: Luck::default(),
         }
     }
 
@@ -326,6 +331,7 @@ impl<G: Game> RoomOf<G> {
                 conn: None,
                 ready: false,
                 zombie: false,
+                part: None,
             })
             .collect();
         room.held_until = (!room.seats.is_empty()).then(|| now.saturating_add(CARRY_US));
@@ -477,6 +483,7 @@ impl<G: Game> RoomOf<G> {
                 conn: Some(conn),
                 ready: false,
                 zombie: false,
+                part: None,
             });
             let seat = Seat(self.seats.len() as u8 - 1);
             self.members.insert(conn, Some(seat));
@@ -550,6 +557,14 @@ impl<G: Game> RoomOf<G> {
             ClientMsgOf::Heartbeat { now_us, shown, acts, dense } => {
                 if let Some(seat) = seat {
                     self.heartbeat(now, conn, seat, Beat { now_us, shown, acts, dense }, out);
+                }
+            }
+            ClientMsgOf::Contribute(part) => {
+                // A seat's first part, in the lobby only: the game's seed is mixed at the start.
+                if let (Some(seat), Stage::Lobby) = (seat, &self.stage)
+                    && let Some(slot) = self.seats.get_mut(seat.index())
+                {
+                    slot.part.get_or_insert(part);
                 }
             }
             ClientMsgOf::FieldRecord(truth) => self.field_record(conn, seat, truth, out),
@@ -773,18 +788,19 @@ impl<G: Game> RoomOf<G> {
             dice: self.seed_reveal().commitment(),
             // The seed goes out only once the championship is over (nothing left to draw).
             reveal: matches!(self.stage, Stage::Finished(_)).then(|| self.seed_reveal()),
+            luck: (!matches!(self.stage, Stage::Lobby)).then(|| self.luck.clone()),
         }
     }
 
     fn seed_reveal(&self) -> SeedReveal {
-        SeedReveal { seed: self.config.seed, nonce: self.config.nonce }
+        SeedReveal { seed: self.config.seed, nonce: self.config.nonce, luck: self.luck.clone() }
     }
 
     fn send_lobby(&mut self, out: &mut Vec<Out<G>>) {
         self.paths_sent = self.paths();
         let lobby = self.lobby_state();
         for (&conn, &you) in &self.members {
-            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Lobby(LobbyStateOf { you, ..lobby.clone() }) });
+            out.push(OutputOf::Send { conn, msg: ServerMsgOf::Lobby(Box::new(LobbyStateOf { you, ..lobby.clone() })) });
         }
     }
 
@@ -827,14 +843,17 @@ impl<G: Game> RoomOf<G> {
                 conn: None,
                 ready: true,
                 zombie: false,
+                part: None,
             });
         }
         // Where everyone sits (a game's teams, drawn or placed), before the game sees a seat.
         if let Some(order) = self.config.settings.seating(players, &mut self.rng) {
             self.reseat(&order);
         }
+        // The luck: the host's committed seed mixed with every laptop's part (bots have none).
+        self.luck = Luck::from_parts(self.seats.iter().map(|s| s.part));
         let mut opening = Vec::new();
-        let game = match G::start(&settings, players, self.config.seed, &mut opening) {
+        let game = match G::start(&settings, players, self.luck.seed_with(self.config.seed), &mut opening) {
             Ok(game) => game,
             Err(e) => {
                 self.seats.truncate(humans);
@@ -847,6 +866,7 @@ impl<G: Game> RoomOf<G> {
             settings: self.config.settings.clone(),
             seed: self.config.seed,
             nonce: self.config.nonce,
+            luck: self.luck.clone(),
             seats: self
                 .seats
                 .iter()
@@ -1269,7 +1289,7 @@ impl<G: Game> RoomOf<G> {
         let mut room = RoomOf::new(config, entropy);
         room.night = entries.iter().map(JournalEntryOf::public).collect();
         let mut entries = entries.iter();
-        let Some(JournalEntryOf::Started { game, code, settings, seed, nonce, seats }) = entries.next() else {
+        let Some(JournalEntryOf::Started { game, code, settings, seed, nonce, luck, seats }) = entries.next() else {
             return Err(ResumeError::NotStarted);
         };
         let asked = <G::Words as Words>::NAME;
@@ -1280,6 +1300,7 @@ impl<G: Game> RoomOf<G> {
         room.config.settings = settings.clone();
         room.config.seed = *seed;
         room.config.nonce = *nonce;
+        room.luck = luck.clone();
         room.seats = seats
             .iter()
             .map(|s| SeatSlot {
@@ -1290,10 +1311,12 @@ impl<G: Game> RoomOf<G> {
                 conn: None,
                 ready: true,
                 zombie: false,
+                part: None,
             })
             .collect();
         let players = u8::try_from(room.seats.len()).map_err(|_| ResumeError::Setup("too many seats".into()))?;
-        let mut game = G::start(&room.game_settings(), players, *seed, &mut Vec::new()).map_err(ResumeError::Setup)?;
+        let mut game = G::start(&room.game_settings(), players, luck.seed_with(*seed), &mut Vec::new())
+            .map_err(ResumeError::Setup)?;
         for (i, entry) in entries.enumerate() {
             let line = i + 2;
             let replayed = match entry {

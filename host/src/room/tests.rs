@@ -106,6 +106,50 @@ fn a_wrong_room_code_is_refused_and_closed() {
 }
 
 #[test]
+fn nobody_at_the_table_chooses_the_luck_the_host_included() {
+    use bolide_protocol::dice::{Luck, Seal};
+    let (mut r, mut out) = anne_joins(1, 1);
+    r.hello(0, 2, hello("Bob", None), Steady, &mut out);
+    // Each laptop's part, sent once it saw the commitment; a seat's first is kept.
+    r.message(0, 1, ClientMsg::Contribute([1; 32]), &mut out);
+    r.message(0, 2, ClientMsg::Contribute([2; 32]), &mut out);
+    r.message(0, 1, ClientMsg::Contribute([9; 32]), &mut out);
+    r.message(0, 1, ClientMsg::Ready(true), &mut out);
+    r.message(0, 2, ClientMsg::Ready(true), &mut out);
+    assert!(r.game().is_some());
+    // A part sent once the game started changes nothing.
+    r.message(0, 2, ClientMsg::Contribute([7; 32]), &mut out);
+    let luck = journal_of(&out)
+        .into_iter()
+        .find_map(|e| match e {
+            JournalEntry::Started { luck, .. } => Some(luck),
+            _ => None,
+        })
+        .expect("journaled at the start");
+    assert_eq!(luck.parts[..3], [Some([1; 32]), Some([2; 32]), None], "Anne's, Bob's, the host's bot's");
+    assert_eq!(luck.given(), 2);
+    // The game draws from the committed seed mixed with both parts: neither the host's seed
+    // alone nor a seed either laptop could have picked.
+    let seed = r.config.seed;
+    assert_ne!(luck.seed_with(seed), seed);
+    assert_ne!(luck.seed_with(seed), Luck::from_parts([Some([1; 32]), Some([3; 32]), None]).seed_with(seed));
+    // Every laptop is shown the parts at the start, and the end's reveal opens to that seed.
+    let shown = sent_to(&out, 2).into_iter().rev().find_map(|m| match m {
+        ServerMsg::Lobby(lobby) => lobby.luck.clone(),
+        _ => None,
+    });
+    assert_eq!(shown.as_ref(), Some(&luck));
+    let mut seal = Seal::default();
+    let dice = r.seed_reveal().commitment();
+    assert!(seal.lobby(dice, Some(&luck), None).is_none(), "nothing revealed before the end");
+    assert_eq!(seal.lobby(dice, Some(&luck), Some(&r.seed_reveal())), Some(Ok(luck.seed_with(seed))));
+    // A host that reveals other parts at the end than it showed at the start is not believed.
+    let mut forged = r.seed_reveal();
+    forged.luck.parts[1] = Some([3; 32]);
+    assert!(matches!(seal.lobby(dice, None, Some(&forged)), Some(Err(_))));
+}
+
+#[test]
 fn lobby_colours_ready_and_start_with_bots() {
     let (mut r, mut out) = anne_joins(2, 1);
     r.hello(0, 2, hello("Bob", None), Steady, &mut out);
@@ -913,7 +957,7 @@ fn b_4_6_no_frame_tells_a_seat_what_it_may_not_know_yet() {
     // Provably fair dice: the seed and its nonce go out once, in the lobby that ends the
     // championship, and open the commitment every seat was shown in its first lobby.
     let sealed = |o: &Output| match o {
-        Output::Send { msg: ServerMsg::Lobby(lobby), .. } => Some((lobby.dice, lobby.reveal)),
+        Output::Send { msg: ServerMsg::Lobby(lobby), .. } => Some((lobby.dice, lobby.reveal.clone())),
         _ => None,
     };
     let end = out.iter().position(|o| sealed(o).is_some_and(|(_, reveal)| reveal.is_some())).expect("seed revealed");
@@ -1308,6 +1352,38 @@ fn b_4_3_a_grab_with_times_no_clock_can_read_is_refused_and_the_room_goes_on() {
         assert!(bob.granted && bob.reaction_us == 200_000, "{bob:?}");
         assert!(out.iter().all(|o| !matches!(o, Output::Fair(f) if f.seat == Seat(0) && f.judged)));
     }
+}
+
+#[test]
+fn b_4_3_a_seat_makes_a_few_requests_a_moment_then_is_refused_and_the_grab_goes_on() {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    // Bob and Chloé beat as the grab goes on, not yet past 190 ms: Anne's request waits for them.
+    for t in (10_000..=190_000).step_by(10_000) {
+        for conn in [2, 3] {
+            let acts = r.fair.acts_seen(conn);
+            let beat = ClientMsg::Heartbeat { now_us: reveal + t, shown: Some(grab_shown(reveal)), acts, dense: true };
+            r.message(reveal + t + 500, conn, beat, &mut out);
+        }
+    }
+    // Anne floods the grab with requests, every one for the same pawn, far past what a hand
+    // makes: the first few are taken, the rest refused before any work.
+    for seq in 1..=100u32 {
+        let grab = ClientMsg::Timed {
+            seq,
+            action: Action::TakePawn { pawn: pawns[0] },
+            shown_us: reveal,
+            input_us: reveal + 195_000,
+        };
+        r.message(reveal + 200_500 + u64::from(seq), 1, grab, &mut out);
+    }
+    let refused = refusals(&out, 1);
+    let too_many = refused.iter().filter(|e| **e == RuleError::TooManyRequests).count();
+    assert_eq!(too_many, 100 - bolide_table::MOMENT_REQUESTS, "{refused:?}");
+    r.message(reveal + 210_000, 2, first_grab(reveal, pawns[1], 200_000), &mut out);
+    r.message(reveal + 220_000, 3, first_grab(reveal, pawns[2], 210_000), &mut out);
+    let bob = judged_once_the_grab_is_over(&mut r, reveal + 220_000, &mut out, Seat(1));
+    assert!(bob.granted && bob.reaction_us == 200_000, "{bob:?}");
 }
 
 #[test]
