@@ -359,6 +359,9 @@ fn drive<G: Game>(
                 // The bit no other use reads: either schedule the server may ask for.
                 let beats = if op & 8 == 0 { BeatSchedule::Steady } else { BeatSchedule::WhileActing };
                 room.hello(now, conn, hello, beats, &mut out);
+                // Its part of the luck, as every laptop's core sends it once it has seen the
+                // lobby (a spectator's is ignored; a seat's first is kept).
+                room.message(now, conn, ClientMsgOf::Contribute([conn_byte; 32]), &mut out);
             }
             1 => room.gone(now, conn, &mut out),
             2 => room.tick(now, &mut out),

@@ -123,3 +123,16 @@ fn a_million_door_runs_on_stable() {
     let took = started.elapsed();
     println!("door: 1 000 000 runs in {took:?} ({:.0} runs/s), no bound broken", 1e6 / took.as_secs_f64());
 }
+
+/// The room — its lobby's seed parts among what a laptop sends — fuzzed on stable
+/// (`ROOM_RUNS`, a million unless told; `cargo test --release -p bolide-host --test fuzz_corpus
+/// -- --ignored --nocapture`): runs a second, printed.
+#[test]
+#[ignore]
+fn a_million_room_runs_on_stable() {
+    let runs = std::env::var("ROOM_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(1_000_000);
+    let started = std::time::Instant::now();
+    mutate("room", bolide_host::fuzzing::room, runs);
+    let took = started.elapsed();
+    println!("room: {runs} runs in {took:?} ({:.0} runs/s), no panic", runs as f64 / took.as_secs_f64());
+}
