@@ -483,3 +483,60 @@ impl Bytes<'_> {
         })
     }
 }
+
+/// A fuzz harness: hostile bytes in, a panic for what must not happen.
+pub type Harness = fn(&[u8]);
+
+/// The inputs a fuzzer kept for `target` (`fuzz/corpus/TARGET` of this repository, never a
+/// path from elsewhere), sorted by name.
+pub fn corpus(target: &str) -> std::io::Result<Vec<(std::path::PathBuf, Vec<u8>)>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(target);
+    let mut inputs = Vec::new();
+    for entry in std::fs::read_dir(&dir).map_err(|e| std::io::Error::other(format!("{}: {e}", dir.display())))? {
+        let path = entry?.path();
+        let data = std::fs::read(&path)?;
+        inputs.push((path, data));
+    }
+    inputs.sort();
+    Ok(inputs)
+}
+
+/// `runs` mutations of `inputs` through `harness` from `seed`, as libFuzzer mutates (bytes
+/// flipped, inserted, removed, spliced from another input) but without coverage guidance: the
+/// stable fuzzing run of every `cargo test` and of the `fuzz_stable` example. The input that
+/// panicked, if one did.
+pub fn mutate(
+    inputs: &[(std::path::PathBuf, Vec<u8>)],
+    harness: Harness,
+    runs: usize,
+    seed: u64,
+) -> Result<(), Vec<u8>> {
+    use rand::{RngExt, SeedableRng};
+    if inputs.is_empty() {
+        return Ok(());
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..runs {
+        let mut data = inputs[rng.random_range(0..inputs.len())].1.clone();
+        for _ in 0..rng.random_range(1..=4) {
+            let at = rng.random_range(0..=data.len());
+            match rng.random_range(0..4) {
+                0 if at < data.len() => data[at] ^= 1 << rng.random_range(0..8),
+                1 => data.insert(at, rng.random()),
+                2 if at < data.len() => {
+                    data.drain(at..(at + rng.random_range(1..=8)).min(data.len()));
+                }
+                _ => {
+                    let other = &inputs[rng.random_range(0..inputs.len())].1;
+                    let from = rng.random_range(0..=other.len());
+                    let piece = &other[from..(from + rng.random_range(0..=32)).min(other.len())];
+                    data.splice(at..at, piece.iter().copied());
+                }
+            }
+        }
+        if std::panic::catch_unwind(|| harness(&data)).is_err() {
+            return Err(data);
+        }
+    }
+    Ok(())
+}

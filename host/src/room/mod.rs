@@ -851,15 +851,16 @@ impl<G: Game> RoomOf<G> {
             self.reseat(&order);
         }
         // The luck: the host's committed seed mixed with every laptop's part (bots have none).
-        self.luck = Luck::from_parts(self.seats.iter().map(|s| s.part));
+        let luck = Luck::from_parts(self.seats.iter().map(|s| s.part));
         let mut opening = Vec::new();
-        let game = match G::start(&settings, players, self.luck.seed_with(self.config.seed), &mut opening) {
+        let game = match G::start(&settings, players, luck.seed_with(self.config.seed), &mut opening) {
             Ok(game) => game,
             Err(e) => {
                 self.seats.truncate(humans);
                 return refuse_start(self, e, out);
             }
         };
+        self.luck = luck;
         let entry = JournalEntryOf::Started {
             game: <G::Words as Words>::NAME.to_string(),
             code: self.config.code.clone(),
