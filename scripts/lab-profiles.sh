@@ -21,8 +21,10 @@ declare -A flags=(
   [liar-hush]="--liar-ms 200 --liar-silent --liar-hush-after-ms 15 --loss 0.01 --rounds 40"
   [liar-fake]="--liar-ms 200 --liar-silent --liar-fake-silence-ms 150 --loss 0.01 --rounds 40"
   [liar-shown]="--liar-shown-ms 200 --loss 0.01 --rounds 40"
+  [liar-answers]="--latency-ms 1,2,3,5,8,10 --jitter-ms 2 --loss 0.01 --liar-peeks --liar-hold-share 0.05 --liar-hold-ms 28 --rounds 40"
+  [liar-acks]="--latency-ms 1,2,3,5,8,10 --jitter-ms 2 --loss 0.01 --liar-peeks --liar-ack-delay-ms 60 --liar-hold-share 0.05 --liar-hold-ms 200 --rounds 40"
 )
-all=(near wifi burst asym clocks screens blackout liar liar30 liar-silent liar-hush liar-fake liar-shown)
+all=(near wifi burst asym clocks screens blackout liar liar30 liar-silent liar-hush liar-fake liar-shown liar-answers liar-acks)
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=("${all[@]}")
 for p in "${profiles[@]}"; do

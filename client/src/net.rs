@@ -139,6 +139,18 @@ pub struct ConnectOptionsOf<W: ClientGame> {
     pub state: SharedStateOf<W>,
     /// Watch the table rather than take a seat.
     pub watch: bool,
+    /// How this laptop answers the host's clock probes; `None`: at once, with its clock's
+    /// readings, as every real laptop does.
+    pub answers: Option<Arc<dyn ProbeAnswers>>,
+}
+
+/// A laptop that answers the host's clock probes otherwise than at once: the fairness lab's
+/// liars, which hold answers back and shift their stamps to measure what that buys them
+/// (fairness.md §5). Production code never sets one.
+pub trait ProbeAnswers: Send + Sync {
+    /// For a probe read at `t1` and answered at `t2` (this laptop's clock): how long to hold
+    /// the answer back, and the `(t1, t2)` it carries.
+    fn answer(&self, t1: u64, t2: u64) -> (Duration, u64, u64);
 }
 
 impl<W: ClientGame> Default for ConnectOptionsOf<W> {
@@ -150,6 +162,7 @@ impl<W: ClientGame> Default for ConnectOptionsOf<W> {
             unsent: Unsent::default(),
             state: SharedStateOf::default(),
             watch: false,
+            answers: None,
         }
     }
 }
@@ -164,13 +177,16 @@ impl<W: ClientGame> ConnectOptionsOf<W> {
             unsent: self.unsent.clone(),
             state: SharedStateOf::default(),
             watch: self.watch,
+            answers: self.answers.clone(),
         }
     }
 }
 
 #[derive(Debug, Error)]
 pub enum ClientError {
-    #[error("a room code looks like GARE-7F3K0Q (word, dash, six characters); got `{0}`")]
+    #[error(
+        "a room code looks like GARAGE-7F3K-0Q9M-2XWB-HC4T (the word, then the host's 16 characters, as its screen shows them); got `{0}`"
+    )]
     BadCode(String),
     #[error("cannot reach the host at {addr}: {reason}")]
     Connect { addr: SocketAddr, reason: String },
@@ -380,8 +396,13 @@ impl Admitted {
         let (pong_tx, pongs) = mpsc::channel(DATAGRAM_QUEUE);
         let (twin_tx, twins) = mpsc::channel(DATAGRAM_QUEUE);
         let answered = Arc::new(AtomicU64::new(0));
-        let to_probes =
-            Probes { clock: options.clock.clone(), pongs: pong_tx, twins: twin_tx, answered: answered.clone() };
+        let to_probes = Probes {
+            clock: options.clock.clone(),
+            pongs: pong_tx,
+            twins: twin_tx,
+            answered: answered.clone(),
+            answers: options.answers.clone(),
+        };
         let probes = tokio::spawn(answer_probes(self.connection.clone(), to_probes));
         options.state.lock().welcome(self.seat, self.token, self.beats);
         Ok(SessionOf {
@@ -688,6 +709,7 @@ struct Probes<W: ClientGame> {
     pongs: mpsc::Sender<u64>,
     twins: mpsc::Sender<DatagramOf<W>>,
     answered: Arc<AtomicU64>,
+    answers: Option<Arc<dyn ProbeAnswers>>,
 }
 
 /// Answers the host's clock probes with this client's clock (fairness.md §1), passes the
@@ -698,10 +720,23 @@ async fn answer_probes<W: ClientGame>(connection: quinn::Connection, to: Probes<
         let t1 = to.clock.now_us();
         match wire::decode_probe(&datagram) {
             Some(ClockProbe::HostPing { t0 }) => {
-                let pong = wire::encode_probe(&ClockProbe::ClientPong { t0, t1, t2: to.clock.now_us() });
-                if connection.send_datagram(pong.into()).is_ok() {
-                    to.answered.fetch_add(1, Ordering::Relaxed);
-                }
+                let t2 = to.clock.now_us();
+                let Some(answers) = &to.answers else {
+                    let pong = wire::encode_probe(&ClockProbe::ClientPong { t0, t1, t2 });
+                    if connection.send_datagram(pong.into()).is_ok() {
+                        to.answered.fetch_add(1, Ordering::Relaxed);
+                    }
+                    continue;
+                };
+                let (hold, t1, t2) = answers.answer(t1, t2);
+                let pong = wire::encode_probe(&ClockProbe::ClientPong { t0, t1, t2 });
+                let (connection, answered) = (connection.clone(), to.answered.clone());
+                tokio::spawn(async move {
+                    tokio::time::sleep(hold).await;
+                    if connection.send_datagram(pong.into()).is_ok() {
+                        answered.fetch_add(1, Ordering::Relaxed);
+                    }
+                });
             }
             Some(ClockProbe::Pong { t0, .. }) => {
                 let _ = to.pongs.try_send(t0);

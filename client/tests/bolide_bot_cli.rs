@@ -43,5 +43,8 @@ async fn bots_play_to_the_end_and_print_the_standings() {
         .output()
         .unwrap();
     assert!(!wrong.status.success());
-    assert!(String::from_utf8_lossy(&wrong.stderr).contains("GARE-7F3K0Q"), "the error shows what a code looks like");
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("GARAGE-7F3K-0Q9M-2XWB-HC4T"),
+        "the error shows what a code looks like"
+    );
 }

@@ -20,7 +20,7 @@ fn found() -> FoundHost {
     FoundHost {
         name: "Anne's table".into(),
         addr: "192.168.1.20:47117".parse().unwrap(),
-        fingerprint: "7F3K0Q".into(),
+        fingerprint: "ZZZZ0000ZZZZ0000".into(),
         seats: "2/6".into(),
         version: bolide_protocol::wire::PROTOCOL_VERSION.to_string(),
         game: Some(bolide_protocol::options::GameKind::Bolide),
@@ -132,7 +132,7 @@ fn start_screen_offers_host_join_and_practice() {
 }
 
 #[test]
-fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
+fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_on_the_host_s_screen() {
     let older = FoundHost { name: "Bob's table".into(), version: "1".into(), ..found() };
     let cards = FoundHost {
         name: "Chloé's table".into(),
@@ -155,24 +155,28 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_word() {
     );
     h.get_by_label(&format!("Anne's table — 2/6 seats · v{version}")).click();
     h.run();
-    type_into(&mut h, "Code word", "garage");
+    // The whole code, typed from the host's screen: the advert's fingerprint is never used.
+    type_into(&mut h, "Room code on the host's screen", SCREEN_CODE);
     h.run();
     h.get_by_label("Join this table").click();
     h.run();
     let bolide = bolide_protocol::options::GameKind::Bolide;
-    let expected = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into(), watch: false, game: bolide };
+    let expected = Intent::Join { addr: found().addr, code: SCREEN_CODE.into(), watch: false, game: bolide };
     assert_eq!(h.state().last_intent, Some(expected));
     // Or to watch it: a spectator, even while seats are free.
     h.get_by_label("Watch this table").click();
     h.run();
-    let watching = Intent::Join { addr: found().addr, code: "garage-7F3K0Q".into(), watch: true, game: bolide };
+    let watching = Intent::Join { addr: found().addr, code: SCREEN_CODE.into(), watch: true, game: bolide };
     assert_eq!(h.state().last_intent, Some(watching));
     let prefs = h.state().prefs();
-    assert_eq!((prefs.last_address.as_str(), prefs.last_code.as_str()), ("192.168.1.20:47117", "garage-7F3K0Q"));
+    assert_eq!((prefs.last_address.as_str(), prefs.last_code.as_str()), ("192.168.1.20:47117", SCREEN_CODE));
 }
 
+/// The room code Anne's screen shows (its fingerprint is not the advert's).
+const SCREEN_CODE: &str = "garage-7F3K-0Q9M-2XWB-HC4T";
+
 #[test]
-fn two_tables_with_one_name_are_told_apart_by_their_address() {
+fn two_tables_with_one_name_are_told_apart_by_their_address_and_flagged() {
     let twin = FoundHost {
         addr: "192.168.1.66:47117".parse().unwrap(),
         instance: "bolide-evil._bolide._udp.local.".into(),
@@ -185,6 +189,7 @@ fn two_tables_with_one_name_are_told_apart_by_their_address() {
     let version = bolide_protocol::wire::PROTOCOL_VERSION;
     assert!(h.query_by_label(&format!("Anne's table at 192.168.1.20:47117 — 2/6 seats · v{version}")).is_some());
     assert!(h.query_by_label(&format!("Anne's table at 192.168.1.66:47117 — 2/6 seats · v{version}")).is_some());
+    assert!(h.query_by_label_contains("More than one table calls itself «Anne's table»").is_some());
 }
 
 #[test]
@@ -192,7 +197,7 @@ fn join_by_hand_checks_the_address() {
     let mut h = harness(app());
     h.run();
     type_into(&mut h, "Address", "not an address");
-    type_into(&mut h, "Room code", "GARAGE-7F3K0Q");
+    type_into(&mut h, "Room code", "GARAGE-7F3K-0Q9M-2XWB-HC4T");
     h.get_by_label("Join").click();
     h.run();
     assert_eq!(h.state().last_intent, None);
@@ -845,10 +850,10 @@ fn joining_a_1000_bornes_table_from_the_list_joins_it_in_its_words() {
     let version = bolide_protocol::wire::PROTOCOL_VERSION;
     h.get_by_label(&format!("Anne's table — 2/6 seats · v{version} · 1000 Bornes")).click();
     h.run();
-    type_into(&mut h, "Code word", "garage");
+    type_into(&mut h, "Room code on the host's screen", SCREEN_CODE);
     h.get_by_label("Join this table").click();
     h.run();
-    let code = "garage-7F3K0Q".to_string();
+    let code = SCREEN_CODE.to_string();
     let expected = Intent::Join { addr: found().addr, code, watch: false, game: GameKind::MilleBornes };
     assert_eq!(h.state().last_intent, Some(expected));
 }

@@ -66,7 +66,7 @@ async fn streams_the_protocol_does_not_use_are_refused() {
 async fn wrong_codes_are_rate_limited_per_address() {
     let (server, code) = host("abuse-codes", quick_room("GARE", 2, 1));
     let addr = server.local_addr();
-    let fingerprint = code.rsplit_once('-').unwrap().1;
+    let fingerprint = bolide_host::net::split_code(&code).unwrap().1;
     let mut refusals = Vec::new();
     for guess in 0..8 {
         match Session::connect(addr, &format!("GUESS{guess}-{fingerprint}"), "Eve", None).await {
@@ -172,7 +172,7 @@ async fn a_datagram_flood_closes_that_connection_and_a_laptop_s_bursts_do_not() 
 async fn spoofed_initials_from_random_addresses_lock_out_neither_joins_nor_comebacks() {
     let (server, code) = host("abuse-spoofed-initials", quick_room("GARE", 2, 1));
     let addr = server.local_addr();
-    let fingerprint = code.split('-').nth(1).unwrap().to_string();
+    let fingerprint = bolide_host::net::split_code(&code).unwrap().1;
     // A pilot seated before the flood, to come back with its token during it (its first
     // connection is let go then, as when a laptop's Wi-Fi drops and it reconnects).
     let anne = Session::connect(addr, &code, "Anne", None).await.unwrap();

@@ -24,7 +24,7 @@ fn from(from: IpAddr) -> ConnectOptions {
 }
 
 fn fingerprint(code: &str) -> String {
-    code.split('-').nth(1).unwrap().to_string()
+    bolide_host::net::split_code(code).unwrap().1
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

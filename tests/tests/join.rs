@@ -1,6 +1,7 @@
-//! Joining authenticates both sides with the code word (`bolide_link::pake`): what a laptop on
-//! the same Wi-Fi that does not know the word gets — as a host it poses as, and as a man in the
-//! middle between a pilot and the real host — and what an honest join costs.
+//! Joining authenticates both sides with the code word (`bolide_link::pake`) and the host with
+//! the 80-bit fingerprint of its screen's code: what a laptop on the same Wi-Fi gets — as a
+//! host it poses as, with or without the word, and as a man in the middle between a pilot and
+//! the real host — and what an honest join costs.
 
 use bolide_client::net::{ClientError, Session};
 use bolide_host::net::server::{Journal, Server};
@@ -31,7 +32,7 @@ async fn relay(
     let addr = endpoint.local_addr().unwrap();
     let code = format!("{word}-{}", identity.code_suffix());
     let seen = Arc::new(Mutex::new(Vec::new()));
-    let (seen_by_relay, target_fp) = (seen.clone(), target_code.split('-').nth(1).unwrap().to_string());
+    let (seen_by_relay, target_fp) = (seen.clone(), bolide_host::net::split_code(target_code).unwrap().1);
     tokio::spawn(async move {
         while let Some(incoming) = endpoint.accept().await {
             let (seen, target_fp) = (seen_by_relay.clone(), target_fp.clone());
@@ -87,10 +88,32 @@ async fn a_man_in_the_middle_with_its_own_certificate_fails_the_exchange_and_lea
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_host_can_be_the_host_a_seated_player_posing_as_it_gets_nothing_from_a_list_join() {
+    // Bob sits at the table, so he knows the word. His laptop runs a host of its own — its own
+    // certificate, the table's word — relaying to the real one, and advertises the table's
+    // name, mDNS instance and fingerprint from its own address. Anne, who dropped out, comes
+    // back from the list: she picks that entry (its address) and types the code from the host's
+    // screen, as the window asks (`client/tests/window.rs`, the list join).
+    let (server, code) = host("join-posing", quick_room("GARAGE", 3, 1));
+    let bob = Session::connect(server.local_addr(), &code, "Bob", None).await.expect("Bob sits at the table");
+    let (relay_addr, _, seen) = relay(server.local_addr(), &code, "GARAGE").await;
+    let token = bolide_protocol::wire::SeatToken(0x5eed_a22e_a22e);
+    let joined = tokio::time::timeout(LIMIT, Session::connect(relay_addr, &code, "Anne", Some(token))).await.unwrap();
+    let err = joined.err().expect("a look-alike host let Anne in");
+    assert!(err.to_string().contains("not the host you were told about"), "{err}");
+    // Refused in the TLS handshake, before a byte of the join: no knock, no name, no token.
+    assert!(seen.lock().unwrap().is_empty(), "the look-alike read {} bytes of Anne's join", seen.lock().unwrap().len());
+    // The real host takes her as ever.
+    let anne = Session::connect(server.local_addr(), &code, "Anne", None).await.expect("a join at the real host");
+    anne.close().await;
+    bob.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_host_that_does_not_know_the_word_gets_neither_the_word_nor_a_seat_token() {
     // A look-alike host on the Wi-Fi: its own certificate and room, any word but the table's.
     let (rogue, rogue_code) = host("join-rogue", quick_room("PISTES", 2, 1));
-    let fingerprint = rogue_code.split('-').nth(1).unwrap();
+    let fingerprint = bolide_host::net::split_code(&rogue_code).unwrap().1;
     let token = bolide_protocol::wire::SeatToken(0x5eed_7043_7043);
     let joined = Session::connect(rogue.local_addr(), &format!("GARAGE-{fingerprint}"), "Anne", Some(token)).await;
     assert!(matches!(joined, Err(ClientError::NotTheHost(_))), "{:?}", joined.err());
@@ -132,7 +155,7 @@ async fn wrong_codes_from_many_addresses_lock_the_host_and_its_screen_says_so() 
     use quinn::Runtime;
     let (server, code) = host("join-lockout", quick_room("GARAGE", 2, 1));
     let addr = server.local_addr();
-    let fingerprint = code.split('-').nth(1).unwrap();
+    let fingerprint = bolide_host::net::split_code(&code).unwrap().1;
     let guard = server.join_guard();
     // Guesses from ten addresses, three each: under every address's own limit, past the host's.
     let mut refused = 0;

@@ -55,3 +55,39 @@ async fn b_4_3_a_short_lab_orders_close_calls_by_reaction_and_beats_arrival_orde
     assert!(e.accuracy >= Some(e.arrival_accuracy.unwrap_or(0.0) + 0.1), "Échange fair vs arrival: {e:?}");
     assert!(e.photo_finish_reactions >= 30 && e.photo_finish_error_ms.p99 <= 1.0, "Échange photo finish: {e:?}");
 }
+
+/// Fairness §2 and §5 against a liar that peeks: it looks at each reveal as it arrives and
+/// claims the instant the update names. It delays every packet it sends by 60 ms (QUIC's round
+/// trip grows by as much), stamps its clock answers so its probes still look near, and holds one
+/// answer in twenty back by 200 ms (its jitter widens). None of it moves the reveal: it reaches
+/// the liar no earlier than the margin every laptop gets (2 ms), and the clock model's error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairness_2_no_path_estimate_the_laptop_controls_buys_an_earlier_reveal() {
+    let config = LabConfig {
+        players: 3,
+        latency_ms: vec![1.0, 3.0, 8.0],
+        jitter_ms: 2.0,
+        offset_s: 60.0,
+        drift_ppm: 100.0,
+        loss: 0.01,
+        rounds: 12,
+        seed: 5,
+        liar_peeks: true,
+        liar_ack_delay_ms: 60.0,
+        liar_hold_share: 0.05,
+        liar_hold_ms: 200.0,
+        ..LabConfig::default()
+    };
+    let report = lab::run(config).await.unwrap();
+    eprintln!("{}", lab::table(&report));
+    let (liar, honest) = (&report.liar.reveal_lead_ms, &report.liar.honest_reveal_lead_ms);
+    assert!(report.liar.contested >= 8, "the liar took part in too few grabs: {:?}", report.liar);
+    assert!(
+        liar.p99 <= 4.0,
+        "the reveal reached the liar {:.1} ms early (honest bots: {:.1} ms)",
+        liar.p99,
+        honest.p99
+    );
+    assert!(report.liar.kept_ms.p99 <= 4.0, "the liar kept {:?}", report.liar.kept_ms);
+    assert_eq!(report.honest_clamped, 0, "an honest bot was clamped");
+}

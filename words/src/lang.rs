@@ -191,8 +191,12 @@ pub struct Words {
     pub version_mismatch: fn(&str, u32) -> String,
     pub at_address: fn(&str) -> String,
     pub host_entry: fn(&str, &str, &str, &str) -> String,
-    pub code_word: &'static str,
+    /// The room code of a table picked from the list, typed from the host's screen (an advert
+    /// is no proof of which host it is).
+    pub code_on_host_screen: &'static str,
     pub as_on_host_screen: &'static str,
+    /// More than one advert names a table so: only its host's screen says which is which.
+    pub same_name: fn(&str) -> String,
     pub join_this_table: &'static str,
     /// Join as a spectator, even while seats are free.
     pub watch_this_table: &'static str,
@@ -689,8 +693,13 @@ pub static EN: Words = Words {
     version_mismatch: |theirs, ours| format!("v{theirs}, this laptop runs v{ours}: update one of them"),
     at_address: |addr| format!(" at {addr}"),
     host_entry: |name, place, seats, version| format!("{name}{place} — {seats} seats · {version}"),
-    code_word: "Code word",
-    as_on_host_screen: "as on the host's screen",
+    code_on_host_screen: "Room code on the host's screen",
+    as_on_host_screen: "GARAGE-7F3K-0Q9M-2XWB-HC4T, as on the host's screen",
+    same_name: |name| {
+        format!(
+            "More than one table calls itself «{name}»: only the host whose screen shows your code will let you in."
+        )
+    },
     join_this_table: "Join this table",
     watch_this_table: "Watch this table",
     unknown_game: "a game this laptop does not know: update it",
@@ -1226,8 +1235,13 @@ pub static FR: Words = Words {
     version_mismatch: |theirs, ours| format!("v{theirs}, ce portable a la v{ours} : mettez l'un des deux à jour"),
     at_address: |addr| format!(" à {addr}"),
     host_entry: |name, place, seats, version| format!("{name}{place} — {seats} places · {version}"),
-    code_word: "Mot de code",
-    as_on_host_screen: "comme sur l'écran de l'hôte",
+    code_on_host_screen: "Code de la table sur l'écran de l'hôte",
+    as_on_host_screen: "GARAGE-7F3K-0Q9M-2XWB-HC4T, comme sur l'écran de l'hôte",
+    same_name: |name| {
+        format!(
+            "Plusieurs tables s'appellent « {name} » : seul l'hôte dont l'écran montre votre code vous laissera entrer."
+        )
+    },
     join_this_table: "Rejoindre cette table",
     watch_this_table: "Regarder cette table",
     unknown_game: "un jeu que cet ordinateur ne connaît pas : mettez-le à jour",

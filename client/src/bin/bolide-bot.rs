@@ -16,7 +16,7 @@ struct Args {
     /// The host's address, as it printed it (e.g. 192.168.1.20:47117).
     #[arg(long)]
     connect: SocketAddr,
-    /// The room code, as the host printed it (e.g. GARE-7F3K0Q).
+    /// The room code, as the host printed it (e.g. GARAGE-7F3K-0Q9M-2XWB-HC4T).
     #[arg(long)]
     code: String,
     #[arg(long, default_value_t = 1)]

@@ -2,6 +2,7 @@
 //! them. A browse runs on mdns-sd's own thread; the list is shared with the window. Tests
 //! feed a list by hand ([`Discovery::fixed`]).
 
+use bolide_link::code::FINGERPRINT_CHARS;
 use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::MDNS_SERVICE;
 use std::net::{IpAddr, SocketAddr};
@@ -50,7 +51,11 @@ impl Discovery {
                         let host = FoundHost {
                             name: bolide_protocol::wire::clean_name(&txt("room")),
                             addr: SocketAddr::new(*ip, info.get_port()),
-                            fingerprint: txt("fp").chars().filter(char::is_ascii_alphanumeric).take(6).collect(),
+                            fingerprint: txt("fp")
+                                .chars()
+                                .filter(char::is_ascii_alphanumeric)
+                                .take(FINGERPRINT_CHARS)
+                                .collect(),
                             seats: txt("seats").chars().take(8).collect(),
                             version: txt("version").chars().take(8).collect(),
                             game: match txt("game").as_str() {

@@ -78,7 +78,7 @@ impl Prefs {
     }
 }
 
-/// A room code without its word: `-7F3K0Q` of `GARAGE-7F3K0Q` (the fingerprint, and the
+/// A room code without its word: `-7F3K-0Q9M-2XWB-HC4T` of `GARAGE-7F3K-0Q9M-2XWB-HC4T` (the fingerprint, and the
 /// room's number if any, are public).
 fn without_word(code: &str) -> String {
     code.trim().split_once('-').map(|(_, rest)| format!("-{rest}")).unwrap_or_default()
@@ -139,12 +139,12 @@ mod tests {
         // A file an older release left readable by all is tightened.
         std::fs::write(&path, b"{}").unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        let prefs = Prefs { last_code: "garage-7F3K0Q-2".into(), ..Prefs::default() };
+        let prefs = Prefs { last_code: "garage-7F3K-0Q9M-2XWB-HC4T-2".into(), ..Prefs::default() };
         prefs.save(Some(&path));
         assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.to_ascii_uppercase().contains("GARAGE"), "{text}");
-        assert_eq!(Prefs::load(Some(&path)).last_code, "-7F3K0Q-2");
+        assert_eq!(Prefs::load(Some(&path)).last_code, "-7F3K-0Q9M-2XWB-HC4T-2");
         // A symlink planted in its place is not written through.
         let target = dir.join("elsewhere");
         std::fs::write(&target, b"untouched").unwrap();

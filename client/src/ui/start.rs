@@ -62,8 +62,8 @@ pub struct StartUi {
     practice_ente_players: u8,
     /// A game of hands (M-13.3: 1, 3 or 5) rather than to 5000 points.
     practice_mb_hands: Option<u8>,
-    /// The code word typed for a host picked from the list.
-    word: String,
+    /// The room code typed from the host's screen for a host picked from the list.
+    code: String,
     picked: Option<FoundHost>,
     pub error: Option<String>,
     /// The "How to play" page, when open, and the game it explains.
@@ -84,7 +84,7 @@ impl Default for StartUi {
             practice_mb_players: 4,
             practice_ente_players: 4,
             practice_mb_hands: None,
-            word: String::new(),
+            code: String::new(),
             picked: None,
             error: None,
             howto: None,
@@ -230,20 +230,28 @@ impl StartUi {
                 self.picked = Some(host.clone());
             }
         }
+        // Flagged: one of them may be a guest posing as the host.
+        let mut names: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
+        names.sort_unstable();
+        for pair in names.windows(2).filter(|p| p[0] == p[1]).map(|p| p[0]).collect::<std::collections::BTreeSet<_>>() {
+            ui.colored_label(ui.visuals().warn_fg_color, (w.same_name)(pair));
+        }
         if let Some(host) = self.picked.clone() {
             ui.separator();
             ui.label(format!("{}{}", host.name, (w.at_address)(&host.addr.to_string())));
+            // The whole code, from the host's screen: its fingerprint is who the host is. The
+            // advert's is never offered — anyone at the table knows the word and can advertise
+            // the table's name, instance and fingerprint from a laptop of their own.
             ui.horizontal(|ui| {
-                let label = ui.label(w.code_word);
-                let field = egui::TextEdit::singleline(&mut self.word).hint_text(w.as_on_host_screen).char_limit(12);
+                let label = ui.label(w.code_on_host_screen);
+                let field = egui::TextEdit::singleline(&mut self.code).hint_text(w.as_on_host_screen).char_limit(48);
                 ui.add(field).labelled_by(label.id);
-                ui.label(format!("-{}", host.fingerprint));
             });
             ui.horizontal(|ui| {
                 let join = ui.button(RichText::new(w.join_this_table).size(18.0)).clicked();
                 let watch = ui.button(RichText::new(w.watch_this_table).size(18.0)).clicked();
                 if join || watch {
-                    let code = format!("{}-{}", self.word.trim(), host.fingerprint);
+                    let code = self.code.trim().to_string();
                     // Remembered as the last host, as one typed by hand is.
                     prefs.last_address = host.addr.to_string();
                     prefs.last_code = code.clone();
@@ -260,7 +268,8 @@ impl StartUi {
                 .labelled_by(label.id);
             ui.end_row();
             let label = ui.label(w.room_code);
-            ui.add(egui::TextEdit::singleline(&mut prefs.last_code).hint_text("GARAGE-7F3K0Q")).labelled_by(label.id);
+            ui.add(egui::TextEdit::singleline(&mut prefs.last_code).hint_text("GARAGE-7F3K-0Q9M-2XWB-HC4T"))
+                .labelled_by(label.id);
             ui.end_row();
         });
         if ui.button(RichText::new(w.join).size(18.0)).clicked() {

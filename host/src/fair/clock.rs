@@ -16,13 +16,21 @@ pub struct Sample {
     pub offset: f64,
     /// Round-trip delay, µs.
     pub delay: u64,
+    /// The least round trip the QUIC connection itself measured so far (µs), when the answer
+    /// came: its own packets and their acknowledgements, which no clock answer can move.
+    pub transport_min_rtt: Option<u64>,
 }
 
 impl Sample {
     pub fn from_probe(t0: u64, t1: u64, t2: u64, t3: u64) -> Sample {
         let offset = ((t1 as f64 - t0 as f64) + (t2 as f64 - t3 as f64)) / 2.0;
         let delay = (t3.saturating_sub(t0)).saturating_sub(t2.saturating_sub(t1));
-        Sample { at: t3, offset, delay }
+        Sample { at: t3, offset, delay, transport_min_rtt: None }
+    }
+
+    /// This sample, with the least round trip its connection measured (`quinn`'s `min_rtt`).
+    pub fn with_transport_min_rtt(self, min_rtt_us: u64) -> Sample {
+        Sample { transport_min_rtt: Some(min_rtt_us), ..self }
     }
 }
 
@@ -36,9 +44,10 @@ impl Sample {
     /// Whether this probe's round trip is one the QUIC connection itself could have measured
     /// (`rtt_us`, its smoothed RTT: the transport times its own packets and their
     /// acknowledgements, which the laptop cannot stamp). A laptop that holds its clock answers
-    /// back to look far away — and be sent the reveal early, and have its claims believed
-    /// further — has those answers dropped: its path estimate is widened only by what the
-    /// transport measured, with room for the jitter a smoothed RTT lags behind.
+    /// back to look far away — and have its claims believed further — has those answers
+    /// dropped: its jitter is widened only by what the transport measured, with room for the
+    /// jitter a smoothed RTT lags behind. (The reveal never follows the jitter:
+    /// [`ClockModel::reveal_floor`].)
     pub fn within_transport(&self, rtt_us: u64) -> bool {
         self.delay <= rtt_us.saturating_mul(TRANSPORT_RTTS).saturating_add(TRANSPORT_MARGIN_US)
     }
@@ -81,6 +90,14 @@ impl OutstandingProbes {
 /// the window its claims are trusted in beyond a bad Wi-Fi's.
 pub const MAX_OWD_US: u64 = 250_000;
 
+/// The most a secret reveal leads any laptop's path by (µs, before the room's margin): a LAN's
+/// one-way floor is a few ms. A laptop farther than this (or
+/// one that makes itself look farther, both to its clock probes and to QUIC) is sent the
+/// reveal so that it arrives after the others see it — it shows it at once and its reaction
+/// is timed from its own screen, so it loses the wait, never the race — and no path, true or
+/// feigned, sees a reveal more than this (and the margin) before its instant.
+pub const MAX_REVEAL_FLOOR_US: u64 = 10_000;
+
 /// The largest drift the model believes, either way (µs per µs): a real quartz is within
 /// ±100 ppm, a cheap one within a few hundred; past ±500 ppm the probes are lying.
 pub const MAX_DRIFT: f64 = 500e-6;
@@ -100,6 +117,8 @@ pub struct ClockModel {
     origin: u64,
     owd_floor: u64,
     jitter: u64,
+    /// The least round trip QUIC measured on this connection (µs), once a sample said.
+    transport_min_rtt: Option<u64>,
 }
 
 impl Default for ClockModel {
@@ -111,7 +130,16 @@ impl Default for ClockModel {
 
 impl ClockModel {
     pub fn new(capacity: usize) -> ClockModel {
-        ClockModel { window: VecDeque::new(), capacity, intercept: 0.0, drift: 0.0, origin: 0, owd_floor: 0, jitter: 0 }
+        ClockModel {
+            window: VecDeque::new(),
+            capacity,
+            intercept: 0.0,
+            drift: 0.0,
+            origin: 0,
+            owd_floor: 0,
+            jitter: 0,
+            transport_min_rtt: None,
+        }
     }
 
     pub fn samples(&self) -> usize {
@@ -123,6 +151,9 @@ impl ClockModel {
             self.window.pop_front();
         }
         self.window.push_back(sample);
+        if let Some(rtt) = sample.transport_min_rtt {
+            self.transport_min_rtt = Some(self.transport_min_rtt.map_or(rtt, |known| known.min(rtt)));
+        }
         self.refit();
     }
 
@@ -213,6 +244,15 @@ impl ClockModel {
     /// How far one-way delays spread above the floor, µs.
     pub fn jitter(&self) -> u64 {
         self.jitter
+    }
+
+    /// The one-way delay a secret reveal is sent ahead by (µs): the probes' floor — never the
+    /// jitter, which a laptop widens by holding a few answers back — no more than half the
+    /// least round trip QUIC measured (a laptop that holds every answer back raises the
+    /// probes' floor, not the transport's), and no more than [`MAX_REVEAL_FLOOR_US`].
+    pub fn reveal_floor(&self) -> u64 {
+        let transport = self.transport_min_rtt.map_or(u64::MAX, |rtt| rtt / 2);
+        self.owd_floor.min(transport).min(MAX_REVEAL_FLOOR_US)
     }
 
     /// The bound the host trusts: floor plus jitter, µs.
@@ -344,5 +384,26 @@ mod tests {
         assert!(worst <= true_ppm, "a drift {worst} ppm off was applied: worse than none");
         let err = (model.drift_ppm() - true_ppm).abs();
         assert!(err < 60.0, "after {} s the drift is {} ppm off", t0 / 1_000_000, err);
+    }
+
+    #[test]
+    fn fairness_2_a_reveal_leads_by_the_floor_quic_confirms_and_never_more_than_a_lan_s() {
+        let mut model = ClockModel::default();
+        // Every answer held back 30 ms and stamped 15 ms late: the probes' floor says 16 ms.
+        for i in 0..32u64 {
+            let t = i * 100_000;
+            model.add(Sample::from_probe(t, t + 16_000, t + 16_000, t + 32_000));
+        }
+        assert_eq!(model.reveal_floor(), 16_000.min(MAX_REVEAL_FLOOR_US), "no transport figure yet");
+        model.add(Sample::from_probe(4_000_000, 4_016_000, 4_016_000, 4_032_000).with_transport_min_rtt(2_000));
+        assert_eq!(model.reveal_floor(), 1_000, "QUIC timed its own packets at 2 ms");
+        model.add(Sample::from_probe(4_100_000, 4_116_000, 4_116_000, 4_132_000).with_transport_min_rtt(90_000));
+        assert_eq!(model.reveal_floor(), 1_000, "the least round trip QUIC ever measured stays");
+        let mut far = ClockModel::default();
+        for i in 0..32u64 {
+            let t = i * 100_000;
+            far.add(Sample::from_probe(t, t + 60_000, t + 60_000, t + 120_000).with_transport_min_rtt(120_000));
+        }
+        assert_eq!(far.reveal_floor(), MAX_REVEAL_FLOOR_US, "a path past a LAN's leads by a LAN's floor at most");
     }
 }

@@ -36,9 +36,9 @@ impl Identity {
     }
 }
 
-/// A full room code: the code word, a dash, the certificate fingerprint prefix.
+/// A full room code: the code word, a dash, the certificate's fingerprint in groups.
 pub fn room_code(word: &str, identity: &Identity) -> String {
-    format!("{}-{}", word.to_ascii_uppercase(), identity.code_suffix())
+    bolide_link::code::format_code(word, &identity.code_suffix(), 0)
 }
 
 #[cfg(test)]

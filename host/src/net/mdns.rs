@@ -1,6 +1,7 @@
 //! The mDNS advertisement (`_bolide._udp.local.`): laptops on the Wi-Fi find the host without
 //! typing an address. TXT records: `room` (the table's name, for people), `fp` (the
-//! certificate fingerprint of the room code, which only proves which host this is), `seats`
+//! certificate fingerprint of the room code — an advert proves nothing, so a laptop joining
+//! from the list still types the code from the host's screen), `seats`
 //! taken, protocol `version`, the `game` it plays. Never the code word: it is what lets someone in, and the air is
 //! shared with strangers.
 
@@ -74,7 +75,7 @@ mod tests {
     fn the_room_is_advertised_with_its_fingerprint_seats_and_version_but_not_its_code() {
         // Loopback only: nothing leaves this machine.
         // Opened for Bolide, then its lobby switched to 1000 Bornes: the advert follows.
-        let advert = Advert::start("MDNSTEST", "7F3K0Q", 47_999, GameKind::Bolide, true).unwrap();
+        let advert = Advert::start("MDNSTEST", "7F3K0Q9M2XWBHC4T", 47_999, GameKind::Bolide, true).unwrap();
         advert.update(TableNews { taken: 4, max: 8, game: GameKind::MilleBornes.name() }).unwrap();
         let browser = ServiceDaemon::new().unwrap();
         browser.disable_interface(mdns_sd::IfKind::All).unwrap();
@@ -97,7 +98,7 @@ mod tests {
         let (port, version, fp, game, mut keys) = found.expect("the advertisement with 4/8 seats was seen on loopback");
         assert_eq!(port, 47_999);
         assert_eq!(version, Some(PROTOCOL_VERSION.to_string()));
-        assert_eq!(fp.as_deref(), Some("7F3K0Q"));
+        assert_eq!(fp.as_deref(), Some("7F3K0Q9M2XWBHC4T"));
         assert_eq!(game.as_deref(), Some("mille-bornes"), "the advert says which game the table plays");
         keys.sort();
         assert_eq!(keys, ["fp", "game", "room", "seats", "version"], "nothing else, and no code word");

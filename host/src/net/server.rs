@@ -355,10 +355,7 @@ impl Server {
 
     /// The full code of room `number` with this word (the first room's has no number).
     pub fn code(&self, word: &str, number: u16) -> String {
-        match number {
-            0 => format!("{}-{}", word.to_ascii_uppercase(), self.code_suffix),
-            n => format!("{}-{}-{n}", word.to_ascii_uppercase(), self.code_suffix),
-        }
+        bolide_link::code::format_code(word, &self.code_suffix, number)
     }
 
     /// The games the rooms opened from now on may switch to in their lobby (by default none:
@@ -840,9 +837,10 @@ async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>,
                     // And only one the transport could have measured: an answer held back to
                     // look far away is dropped (`Sample::within_transport`).
                     Some(ClockProbe::ClientPong { t0, t1, t2 }) => outstanding.answered(t0).then(|| {
-                        let sample = Sample::from_probe(t0, t1, t2, t);
-                        let rtt = u64::try_from(connection.rtt().as_micros()).unwrap_or(u64::MAX);
-                        sample.within_transport(rtt).then_some(RoomInput::Probe { conn, sample })
+                        let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+                        let sample = Sample::from_probe(t0, t1, t2, t)
+                            .with_transport_min_rtt(micros(connection.min_rtt()));
+                        sample.within_transport(micros(connection.rtt())).then_some(RoomInput::Probe { conn, sample })
                     }).flatten(),
                     Some(ClockProbe::Pong { .. } | ClockProbe::HostPing { .. }) => None,
                     None => Some(RoomInput::Datagram { conn, bytes: datagram.to_vec() }),

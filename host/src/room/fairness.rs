@@ -307,8 +307,14 @@ impl<A: Copy> Fairness<A> {
         self.clock(conn).map_or(UNKNOWN_OWD_US, |c| c.owd_max())
     }
 
-    /// The longest one-way path bound among the seated pilots' connections `pilots`: what a
-    /// moment's lead and the silence cut-off wait for. Spectators never grab or call, so a
+    /// The one-way delay a secret reveal leaves ahead of its instant for `conn`
+    /// ([`ClockModel::reveal_floor`]), once the host has a model of its clock.
+    pub fn reveal_floor(&self, conn: ConnId) -> Option<u64> {
+        self.clock(conn).map(ClockModel::reveal_floor)
+    }
+
+    /// The longest one-way path bound among the seated pilots' connections `pilots`: what the
+    /// silence cut-off waits for. Spectators never grab or call, so a
     /// slow (or lying) watcher cannot stretch every round.
     pub fn slowest_path(&self, pilots: impl Iterator<Item = ConnId>) -> u64 {
         pilots.map(|c| self.owd_max(c)).max().unwrap_or(0)
@@ -551,8 +557,16 @@ impl<A: Copy> Fairness<A> {
         // path bounds below then catch what the beats cannot (a client that stopped beating).
         let (input, beat_clamp) = self.beat_bound(conn, seq, input);
         let sent = self.moment.as_ref().and_then(|m| m.sent.get(&conn).copied()).unwrap_or(opens);
+        // Shown: the moment came in time (the reveal as copies, the Échange window early), so
+        // the clock model's error and the jitter tail — and on a path that goes quiet, the
+        // moment's last copy, since the host cannot hear the silences on the way in.
+        let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
+        let (default, shown_base) = (Self::default_allowance(owd_max), 2 * jitter + 15_000);
+        let never_beat = Slack::default();
+        let slack = self.slack.get(&conn).unwrap_or(&never_beat);
+        let shown_allowance = slack.shown_allowance(shown_base);
         // Times no clock can have read are refused before any arithmetic on them.
-        if !self.plausible(conn, (shown, input), (sent, now), owd_max) {
+        if !self.plausible(conn, (shown, input), (sent, now), (owd_max, shown_allowance)) {
             if self.implausible.insert(conn) {
                 tracing::warn!(%seat, shown, input, "a timed request with times its laptop's clock cannot have read: refused (logged once per connection)");
             }
@@ -566,18 +580,11 @@ impl<A: Copy> Fairness<A> {
         // plus the peer's ack delay), what every laptop got before its beats told anything —
         // or, on a path its beats showed goes quiet in stretches, as far as the last copy
         // (`Slack::cap`).
-        // Shown: the moment came in time (the reveal as copies, the Échange window early), so
-        // the clock model's error and the jitter tail — and on a path that goes quiet, the
-        // moment's last copy, since the host cannot hear the silences on the way in.
-        let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
-        let (default, shown_base) = (Self::default_allowance(owd_max), 2 * jitter + 15_000);
-        let never_beat = Slack::default();
-        let slack = self.slack.get(&conn).unwrap_or(&never_beat);
         let allowance = Allowance {
             input_us: slack
                 .input_allowance(default)
                 .max(self.silent_since(conn, seq, shown, now, owd_max).min(slack.cap(default))),
-            shown_us: slack.shown_allowance(shown_base),
+            shown_us: shown_allowance,
         };
         let b = bound_claim(
             reaction,
@@ -626,11 +633,19 @@ impl<A: Copy> Fairness<A> {
     }
 
     /// Whether `(shown, input)` on `conn`'s clock are times it can have read: the moment shown
-    /// no earlier than its update left the host (`sent`) and the input no later than the
-    /// request arrived (`now`), so the reaction no longer than the time between — each within
-    /// a generous [`IMPLAUSIBLE_US`] for the clock model's error. Anything past that is no
-    /// clock but a made-up number: it is refused, never clamped into a verdict.
-    fn plausible(&self, conn: ConnId, (shown, input): (u64, u64), (sent, now): (u64, u64), owd_max: u64) -> bool {
+    /// no earlier than its update could have reached the laptop — it left the host at `sent` —
+    /// within `shown_allowance` for the clock model's error (a claimed `shown` that early
+    /// would let the laptop's earlier beats count in the moment, `silent_since`), and the
+    /// input no later than the request arrived (`now`), so the reaction no longer than the time
+    /// between, each within a generous [`IMPLAUSIBLE_US`]. Anything past that is no clock but
+    /// a made-up number: it is refused, never clamped into a verdict.
+    fn plausible(
+        &self,
+        conn: ConnId,
+        (shown, input): (u64, u64),
+        (sent, now): (u64, u64),
+        (owd_max, shown_allowance): (u64, u64),
+    ) -> bool {
         let slack = IMPLAUSIBLE_US.saturating_add(Self::default_allowance(owd_max));
         // On the client's own clock, with no model at all: its drift is at most 500 ppm.
         let longest = now.saturating_sub(sent).saturating_add(slack);
@@ -638,7 +653,7 @@ impl<A: Copy> Fairness<A> {
             return false;
         }
         let Some(c) = self.clock(conn) else { return true };
-        c.to_host(shown).saturating_add(slack) >= sent && c.to_host(input) <= now.saturating_add(slack)
+        c.to_host(shown).saturating_add(shown_allowance) >= sent && c.to_host(input) <= now.saturating_add(slack)
     }
 
     /// A seat the host plays (a bot or a stand-in) acts at `now`: it lives on the host clock,

@@ -1657,3 +1657,83 @@ fn the_first_pilot_picks_the_game_and_the_seats_go_with_it() {
     assert!(now >= 1_000 + CARRY_US, "Bob's seat waited {CARRY_US} µs");
     assert_eq!(next.carried().len(), 1);
 }
+
+/// Where the update that reveals the first grab left for `conn`, and the instant it says to
+/// show it on that laptop's clock.
+fn reveal_sent_to(out: &[Output], conn: ConnId) -> Option<(u64, Option<u64>)> {
+    out.iter().find_map(|o| match o {
+        Output::SendAt { conn: c, at, msg: ServerMsg::Update { events, show_at_us, .. } }
+            if *c == conn && events.iter().any(|e| matches!(e, Event::ReservoirsRevealed { .. })) =>
+        {
+            Some((*at, *show_at_us))
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn fairness_2_a_reveal_leads_every_pilot_by_its_floor_and_no_path_estimate_buys_more() {
+    // Three pilots on the same 1 ms path. Anne answers every clock probe at once; Bob holds
+    // one answer in ten back by 56 ms (his jitter, and so his claims' bound, widen by 28 ms);
+    // Chloé holds every answer back by 40 ms and stamps them 20 ms late, so her clock looks
+    // right and her path 20 ms longer — but QUIC, timing its own packets, measured 2 ms. Dora
+    // watches.
+    let mut r = room(0, 1);
+    let mut out = Vec::new();
+    for (conn, name) in [(1, "Anne"), (2, "Bob"), (3, "Chloé")] {
+        r.hello(0, conn, hello(name, None), Steady, &mut out);
+    }
+    r.hello(0, 4, Hello { watch: true, ..hello("Dora", None) }, Steady, &mut out);
+    for i in 0..40u64 {
+        let t = i * 10_000;
+        let honest = crate::fair::Sample::from_probe(t, t + 1_000, t + 1_000, t + 2_000);
+        let held =
+            if i % 10 == 3 { crate::fair::Sample::from_probe(t, t + 1_000, t + 1_000, t + 58_000) } else { honest };
+        let late = crate::fair::Sample::from_probe(t, t + 21_000, t + 21_000, t + 42_000);
+        for (conn, sample) in [(1, honest), (2, held), (3, late), (4, honest)] {
+            r.probe(conn, sample.with_transport_min_rtt(2_000));
+        }
+    }
+    assert!(r.fair.owd_max(2) >= 25_000, "Bob's jitter widened his bound: {}", r.fair.owd_max(2));
+    assert!(r.fair.owd_max(3) >= 20_000, "Chloé's probes put her 20 ms away: {}", r.fair.owd_max(3));
+    for conn in 1..=3 {
+        r.message(0, conn, ClientMsg::Ready(true), &mut out);
+    }
+    out.clear();
+    let now = run(&mut r, 0, 60_000_000, &mut out, |r| r.game().is_some_and(|c| c.race().phase() == Phase::Grab));
+    let opens = r.fair.open_moment().expect("the grab is open").1;
+    let lead = 1_000 + REVEAL_MARGIN_US;
+    for conn in 1..=3 {
+        let (at, show_at) = reveal_sent_to(&out, conn).expect("the reveal leaves for every pilot");
+        assert_eq!(at, opens - lead, "conn {conn}: the same lead over the same floor");
+        assert_eq!(show_at, Some(opens), "conn {conn}: shown at the instant (its clock is the host's)");
+    }
+    let (at, _) = reveal_sent_to(&out, 4).expect("the watcher sees the grab");
+    assert_eq!(at, opens, "a spectator is sent the reveal when it opens, never before");
+    assert!(opens >= now + 10_000, "the moment opens far enough ahead");
+}
+
+#[test]
+fn fairness_5_a_moment_shown_before_its_update_could_arrive_is_refused() {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    let sent = reveal - 1_000 - REVEAL_MARGIN_US;
+    out.clear();
+    // Anne says she saw the reservoirs 40 ms before they left the host: no screen can have.
+    let early = ClientMsg::Timed {
+        seq: 1,
+        action: Action::TakePawn { pawn: pawns[0] },
+        shown_us: sent - 40_000,
+        input_us: reveal + 200_000,
+    };
+    r.message(reveal + 201_000, 1, early, &mut out);
+    assert_eq!(refusals(&out, 1), [RuleError::ImplausibleTiming]);
+    // Bob showed them as they arrived, before the instant: believed.
+    let arrived = ClientMsg::Timed {
+        seq: 1,
+        action: Action::TakePawn { pawn: pawns[0] },
+        shown_us: sent + 1_000,
+        input_us: reveal + 220_000,
+    };
+    r.message(reveal + 221_000, 2, arrived, &mut out);
+    assert!(refusals(&out, 2).is_empty());
+}

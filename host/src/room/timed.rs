@@ -74,12 +74,14 @@ impl<G: Game> RoomOf<G> {
     }
 
     /// A timed moment opens. Released at a secret instant (a reveal), it is far enough ahead
-    /// for every client to get it just before (it leaves at the last moment, `moment_timing`);
+    /// for every contender's laptop to get it just before over its path's floor (it leaves at
+    /// the last moment, `moment_timing`);
     /// released at once (public news), far enough for a retransmission ([`ECHANGE_LEAD_US`]).
     pub(super) fn open_moment(&mut self, now: u64, step: TimedStep) {
         let slowest = self.slowest_pilot_path();
+        let farthest = self.pilot_conns().filter_map(|(c, _)| self.fair.reveal_floor(c)).max().unwrap_or(0);
         let lead = match step.release {
-            Release::Secret => (slowest + REVEAL_MARGIN_US).clamp(10_000, 500_000),
+            Release::Secret => (farthest + REVEAL_MARGIN_US).max(10_000),
             Release::Public => (2 * slowest + ECHANGE_LEAD_US).min(500_000),
         };
         // Ties within the margin are drawn from the room's seed and the moment's name.
@@ -90,11 +92,24 @@ impl<G: Game> RoomOf<G> {
     }
 
     /// When the update that opens the current moment leaves for `conn`, and the instant to
-    /// show it on that client's clock.
+    /// show it on that client's clock. A secret one leaves a contender's laptop at the same
+    /// lead over its path's floor as every other's (`ClockModel::reveal_floor`: the jitter,
+    /// which a laptop can widen, never leads it) and everyone else's — spectators, seats not
+    /// in the moment, a laptop the host has no clock model of yet — when it opens: a watcher
+    /// next to a pilot has nothing early to whisper.
     pub(super) fn moment_timing(&mut self, conn: ConnId, now: u64) -> Option<(u64, Option<u64>)> {
         let (_, opens) = self.fair.open_moment()?;
+        let contends = self
+            .members
+            .get(&conn)
+            .copied()
+            .flatten()
+            .is_some_and(|seat| self.timed_step().is_some_and(|step| step.contenders.contains(seat)));
         let send_at = match self.fair.open_release()? {
-            Release::Secret => opens.saturating_sub(self.fair.owd_max(conn) + REVEAL_MARGIN_US),
+            Release::Secret => match self.fair.reveal_floor(conn).filter(|_| contends) {
+                Some(floor) => opens.saturating_sub(floor + REVEAL_MARGIN_US),
+                None => opens,
+            },
             Release::Public => now,
         };
         self.fair.sent(conn, send_at);

@@ -58,6 +58,19 @@ struct Args {
     /// than it did.
     #[arg(long, default_value_t = 0.0)]
     liar_shown_ms: f64,
+    /// Bot 0 looks at each grab as its update arrives and claims the instant the update names
+    /// as its `shown` (a modified client's head start from an early reveal).
+    #[arg(long)]
+    liar_peeks: bool,
+    /// Bot 0 holds this share of its clock answers back (0.02 = 2 %) by --liar-hold-ms.
+    #[arg(long, default_value_t = 0.0)]
+    liar_hold_share: f64,
+    #[arg(long, default_value_t = 0.0)]
+    liar_hold_ms: f64,
+    /// Bot 0 holds every packet it sends this many ms (its QUIC acknowledgements too) and
+    /// stamps its clock answers as late, so only QUIC sees the longer path.
+    #[arg(long, default_value_t = 0.0)]
+    liar_ack_delay_ms: f64,
     /// Client → host one-way latency of each bot, ms (a comma list, cycled); default: the
     /// same as --latency-ms.
     #[arg(long, value_delimiter = ',')]
@@ -114,6 +127,9 @@ fn main() -> anyhow::Result<()> {
         ("--blackout-ms", a.blackout_ms, 10_000.0),
         ("--liar-ms", a.liar_ms, 10_000.0),
         ("--liar-shown-ms", a.liar_shown_ms, 10_000.0),
+        ("--liar-hold-share", a.liar_hold_share, 1.0),
+        ("--liar-hold-ms", a.liar_hold_ms, 10_000.0),
+        ("--liar-ack-delay-ms", a.liar_ack_delay_ms, 10_000.0),
     ] {
         anyhow::ensure!((0.0..=max).contains(&v), "{flag}: from 0 to {max}, got {v}");
     }
@@ -139,6 +155,10 @@ fn main() -> anyhow::Result<()> {
         liar_hush_after_ms: a.liar_hush_after_ms,
         liar_fake_silence_ms: a.liar_fake_silence_ms,
         liar_shown_ms: a.liar_shown_ms,
+        liar_peeks: a.liar_peeks,
+        liar_hold_share: a.liar_hold_share,
+        liar_hold_ms: a.liar_hold_ms,
+        liar_ack_delay_ms: a.liar_ack_delay_ms,
         up_latency_ms: a.up_latency_ms,
         burst_loss: a.burst_loss,
         clock_step_ms: a.clock_step_ms,

@@ -78,6 +78,18 @@ pub struct LabConfig {
     /// The liar (bot 0) claims it showed each moment this many ms later than it did (0: it
     /// tells the truth about `shown`): the other side of a reaction the host must bound.
     pub liar_shown_ms: f64,
+    /// The liar peeks: it looks at each grab as its update arrives, not at the instant the
+    /// update names, and still claims that instant as `shown` — what a modified client does to
+    /// turn an early reveal into a head start.
+    pub liar_peeks: bool,
+    /// The liar holds this share of its clock answers back by `liar_hold_ms`, to widen the
+    /// jitter the host sees on its path.
+    pub liar_hold_share: f64,
+    pub liar_hold_ms: f64,
+    /// The liar holds every packet it sends this long, its QUIC acknowledgements too (QUIC's
+    /// round trip grows by as much), and stamps its clock answers as many ms late so its probes
+    /// still look near, ms (0: never).
+    pub liar_ack_delay_ms: f64,
     /// Client → host one-way latency per bot, ms (cycled); empty: the same as `latency_ms`.
     pub up_latency_ms: Vec<f64>,
     /// Long-run loss that comes in runs (Gilbert–Elliott), each way; 0: none.
@@ -95,6 +107,13 @@ pub struct LabConfig {
     /// Every bot holds an Échange each round (`TableOptions::echange_drill`) and declares it
     /// after a drawn reaction: every round has an Échange contest (B-4.7).
     pub echange: bool,
+}
+
+impl LabConfig {
+    /// Whether bot 0 lies in any way.
+    pub fn has_liar(&self) -> bool {
+        self.liar_ms > 0.0 || self.liar_shown_ms > 0.0 || self.liar_peeks
+    }
 }
 
 impl Default for LabConfig {
@@ -118,6 +137,10 @@ impl Default for LabConfig {
             liar_hush_after_ms: 0.0,
             liar_fake_silence_ms: 0.0,
             liar_shown_ms: 0.0,
+            liar_peeks: false,
+            liar_hold_share: 0.0,
+            liar_hold_ms: 0.0,
+            liar_ack_delay_ms: 0.0,
             up_latency_ms: Vec::new(),
             burst_loss: 0.0,
             clock_step_ms: 0.0,
@@ -164,6 +187,9 @@ struct Truth {
     echanges: BTreeMap<(u8, u16, u8), f64>,
     /// (race, round) → the reactions of the Échange window's photo finish.
     echange_photos: BTreeMap<(u8, u16), Vec<Option<u32>>>,
+    /// (seat, how long before the instant it names each grab's reveal reached that bot, µs on
+    /// its own clock; negative: after).
+    reveal_leads: Vec<(u8, f64)>,
 }
 
 /// A bot's clock: its own start, an offset and a drift — and, if the lab asks, the faults of
@@ -267,6 +293,11 @@ pub struct LiarReport {
     /// What the liar kept: its true reaction minus the reaction the host judged, ms, over its
     /// first grab of each round (fairness.md §7: about one beat at most).
     pub kept_ms: Percentiles,
+    /// How long before the instant it names each grab's reveal reached the liar, and every
+    /// honest bot, ms (negative: after): what a peeking laptop could see early. The liar's
+    /// lead beyond the honest ones' is what its path estimate bought it (fairness.md §2).
+    pub reveal_lead_ms: Percentiles,
+    pub honest_reveal_lead_ms: Percentiles,
 }
 
 /// One side of a pair the host ordered wrong; times in ms after the reveal instant.
@@ -386,7 +417,7 @@ pub fn flawed_laptop(
         burst_loss: config.burst_loss,
     };
     let down = cycled(&config.latency_ms).unwrap_or(0.0);
-    let up = cycled(&config.up_latency_ms).unwrap_or(down);
+    let up = cycled(&config.up_latency_ms).unwrap_or(down) + if i == 0 { config.liar_ack_delay_ms } else { 0.0 };
     let horizon_us = (3_600 + config.rounds as u64 * 8) * 1_000_000;
     let blackouts = Blackouts::draw((config.blackout_ms * 1000.0) as u64, horizon_us, config.seed ^ (i as u64 + 7));
     let path = Path { up: spec(up), down: spec(down), blackouts };
@@ -431,7 +462,9 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     for i in 0..config.players {
         let (socket, clock) = flawed_laptop(&config, i, &mut rng)?;
         clocks.push(clock.clone());
-        let options = ConnectOptions { clock: clock.clone(), socket: Some(socket), ..ConnectOptions::default() };
+        let answers = (i == 0).then(|| LiarAnswers::of(&config, clock.clone())).flatten();
+        let options =
+            ConnectOptions { clock: clock.clone(), socket: Some(socket), answers, ..ConnectOptions::default() };
         let session = Session::connect_with(addr, &code, &format!("lab{i}"), None, options).await?;
         // The truth is kept by seat: bot i must hold seat i.
         anyhow::ensure!(
@@ -491,7 +524,7 @@ fn analyse(
     let mut tally = Tally::default();
     let mut pairs = 0;
     let (mut wrong, mut wrong_clamped, mut wrong_examples) = (0, 0, Vec::new());
-    let liar = (config.liar_ms > 0.0 || config.liar_shown_ms > 0.0).then_some(0u8);
+    let liar = config.has_liar().then_some(0u8);
     let liar_seat = liar.unwrap_or(u8::MAX);
     let (mut contested, mut wrongful) = (0, 0);
     for (&(race, round), reqs) in &rounds {
@@ -610,6 +643,9 @@ fn analyse(
             Some((truth.reaction_us - first.reaction_us as f64) / 1000.0)
         })
         .collect();
+    let leads = |liar: bool| -> Vec<f64> {
+        truth.reveal_leads.iter().filter(|(seat, _)| (*seat == liar_seat) == liar).map(|(_, us)| us / 1000.0).collect()
+    };
     LabReport {
         seed: config.seed,
         rounds: rounds.len(),
@@ -626,6 +662,8 @@ fn analyse(
         klaxon: KlaxonReport { pairs: k_pairs, accuracy: share(k_ok), real_time_accuracy: share(k_real_ok) },
         echange: echange_report(log, truth, liar_seat),
         liar: LiarReport {
+            reveal_lead_ms: percentiles(leads(true)),
+            honest_reveal_lead_ms: percentiles(leads(false)),
             claimed_ms: config.liar_ms + config.liar_shown_ms,
             wrongful_wins: wrongful,
             contested,
@@ -849,8 +887,16 @@ async fn lab_bot(
                                 .push(seat.0);
                         }
                         Event::ReservoirsRevealed { .. } => {
-                            let (at_us, t) =
-                                show(&mut session, &clock, (view, Timed::Grab), *show_at_us, frame).await?;
+                            if let Some(at) = *show_at_us {
+                                let lead = at as f64 - clock.now_us() as f64;
+                                truth.lock().expect("truth").reveal_leads.push((me as u8, lead));
+                            }
+                            let peeks = me == 0 && config.liar_peeks;
+                            let (at_us, t) = if peeks {
+                                peek(&mut session, &clock, (view, Timed::Grab), *show_at_us)
+                            } else {
+                                show(&mut session, &clock, (view, Timed::Grab), *show_at_us, frame).await?
+                            };
                             shown = Some((at_us, t));
                             target = best_pawn(view, &session.state().mirror.legal);
                             grab_at = Some(t + Duration::from_micros(draw_reaction(&config, &mut rng)));
@@ -1000,6 +1046,54 @@ async fn show(
     Ok((at_us, t))
 }
 
+/// What a peeking laptop does with a moment: it looks at once, and tells the host (and its own
+/// beats) it showed it at the instant the update names, if that is later. The instant it
+/// really looked is the truth its reaction is drawn from.
+fn peek(
+    session: &mut Session,
+    clock: &LabClock,
+    (view, moment): (&bolide_protocol::PlayerView, Timed),
+    show_at_us: Option<u64>,
+) -> (u64, Instant) {
+    let t = Instant::now();
+    let at_us = (clock.at(t) as u64).max(show_at_us.unwrap_or(0));
+    session.state().show(Shown { moment: moment.name(view.race, view.round), at_us });
+    (at_us, t)
+}
+
+/// The lab liar's clock answers (`--liar-hold-share`, `--liar-ack-delay-ms`): a share held
+/// back, and every one stamped as late as its packets are held, so the probes do not show
+/// what QUIC sees.
+struct LiarAnswers {
+    clock: Arc<LabClock>,
+    share: f64,
+    hold: Duration,
+    late_us: u64,
+    rng: Mutex<ChaCha8Rng>,
+}
+
+impl LiarAnswers {
+    fn of(config: &LabConfig, clock: Arc<LabClock>) -> Option<Arc<dyn bolide_client::net::ProbeAnswers>> {
+        (config.liar_hold_share > 0.0 || config.liar_ack_delay_ms > 0.0).then(|| {
+            Arc::new(LiarAnswers {
+                clock,
+                share: config.liar_hold_share.clamp(0.0, 1.0),
+                hold: Duration::from_secs_f64(config.liar_hold_ms.max(0.0) / 1000.0),
+                late_us: (config.liar_ack_delay_ms.max(0.0) * 1000.0) as u64,
+                rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed ^ 0x11A2)),
+            }) as Arc<dyn bolide_client::net::ProbeAnswers>
+        })
+    }
+}
+
+impl bolide_client::net::ProbeAnswers for LiarAnswers {
+    fn answer(&self, t1: u64, t2: u64) -> (Duration, u64, u64) {
+        let held = self.share > 0.0 && self.rng.lock().expect("rng").random_bool(self.share);
+        let late = (self.late_us as f64 * self.clock.rate(Instant::now())) as u64;
+        (if held { self.hold } else { Duration::ZERO }, t1, t2 + late)
+    }
+}
+
 /// Spins the last stretch to `at`, so that a timed input is sharp; the instant it happened.
 fn spin_to(at: Instant) -> Instant {
     while Instant::now() < at {
@@ -1114,7 +1208,16 @@ pub fn table(report: &LabReport) -> String {
             report.untimed_requests, report.untimed_refused
         ));
     }
-    if report.liar.claimed_ms > 0.0 {
+    let (lead, honest) = (&report.liar.reveal_lead_ms, &report.liar.honest_reveal_lead_ms);
+    out.push_str(&format!(
+        "reveal reached the honest bots p50 {:.2} ms, p99 {:.2} ms before its instant",
+        honest.p50, honest.p99
+    ));
+    if report.conditions.has_liar() {
+        out.push_str(&format!("; the liar p50 {:.2} ms, p99 {:.2} ms", lead.p50, lead.p99));
+    }
+    out.push('\n');
+    if report.conditions.has_liar() {
         out.push_str(&format!(
             "liar claims {} ms: {} wrongful wins in {} contests; bounds took back {:.1} ms at the median, \
              it kept p50 {:.1} ms, p99 {:.1} ms\n",
