@@ -39,7 +39,7 @@ fn rss_kb() -> u64 {
 
 fn main() -> anyhow::Result<()> {
     let mode = std::env::args().nth(1).unwrap_or_default();
-    let (live, _commands) = Live::detached("GARAGE-7F3K0Q");
+    let (live, _commands) = Live::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     {
         live.set_link(Link::Connected);
         let mut state = live.state();

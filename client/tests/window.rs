@@ -39,7 +39,7 @@ fn harness(app: BolideApp) -> Harness<'static, BolideApp> {
 
 /// A table seated at seat 0 of a three-pilot lobby (Anne, Bob, and a bot once started).
 fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
-    let (live, commands) = Live::detached("GARAGE-7F3K0Q");
+    let (live, commands) = Live::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     {
         live.set_link(Link::Connected);
         let mut state = live.state();
@@ -208,12 +208,12 @@ fn join_by_hand_checks_the_address() {
 fn hosting_shows_the_room_code_large_with_the_addresses_to_join() {
     let (mut app, live, _commands) = seated(false);
     let addresses = vec!["192.168.1.20:47117".parse().unwrap(), "[fe80::1]:47117".parse().unwrap()];
-    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K0Q".into(), addresses, guard: None }));
+    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K-0Q9M-2XWB-HC4T".into(), addresses, guard: None }));
     let mut h = harness(app);
     h.run();
     assert!(h.query_by_label("Room code — tell it to everyone at the table").is_some());
     // In the banner, and large under the heading.
-    assert_eq!(h.query_all_by_label("GARAGE-7F3K0Q").count(), 2);
+    assert_eq!(h.query_all_by_label("GARAGE-7F3K-0Q9M-2XWB-HC4T").count(), 2);
     assert!(h.query_by_label("Join at 192.168.1.20:47117  or  [fe80::1]:47117").is_some());
 }
 
@@ -644,7 +644,7 @@ fn the_language_switch_speaks_french_and_is_remembered() {
 
 /// A practice table's lobby, seated at seat 0, not started.
 fn practice_lobby() -> (Live, UnboundedReceiver<Command>) {
-    let (live, commands) = Live::detached("PRACTICE-7F3K0Q");
+    let (live, commands) = Live::detached("PRACTICE-7F3K-0Q9M-2XWB-HC4T");
     live.set_link(Link::Connected);
     let mut state = live.state();
     state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
@@ -733,7 +733,7 @@ fn every_character_of_every_message_is_in_the_window_s_fonts() {
 /// (board, pilots, photo finish, log), without a pawn to grab or a button to press.
 #[test]
 fn a_spectator_watches_the_race_without_a_hand_or_buttons() {
-    let (live, mut commands) = Live::detached("GARAGE-7F3K0Q");
+    let (live, mut commands) = Live::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     live.set_link(Link::Connected);
     {
         let mut state = live.state();
@@ -860,7 +860,7 @@ fn joining_a_1000_bornes_table_from_the_list_joins_it_in_its_words() {
 
 /// A 1000 Bornes table at seat 0 of a lobby of two people (Anne, Bob) and `bots` bots.
 fn mb_seated(started: bool, bots: u8) -> (BolideApp, LiveOf<MilleBornes>, UnboundedReceiver<MbCommand>) {
-    let (live, commands) = LiveOf::<MilleBornes>::detached("GARAGE-7F3K0Q");
+    let (live, commands) = LiveOf::<MilleBornes>::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     live.set_link(Link::Connected);
     {
         let mut state = live.state();
@@ -1391,7 +1391,7 @@ fn handed_a_night(tag: &str, committed: Option<bolide_protocol::dice::Commitment
     let (mut app, dir) = with_a_kept_night(1, tag);
     std::fs::remove_dir_all(dir.join("replays")).unwrap();
     let text = bolide_client::replay::night_of_bots(1);
-    let (live, _commands) = Live::detached("GARAGE-7F3K0Q");
+    let (live, _commands) = Live::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     {
         let mut t = live.state();
         let settings = Settings {
@@ -1448,7 +1448,7 @@ type EnteCommand = CommandOf<Entenrallye>;
 /// Anne at seat 0 of an Entenrallye table with Bob and a bot; once started, a year dealt from
 /// seed 7 at its first turn (Anne's), as the host would show it.
 fn ente_seated(started: bool, lang: Lang) -> (BolideApp, LiveOf<Entenrallye>, UnboundedReceiver<EnteCommand>, Rallye) {
-    let (live, commands) = LiveOf::<Entenrallye>::detached("GARAGE-7F3K0Q");
+    let (live, commands) = LiveOf::<Entenrallye>::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     live.set_link(Link::Connected);
     let game = Rallye::new(entenrallye::Settings::default(), 3, 7, &mut Vec::new()).unwrap();
     {

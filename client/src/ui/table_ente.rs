@@ -144,7 +144,7 @@ pub fn mid_year(names: &[&str], seed: u64) -> LiveOf<Entenrallye> {
     use bolide_protocol::wire::BeatSchedule;
     use bolide_table::Game;
     use rand::SeedableRng;
-    let (live, _commands) = LiveOf::<Entenrallye>::detached("GARAGE-7F3K0Q");
+    let (live, _commands) = LiveOf::<Entenrallye>::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     let players = u8::try_from(names.len()).unwrap_or(u8::MAX);
     let mut events = Vec::new();
     if let Ok(mut game) = Rallye::new(Settings::default(), players, seed, &mut events) {

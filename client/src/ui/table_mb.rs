@@ -334,7 +334,7 @@ impl MbTableUi {
 /// frame-time benchmark draw.
 pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
     use bolide_protocol::wire::BeatSchedule;
-    let (live, _commands) = LiveOf::<MilleBornes>::detached("GARAGE-7F3K0Q");
+    let (live, _commands) = LiveOf::<MilleBornes>::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     let players = u8::try_from(names.len()).unwrap_or(u8::MAX);
     let mut events = Vec::new();
     if let Ok(mut partie) = mille_bornes::Partie::new(mille_bornes::Settings::default(), players, seed, &mut events) {
