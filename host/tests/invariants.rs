@@ -5,8 +5,8 @@
 //!   room drives any game through the seam;
 //! - the network layer (`host/src/net`) and the client core (`client::state`, `net`, `beat`)
 //!   name no game;
-//! - a game's engine (`mille-bornes/`, Bolide's `host/src/game/`) does no I/O and reads no
-//!   clock: every instant is the table's;
+//! - a game's engine (`mille-bornes/`, `entenrallye/`, Bolide's `host/src/game/`) does no I/O
+//!   and reads no clock: every instant is the table's;
 //! - `protocol/` does no I/O.
 //!
 //! Test code (a `tests.rs`/`props.rs` file, or what follows `#[cfg(test)]` in a file) is not
@@ -81,7 +81,7 @@ const IO_AND_CLOCKS: &[&str] = &[
 
 #[test]
 fn the_table_names_no_game() {
-    let games = ["bolide_protocol", "bolide_host", "bolide_client", "bolide_bots", "mille_bornes"];
+    let games = ["bolide_protocol", "bolide_host", "bolide_client", "bolide_bots", "mille_bornes", "entenrallye"];
     let found = violations(&["table/src"], &games);
     assert!(found.is_empty(), "Architecture Invariant: the table names no game's types:\n{}", found.join("\n"));
 }
@@ -111,6 +111,7 @@ fn the_room_names_no_game() {
         "bolide_protocol::Action",
         "bolide_protocol::Event",
         "mille_bornes",
+        "entenrallye",
     ];
     let found = violations(&["host/src/room"], &games);
     assert!(found.is_empty(), "Architecture Invariant: the room names no game:\n{}", found.join("\n"));
@@ -134,6 +135,8 @@ fn the_network_layer_and_the_client_core_name_no_game() {
         "Bolide>",
         "MilleBornes",
         "mille_bornes",
+        "Entenrallye",
+        "entenrallye",
     ];
     let layers =
         ["host/src/net", "client/src/state.rs", "client/src/net.rs", "client/src/beat.rs", "client/src/game.rs"];
@@ -160,7 +163,7 @@ fn no_message_has_a_fixed_array_sized_by_seats() {
 
 #[test]
 fn a_game_s_engine_does_no_io_and_reads_no_clock() {
-    let found = violations(&["mille-bornes/src", "host/src/game"], IO_AND_CLOCKS);
+    let found = violations(&["mille-bornes/src", "entenrallye/src", "host/src/game"], IO_AND_CLOCKS);
     assert!(found.is_empty(), "Architecture Invariant: engines are pure:\n{}", found.join("\n"));
 }
 
