@@ -25,7 +25,9 @@ pub enum Stage {
     Other,
 }
 
-/// What the client core needs of a game, beyond its words on the wire.
+/// What the client core needs of a game, beyond its words on the wire. A game that times
+/// nothing (Entenrallye) writes only what to check, whose view it is, its seats and what it
+/// watches: the rest defaults to "no countdown, no moment, no twin".
 pub trait ClientGame: Words {
     /// What a laptop watches all night to check the host's luck against its commitment
     /// (Bolide's dice); `()` for a game that has nothing to check yet.
@@ -46,26 +48,38 @@ pub trait ClientGame: Words {
     /// sends that seat's own).
     fn seats(view: &Self::View, seat: Seat) -> bool;
     /// Where the view stands, for the beats.
-    fn stage(view: &Self::View) -> Stage;
+    fn stage(_view: &Self::View) -> Stage {
+        Stage::Other
+    }
     /// The timed moment the view is in, as the host names it (`Shown::moment`).
-    fn moment(view: &Self::View) -> Option<u64>;
+    fn moment(_view: &Self::View) -> Option<u64> {
+        None
+    }
     /// The timed moment an update with these events opens.
-    fn opened(events: &[Self::Event], view: &Self::View) -> Option<u64>;
+    fn opened(_events: &[Self::Event], _view: &Self::View) -> Option<u64> {
+        None
+    }
     /// Whether `seat` still acts in the timed moment the view is in. Nothing that only this
     /// laptop knows (its hand) may change it: the beats it drives are on the wire.
-    fn competing(view: &Self::View, seat: Option<Seat>, legal: &[Self::Action]) -> bool;
+    fn competing(_view: &Self::View, _seat: Option<Seat>, _legal: &[Self::Action]) -> bool {
+        false
+    }
     /// Whether `action` belongs to a timed moment: it goes with its times, and copies.
-    fn timed(action: &Self::Action) -> bool;
+    fn timed(_action: &Self::Action) -> bool {
+        false
+    }
     /// Takes out of the stream's update what a twin already showed.
-    fn dedupe(twins: &mut Self::Twins, events: &mut Vec<Self::Event>, view: &Self::View);
+    fn dedupe(_twins: &mut Self::Twins, _events: &mut Vec<Self::Event>, _view: &Self::View) {}
     /// The update a twin stands for, against the view the mirror has, if it is news: the
     /// view with the moment open, its events and what this seat may do in it.
     fn twin(
-        twins: &mut Self::Twins,
-        view: &Self::View,
-        seat: Option<Seat>,
-        twin: Self::Twin,
-    ) -> Option<TwinUpdate<Self>>;
+        _twins: &mut Self::Twins,
+        _view: &Self::View,
+        _seat: Option<Seat>,
+        _twin: Self::Twin,
+    ) -> Option<TwinUpdate<Self>> {
+        None
+    }
     /// Watches a message for [`ClientGame::Watch`].
     fn watch(watch: &mut Self::Watch, msg: &ServerMsgOf<Self>);
 }

@@ -2,11 +2,11 @@
 //! in turn — so no moment, no twin and nothing to beat for; what is left is checking what
 //! the host sends against the game's own ranges (`View::check`).
 
-use crate::game::{ClientGame, Stage, TwinUpdate};
+use crate::game::ClientGame;
 use bolide_protocol::dice::{Commitment, Seal};
 use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::Seat;
-use entenrallye::{Action, Entenrallye, Event, View};
+use entenrallye::{Entenrallye, Event, View};
 
 /// What a laptop checks of the host's die (E-4.2, `entenrallye::dice`): every roll it saw,
 /// by its number in the year, against the seed the host committed to in its first lobby and
@@ -52,32 +52,6 @@ impl ClientGame for Entenrallye {
 
     fn seats(view: &View, seat: Seat) -> bool {
         seat.0 < view.players
-    }
-
-    fn stage(_view: &View) -> Stage {
-        Stage::Other
-    }
-
-    fn moment(_view: &View) -> Option<u64> {
-        None
-    }
-
-    fn opened(_events: &[Event], _view: &View) -> Option<u64> {
-        None
-    }
-
-    fn competing(_view: &View, _seat: Option<Seat>, _legal: &[Action]) -> bool {
-        false
-    }
-
-    fn timed(_action: &Action) -> bool {
-        false
-    }
-
-    fn dedupe(_twins: &mut (), _events: &mut Vec<Event>, _view: &View) {}
-
-    fn twin(_twins: &mut (), _view: &View, _seat: Option<Seat>, _twin: ()) -> Option<TwinUpdate<Entenrallye>> {
-        None
     }
 
     fn watch(watch: &mut RollWatch, msg: &ServerMsgOf<Entenrallye>) {

@@ -849,10 +849,11 @@ fn banner(ui: &mut egui::Ui, code: &str, link: &Link, w: &crate::lang::Words) ->
     egui::Panel::top("banner").show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.label(egui::RichText::new("BOLIDE").strong().italics());
-            ui.label(code);
+            // Leave first: the code after it is as long as the host's word makes it.
             if ui.button(w.leave_table).clicked() {
                 back = true;
             }
+            ui.label(code);
         });
         match link {
             Link::Connecting | Link::OtherGame { .. } => {
