@@ -7,7 +7,9 @@
 //!   name no game;
 //! - a game's engine (`mille-bornes/`, `entenrallye/`, Bolide's `host/src/game/`) does no I/O
 //!   and reads no clock: every instant is the table's;
-//! - `protocol/` does no I/O.
+//! - `protocol/` does no I/O;
+//! - a game crate depends on the table and pure libraries alone, the table on no game, and
+//!   every crate of the workspace is placed as a game or a layer (the manifests).
 //!
 //! Test code (a `tests.rs`/`props.rs` file, or what follows `#[cfg(test)]` in a file) is not
 //! held to them: tests may print and time.
@@ -178,4 +180,58 @@ fn the_scan_sees_what_it_looks_for() {
     // The network layer does I/O: a scan that found nothing there would prove nothing above.
     assert!(!violations(&["host/src/net"], IO_AND_CLOCKS).is_empty());
     assert!(!violations(&["host/src/game"], &["bolide_protocol"]).is_empty());
+}
+
+/// The names under `[dependencies]` in `dir/Cargo.toml` (not dev-dependencies: tests may
+/// print and time).
+fn dependencies(dir: &str) -> Vec<String> {
+    let manifest = std::fs::read_to_string(root().join(dir).join("Cargo.toml")).unwrap();
+    let section = manifest.split("\n[dependencies]").nth(1).unwrap_or("");
+    let section = section.split("\n[").next().unwrap_or("");
+    section
+        .lines()
+        .filter_map(|l| l.split(['.', '=', ' ']).next())
+        .map(str::trim)
+        .filter(|name| !name.is_empty() && !name.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The game crates: an engine each, beside the table.
+const GAMES: &[&str] = &["mille-bornes", "entenrallye"];
+/// Everything else in the workspace, by the layer it is.
+const HOUSE: &[&str] = &["table", "protocol", "words", "bots", "link", "host", "client", "tests"];
+/// What an engine may depend on: the table's seam and pure libraries.
+const PURE: &[&str] = &["bolide-table", "serde", "thiserror", "rand", "rand_chacha"];
+
+#[test]
+fn every_crate_of_the_workspace_has_its_place_in_these_invariants() {
+    // A new crate — a fourth game — is held to the engine's rules below as soon as it is named
+    // here, and this test fails until it is.
+    let root_manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let members = root_manifest.split("members = [").nth(1).and_then(|m| m.split(']').next()).unwrap_or("");
+    let members: Vec<&str> = members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()).collect();
+    assert!(members.len() >= GAMES.len() + HOUSE.len(), "no members read: {members:?}");
+    for member in &members {
+        assert!(
+            GAMES.contains(member) || HOUSE.contains(member),
+            "Architecture Invariant: `{member}` is neither a game nor a layer this test knows: name it in GAMES or HOUSE"
+        );
+    }
+}
+
+#[test]
+fn a_game_depends_on_the_table_alone_and_the_table_on_no_game() {
+    for game in GAMES {
+        let deps = dependencies(game);
+        assert!(deps.iter().any(|d| d == "bolide-table"), "{game} does not build on the table: {deps:?}");
+        let others: Vec<&String> = deps.iter().filter(|d| !PURE.contains(&d.as_str())).collect();
+        assert!(others.is_empty(), "Architecture Invariant: the engine {game} depends on {others:?}");
+    }
+    let table = dependencies("table");
+    let games: Vec<&String> =
+        table.iter().filter(|d| d.starts_with("bolide-") || GAMES.contains(&d.as_str())).collect();
+    assert!(games.is_empty(), "Architecture Invariant: the table depends on {games:?}");
+    // The reading sees what it looks for: the host does I/O.
+    assert!(dependencies("host").iter().any(|d| d == "quinn"), "the manifest reading found nothing");
 }
