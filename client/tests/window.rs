@@ -20,7 +20,6 @@ fn found() -> FoundHost {
     FoundHost {
         name: "Anne's table".into(),
         addr: "192.168.1.20:47117".parse().unwrap(),
-        fingerprint: "ZZZZ0000ZZZZ0000".into(),
         seats: "2/6".into(),
         version: bolide_protocol::wire::PROTOCOL_VERSION.to_string(),
         game: Some(bolide_protocol::options::GameKind::Bolide),

@@ -1,8 +1,8 @@
 //! Hosts on the local network, found by mDNS (`_bolide._udp.local.`): the Join screen lists
-//! them. A browse runs on mdns-sd's own thread; the list is shared with the window. Tests
+//! them — by name and address only: an advert's fingerprint is nobody's proof, so a laptop
+//! takes the host's from the code on its screen. A browse runs on mdns-sd's own thread; the list is shared with the window. Tests
 //! feed a list by hand ([`Discovery::fixed`]).
 
-use bolide_link::code::FINGERPRINT_CHARS;
 use bolide_protocol::options::GameKind;
 use bolide_protocol::wire::MDNS_SERVICE;
 use std::net::{IpAddr, SocketAddr};
@@ -14,8 +14,6 @@ pub struct FoundHost {
     /// The table's name (for people).
     pub name: String,
     pub addr: SocketAddr,
-    /// The certificate fingerprint: the part of the room code after the dash.
-    pub fingerprint: String,
     /// "taken/max".
     pub seats: String,
     pub version: String,
@@ -51,11 +49,6 @@ impl Discovery {
                         let host = FoundHost {
                             name: bolide_protocol::wire::clean_name(&txt("room")),
                             addr: SocketAddr::new(*ip, info.get_port()),
-                            fingerprint: txt("fp")
-                                .chars()
-                                .filter(char::is_ascii_alphanumeric)
-                                .take(FINGERPRINT_CHARS)
-                                .collect(),
                             seats: txt("seats").chars().take(8).collect(),
                             version: txt("version").chars().take(8).collect(),
                             game: match txt("game").as_str() {
