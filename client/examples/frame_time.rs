@@ -9,14 +9,15 @@
 //! with `-- replay`, a 3-race night replayed, a move further every frame; with `-- warm-up`,
 //! the warm-up; with `-- entenrallye`, an Entenrallye table of six in June, seat 0 to drive.
 
+use bolide::LobbyState;
+use bolide::options::Settings;
+use bolide::sim;
+use bolide::view::{PhaseView, TurnStep, TurnView};
+use bolide::{Action, Colour, Event, Seat, TableOptions};
 use bolide_client::live::{Link, Live};
 use bolide_client::ui::BolideApp;
 use bolide_client::ui::prefs::Prefs;
-use bolide_host::sim;
-use bolide_protocol::options::Settings;
-use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
-use bolide_protocol::wire::{LobbySeat, LobbyState};
-use bolide_protocol::{Action, Colour, Event, Seat, TableOptions};
+use bolide_table::wire::LobbySeat;
 
 const FRAMES: usize = 10_000;
 const WARM_UP: usize = 300;
@@ -43,7 +44,7 @@ fn main() -> anyhow::Result<()> {
     {
         live.set_link(Link::Connected);
         let mut state = live.state();
-        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+        state.welcome(Some(Seat(0)), None, bolide_table::wire::BeatSchedule::Steady);
         let t = &mut state.mirror;
         let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny"];
         let seats = (0..6)

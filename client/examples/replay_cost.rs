@@ -4,10 +4,10 @@
 //! Prints the time and the memory it took. `cargo run --release -p bolide-client --example
 //! replay_cost [RACES]`.
 
+use bolide::Bolide;
+use bolide::game::Championship;
 use bolide_client::replay::Night;
 use bolide_client::shelf::Shelf;
-use bolide_host::game::Championship;
-use bolide_protocol::Bolide;
 use std::time::Instant;
 
 /// This process's resident memory now and at its peak (kB), from /proc.

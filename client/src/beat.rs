@@ -4,9 +4,9 @@
 //!   there, its elapsed time since it showed the moment: the host commits a faster hand's
 //!   verdict once every competing seat has shown a time past it, so a verdict waits up to one
 //!   interval for the slowest competitor;
-//! - under the cup, once just after the lift instant the host announced (on this client's
-//!   clock), so that the Klaxon order is settled as soon as it can be — then, until the host
-//!   lifts, every [`BEAT_US`] or [`CUP_BEAT_US`] (as below);
+//! - under a countdown, once just after the countdown's end the host announced (on this client's
+//!   clock), so that the calls' order is settled as soon as it can be — then, until the host
+//!   ends it, every [`BEAT_US`] or [`CUP_BEAT_US`] (as below);
 //! - and, on a host that asks for it in its welcome ([`BeatSchedule::Steady`]: a game night's
 //!   host does), all along from the lobby on: the host's record of this laptop's path. A path
 //!   that goes quiet in stretches (Wi-Fi) shows it in the gaps between dense beats, and only
@@ -24,10 +24,10 @@
 //! Times are µs on the client's clock.
 
 use crate::game::{ClientGame, Stage};
-use bolide_protocol::wire::{BeatSchedule, ServerMsgOf, Shown};
+use bolide_table::wire::{BeatSchedule, ServerMsgOf, Shown};
 
-pub use bolide_protocol::wire::BEAT_US;
-/// Under the cup past the lift instant (or without one), when the host asked for beats only
+pub use bolide_table::wire::BEAT_US;
+/// Under the countdown past the countdown's end (or without one), when the host asked for beats only
 /// while acting.
 pub const CUP_BEAT_US: u64 = 25_000;
 /// Outside a countdown and a moment, a steady schedule's beat between bursts: the laptop is
@@ -38,9 +38,9 @@ pub const BURST_US: u64 = 300_000;
 /// ... at the start of each stretch this long of the client's clock: a path that goes quiet
 /// every few seconds shows it in a few bursts a minute, well within the host's record.
 pub const BURST_EVERY_US: u64 = 10_000_000;
-/// How long after the announced lift instant the first beat goes, so that it shows a time past
-/// the lift even through the host's clock-model error.
-pub const LIFT_SLACK_US: u64 = 1_000;
+/// How long after the announced end the first beat goes, so that it shows a time past
+/// the countdown's end even through the host's clock-model error.
+pub const COUNTDOWN_SLACK_US: u64 = 1_000;
 
 /// A client's heartbeat schedule, and the timed moment it showed.
 #[derive(Debug, Clone)]
@@ -50,7 +50,7 @@ pub struct Heartbeats {
     last_us: Option<u64>,
     /// The last beat said the next one follows within [`BEAT_US`].
     promised: bool,
-    lift_at_us: Option<u64>,
+    countdown_end_us: Option<u64>,
     /// The latest timed moment this client showed, and when (its own clock).
     shown: Option<Shown>,
 }
@@ -72,13 +72,13 @@ pub fn opened<W: ClientGame>(msg: &ServerMsgOf<W>, now_us: u64) -> Option<Shown>
 impl Heartbeats {
     /// A schedule as the host asked in its welcome.
     pub fn new(schedule: BeatSchedule) -> Heartbeats {
-        Heartbeats { schedule, last_us: None, promised: false, lift_at_us: None, shown: None }
+        Heartbeats { schedule, last_us: None, promised: false, countdown_end_us: None, shown: None }
     }
 
-    /// Reads what the host announced: the lift instant of the cup now down.
+    /// Reads what the host announced: the countdown's end of the countdown now running.
     pub fn on_message<W: ClientGame>(&mut self, msg: &ServerMsgOf<W>) {
-        if let ServerMsgOf::Update { view, lift_at_us, .. } = msg {
-            self.on_update(W::stage(view), *lift_at_us);
+        if let ServerMsgOf::Update { view, countdown_end_us, .. } = msg {
+            self.on_update(W::stage(view), *countdown_end_us);
         }
     }
 
@@ -106,8 +106,8 @@ impl Heartbeats {
     }
 
     /// An update at `stage`, with the countdown's end it announced.
-    pub fn on_update(&mut self, stage: Stage, lift_at_us: Option<u64>) {
-        self.lift_at_us = if stage == Stage::Countdown { lift_at_us } else { None };
+    pub fn on_update(&mut self, stage: Stage, countdown_end_us: Option<u64>) {
+        self.countdown_end_us = if stage == Stage::Countdown { countdown_end_us } else { None };
     }
 
     /// When the next beat of a seated client is due on this client's clock, or `None` when
@@ -115,9 +115,9 @@ impl Heartbeats {
     /// timed moment now open ([`competing`]).
     pub fn due(&self, stage: Option<Stage>, competing: bool) -> Option<u64> {
         let after = |every: u64| self.last_us.map_or(0, |last| last.saturating_add(every));
-        let lift = match (stage, self.lift_at_us) {
-            (Some(Stage::Countdown), Some(lift)) if self.last_us.is_none_or(|last| last < lift + LIFT_SLACK_US) => {
-                Some(lift + LIFT_SLACK_US)
+        let end = match (stage, self.countdown_end_us) {
+            (Some(Stage::Countdown), Some(end)) if self.last_us.is_none_or(|last| last < end + COUNTDOWN_SLACK_US) => {
+                Some(end + COUNTDOWN_SLACK_US)
             }
             _ => None,
         };
@@ -127,11 +127,11 @@ impl Heartbeats {
             _ if self.dense(stage, competing, after(BEAT_US)) => Some(after(BEAT_US)),
             (BeatSchedule::Steady, _, None) => Some(0),
             (BeatSchedule::Steady, _, Some(last)) => Some(after(IDLE_BEAT_US).min(next_burst(last))),
-            // Past the announced lift, or none announced (no clock model of this laptop yet).
-            (BeatSchedule::WhileActing, Some(Stage::Countdown), _) if lift.is_none() => Some(after(CUP_BEAT_US)),
+            // Past the announced end, or none announced (no clock model of this laptop yet).
+            (BeatSchedule::WhileActing, Some(Stage::Countdown), _) if end.is_none() => Some(after(CUP_BEAT_US)),
             (BeatSchedule::WhileActing, _, _) => None,
         };
-        lift.into_iter().chain(regular).min()
+        end.into_iter().chain(regular).min()
     }
 
     /// Whether this client beats densely at `at_us` (its clock).
@@ -161,9 +161,9 @@ fn next_burst(at_us: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_protocol::view::PhaseView;
-    use bolide_protocol::wire::ServerMsg;
-    use bolide_protocol::{Event, PlayerView, Seat};
+    use bolide::ServerMsg;
+    use bolide::view::PhaseView;
+    use bolide::{Event, PlayerView, Seat};
 
     #[test]
     fn b_4_6_under_the_cup_one_beat_just_after_the_announced_lift() {
@@ -243,8 +243,7 @@ mod tests {
 
     #[test]
     fn a_beat_names_the_moment_it_showed_and_never_an_earlier_one() {
-        let (grab_moment, echange) =
-            (bolide_protocol::Timed::Grab.name(1, 2), bolide_protocol::Timed::Echange.name(1, 2));
+        let (grab_moment, echange) = (bolide::Timed::Grab.name(1, 2), bolide::Timed::Echange.name(1, 2));
         let mut h = Heartbeats::default();
         let grab = Shown { moment: grab_moment, at_us: 5_000 };
         h.show(grab);
@@ -261,7 +260,7 @@ mod tests {
     fn b_4_6_a_klaxon_pick_that_reveals_and_opens_the_echange_window_shows_the_window() {
         // The last Klaxon pick reveals the reservoirs, hands out the last pawn and opens the
         // Échange window in one update: the race is in the window, so the window is shown.
-        let view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
+        let view = bolide::sim::random_race(3, 1).view_for(Seat(0));
         let update = |phase| ServerMsg::Update {
             events: vec![
                 Event::ReservoirsRevealed { values: vec![1, 3, 1] },
@@ -272,10 +271,10 @@ mod tests {
             deadline_ms: None,
             awaited: None,
             show_at_us: Some(7_000),
-            lift_at_us: None,
+            countdown_end_us: None,
         };
         let shown = opened(&update(PhaseView::Echange), 5_000).expect("the window opens");
-        assert_eq!((shown.moment, shown.at_us), (bolide_protocol::Timed::Echange.name(view.race, view.round), 7_000));
+        assert_eq!((shown.moment, shown.at_us), (bolide::Timed::Echange.name(view.race, view.round), 7_000));
         // Every pawn handed out and nothing to declare: no moment is open.
         assert_eq!(opened(&update(PhaseView::Movement), 5_000), None);
     }

@@ -7,13 +7,13 @@ use crate::game::ClientGame;
 use crate::game::Stage;
 use crate::net::{self, Admitted, ClientError, ConnectOptionsOf, SessionOf};
 use crate::state::MirrorOf;
-use bolide_bots::{BotLevel, Decide};
-use bolide_protocol::event::PhotoFinish;
-use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{
+use bolide::bots::{BotLevel, Decide};
+use bolide::event::PhotoFinish;
+use bolide::view::PhaseView;
+use bolide::{Action, Bolide, Event, PlayerView};
+use bolide_table::wire::{
     ClientMsgOf, FieldCall, FieldLine, FieldTruth, MAX_FIELD_LINES, PROTOCOL_VERSION, ServerMsgOf, Shown, StandingLine,
 };
-use bolide_protocol::{Action, Bolide, Event, PlayerView};
 use mille_bornes::MilleBornes;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -369,7 +369,7 @@ pub async fn play_session<W: BotGame>(
     let mut drawn: Option<(u64, u64)> = None;
     let mut record = FieldTruth::default();
     // The end of the countdown now running, as this laptop was told it (its own clock).
-    let mut lift_us: Option<u64> = None;
+    let mut end_us: Option<u64> = None;
     let mut ready_sent = false;
     let mut answered = None;
     // A decision taken, and the timed moment it was taken in, sent once its thinking time is
@@ -400,10 +400,10 @@ pub async fn play_session<W: BotGame>(
                         // A call under a countdown: the host orders it by how long before the
                         // end this laptop called.
                         let counting_down = session.state().mirror.view.as_ref().map(W::stage) == Some(Stage::Countdown);
-                        if let Some(lift_us) = lift_us.filter(|_| field.is_some() && counting_down)
+                        if let Some(end_us) = end_us.filter(|_| field.is_some() && counting_down)
                             && record.calls.len() < MAX_FIELD_LINES
                         {
-                            record.calls.push(FieldCall { seq, lift_us, at_us: now_us });
+                            record.calls.push(FieldCall { seq, end_us, at_us: now_us });
                         }
                     }
                     // The moment passed while thinking: decide again on what is known now.
@@ -413,8 +413,8 @@ pub async fn play_session<W: BotGame>(
             }
         };
         watch(&msg, &session.state().mirror);
-        if let ServerMsgOf::Update { lift_at_us, .. } = &msg {
-            lift_us = *lift_at_us;
+        if let ServerMsgOf::Update { countdown_end_us, .. } = &msg {
+            end_us = *countdown_end_us;
         }
         match &msg {
             // Seated first in the lobby of another game than the one it came to play: it picks
@@ -490,9 +490,9 @@ pub async fn play_session<W: BotGame>(
             }
         }
         // And calls under a countdown a drawn time before its end, on this laptop's countdown.
-        if let (Some(_), Some(lift_us), true) = (field, lift_us, counting_down) {
+        if let (Some(_), Some(end_us), true) = (field, end_us, counting_down) {
             let lead = reactions.random_range(CALL_LEAD_US);
-            let until = lift_us.saturating_sub(lead).saturating_sub(session.now_us());
+            let until = end_us.saturating_sub(lead).saturating_sub(session.now_us());
             at = Instant::now() + Duration::from_micros(until);
         }
         pending = Some((at, action, moment));

@@ -12,13 +12,14 @@
 
 use crate::bot::BotGame;
 use crate::state::{ClientState, ClientStateOf};
-use bolide_protocol::Seat;
-use bolide_protocol::wire::{self, BeatSchedule, FrameDecoder, MAX_NAME_CHARS, MAX_REASON_CHARS, ServerMsg};
+use bolide::Seat;
+use bolide::ServerMsg;
+use bolide_table::wire::{self, BeatSchedule, FrameDecoder, MAX_NAME_CHARS, MAX_REASON_CHARS};
 
 /// One input: a seat byte for the welcome, then records of `kind, len_lo, len_hi, bytes…`:
 /// stream bytes (split anywhere) or one datagram; the kind byte's high nibble moves the clock.
 pub fn host_bytes(data: &[u8]) {
-    feed::<bolide_protocol::Bolide>(data, check);
+    feed::<bolide::Bolide>(data, check);
 }
 
 /// Feeds `data`'s records to a laptop's client core of a `W` table; `then` sees each message
@@ -132,10 +133,11 @@ fn faces<W: BotGame>(state: &mut ClientStateOf<W>, now: u64) {
 /// championship against a bot — welcome, lobbies, every update, the moments' datagram twins —
 /// as [`host_bytes`] records.
 pub fn seeds() -> Vec<Vec<u8>> {
-    use bolide_host::game::table::{Output, Room, RoomConfig};
-    use bolide_protocol::TableOptions;
-    use bolide_protocol::options::Settings;
-    use bolide_protocol::wire::{ClientMsg, Hello, PROTOCOL_VERSION};
+    use bolide::ClientMsg;
+    use bolide::TableOptions;
+    use bolide::options::Settings;
+    use bolide_host::game::{Output, Room, RoomConfig};
+    use bolide_table::wire::{Hello, PROTOCOL_VERSION};
     let settings = Settings {
         options: TableOptions { races: 1, ..TableOptions::default() },
         circuit: "cannes".into(),
@@ -212,7 +214,7 @@ pub fn game_seeds<G: bolide_table::Game>(players: u8, seed: u64) -> Vec<Vec<u8>>
             deadline_ms: None,
             awaited: None,
             show_at_us: None,
-            lift_at_us: None,
+            countdown_end_us: None,
         };
         let bytes = wire::encode(&msg);
         if let Ok(len) = u16::try_from(bytes.len()) {

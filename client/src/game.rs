@@ -5,7 +5,7 @@
 //! competes in it, and what a twin stands for. A new game implements [`ClientGame`] for its
 //! words in a module of [`crate::games`]; nothing else in the client core changes.
 
-use bolide_protocol::wire::ServerMsgOf;
+use bolide_table::wire::ServerMsgOf;
 use bolide_table::{Seat, Words};
 use std::fmt::Debug;
 

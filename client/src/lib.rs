@@ -24,8 +24,8 @@ pub mod ui;
 
 #[cfg(test)]
 mod tests {
-    use bolide_host::sim;
-    use bolide_protocol::Seat;
+    use bolide::Seat;
+    use bolide::sim;
 
     #[test]
     fn board_draws_the_strip_and_every_car() {

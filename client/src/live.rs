@@ -11,9 +11,9 @@
 use crate::game::ClientGame;
 use crate::net::{self, ClientError, Clock, ConnectOptionsOf, MonotonicClock, SessionOf, Unsent};
 use crate::state::{ClientStateOf, SharedStateOf};
-use bolide_protocol::wire::{ClientMsgOf, SeatToken, Shown, close};
-use bolide_protocol::{Bolide, Colour};
+use bolide::{Bolide, Colour};
 use bolide_table::Words;
+use bolide_table::wire::{ClientMsgOf, SeatToken, Shown, close};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;

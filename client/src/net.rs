@@ -7,11 +7,11 @@ use crate::game::ClientGame;
 use crate::state::{BadView, ClientStateOf, SharedStateOf};
 use bolide_link::code::{RoomCode, parse_code};
 use bolide_link::{pake, tls};
-use bolide_protocol::wire::{
+use bolide_table::Seat;
+use bolide_table::wire::{
     self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, Door, FrameDecoder, FrameError, Knock, PROTOCOL_VERSION,
     Proof, SeatToken, ServerMsgOf,
 };
-use bolide_table::Seat;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, MutexGuard};
@@ -220,16 +220,16 @@ impl From<quinn::ConnectionError> for ClientError {
     fn from(e: quinn::ConnectionError) -> Self {
         match e {
             quinn::ConnectionError::ApplicationClosed(close)
-                if close.error_code.into_inner() == u64::from(bolide_protocol::wire::close::GAME_CHANGED) =>
+                if close.error_code.into_inner() == u64::from(bolide_table::wire::close::GAME_CHANGED) =>
             {
                 // A name as the host's advert would give it, never a free text to show.
-                let game = bolide_protocol::wire::clean_name(&String::from_utf8_lossy(&close.reason));
+                let game = bolide_table::wire::clean_name(&String::from_utf8_lossy(&close.reason));
                 ClientError::GameChanged { game, token: None }
             }
             // A host's close reason is shown, never trusted: cleaned as any text from the wire.
             quinn::ConnectionError::ApplicationClosed(close) => ClientError::Closed {
                 code: close.error_code.into_inner(),
-                reason: bolide_protocol::wire::clean_reason(&String::from_utf8_lossy(&close.reason)),
+                reason: bolide_table::wire::clean_reason(&String::from_utf8_lossy(&close.reason)),
             },
             other => ClientError::Lost(other.to_string()),
         }

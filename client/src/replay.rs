@@ -8,8 +8,8 @@
 use crate::game::ClientGame;
 use crate::state::{ClientStateOf, MirrorOf};
 use bolide_host::verify::{self, VerifyError};
-use bolide_protocol::dice::SeedReveal;
-use bolide_protocol::wire::{LobbySeat, LobbyStateOf, ServerMsgOf, StandingLine, clean_name};
+use bolide_table::seal::SeedReveal;
+use bolide_table::wire::{LobbySeat, LobbyStateOf, ServerMsgOf, StandingLine, clean_name};
 use bolide_table::{Game, Seat};
 
 /// The most steps a replay holds: a 7-race championship is a few thousand.
@@ -60,7 +60,7 @@ impl<W: ClientGame> Night<W> {
                 deadline_ms: None,
                 awaited: None,
                 show_at_us: None,
-                lift_at_us: None,
+                countdown_end_us: None,
             });
         })?;
         if too_long {
@@ -171,9 +171,9 @@ impl<W: ClientGame> Night<W> {
 /// her) beside two host bots, to the end: the night's journal the room hands Anne's laptop.
 /// For the tests and the replay's cost (`examples/replay_cost.rs`).
 pub fn night_of_bots(races: u8) -> String {
-    use bolide_host::game::table::{Room, RoomConfig};
-    use bolide_protocol::TableOptions;
-    use bolide_protocol::options::Settings;
+    use bolide::TableOptions;
+    use bolide::options::Settings;
+    use bolide_host::game::{Room, RoomConfig};
 
     let options = TableOptions { races, ..TableOptions::default() };
     let settings = Settings { options, circuit: "cannes".into(), bots: 2, bot_level: Default::default() };
@@ -209,7 +209,7 @@ pub fn entenrallye_night_of_bots(seed: u64) -> String {
 /// Anne joins `room` and is ready; the room runs on its own timers to its end.
 fn night_of_the_room<G: Game>(mut room: bolide_host::room::RoomOf<G>) -> String {
     use bolide_host::room::OutputOf;
-    use bolide_protocol::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION};
+    use bolide_table::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION};
 
     let mut out = Vec::new();
     let hello =
@@ -234,9 +234,9 @@ fn night_of_the_room<G: Game>(mut room: bolide_host::room::RoomOf<G>) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_host::game::Championship;
-    use bolide_protocol::Bolide;
-    use bolide_protocol::view::PhaseView;
+    use bolide::Bolide;
+    use bolide::game::Championship;
+    use bolide::view::PhaseView;
 
     #[test]
     fn b_7_3_a_night_replays_step_by_step_to_its_podium_with_its_dice_checked() {
@@ -249,8 +249,8 @@ mod tests {
         assert!(first.finished.is_none() && first.seat.is_none(), "watched, as a spectator");
         assert_eq!(first.view.as_ref().unwrap().phase, PhaseView::CupDown);
         // Somewhere a grab's photo finish, on the step where the grab ended.
-        let photo = (0..night.steps())
-            .find(|&k| night.events(k).iter().any(|e| matches!(e, bolide_protocol::Event::PhotoFinish(_))));
+        let photo =
+            (0..night.steps()).find(|&k| night.events(k).iter().any(|e| matches!(e, bolide::Event::PhotoFinish(_))));
         assert!(photo.is_some(), "the published photo finishes are in the replay");
         // The end: the podium, the dice checked against the revealed seed, the statistics.
         let last = night.at(night.steps() - 1).unwrap();

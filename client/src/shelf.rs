@@ -3,8 +3,8 @@
 //! `bolide-host verify` and `replay` read. At most [`Shelf::MAX`]: the oldest goes first. The
 //! file names are this laptop's (the time kept, the commitment), never anything a host chose.
 
-use bolide_protocol::dice::Commitment;
-use bolide_protocol::wire::{MAX_NIGHT_BYTES, clean_name};
+use bolide_table::seal::Commitment;
+use bolide_table::wire::{MAX_NIGHT_BYTES, clean_name};
 use serde::Deserialize;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};

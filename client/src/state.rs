@@ -10,12 +10,12 @@
 
 use crate::beat::{self, Heartbeats};
 use crate::game::ClientGame;
-use bolide_protocol::Colour;
-use bolide_protocol::dice::Part;
-use bolide_protocol::wire::{
+use bolide_table::Seat;
+use bolide_table::colour::Colour;
+use bolide_table::seal::Part;
+use bolide_table::wire::{
     BeatSchedule, ClientMsgOf, DatagramOf, LobbyStateOf, MAX_NIGHT_BYTES, SeatToken, ServerMsgOf, Shown, StandingLine,
 };
-use bolide_table::Seat;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub use crate::games::bolide::{ClientState, Mirror, SharedState};
@@ -41,7 +41,7 @@ pub struct BadView(pub String);
 /// length and cleaned of control and bidi characters (a host is a peer on the wire too); a
 /// lobby or a welcome that names seats past the table refused; then the game's own checks.
 fn clean<W: ClientGame>(msg: &mut ServerMsgOf<W>) -> Result<(), BadView> {
-    use bolide_protocol::wire::{clean_name, clean_reason};
+    use bolide_table::wire::{clean_name, clean_reason};
     let past = |seat: Seat| seat.index() >= W::SEATS;
     match msg {
         ServerMsgOf::Lobby(lobby) => {
@@ -198,7 +198,7 @@ impl<W: ClientGame> MirrorOf<W> {
             }
             // A rule error can carry the host's words (a phase's name): cleaned like a reason.
             ServerMsgOf::ActRefused { error, .. } => {
-                self.refusal = Some(bolide_protocol::wire::clean_reason(&error.to_string()));
+                self.refusal = Some(bolide_table::wire::clean_reason(&error.to_string()));
                 self.refused = Some(error.clone());
             }
             ServerMsgOf::LobbyRefused { reason } => (self.refusal, self.refused) = (Some(reason.clone()), None),
@@ -333,7 +333,7 @@ impl<W: ClientGame> ClientStateOf<W> {
             deadline_ms: None,
             awaited: None,
             show_at_us,
-            lift_at_us: None,
+            countdown_end_us: None,
         };
         self.take(&msg, now_us);
         Some(msg)
@@ -448,11 +448,11 @@ impl<W: ClientGame> SharedStateOf<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_protocol::model::MAX_PILOTS;
-    use bolide_protocol::twin::Twin;
-    use bolide_protocol::view::PhaseView;
-    use bolide_protocol::wire::{ClientMsg, Datagram, ServerMsg};
-    use bolide_protocol::{Action, Event, PlayerView, Timed};
+    use bolide::model::MAX_PILOTS;
+    use bolide::twin::Twin;
+    use bolide::view::PhaseView;
+    use bolide::{Action, Event, PlayerView, Timed};
+    use bolide::{ClientMsg, Datagram, ServerMsg};
 
     fn seated() -> ClientState {
         let mut s = ClientState::default();
@@ -461,11 +461,11 @@ mod tests {
     }
 
     /// A Bolide lobby for `you`, started or not, with `luck` shown.
-    fn lobby(you: Option<Seat>, started: bool, luck: Option<bolide_protocol::dice::Luck>) -> ServerMsg {
-        ServerMsg::Lobby(Box::new(bolide_protocol::wire::LobbyState {
+    fn lobby(you: Option<Seat>, started: bool, luck: Option<bolide_table::seal::Luck>) -> ServerMsg {
+        ServerMsg::Lobby(Box::new(bolide::LobbyState {
             seats: Vec::new(),
             you,
-            settings: bolide_protocol::options::Settings {
+            settings: bolide::options::Settings {
                 options: Default::default(),
                 circuit: "cannes".into(),
                 bots: 0,
@@ -481,7 +481,7 @@ mod tests {
 
     #[test]
     fn a_seated_laptop_sends_its_part_of_the_luck_once_it_has_seen_the_commitment_and_checks_it_is_in() {
-        use bolide_protocol::dice::Luck;
+        use bolide_table::seal::Luck;
         let mut s = seated();
         assert_eq!(s.take_part(), None, "nothing before the lobby's commitment");
         s.on_message(lobby(Some(Seat(0)), false, None), 0).unwrap();
@@ -508,7 +508,7 @@ mod tests {
     }
 
     fn grab_view() -> PlayerView {
-        let mut view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
+        let mut view = bolide::sim::random_race(3, 1).view_for(Seat(0));
         view.phase = PhaseView::CupDown;
         view
     }
@@ -522,7 +522,7 @@ mod tests {
             deadline_ms: None,
             awaited: None,
             show_at_us,
-            lift_at_us: None,
+            countdown_end_us: None,
         }
     }
 
@@ -579,10 +579,7 @@ mod tests {
         let ServerMsg::Update { events, view: opened, legal, .. } = &early else { panic!() };
         assert_eq!(events[..], [Event::EchangeWindow { seats: vec![anne] }], "the reveal is not shown twice");
         assert_eq!(opened.phase, PhaseView::Echange);
-        assert_eq!(
-            (opened.car(anne).pawn, opened.car(bob).pawn),
-            (Some(bolide_protocol::Pawn(1)), Some(bolide_protocol::Pawn(0)))
-        );
+        assert_eq!((opened.car(anne).pawn, opened.car(bob).pawn), (Some(bolide::Pawn(1)), Some(bolide::Pawn(0))));
         assert_eq!(legal[..], [Action::Echange { with: bob }, Action::Echange { with: chloe }, Action::KeepPawn]);
         assert!(s.competing());
         assert_eq!(
@@ -593,7 +590,7 @@ mod tests {
         // The stream's update comes: its news stays, the window is not opened twice.
         let mut stream_view = (**opened).clone();
         stream_view.phase = PhaseView::Echange;
-        let taken = Event::PawnTaken { seat: chloe, pawn: bolide_protocol::Pawn(2), auto: true };
+        let taken = Event::PawnTaken { seat: chloe, pawn: bolide::Pawn(2), auto: true };
         let stream = update(&stream_view, vec![taken.clone(), Event::EchangeWindow { seats: vec![anne] }], Some(9_000));
         let ServerMsg::Update { events, .. } = s.on_message(stream, 2_000).unwrap() else { panic!() };
         assert_eq!(events, [taken]);

@@ -3,7 +3,7 @@
 //! (the published photo finishes and the race's own events), nothing a pilot was not allowed
 //! to see. Pure: the window draws it, the tests check it.
 
-use bolide_protocol::{Event, Timed};
+use bolide::{Event, Timed};
 
 /// One pilot's evening.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -114,8 +114,8 @@ pub fn night(events: &[Event], pilots: usize) -> Vec<PilotStats> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_protocol::event::{Contest, PhotoFinish};
-    use bolide_protocol::{Pawn, Seat};
+    use bolide::event::{Contest, PhotoFinish};
+    use bolide::{Pawn, Seat};
 
     #[test]
     fn b_4_3_reactions_and_contests_come_from_the_published_photo_finishes() {

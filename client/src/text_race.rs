@@ -4,15 +4,16 @@
 //! bots in the other seats, and the first seat a bot over the wire whose client core this
 //! terminal narrates — what it says is what a laptop is told.
 
-use bolide_bots::BotLevel;
+use bolide::Event;
+use bolide::ServerMsg;
+use bolide::bots::BotLevel;
 use bolide_client::bot;
 use bolide_client::lang::{Lang, Words};
 use bolide_client::state::Mirror;
 use bolide_client::state::MirrorOf;
 use bolide_client::text;
 use bolide_host::serve::{self, ServeArgs};
-use bolide_protocol::Event;
-use bolide_protocol::wire::{ServerMsg, ServerMsgOf};
+use bolide_table::wire::ServerMsgOf;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -20,7 +21,7 @@ use std::time::Duration;
 pub struct TextArgs {
     /// The game: bolide or mille-bornes.
     #[arg(long, default_value = "bolide")]
-    pub game: bolide_protocol::options::GameKind,
+    pub game: bolide_words::GameKind,
     /// Players at the table (Bolide: 3 to 6; 1000 Bornes: 2, 3, 4, 6 or 8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
@@ -51,9 +52,9 @@ pub fn run(args: TextArgs) -> anyhow::Result<()> {
 
 async fn race(args: TextArgs) -> anyhow::Result<()> {
     match args.game {
-        bolide_protocol::options::GameKind::MilleBornes => return mille_bornes_game(args).await,
-        bolide_protocol::options::GameKind::Entenrallye => return entenrallye_game(args).await,
-        bolide_protocol::options::GameKind::Bolide => {}
+        bolide_words::GameKind::MilleBornes => return mille_bornes_game(args).await,
+        bolide_words::GameKind::Entenrallye => return entenrallye_game(args).await,
+        bolide_words::GameKind::Bolide => {}
     }
     anyhow::ensure!((3..=6).contains(&args.players), "--players: Bolide races 3 to 6 pilots (B-1.1)");
     // A throw-away folder for the host's certificate and journal: a watched race is never

@@ -1,10 +1,10 @@
 //! The `bolide-bot` binary against a host in this process: bots join, play the championship
 //! to its end and print the final standings as JSON.
 
-use bolide_host::game::table::RoomConfig;
+use bolide::TableOptions;
+use bolide::options::Settings;
+use bolide_host::game::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_protocol::TableOptions;
-use bolide_protocol::options::Settings;
 use std::process::Command;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -21,7 +21,7 @@ async fn bots_play_to_the_end_and_print_the_standings() {
     let mut config = RoomConfig::new("CLI", settings, 3);
     config.countdown_ms = 20;
     config.bot_delay_ms = 5;
-    let code = server.add_room::<bolide_host::game::Championship>(config, Journal::None, None).unwrap();
+    let code = server.add_room::<bolide::game::Championship>(config, Journal::None, None).unwrap();
     let addr = server.local_addr().to_string();
     let out = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_bolide-bot"))

@@ -3,11 +3,11 @@
 //! in 1000 Bornes' words takes that seat back, and the lobby's first pilot switching the table
 //! to Bolide sends it on again, to the same seat.
 
+use bolide::Bolide;
 use bolide_client::live::{CommandOf, Link, Live, LiveOf, Target};
 use bolide_host::serve::{self, ServeArgs};
-use bolide_protocol::Bolide;
-use bolide_protocol::wire::SeatToken;
 use bolide_table::Seat;
+use bolide_table::wire::SeatToken;
 use mille_bornes::MilleBornes;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -48,7 +48,7 @@ async fn the_window_s_link_follows_the_table_s_game_to_the_same_seat() {
         addr,
         code: hosting.code.clone(),
         name: "Anne".into(),
-        colour: Some(bolide_protocol::Colour::Vert),
+        colour: Some(bolide_table::colour::Colour::Vert),
         watch: false,
         token: None,
     };
@@ -77,7 +77,7 @@ async fn the_window_s_link_follows_the_table_s_game_to_the_same_seat() {
     // The colour asked for goes with the seat the knock took.
     until("the colour picked", || {
         cards.state().mirror.lobby.as_ref().and_then(|l| l.seats.first()).map(|s| s.colour)
-            == Some(bolide_protocol::Colour::Vert)
+            == Some(bolide_table::colour::Colour::Vert)
     })
     .await;
 

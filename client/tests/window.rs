@@ -1,17 +1,18 @@
 //! The window, driven headless by its accessible labels (egui_kittest): every screen, fed by a
 //! detached link whose commands the tests read. No network, no display.
 
+use bolide::ServerMsg;
+use bolide::event::{Contest, PhotoFinish};
+use bolide::options::Settings;
+use bolide::sim;
+use bolide::view::{PhaseView, TurnStep, TurnView};
+use bolide::{Action, Atout, BotLevel, Colour, Event, Pawn, PlayerView, Seat, TableOptions, Timed};
 use bolide_client::live::{Command, Link, Live};
 use bolide_client::ui::discovery::{Discovery, FoundHost};
 use bolide_client::ui::prefs::Prefs;
 use bolide_client::ui::start::Intent;
 use bolide_client::ui::{BolideApp, HostInfo};
-use bolide_host::sim;
-use bolide_protocol::event::{Contest, PhotoFinish};
-use bolide_protocol::options::Settings;
-use bolide_protocol::view::{PhaseView, TurnStep, TurnView};
-use bolide_protocol::wire::{LobbySeat, ServerMsg, Shown, StandingLine};
-use bolide_protocol::{Action, Atout, BotLevel, Colour, Event, Pawn, PlayerView, Seat, TableOptions, Timed};
+use bolide_table::wire::{LobbySeat, Shown, StandingLine};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -21,8 +22,8 @@ fn found() -> FoundHost {
         name: "Anne's table".into(),
         addr: "192.168.1.20:47117".parse().unwrap(),
         seats: "2/6".into(),
-        version: bolide_protocol::wire::PROTOCOL_VERSION.to_string(),
-        game: Some(bolide_protocol::options::GameKind::Bolide),
+        version: bolide_table::wire::PROTOCOL_VERSION.to_string(),
+        game: Some(bolide_words::GameKind::Bolide),
         instance: "bolide-7f3k0q._bolide._udp.local.".into(),
     }
 }
@@ -42,7 +43,7 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
     {
         live.set_link(Link::Connected);
         let mut state = live.state();
-        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+        state.welcome(Some(Seat(0)), None, bolide_table::wire::BeatSchedule::Steady);
         let t = &mut state.mirror;
         let seat = |i: u8, name: &str, colour, bot| LobbySeat {
             seat: Seat(i),
@@ -52,7 +53,7 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
             ready: started || bot,
             connected: !bot,
             // Bob's Wi-Fi went quiet twice in the last minute (the lobby's network check).
-            path: (i == 1).then_some(bolide_protocol::wire::PathCheck {
+            path: (i == 1).then_some(bolide_table::wire::PathCheck {
                 delay_ms: 4,
                 jitter_ms: 2,
                 silences: 2,
@@ -82,8 +83,8 @@ fn lobby_of<W: bolide_table::Words>(
     settings: W::Lobby,
     started: bool,
     you: Option<Seat>,
-) -> bolide_protocol::wire::LobbyStateOf<W> {
-    bolide_protocol::wire::LobbyStateOf {
+) -> bolide_table::wire::LobbyStateOf<W> {
+    bolide_table::wire::LobbyStateOf {
         seats,
         you,
         settings,
@@ -137,7 +138,7 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_on_the_host_s_s
         name: "Chloé's table".into(),
         addr: "192.168.1.30:47117".parse().unwrap(),
         instance: "bolide-cards._bolide._udp.local.".into(),
-        game: Some(bolide_protocol::options::GameKind::MilleBornes),
+        game: Some(bolide_words::GameKind::MilleBornes),
         ..found()
     };
     let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
@@ -145,7 +146,7 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_on_the_host_s_s
     let app = BolideApp::with(prefs, None, Some(Discovery::fixed(hosts))).unwrap().dry_run();
     let mut h = harness(app);
     h.run();
-    let version = bolide_protocol::wire::PROTOCOL_VERSION;
+    let version = bolide_table::wire::PROTOCOL_VERSION;
     // The advert says which game a table plays.
     assert!(h.query_by_label(&format!("Chloé's table — 2/6 seats · v{version} · 1000 Bornes")).is_some());
     assert!(
@@ -159,7 +160,7 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_on_the_host_s_s
     h.run();
     h.get_by_label("Join this table").click();
     h.run();
-    let bolide = bolide_protocol::options::GameKind::Bolide;
+    let bolide = bolide_words::GameKind::Bolide;
     let expected = Intent::Join { addr: found().addr, code: SCREEN_CODE.into(), watch: false, game: bolide };
     assert_eq!(h.state().last_intent, Some(expected));
     // Or to watch it: a spectator, even while seats are free.
@@ -185,7 +186,7 @@ fn two_tables_with_one_name_are_told_apart_by_their_address_and_flagged() {
     let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![found(), twin]))).unwrap().dry_run();
     let mut h = harness(app);
     h.run();
-    let version = bolide_protocol::wire::PROTOCOL_VERSION;
+    let version = bolide_table::wire::PROTOCOL_VERSION;
     assert!(h.query_by_label(&format!("Anne's table at 192.168.1.20:47117 — 2/6 seats · v{version}")).is_some());
     assert!(h.query_by_label(&format!("Anne's table at 192.168.1.66:47117 — 2/6 seats · v{version}")).is_some());
     assert!(h.query_by_label_contains("More than one table calls itself «Anne's table»").is_some());
@@ -240,7 +241,7 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
     assert!(sent.iter().any(|c| matches!(c, Command::Configure(s) if s.options.races == 4)), "{sent:?}");
     // A circuit from a file on this laptop goes to the host as its tiles.
     let file = std::env::temp_dir().join(format!("bolide-window-circuit-{}.txt", std::process::id()));
-    let tiles = bolide_protocol::circuits::preset("monaco").unwrap().to_string();
+    let tiles = bolide::circuits::preset("monaco").unwrap().to_string();
     std::fs::write(&file, &tiles).unwrap();
     h.get_by_label("Circuit").click();
     h.run();
@@ -268,8 +269,9 @@ fn lobby_shows_seats_and_the_first_pilot_sets_the_championship() {
 fn a_pilot_leaving_the_lobby_leaves_every_other_window_its_own_seat() {
     // A real room: Anne, Bob and Chloé join, then Anne leaves. The host moves Bob and Chloé
     // up; each laptop's core is fed what the host sent it, and their windows follow.
-    use bolide_host::game::table::{Output, Room, RoomConfig};
-    use bolide_protocol::wire::{BeatSchedule, ClientMsg, Hello, PROTOCOL_VERSION};
+    use bolide::ClientMsg;
+    use bolide_host::game::{Output, Room, RoomConfig};
+    use bolide_table::wire::{BeatSchedule, Hello, PROTOCOL_VERSION};
     let settings =
         Settings { options: TableOptions::default(), circuit: "cannes".into(), bots: 0, bot_level: Default::default() };
     let mut room = Room::new(RoomConfig::new("GARE", settings, 1), 1);
@@ -547,7 +549,8 @@ fn the_end_shows_the_podium_and_the_points_race_by_race() {
 /// The lobby at the end of a championship whose first race this laptop saw drawn from `seed`
 /// (a round's pawns and reservoirs, and a roll), revealing `revealed`.
 fn dice_end(live: &Live, seed: u64, revealed: u64) {
-    use bolide_protocol::dice::{RaceDice, SeedReveal, race_seed};
+    use bolide::dice::{RaceDice, race_seed};
+    use bolide_table::seal::SeedReveal;
     let dice = RaceDice::new(race_seed(seed, 1));
     let draw = dice.round(1, 3);
     let mut t = live.state();
@@ -568,7 +571,7 @@ fn dice_end(live: &Live, seed: u64, revealed: u64) {
         deadline_ms: None,
         awaited: None,
         show_at_us: None,
-        lift_at_us: None,
+        countdown_end_us: None,
     };
     t.on_message(update, 0).unwrap();
     lobby.reveal = Some(committed);
@@ -646,7 +649,7 @@ fn practice_lobby() -> (Live, UnboundedReceiver<Command>) {
     let (live, commands) = Live::detached("PRACTICE-7F3K-0Q9M-2XWB-HC4T");
     live.set_link(Link::Connected);
     let mut state = live.state();
-    state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+    state.welcome(Some(Seat(0)), None, bolide_table::wire::BeatSchedule::Steady);
     let (_, lobby, _) = seated(false);
     state.mirror.lobby = lobby.state().mirror.lobby.clone();
     drop(state);
@@ -736,7 +739,7 @@ fn a_spectator_watches_the_race_without_a_hand_or_buttons() {
     live.set_link(Link::Connected);
     {
         let mut state = live.state();
-        state.welcome(None, None, bolide_protocol::wire::BeatSchedule::Steady);
+        state.welcome(None, None, bolide_table::wire::BeatSchedule::Steady);
         let (_, pilots, _) = seated(true);
         state.mirror.lobby = pilots.state().mirror.lobby.clone();
     }
@@ -814,7 +817,7 @@ fn mille_bornes_at_8_players_fits_from_720p_to_4k_with_nothing_overlapping() {
 // its own words, its lobby sets its options, and the game screen reads the client core.
 
 use bolide_client::live::{CommandOf, LiveOf};
-use bolide_protocol::options::GameKind;
+use bolide_words::GameKind;
 use mille_bornes::MilleBornes;
 
 type MbCommand = CommandOf<MilleBornes>;
@@ -846,7 +849,7 @@ fn joining_a_1000_bornes_table_from_the_list_joins_it_in_its_words() {
     let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![cards]))).unwrap().dry_run();
     let mut h = harness(app);
     h.run();
-    let version = bolide_protocol::wire::PROTOCOL_VERSION;
+    let version = bolide_table::wire::PROTOCOL_VERSION;
     h.get_by_label(&format!("Anne's table — 2/6 seats · v{version} · 1000 Bornes")).click();
     h.run();
     type_into(&mut h, "Room code on the host's screen", SCREEN_CODE);
@@ -863,7 +866,7 @@ fn mb_seated(started: bool, bots: u8) -> (BolideApp, LiveOf<MilleBornes>, Unboun
     live.set_link(Link::Connected);
     {
         let mut state = live.state();
-        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+        state.welcome(Some(Seat(0)), None, bolide_table::wire::BeatSchedule::Steady);
         let seat = |i: u8, name: &str, colour, bot| lobby_seat(i, name, colour, bot, started);
         let mut seats = vec![seat(0, "Anne", Colour::Rouge, false), seat(1, "Bob", Colour::Bleu, false)];
         if started {
@@ -1140,7 +1143,7 @@ fn m_7_1_an_attack_goes_on_the_opponent_picked() {
 /// score sheet of the last hand line by line, and the points after each hand.
 #[test]
 fn mille_bornes_at_a_table_ends_on_the_podium_with_the_score_sheet() {
-    use bolide_protocol::wire::StandingLine;
+    use bolide_table::wire::StandingLine;
     let (app, live, _commands) = mb_seated(true, 2);
     let mut events = Vec::new();
     let settings =
@@ -1232,7 +1235,7 @@ fn mb_eight_players_mid_hand(mut app: BolideApp) -> BolideApp {
 /// A window whose data dir holds one kept night of `races` races (host bots and an absent
 /// Anne), and the night's text.
 fn with_a_kept_night(races: u8, tag: &str) -> (BolideApp, std::path::PathBuf) {
-    with_a_kept::<bolide_host::game::Championship>(&bolide_client::replay::night_of_bots(races), tag)
+    with_a_kept::<bolide::game::Championship>(&bolide_client::replay::night_of_bots(races), tag)
 }
 
 /// A window whose data dir holds the night `text` of the game `G`, kept as the table handed it.
@@ -1386,7 +1389,7 @@ fn the_warm_up_times_a_reaction_from_the_reservoirs_shown_and_calls_an_early_key
 
 /// A window at a finished table (an empty data dir) whose lobby committed to `committed`,
 /// handed a one-race night in two parts, as a longer night comes; its data dir.
-fn handed_a_night(tag: &str, committed: Option<bolide_protocol::dice::Commitment>) -> (BolideApp, std::path::PathBuf) {
+fn handed_a_night(tag: &str, committed: Option<bolide_table::seal::Commitment>) -> (BolideApp, std::path::PathBuf) {
     let (mut app, dir) = with_a_kept_night(1, tag);
     std::fs::remove_dir_all(dir.join("replays")).unwrap();
     let text = bolide_client::replay::night_of_bots(1);
@@ -1414,7 +1417,7 @@ fn handed_a_night(tag: &str, committed: Option<bolide_protocol::dice::Commitment
 #[test]
 fn a_finished_table_s_night_is_kept_once_and_listed() {
     let text = bolide_client::replay::night_of_bots(1);
-    let commitment = bolide_host::verify::replay_game::<bolide_host::game::Championship>(&text).unwrap().commitment;
+    let commitment = bolide_host::verify::replay_game::<bolide::game::Championship>(&text).unwrap().commitment;
     let (app, dir) = handed_a_night("kept", Some(commitment));
     let mut h = harness(app);
     h.run();
@@ -1452,7 +1455,7 @@ fn ente_seated(started: bool, lang: Lang) -> (BolideApp, LiveOf<Entenrallye>, Un
     let game = Rallye::new(entenrallye::Settings::default(), 3, 7, &mut Vec::new()).unwrap();
     {
         let mut state = live.state();
-        state.welcome(Some(Seat(0)), None, bolide_protocol::wire::BeatSchedule::Steady);
+        state.welcome(Some(Seat(0)), None, bolide_table::wire::BeatSchedule::Steady);
         let seat = |i: u8, name: &str, colour, bot| lobby_seat(i, name, colour, bot, started);
         let mut seats = vec![seat(0, "Anne", Colour::Rouge, false), seat(1, "Bob", Colour::Jaune, false)];
         if started {

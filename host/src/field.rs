@@ -246,7 +246,7 @@ fn calls_report(orders: &[CallOrderRecord], handed_in: &[FieldRecord]) -> CallsR
     let lead = |seat: Seat, seq: u32| {
         let field = handed_in.iter().find(|f| f.seat == seat)?;
         let call = field.calls.iter().find(|c| c.seq == seq && seq > 0)?;
-        Some(i128::from(call.lift_us) - i128::from(call.at_us))
+        Some(i128::from(call.end_us) - i128::from(call.at_us))
     };
     let (mut countdowns, mut pairs, mut right) = (0, 0, 0);
     for record in orders {
@@ -337,7 +337,7 @@ pub fn table(report: &FieldReport) -> String {
 mod tests {
     use super::*;
     use crate::room::Clamp;
-    use bolide_protocol::wire::{FieldCall, FieldLine};
+    use bolide_table::wire::{FieldCall, FieldLine};
 
     fn record(moment: u64, seat: u8, seq: u32, reaction_us: u64, arrival_us: u64) -> FairRecord<u8> {
         FairRecord {
@@ -360,7 +360,7 @@ mod tests {
 
     fn handed(seat: u8, lines: &[(u64, u64, u64)], calls: &[(u32, u64, u64)]) -> FieldRecord {
         FieldRecord {
-            calls: calls.iter().map(|&(seq, lift_us, at_us)| FieldCall { seq, lift_us, at_us }).collect(),
+            calls: calls.iter().map(|&(seq, end_us, at_us)| FieldCall { seq, end_us, at_us }).collect(),
             seat: Seat(seat),
             name: format!("Robot {seat}"),
             lines: lines

@@ -60,8 +60,8 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// Reads a circuit file (a host's `--circuit FILE`, a scenario's, the lobby's file picker):
 /// never one a peer named — the wire names no files.
-pub fn read_circuit(path: &Path) -> Result<bolide_protocol::Circuit, crate::circuits::CircuitLoadError> {
-    use crate::circuits::CircuitLoadError;
+pub fn read_circuit(path: &Path) -> Result<bolide::Circuit, bolide::circuits::CircuitLoadError> {
+    use bolide::circuits::CircuitLoadError;
     use std::io::Read;
     // A circuit file is a few hundred bytes: read no more than a generous bound, so a path
     // such as /dev/zero is an error, not a host eating its memory.
@@ -72,7 +72,7 @@ pub fn read_circuit(path: &Path) -> Result<bolide_protocol::Circuit, crate::circ
     if text.len() as u64 > MAX_FILE {
         return Err(io(std::io::Error::other(format!("over {MAX_FILE} bytes: not a circuit file"))));
     }
-    bolide_protocol::Circuit::parse(&text).map_err(|error| CircuitLoadError::InvalidFile { path: path.into(), error })
+    bolide::Circuit::parse(&text).map_err(|error| CircuitLoadError::InvalidFile { path: path.into(), error })
 }
 
 #[cfg(all(test, unix))]
@@ -105,7 +105,7 @@ mod tests {
         assert!(err.contains("B-2.4") && err.contains("broken.txt"), "{err}");
         assert!(matches!(
             read_circuit(&dir.path().join("missing.txt")),
-            Err(crate::circuits::CircuitLoadError::Io { .. })
+            Err(bolide::circuits::CircuitLoadError::Io { .. })
         ));
         assert!(read_circuit(Path::new("/dev/zero")).is_err(), "a device is not a circuit file");
     }

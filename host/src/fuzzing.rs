@@ -7,14 +7,13 @@
 //! frame the room sends can outgrow the limit.
 
 use crate::fair::Sample;
-use crate::game::table::{Room, RoomConfig};
+use crate::game::{Room, RoomConfig};
 use crate::room::{ConnId, OutputOf, RoomConfigOf, RoomOf};
-use bolide_protocol::options::Settings;
-use bolide_protocol::wire::{
-    self, BeatSchedule, ClientMsg, ClientMsgOf, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION, ServerMsg,
-};
-use bolide_protocol::{Action, BotLevel, Pawn, Seat, TableOptions};
+use bolide::options::Settings;
+use bolide::{Action, BotLevel, Pawn, Seat, TableOptions};
+use bolide::{ClientMsg, ServerMsg};
 use bolide_table::Game;
+use bolide_table::wire::{self, BeatSchedule, ClientMsgOf, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION};
 
 /// The host's reading of one connection, and the client's: length-prefixed frames, the hello
 /// first, then client messages; a server message's view goes through the client's check.
@@ -45,7 +44,7 @@ pub fn frames(data: &[u8]) {
             let _ = view.check();
         }
     }
-    if let Ok(datagram) = wire::decode_datagram::<bolide_protocol::Bolide>(data) {
+    if let Ok(datagram) = wire::decode_datagram::<bolide::Bolide>(data) {
         assert_eq!(wire::decode_datagram(&wire::encode_datagram(&datagram)).ok(), Some(datagram));
     }
 }
@@ -189,7 +188,7 @@ pub fn room(data: &[u8]) {
                 *seq += 1;
                 let seq = *seq;
                 Some(Some(match action {
-                    Action::TakePawn { pawn } if race.phase() == crate::game::Phase::Grab => ClientMsg::Timed {
+                    Action::TakePawn { pawn } if race.phase() == bolide::game::Phase::Grab => ClientMsg::Timed {
                         seq,
                         action: Action::TakePawn { pawn },
                         shown_us: now.saturating_sub(200_000),

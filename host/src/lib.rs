@@ -1,8 +1,7 @@
-//! The authoritative side of Bolide: the rules engine ([`game`]), circuits, bots and the
-//! tools built on them (scenario runner, simulation). Everything here is sans-I/O except
-//! the binary's edges.
+//! The host: the table's room (sans-I/O), its fairness layer and network driver, and the
+//! tools every game is served, verified, replayed and simulated through. The games themselves
+//! are their own crates (`bolide`, `mille_bornes`, `entenrallye`).
 
-pub mod bots;
 pub mod fair;
 pub mod field;
 pub mod files;
@@ -13,9 +12,4 @@ pub mod room;
 pub mod scenario;
 pub mod secret;
 pub mod serve;
-pub mod sim;
 pub mod verify;
-
-// The circuit presets live beside the circuits in `bolide_protocol` (the client lists them
-// too); re-exported here under their old path.
-pub use bolide_protocol::circuits;

@@ -1,9 +1,10 @@
 //! `bolide-host`: the command line around the engine.
 
 use anyhow::Context;
-use bolide_host::bots::BotLevel;
-use bolide_host::{scenario, sim, verify};
-use bolide_protocol::options::GameKind;
+use bolide::bots::BotLevel;
+use bolide::sim;
+use bolide_host::{scenario, verify};
+use bolide_words::GameKind;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -114,7 +115,7 @@ fn simulate_mille_bornes(players: u8, seed: u64, games: u32, hands: Option<u32>)
 /// the deal's own check is still to come).
 fn verify_table<G: bolide_table::Game>(
     text: &str,
-    expected: Option<bolide_protocol::dice::Commitment>,
+    expected: Option<bolide_table::seal::Commitment>,
 ) -> Result<ExitCode, verify::VerifyError> {
     let replayed = verify::replay_game::<G>(text)?;
     println!("commitment {}", replayed.commitment);
@@ -231,8 +232,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Simulate { game: GameKind::Bolide, races, players, seed, levels, .. } => {
             anyhow::ensure!((3..=6).contains(&players), "Bolide plays 3 to 6 pilots (B-1.1), not {players}");
+            let start = std::time::Instant::now();
             let report = sim::simulate(races, players, seed, &levels)?;
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            let elapsed = start.elapsed().as_secs_f64();
+            let mut json = serde_json::to_value(&report)?;
+            if let Some(fields) = json.as_object_mut() {
+                fields.insert("races_per_second".into(), (f64::from(races) / elapsed.max(1e-9)).into());
+                fields.insert("elapsed_s".into(), elapsed.into());
+            }
+            println!("{}", serde_json::to_string_pretty(&json)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Simulate { game: GameKind::MilleBornes, players, seed, games, hands, .. } => {

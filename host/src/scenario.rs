@@ -2,10 +2,10 @@
 //! actions, applied through the engine's one entry point. The format is documented in
 //! `docs/scenario-format.md`; other tools and tests rely on it, so change it with care.
 
-use crate::circuits::{CircuitChoice, CircuitLoadError};
-use crate::game::{Championship, ChampionshipSetup, Phase, Race, SetupError, Standing, StartState};
-use bolide_protocol::model::{MAX_PILOTS, MIN_PILOTS};
-use bolide_protocol::{Action, Atout, BonusKind, Event, FirstPlayer, Seat, TableOptions};
+use bolide::circuits::{CircuitChoice, CircuitLoadError};
+use bolide::game::{Championship, ChampionshipSetup, Phase, Race, SetupError, Standing, StartState};
+use bolide::model::{MAX_PILOTS, MIN_PILOTS};
+use bolide::{Action, Atout, BonusKind, Event, FirstPlayer, Seat, TableOptions};
 use bolide_table::scenario;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -115,21 +115,21 @@ pub struct AnyReport {
 pub fn run_any_text(text: &str, base: Option<&Path>) -> Result<AnyReport, ScenarioError> {
     let mut json: serde_json::Value = serde_json::from_str(text)?;
     let game = match json.as_object_mut().and_then(|o| o.remove("game")) {
-        None => bolide_protocol::options::GameKind::Bolide,
+        None => bolide_words::GameKind::Bolide,
         Some(serde_json::Value::String(name)) => name.parse().map_err(ScenarioError::Game)?,
         Some(other) => return Err(ScenarioError::Game(format!("a game's name, not {other}"))),
     };
     match game {
-        bolide_protocol::options::GameKind::Bolide => {
+        bolide_words::GameKind::Bolide => {
             let report = run_text(&json.to_string(), base)?;
             Ok(AnyReport { output: serde_json::to_value(&report.output)?, failure: report.failure })
         }
-        bolide_protocol::options::GameKind::MilleBornes => {
+        bolide_words::GameKind::MilleBornes => {
             let scenario: mille_bornes::scenario::Scenario = serde_json::from_value(json)?;
             let report = mille_bornes::scenario::run(&scenario)?;
             Ok(AnyReport { output: serde_json::to_value(&report.output)?, failure: report.failure })
         }
-        bolide_protocol::options::GameKind::Entenrallye => Err(ScenarioError::Game(
+        bolide_words::GameKind::Entenrallye => Err(ScenarioError::Game(
             "entenrallye has no scenario format yet: its rules are tested in entenrallye/src/tests.rs".into(),
         )),
     }
@@ -146,7 +146,7 @@ pub struct FinalState {
     pub round: u16,
     pub phase: String,
     pub first_player: Seat,
-    pub circuit: bolide_protocol::Circuit,
+    pub circuit: bolide::Circuit,
     pub cars: Vec<FinalCar>,
     pub face_down_bonuses: Vec<(u8, BonusKind)>,
     pub oil: Option<u8>,
@@ -163,8 +163,8 @@ pub struct FinalCar {
     pub seat: Seat,
     pub name: String,
     pub position: u8,
-    pub atouts: bolide_protocol::Atouts,
-    pub bonuses: bolide_protocol::Bonuses,
+    pub atouts: bolide::Atouts,
+    pub bonuses: bolide::Bonuses,
     pub second_chance: bool,
     pub panne_seche: bool,
     pub reservoir: Option<u8>,
@@ -294,12 +294,12 @@ fn check(expect: &Expect, out: &Output) -> Result<(), String> {
             return Err(format!("expected {name} second_chance = {sc}, found {}", car.second_chance));
         }
         if let Some(atouts) = &want.atouts
-            && atouts.iter().copied().collect::<bolide_protocol::Atouts>() != car.atouts
+            && atouts.iter().copied().collect::<bolide::Atouts>() != car.atouts
         {
             return Err(format!("expected {name} to hold Atouts {atouts:?}, found {:?}", car.atouts));
         }
         if let Some(bonuses) = &want.bonuses
-            && bonuses.iter().copied().collect::<bolide_protocol::Bonuses>() != car.bonuses
+            && bonuses.iter().copied().collect::<bolide::Bonuses>() != car.bonuses
         {
             return Err(format!("expected {name} to hold bonuses {bonuses:?}, found {:?}", car.bonuses));
         }

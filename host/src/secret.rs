@@ -2,7 +2,7 @@
 //! random source, each on its own: none can be derived from another or from the clock (a seed
 //! derived from the Unix second was found by searching one day's seconds).
 
-use bolide_protocol::wire::SeatToken;
+use bolide_table::wire::SeatToken;
 use thiserror::Error;
 
 #[derive(Debug, Error)]

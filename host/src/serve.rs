@@ -1,17 +1,17 @@
 //! `bolide-host serve`: a host for a game night, unattended if need be.
 
-use crate::bots::BotLevel;
-use crate::circuits::CircuitChoice;
-use crate::game::Championship;
 use crate::net::{Games, Identity, Journal, Server, mdns::Advert};
 use crate::room::{JournalEntryOf, LobbyOf, RoomConfigOf, check_lobby, complete_len};
 use crate::secret;
-use bolide_protocol::model::MAX_PILOTS;
-use bolide_protocol::options::GameKind;
-use bolide_protocol::options::Settings;
-use bolide_protocol::wire::DEFAULT_PORT;
-use bolide_protocol::{FirstPlayer, Seat, TableOptions};
+use bolide::bots::BotLevel;
+use bolide::circuits::CircuitChoice;
+use bolide::game::Championship;
+use bolide::model::MAX_PILOTS;
+use bolide::options::Settings;
+use bolide::{FirstPlayer, Seat, TableOptions};
 use bolide_table::Game;
+use bolide_table::wire::DEFAULT_PORT;
+use bolide_words::GameKind;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::net::{IpAddr, SocketAddr};
@@ -259,7 +259,7 @@ const FIELD_WAIT: Duration = Duration::from_secs(20);
 async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<PathBuf>) -> anyhow::Result<()> {
     let log = &hosting.server.fair_log;
     let expected: Vec<Seat> = match hosting.game {
-        GameKind::Bolide => timed_seats(&log.records::<bolide_protocol::Action>()),
+        GameKind::Bolide => timed_seats(&log.records::<bolide::Action>()),
         GameKind::MilleBornes => timed_seats(&log.records::<mille_bornes::Action>()),
         GameKind::Entenrallye => Vec::new(),
     };
@@ -277,7 +277,7 @@ async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<Path
     let name = hosting.game.name();
     let scored = match hosting.game {
         GameKind::Bolide => {
-            let records = log.records::<bolide_protocol::Action>();
+            let records = log.records::<bolide::Action>();
             let host_log = crate::field::HostLog { records: &records, calls: &calls };
             crate::field::report(name, host_log, &handed, &expected, bolide_contested)
         }
@@ -312,8 +312,8 @@ fn timed_seats<A>(records: &[crate::room::FairRecord<A>]) -> Vec<Seat> {
 
 /// Two requests of one Bolide moment that compete: for the same pawn in the grab (B-4.3), or
 /// two declarations of one Échange window (B-4.7).
-fn bolide_contested(a: &bolide_protocol::Action, b: &bolide_protocol::Action) -> Option<&'static str> {
-    use bolide_protocol::Action;
+fn bolide_contested(a: &bolide::Action, b: &bolide::Action) -> Option<&'static str> {
+    use bolide::Action;
     match (a, b) {
         (Action::TakePawn { pawn: x }, Action::TakePawn { pawn: y }) => (x == y).then_some("grab"),
         (Action::TakePawn { .. }, _) | (_, Action::TakePawn { .. }) => None,

@@ -4,10 +4,11 @@
 //! is checked against the seed and the commitment — the same check the window makes at the
 //! end of a championship with what it saw.
 
-use crate::game::table::JournalEntry;
-use crate::game::{Championship, Phase, Standing};
+use crate::game::JournalEntry;
 use crate::room::{JournalEntryOf, LobbyOf, ResumeError};
-use bolide_protocol::dice::{Commitment, DiceLog, DiceMismatch, DiceReport, Luck, SeedReveal};
+use bolide::dice::{DiceLog, DiceMismatch, DiceReport};
+use bolide::game::{Championship, Phase, Standing};
+use bolide_table::seal::{Commitment, Luck, SeedReveal};
 use bolide_table::{Game, Lobby, Words};
 use thiserror::Error;
 
@@ -77,7 +78,7 @@ pub struct JournalStart<L> {
     pub luck: Luck,
     /// The players' names and colours, by seat.
     pub names: Vec<String>,
-    pub colours: Vec<bolide_protocol::Colour>,
+    pub colours: Vec<bolide_table::colour::Colour>,
     /// The lobby's settings.
     pub lobby: L,
 }
@@ -171,7 +172,7 @@ pub fn replay_game<G: Game>(text: &str) -> Result<Replayed, VerifyError> {
 /// log narrates it, the board after each round, then the standings — in `w`'s language. A
 /// game of 1000 Bornes is narrated as its table's log, then its final places.
 pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
-    use bolide_protocol::options::GameKind;
+    use bolide_words::GameKind;
     use std::fmt::Write;
     match crate::room::game_of(text).as_deref() {
         Some(name) if name == GameKind::MilleBornes.name() => return narrate_mille_bornes(text, w),
@@ -190,9 +191,8 @@ pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, Veri
         for line in events.iter().filter_map(|e| bolide_words::text::describe(e, &names, w)) {
             let _ = writeln!(out, "{line}");
         }
-        let round_over = events
-            .iter()
-            .any(|e| matches!(e, bolide_protocol::Event::RoundEnded { .. } | bolide_protocol::Event::RaceEnded { .. }));
+        let round_over =
+            events.iter().any(|e| matches!(e, bolide::Event::RoundEnded { .. } | bolide::Event::RaceEnded { .. }));
         if round_over {
             out.push_str(&bolide_words::text::board(&champ.spectator_view(), &names, w));
         }
@@ -287,15 +287,15 @@ pub fn parse_commitment(text: &str) -> Option<Commitment> {
 mod tests {
     use super::*;
     use crate::room::JournalSeat;
-    use bolide_protocol::options::Settings;
-    use bolide_protocol::{Colour, Event, TableOptions};
+    use bolide::options::Settings;
+    use bolide::{Colour, Event, TableOptions};
     use bolide_table::{BotLevel, Game, Step};
     use rand::SeedableRng;
 
     /// A whole championship of bots, written as the host journals it.
     fn journal_of_a_championship(seed: u64) -> String {
         let options = TableOptions { races: 1, ..TableOptions::default() };
-        let race = bolide_protocol::options::RaceSettings { options, circuit: "cannes".into() };
+        let race = bolide::options::RaceSettings { options, circuit: "cannes".into() };
         let mut champ = Championship::start(&race, 3, seed, &mut Vec::new()).unwrap();
         let names = ["Anne", "Bob", "Chloé"];
         let seats = names

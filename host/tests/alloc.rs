@@ -1,10 +1,10 @@
 //! Movement resolution and a 1000 Bornes play allocate nothing, and a race state is small enough to clone for bot
 //! look-ahead. A counting global allocator makes the first claim a test that can fail.
 
-use bolide_host::game::{Phase, Race, RaceSetup};
-use bolide_host::{circuits, sim};
-use bolide_protocol::movement::Road;
-use bolide_protocol::{Action, FirstPlayer, Pawn, Seat};
+use bolide::game::{Phase, Race, RaceSetup};
+use bolide::movement::Road;
+use bolide::{Action, FirstPlayer, Pawn, Seat};
+use bolide::{circuits, sim};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -94,7 +94,7 @@ fn a_race_state_is_at_most_4_kb_and_clones_cheaply() {
 /// A 1000 Bornes play allocates nothing either (≥ 20 k hands/s on one core).
 #[test]
 fn a_whole_1000_bornes_hand_of_bot_plays_allocates_nothing() {
-    use bolide_protocol::options::BotLevel;
+    use bolide::options::BotLevel;
     use mille_bornes::{Manche, Settings, sim};
     use rand::SeedableRng;
     for (players, level) in [(4, BotLevel::Random), (4, BotLevel::Strategic), (8, BotLevel::Strategic)] {

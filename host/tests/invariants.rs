@@ -5,9 +5,9 @@
 //!   room drives any game through the seam;
 //! - the network layer (`host/src/net`) and the client core (`client::state`, `net`, `beat`)
 //!   name no game;
-//! - a game's engine (`mille-bornes/`, `entenrallye/`, Bolide's `host/src/game/`) does no I/O
-//!   and reads no clock: every instant is the table's;
-//! - `protocol/` does no I/O;
+//! - a game's crate (`bolide/`, `mille-bornes/`, `entenrallye/`) does no I/O and reads no
+//!   clock: every instant is the table's;
+//! - the table (`table/`: the seam, the wire envelope, the seal) does no I/O either;
 //! - a game crate depends on the table and pure libraries alone, the table on no game, and
 //!   every crate of the workspace is placed as a game or a layer (the manifests).
 //!
@@ -83,7 +83,7 @@ const IO_AND_CLOCKS: &[&str] = &[
 
 #[test]
 fn the_table_names_no_game() {
-    let games = ["bolide_protocol", "bolide_host", "bolide_client", "bolide_bots", "mille_bornes", "entenrallye"];
+    let games = ["bolide::", "bolide_host", "bolide_client", "bolide_words", "mille_bornes", "entenrallye"];
     let found = violations(&["table/src"], &games);
     assert!(found.is_empty(), "Architecture Invariant: the table names no game's types:\n{}", found.join("\n"));
 }
@@ -109,9 +109,9 @@ fn the_room_names_no_game() {
         "Pawn",
         "Timed::Grab",
         "Timed::Echange",
-        "bolide_protocol::Timed",
-        "bolide_protocol::Action",
-        "bolide_protocol::Event",
+        "bolide::Timed",
+        "bolide::Action",
+        "bolide::Event",
         "mille_bornes",
         "entenrallye",
     ];
@@ -131,9 +131,9 @@ fn the_network_layer_and_the_client_core_name_no_game() {
         "RuleError",
         "DiceWatch",
         "Timed::",
-        "bolide_protocol::Action",
-        "bolide_protocol::Event",
-        "bolide_protocol::Bolide",
+        "bolide::Action",
+        "bolide::Event",
+        "bolide::Bolide",
         "Bolide>",
         "MilleBornes",
         "mille_bornes",
@@ -157,7 +157,7 @@ fn no_message_has_a_fixed_array_sized_by_seats() {
     // 1000 Bornes seats 8, Bolide 6: a message sized by a seat count would cap every game at
     // it. Messages carry lists (`Vec`), read with `get` on the other side.
     let found = violations(
-        &["protocol/src/wire.rs", "protocol/src/twin.rs", "protocol/src/view.rs"],
+        &["table/src/wire.rs", "bolide/src/twin.rs", "bolide/src/view.rs"],
         &["; MAX_PILOTS]", "Seat>; ", "[Seat; "],
     );
     assert!(found.is_empty(), "Architecture Invariant: no fixed seat-sized array in a message:\n{}", found.join("\n"));
@@ -165,21 +165,21 @@ fn no_message_has_a_fixed_array_sized_by_seats() {
 
 #[test]
 fn a_game_s_engine_does_no_io_and_reads_no_clock() {
-    let found = violations(&["mille-bornes/src", "entenrallye/src", "host/src/game"], IO_AND_CLOCKS);
+    let found = violations(&["bolide/src", "mille-bornes/src", "entenrallye/src"], IO_AND_CLOCKS);
     assert!(found.is_empty(), "Architecture Invariant: engines are pure:\n{}", found.join("\n"));
 }
 
 #[test]
-fn protocol_does_no_io() {
-    let found = violations(&["protocol/src"], IO_AND_CLOCKS);
-    assert!(found.is_empty(), "Architecture Invariant: protocol does no I/O:\n{}", found.join("\n"));
+fn the_table_does_no_io() {
+    let found = violations(&["table/src"], IO_AND_CLOCKS);
+    assert!(found.is_empty(), "Architecture Invariant: the table does no I/O:\n{}", found.join("\n"));
 }
 
 #[test]
 fn the_scan_sees_what_it_looks_for() {
     // The network layer does I/O: a scan that found nothing there would prove nothing above.
     assert!(!violations(&["host/src/net"], IO_AND_CLOCKS).is_empty());
-    assert!(!violations(&["host/src/game"], &["bolide_protocol"]).is_empty());
+    assert!(!violations(&["bolide/src/game"], &["bolide_table"]).is_empty());
 }
 
 /// The names under `[dependencies]` in `dir/Cargo.toml` (not dev-dependencies: tests may
@@ -198,9 +198,9 @@ fn dependencies(dir: &str) -> Vec<String> {
 }
 
 /// The game crates: an engine each, beside the table.
-const GAMES: &[&str] = &["mille-bornes", "entenrallye"];
+const GAMES: &[&str] = &["bolide", "mille-bornes", "entenrallye"];
 /// Everything else in the workspace, by the layer it is.
-const HOUSE: &[&str] = &["table", "protocol", "words", "bots", "link", "host", "client", "tests"];
+const HOUSE: &[&str] = &["table", "words", "link", "host", "client", "tests"];
 /// What an engine may depend on: the table's seam and pure libraries.
 const PURE: &[&str] = &["bolide-table", "serde", "thiserror", "rand", "rand_chacha"];
 

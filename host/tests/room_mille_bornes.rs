@@ -3,7 +3,7 @@
 //! journal and resume — none of it written for this game.
 
 use bolide_host::room::{JournalEntryOf, OutputOf, RoomConfigOf, RoomOf};
-use bolide_protocol::wire::{BeatSchedule, ClientMsgOf, DatagramOf, Hello, PROTOCOL_VERSION, ServerMsgOf};
+use bolide_table::wire::{BeatSchedule, ClientMsgOf, DatagramOf, Hello, PROTOCOL_VERSION, ServerMsgOf};
 use bolide_table::{BotLevel, Seat};
 use mille_bornes::options::GameMode;
 use mille_bornes::{Event, Lobby, MilleBornes, Partie, RuleError, Settings};
@@ -235,7 +235,7 @@ impl Anne {
     /// A beat at `t` on Anne's clock (the host's: no probe tells them apart), having shown
     /// the window `moment` at `shown`.
     fn beats(&self, room: &mut RoomOf<Partie>, t: u64, (moment, shown): (u64, u64), out: &mut Vec<Output>) {
-        let shown = Some(bolide_protocol::wire::Shown { moment, at_us: shown });
+        let shown = Some(bolide_table::wire::Shown { moment, at_us: shown });
         room.message(t, 1, ClientMsgOf::Heartbeat { now_us: t, shown, acts: self.seq, dense: true }, out);
     }
 

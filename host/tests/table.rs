@@ -2,8 +2,8 @@
 //! the table's driver, every legal action is accepted, every view is for its viewer, and a
 //! timed step names its contenders.
 
-use bolide_host::game::Championship;
-use bolide_protocol::options::RaceSettings;
+use bolide::game::Championship;
+use bolide::options::RaceSettings;
 use bolide_table::{BotLevel, Game, Seat, Step, drive};
 use mille_bornes::Partie;
 use rand::SeedableRng;
@@ -44,10 +44,8 @@ fn walk<G: Game>(settings: G::Settings, players: u8, seed: u64) -> (u32, Vec<bol
 
 #[test]
 fn bolide_plays_to_its_end_through_the_seam() {
-    let settings = RaceSettings {
-        options: bolide_protocol::TableOptions { races: 2, ..Default::default() },
-        ..Default::default()
-    };
+    let settings =
+        RaceSettings { options: bolide::TableOptions { races: 2, ..Default::default() }, ..Default::default() };
     let (steps, standings) = walk::<Championship>(settings, 4, 7);
     assert!(steps > 20);
     assert_eq!(standings.len(), 4);
@@ -57,10 +55,8 @@ fn bolide_plays_to_its_end_through_the_seam() {
         Err("B-1.1: Bolide plays 3 to 6 pilots, not 2".into())
     );
     // What a modified first pilot may ask for over the wire stays bounded.
-    let races = |races| RaceSettings {
-        options: bolide_protocol::TableOptions { races, ..Default::default() },
-        ..Default::default()
-    };
+    let races =
+        |races| RaceSettings { options: bolide::TableOptions { races, ..Default::default() }, ..Default::default() };
     assert_eq!(Championship::check_settings(&races(0), 4), Err("races: 0 is not 1 to 50".into()));
     assert_eq!(Championship::check_settings(&races(255), 4), Err("races: 255 is not 1 to 50".into()));
 }
@@ -84,6 +80,6 @@ fn mille_bornes_plays_to_its_end_through_the_seam() {
 
 #[test]
 fn a_game_s_name_is_its_advert_s() {
-    assert_eq!(Championship::NAME, bolide_protocol::options::GameKind::Bolide.name());
-    assert_eq!(Partie::NAME, bolide_protocol::options::GameKind::MilleBornes.name());
+    assert_eq!(Championship::NAME, bolide_words::GameKind::Bolide.name());
+    assert_eq!(Partie::NAME, bolide_words::GameKind::MilleBornes.name());
 }

@@ -3,7 +3,7 @@
 //! the host's self-signed certificate matches the fingerprint in the room code it was given.
 
 use crate::code::fingerprint_prefix;
-use bolide_protocol::wire::ALPN;
+use bolide_table::wire::ALPN;
 use quinn::crypto::rustls::QuicClientConfig;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
@@ -21,7 +21,7 @@ pub fn provider() -> Arc<CryptoProvider> {
 const GAME_WINDOW: u64 = 128 * 1024;
 
 /// Stream bytes a peer may have unread on a connection: a few frames of `MAX_FRAME`.
-pub const RECEIVE_WINDOW: u32 = 6 * bolide_protocol::wire::MAX_FRAME as u32;
+pub const RECEIVE_WINDOW: u32 = 6 * bolide_table::wire::MAX_FRAME as u32;
 
 /// Datagrams for timing probes; keep-alives so a quiet client is not dropped; a short idle
 /// timeout so a vanished laptop is noticed within seconds and a bot takes its seat.
@@ -40,7 +40,7 @@ pub fn transport() -> quinn::TransportConfig {
     // peer that opens streams it never uses, or sends without reading, costs at most this.
     t.max_concurrent_uni_streams(0u32.into());
     t.max_concurrent_bidi_streams(0u32.into());
-    let frame = bolide_protocol::wire::MAX_FRAME as u32;
+    let frame = bolide_table::wire::MAX_FRAME as u32;
     t.stream_receive_window((4 * frame).into());
     t.receive_window(RECEIVE_WINDOW.into());
     t.send_window(u64::from(16 * frame));

@@ -10,7 +10,15 @@
 //! Models: ripgrep's `grep-matcher` (the trait crate) implemented by `grep-regex` and
 //! `grep-pcre2`; quinn-proto's `congestion::Controller` implemented by Cubic, NewReno, BBR.
 
+pub mod colour;
 pub mod drive;
+pub mod hands;
+pub mod seal;
+pub mod wire;
+
+/// The tie rule of every timed moment: two reactions closer than this (µs) are decided by a
+/// seeded draw — the residual of drift correction over a reaction, with room to spare.
+pub const TIE_US: u64 = 20;
 
 /// A game's luck, provably fair: a ChaCha stream of the game's seed keyed by what it is for
 /// (`purpose`, the stream number's top byte) and its number, so that whoever learns the seed
@@ -241,7 +249,7 @@ impl<R> RefusalOf for R where
 }
 
 /// The words a game's messages are made of: what the table's wire envelope carries for it
-/// (`bolide_protocol::wire`). A marker type implements it beside the game's vocabulary, so a
+/// (`bolide_table::wire`). A marker type implements it beside the game's vocabulary, so a
 /// laptop can speak a game without its engine.
 pub trait Words: Clone + Copy + Debug + PartialEq + Send + Sync + 'static {
     type Action: Copy + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
@@ -282,7 +290,7 @@ pub trait Lobby: Clone + PartialEq + Debug + Send + Sync + Serialize + Deseriali
 
     /// Where the `players` sit when the game starts: the entrant at each place, entrants
     /// being the people in the lobby's order and then the bots (1000 Bornes' teams, M-2.3:
-    /// drawn, or as the first pilot placed them). `None`: as they came. The table uses only
+    /// drawn, or as the first player placed them). `None`: as they came. The table uses only
     /// an order that names each entrant once.
     fn seating(&self, players: u8, rng: &mut ChaCha8Rng) -> Option<Vec<u8>> {
         let _ = (players, rng);

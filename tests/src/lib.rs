@@ -3,10 +3,10 @@
 
 pub mod lab;
 
-use bolide_host::game::table::RoomConfig;
+use bolide::TableOptions;
+use bolide::options::Settings;
+use bolide_host::game::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_protocol::TableOptions;
-use bolide_protocol::options::Settings;
 use std::path::PathBuf;
 
 /// A fresh scratch directory for one test.
@@ -37,7 +37,7 @@ pub fn quick_room(code: &str, bots: u8, races: u8) -> RoomConfig {
 pub fn host(name: &str, config: RoomConfig) -> (Server, String) {
     let identity = Identity::load_or_create(&scratch(name).join("identity")).unwrap();
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
-    let code = server.add_room::<bolide_host::game::Championship>(config, Journal::None, None).unwrap();
+    let code = server.add_room::<bolide::game::Championship>(config, Journal::None, None).unwrap();
     (server, code)
 }
 
@@ -99,7 +99,7 @@ pub async fn guess(
     ending: Ending,
 ) -> Result<bool, (String, bool)> {
     use bolide_host::net::pake;
-    use bolide_protocol::wire::{self, Door, FrameDecoder, Knock, PROTOCOL_VERSION};
+    use bolide_table::wire::{self, Door, FrameDecoder, Knock, PROTOCOL_VERSION};
     let mut endpoint = quinn::Endpoint::client((from, 0).into()).unwrap();
     endpoint.set_default_client_config(bolide_host::net::tls::client_config(fingerprint).unwrap());
     let Ok(Ok(connection)) =
@@ -258,7 +258,7 @@ pub async fn play_through_kills<W: bolide_client::bot::BotGame>(
             .expect("at the table");
         token = token.or(session.state().token);
         let mut quiet = bot::quiet;
-        let plan = bot::Plan::new(bolide_host::bots::BotLevel::Strategic, std::time::Duration::ZERO, 9);
+        let plan = bot::Plan::new(bolide::bots::BotLevel::Strategic, std::time::Duration::ZERO, 9);
         let play = bot::play_session(session, plan, &mut quiet);
         let window = windows.get(kills).copied().unwrap_or(longest);
         match tokio::time::timeout(window, play).await {

@@ -1,8 +1,9 @@
 //! What a stranger on the same Wi-Fi may try, each case bounded in time: the host closes the
 //! offending connection with a reason and the game goes on for everyone else.
 
+use bolide::{ClientMsg, ServerMsg};
 use bolide_client::net::{ClientError, Session};
-use bolide_protocol::wire::{ClientMsg, PROTOCOL_VERSION, ServerMsg, close};
+use bolide_table::wire::{PROTOCOL_VERSION, close};
 use bolide_tests::{closed_with, host, quick_room, raw_connection, spoof_initials};
 use std::time::Duration;
 

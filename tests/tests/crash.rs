@@ -1,11 +1,11 @@
 //! Kill the real `bolide-host` with SIGKILL mid-championship, start it again with
 //! `--resume`, and continue: the same room code, the same seats, nothing completed lost.
 
+use bolide::Action;
+use bolide::bots::BotLevel;
+use bolide::{ClientMsg, ServerMsg};
 use bolide_client::bot;
 use bolide_client::net::{ConnectOptions, Session};
-use bolide_host::bots::BotLevel;
-use bolide_protocol::Action;
-use bolide_protocol::wire::{ClientMsg, ServerMsg};
 use bolide_tests::{Reaped, scratch, spawn_host, until_closed, workspace_bin};
 use std::process::Command;
 use std::time::Duration;
@@ -270,8 +270,8 @@ async fn kill_matrix_fifty_kills_end_with_the_standings_the_journal_gives() {
 }
 
 /// Where a kill landed, in the game's words.
-fn moment((race, round, phase): (u8, u16, bolide_host::game::Phase)) -> String {
-    use bolide_host::game::Phase;
+fn moment((race, round, phase): (u8, u16, bolide::game::Phase)) -> String {
+    use bolide::game::Phase;
     match phase {
         Phase::CupDown if round == 1 => format!("race {race} start (cup down)"),
         Phase::CupDown => "cup down".into(),

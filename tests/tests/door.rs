@@ -5,7 +5,7 @@
 
 use bolide_client::net::{ClientError, ConnectOptions, ConnectOptionsOf, Session, SessionOf};
 use bolide_host::net::server::{WRONG_CODE_BURST, WRONG_CODE_HOST_BURST};
-use bolide_protocol::wire::{ClientMsgOf, PROTOCOL_VERSION, ServerMsgOf};
+use bolide_table::wire::{ClientMsgOf, PROTOCOL_VERSION, ServerMsgOf};
 use bolide_tests::{Ending, guess, host, quick_room, scratch, spawn_host, spoof_initials, workspace_bin};
 use quinn::Runtime;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

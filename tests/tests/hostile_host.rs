@@ -2,11 +2,12 @@
 //! draws it. A fake host on 127.0.0.1 with a real certificate welcomes a client, then sends a
 //! race view that names a seat the table does not have.
 
+use bolide::Seat;
+use bolide::ServerMsg;
+use bolide::view::ViewError;
 use bolide_client::net::{ClientError, Session};
 use bolide_host::net::{Identity, pake, room_code, tls};
-use bolide_protocol::Seat;
-use bolide_protocol::view::ViewError;
-use bolide_protocol::wire::{self, FrameDecoder, Knock, PROTOCOL_VERSION, Proof, ServerMsg};
+use bolide_table::wire::{self, FrameDecoder, Knock, PROTOCOL_VERSION, Proof};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -47,7 +48,7 @@ async fn a_view_naming_a_seat_that_does_not_exist_ends_the_link_with_a_clear_err
         };
         send.write_all(&wire::encode(&welcome)).await.unwrap();
         // A real three-seat race, seen from seat 0 — but its first player is seat 9.
-        let mut view = bolide_host::sim::random_race(3, 1).view_for(Seat(0));
+        let mut view = bolide::sim::random_race(3, 1).view_for(Seat(0));
         view.first_player = Seat(9);
         let update = ServerMsg::Update {
             events: vec![],
@@ -56,7 +57,7 @@ async fn a_view_naming_a_seat_that_does_not_exist_ends_the_link_with_a_clear_err
             deadline_ms: None,
             awaited: None,
             show_at_us: None,
-            lift_at_us: None,
+            countdown_end_us: None,
         };
         send.write_all(&wire::encode(&update)).await.unwrap();
         // Keep the connection open until the client has judged it.

@@ -97,7 +97,7 @@ async fn only_the_host_can_be_the_host_a_seated_player_posing_as_it_gets_nothing
     let (server, code) = host("join-posing", quick_room("GARAGE", 3, 1));
     let bob = Session::connect(server.local_addr(), &code, "Bob", None).await.expect("Bob sits at the table");
     let (relay_addr, _, seen) = relay(server.local_addr(), &code, "GARAGE").await;
-    let token = bolide_protocol::wire::SeatToken(0x5eed_a22e_a22e);
+    let token = bolide_table::wire::SeatToken(0x5eed_a22e_a22e);
     let joined = tokio::time::timeout(LIMIT, Session::connect(relay_addr, &code, "Anne", Some(token))).await.unwrap();
     let err = joined.err().expect("a look-alike host let Anne in");
     assert!(err.to_string().contains("not the host you were told about"), "{err}");
@@ -114,7 +114,7 @@ async fn a_host_that_does_not_know_the_word_gets_neither_the_word_nor_a_seat_tok
     // A look-alike host on the Wi-Fi: its own certificate and room, any word but the table's.
     let (rogue, rogue_code) = host("join-rogue", quick_room("PISTES", 2, 1));
     let fingerprint = bolide_host::net::split_code(&rogue_code).unwrap().1;
-    let token = bolide_protocol::wire::SeatToken(0x5eed_7043_7043);
+    let token = bolide_table::wire::SeatToken(0x5eed_7043_7043);
     let joined = Session::connect(rogue.local_addr(), &format!("GARAGE-{fingerprint}"), "Anne", Some(token)).await;
     assert!(matches!(joined, Err(ClientError::NotTheHost(_))), "{:?}", joined.err());
 }
@@ -125,8 +125,7 @@ async fn an_honest_join_proves_the_word_in_one_more_round_trip() {
     // trip and three scalar multiplications on each side (printed; the README quotes a run).
     let identity = Identity::load_or_create(&dir("honest")).unwrap();
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
-    let code =
-        server.add_room::<bolide_host::game::Championship>(quick_room("GARAGE", 2, 1), Journal::None, None).unwrap();
+    let code = server.add_room::<bolide::game::Championship>(quick_room("GARAGE", 2, 1), Journal::None, None).unwrap();
     let mut times = Vec::new();
     for i in 0..10 {
         let started = Instant::now();

@@ -3,9 +3,9 @@
 //! SIGKILL mid-game several times and resumed from its journal, the laptop comes back to its
 //! seat with its token, and the standings it was told are the ones the journal replays to.
 
+use bolide::bots::BotLevel;
 use bolide_client::bot;
 use bolide_client::net::{ConnectOptionsOf, SessionOf};
-use bolide_host::bots::BotLevel;
 use bolide_host::verify;
 use bolide_tests::{Reaped, play_through_kills, scratch, spawn_host, workspace_bin};
 use mille_bornes::MilleBornes;
@@ -94,7 +94,7 @@ fn serve_refuses_a_table_option_it_does_not_have_and_names_those_it_has() {
 /// sets a one-hand game, and the two play it with the host's two bots to its standings.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_first_pilot_switches_the_table_to_1000_bornes_and_everyone_plays_it() {
-    use bolide_protocol::wire::{ClientMsgOf, ServerMsgOf};
+    use bolide_table::wire::{ClientMsgOf, ServerMsgOf};
     let data = scratch("choose-game");
     let mut cmd = Command::new(workspace_bin("bolide-host"));
     cmd.args(["serve", "--bind", "127.0.0.1:0", "--data-dir"]).arg(&data);
@@ -104,7 +104,7 @@ async fn the_first_pilot_switches_the_table_to_1000_bornes_and_everyone_plays_it
     let addr: std::net::SocketAddr = info["addresses"][0].as_str().unwrap().parse().unwrap();
     let code = info["code"].as_str().unwrap().to_string();
 
-    let mut anne = SessionOf::<bolide_protocol::Bolide>::connect(addr, &code, "Anne", None).await.expect("seated");
+    let mut anne = SessionOf::<bolide::Bolide>::connect(addr, &code, "Anne", None).await.expect("seated");
     let token = anne.state().token;
     let bob = {
         let code = code.clone();
@@ -140,7 +140,7 @@ async fn the_first_pilot_switches_the_table_to_1000_bornes_and_everyone_plays_it
 
     // Anne knocks again with her token: the table plays 1000 Bornes, her seat is hers.
     let admitted =
-        bolide_client::net::knock(addr, &code, "Anne", token, bolide_protocol::wire::PROTOCOL_VERSION, None, false)
+        bolide_client::net::knock(addr, &code, "Anne", token, bolide_table::wire::PROTOCOL_VERSION, None, false)
             .await
             .expect("back through the door");
     assert_eq!(admitted.game, "mille-bornes");

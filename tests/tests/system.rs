@@ -1,12 +1,13 @@
 //! The whole system over real QUIC on 127.0.0.1: host, client core and bots as a game night
 //! uses them.
 
+use bolide::bots::BotLevel;
+use bolide::view::PhaseView;
+use bolide::{Action, FirstPlayer, RuleError, Seat};
+use bolide::{ClientMsg, ServerMsg};
 use bolide_client::bot;
 use bolide_client::net::{ClientError, Session};
-use bolide_host::bots::BotLevel;
-use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, PROTOCOL_VERSION, ServerMsg, close};
-use bolide_protocol::{Action, FirstPlayer, RuleError, Seat};
+use bolide_table::wire::{PROTOCOL_VERSION, close};
 use bolide_tests::{host, quick_room, until_closed};
 use std::time::Duration;
 
@@ -205,8 +206,7 @@ async fn fairness_5_a_game_night_host_hears_steady_beats_from_its_first_laptops_
     let identity = Identity::load_or_create(&bolide_tests::scratch("steady").join("identity")).unwrap();
     let limits = Limits { steady_beats: 1, ..Limits::default() };
     let server = Server::bind_with("127.0.0.1:0".parse().unwrap(), &identity, limits).unwrap();
-    let code =
-        server.add_room::<bolide_host::game::Championship>(quick_room("GARE", 1, 1), Journal::None, None).unwrap();
+    let code = server.add_room::<bolide::game::Championship>(quick_room("GARE", 1, 1), Journal::None, None).unwrap();
     let addr = server.local_addr();
     let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
     let ben = Session::connect(addr, &code, "Ben", None).await.unwrap();
@@ -232,8 +232,7 @@ async fn fairness_2_a_laptop_holding_a_moment_back_until_its_instant_keeps_beati
     use bolide_host::net::{Identity, Journal, Server};
     let identity = Identity::load_or_create(&bolide_tests::scratch("hold").join("identity")).unwrap();
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
-    let code =
-        server.add_room::<bolide_host::game::Championship>(quick_room("HOLD", 1, 1), Journal::None, None).unwrap();
+    let code = server.add_room::<bolide::game::Championship>(quick_room("HOLD", 1, 1), Journal::None, None).unwrap();
     let mut ana = Session::connect(server.local_addr(), &code, "Ana", None).await.unwrap();
     let heard = || server.stats.heartbeats.load(std::sync::atomic::Ordering::Relaxed);
     let before = heard();

@@ -7,7 +7,7 @@
 //! where French puts it) with no placeholder syntax to get wrong. Token and card names are
 //! printed as the box prints them.
 
-use bolide_protocol::{Atout, BonusKind};
+use bolide::{Atout, BonusKind};
 use serde::{Deserialize, Serialize};
 
 /// The languages of the window, `--text` and `bolide-bot`'s lines.
@@ -338,7 +338,7 @@ pub struct Words {
     /// How many reactions, their median and the fastest, in ms.
     pub drill_summary: fn(usize, f64, f64) -> String,
     /// What the dice check covered (`DiceReport`).
-    pub dice_report: fn(&bolide_protocol::dice::DiceReport) -> String,
+    pub dice_report: fn(&bolide::dice::DiceReport) -> String,
 
     // 1000 Bornes.
     pub mb_hand_n: fn(u16) -> String,

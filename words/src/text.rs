@@ -1,10 +1,10 @@
 //! A race as text: the circuit as a strip of tiles, one lane per car, and one line per event.
 
 use crate::lang::Words;
-use bolide_protocol::event::{Contest, PhotoFinish};
-use bolide_protocol::model::FINISH;
-use bolide_protocol::movement::Road;
-use bolide_protocol::{Event, PlayerView, Seat, Timed};
+use bolide::event::{Contest, PhotoFinish};
+use bolide::model::FINISH;
+use bolide::movement::Road;
+use bolide::{Event, PlayerView, Seat, Timed};
 use std::fmt::Write;
 
 /// One character per tile: `·` straight, `6` `7` `8` `9` `X` for a 60 … 100 limit, `o` oil.
@@ -181,7 +181,7 @@ fn name(names: &[String], seat: Seat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_protocol::Pawn;
+    use bolide::Pawn;
 
     #[test]
     fn events_read_as_sentences() {
@@ -196,9 +196,9 @@ mod tests {
         let fr = &crate::lang::FR;
         let e = Event::Moved { seat: Seat(0), from: 0, to: 2, blocked_at: Some(3) };
         assert_eq!(describe(&e, &names, fr).unwrap(), "El Gato avance de 0 à 2, trop rapide pour la case 3");
-        let e = Event::BonusTaken { seat: Seat(1), tile: 33, kind: bolide_protocol::BonusKind::PanneSeche };
+        let e = Event::BonusTaken { seat: Seat(1), tile: 33, kind: bolide::BonusKind::PanneSeche };
         assert_eq!(describe(&e, &names, fr).unwrap(), "Anne ramasse Panne Sèche en 33");
-        let e = Event::BonusTaken { seat: Seat(1), tile: 33, kind: bolide_protocol::BonusKind::PanneSeche };
+        let e = Event::BonusTaken { seat: Seat(1), tile: 33, kind: bolide::BonusKind::PanneSeche };
         assert_eq!(
             describe(&e, &names, &crate::lang::EN).unwrap(),
             "Anne picks up Panne Sèche on 33",

@@ -3,7 +3,7 @@
 //! table also the photo finish of every grab (reactions and margins in µs) and each bot's check
 //! of the dice; at a 1000 Bornes table each bot's check of the deal (M-3.2). Fills seats from another laptop on a game night; used by the tests.
 
-use bolide_bots::BotLevel;
+use bolide::bots::BotLevel;
 use bolide_client::bot::{self, FieldTest, PlayedAny};
 use clap::Parser;
 use std::net::SocketAddr;
@@ -32,7 +32,7 @@ struct Args {
     /// The game to play: a bot seated first in the lobby switches the table to it (bolide or
     /// mille-bornes); by default, whatever the table plays.
     #[arg(long)]
-    game: Option<bolide_protocol::options::GameKind>,
+    game: Option<bolide_words::GameKind>,
     /// A fairness field run (with `bolide-host serve --fairness-test`): in each timed moment
     /// act a drawn reaction after showing it, and hand the host the record of what was done,
     /// on this laptop's clock, once the championship is over.

@@ -5,11 +5,12 @@
 use crate::game::{ClientGame, Stage, TwinUpdate};
 use crate::net::{ClientError, ConnectOptionsOf, SessionOf};
 use crate::state::{ClientStateOf, MirrorOf, SharedStateOf};
-use bolide_protocol::dice::DiceWatch;
-use bolide_protocol::twin::Twin;
-use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ServerMsg, clean_reason};
-use bolide_protocol::{Action, Bolide, Event, Pawn, PlayerView, Seat};
+use bolide::ServerMsg;
+use bolide::dice::DiceWatch;
+use bolide::twin::Twin;
+use bolide::view::PhaseView;
+use bolide::{Action, Bolide, Event, Pawn, PlayerView, Seat};
+use bolide_table::wire::clean_reason;
 
 /// Bolide's client core and connection by their plain names (`net` and `state` re-export them
 /// for the faces: the window, the bots, the lab).
@@ -37,7 +38,7 @@ pub struct Rounds {
 impl ClientGame for Bolide {
     type Watch = DiceWatch;
     type Twins = Rounds;
-    const SEATS: usize = bolide_protocol::model::MAX_PILOTS;
+    const SEATS: usize = bolide::model::MAX_PILOTS;
 
     fn check(msg: &mut ServerMsg) -> Result<(), String> {
         match msg {

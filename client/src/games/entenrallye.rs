@@ -3,9 +3,9 @@
 //! the host sends against the game's own ranges (`View::check`).
 
 use crate::game::ClientGame;
-use bolide_protocol::dice::{Commitment, Seal};
-use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::Seat;
+use bolide_table::seal::{Commitment, Seal};
+use bolide_table::wire::ServerMsgOf;
 use entenrallye::{Entenrallye, Event, View};
 
 /// What a laptop checks of the host's die (E-4.2, `entenrallye::dice`): every roll it saw,
@@ -82,7 +82,7 @@ impl ClientGame for Entenrallye {
 #[cfg(test)]
 mod tests {
     use crate::state::ClientStateOf;
-    use bolide_protocol::wire::{BeatSchedule, ServerMsgOf};
+    use bolide_table::wire::{BeatSchedule, ServerMsgOf};
     use bolide_table::{BotLevel, Game, Seat};
     use entenrallye::{Entenrallye, Event, Rallye, Settings, Square};
     use rand::SeedableRng;
@@ -90,8 +90,8 @@ mod tests {
     /// A whole year of bots as `viewer`'s laptop gets it: one update per action, its events
     /// as the viewer may see them, the view and what the viewer may do after it.
     fn year_seen_by(viewer: Seat, seed: u64) -> (Rallye, Vec<ServerMsgOf<Entenrallye>>) {
-        use bolide_protocol::dice::SeedReveal;
-        use bolide_protocol::wire::LobbyStateOf;
+        use bolide_table::seal::SeedReveal;
+        use bolide_table::wire::LobbyStateOf;
         let lobby = |reveal: Option<SeedReveal>| {
             ServerMsgOf::Lobby(Box::new(LobbyStateOf {
                 seats: Vec::new(),
@@ -119,7 +119,7 @@ mod tests {
                 deadline_ms: None,
                 awaited: None,
                 show_at_us: None,
-                lift_at_us: None,
+                countdown_end_us: None,
             });
             let step =
                 bolide_table::drive::step(&mut game, &[BotLevel::Strategic; 4], &mut rng, &mut events, &mut scratch);
@@ -183,7 +183,7 @@ mod tests {
             deadline_ms: None,
             awaited: None,
             show_at_us: None,
-            lift_at_us: None,
+            countdown_end_us: None,
         };
         assert!(s.on_message(msg, 0).is_err());
         assert_eq!(s.mirror.view.as_ref(), Some(&*view));

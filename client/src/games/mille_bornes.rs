@@ -4,9 +4,9 @@
 //! side's seats all compete, and all beat alike, holding it or not.
 
 use crate::game::{ClientGame, Stage, TwinUpdate};
-use bolide_protocol::dice::{Commitment, Seal};
-use bolide_protocol::wire::ServerMsgOf;
 use bolide_table::Seat;
+use bolide_table::seal::{Commitment, Seal};
+use bolide_table::wire::ServerMsgOf;
 use mille_bornes::card::DECK_SIZE;
 use mille_bornes::deal::{DealMismatch, check_hand};
 use mille_bornes::manche::HAND_SIZE;
@@ -196,7 +196,7 @@ impl ClientGame for MilleBornes {
 #[cfg(test)]
 mod tests {
     use crate::state::ClientStateOf;
-    use bolide_protocol::wire::{BeatSchedule, ClientMsgOf, DatagramOf, ServerMsgOf};
+    use bolide_table::wire::{BeatSchedule, ClientMsgOf, DatagramOf, ServerMsgOf};
     use bolide_table::{BotLevel, Seat};
     use mille_bornes::partie::window_moment;
     use mille_bornes::{Action, Event, MilleBornes, Partie, Phase, Settings, View};
@@ -239,7 +239,7 @@ mod tests {
             deadline_ms: None,
             awaited: None,
             show_at_us: None,
-            lift_at_us: None,
+            countdown_end_us: None,
         }
     }
 
@@ -247,14 +247,14 @@ mod tests {
     /// the viewer may see them, the view after), the lobby that starts it and the one that
     /// reveals the seed.
     fn game_seen_by(viewer: Seat, seed: u64) -> Vec<ServerMsgOf<MilleBornes>> {
-        use bolide_protocol::dice::SeedReveal;
-        use bolide_protocol::wire::{LobbySeat, LobbyStateOf};
+        use bolide_table::seal::SeedReveal;
+        use bolide_table::wire::{LobbySeat, LobbyStateOf};
         let lobby = |reveal: Option<SeedReveal>| {
             let seats = (0..4)
                 .map(|s| LobbySeat {
                     seat: Seat(s),
                     name: format!("P{s}"),
-                    colour: bolide_protocol::Colour::ALL[usize::from(s)],
+                    colour: bolide_table::colour::Colour::ALL[usize::from(s)],
                     bot: false,
                     ready: true,
                     connected: true,
@@ -377,14 +377,14 @@ mod tests {
                 deadline_ms: None,
                 awaited: None,
                 show_at_us: None,
-                lift_at_us: None,
+                countdown_end_us: None,
             },
             1_000,
         )
         .unwrap();
         // The frame that drew the attack went out at 1 200 µs; the key came at 251 200 µs.
         let moment = window_moment(after.hand_number, after.attacks);
-        s.show(bolide_protocol::wire::Shown { moment, at_us: 1_200 });
+        s.show(bolide_table::wire::Shown { moment, at_us: 1_200 });
         let (seq, msg, copy) = s.timed(Action::CoupFourre, s.shown_for(251_200), 251_200);
         assert_eq!(
             msg,
@@ -420,13 +420,10 @@ mod tests {
                 deadline_ms: None,
                 awaited: None,
                 show_at_us: None,
-                lift_at_us: None,
+                countdown_end_us: None,
             };
             s.on_message(msg, 1_000).unwrap();
-            s.show(bolide_protocol::wire::Shown {
-                moment: window_moment(after.hand_number, after.attacks),
-                at_us: 1_000,
-            });
+            s.show(bolide_table::wire::Shown { moment: window_moment(after.hand_number, after.attacks), at_us: 1_000 });
             let due = s.beat_due();
             says.push((s.competing(), due, s.beat(2_000, 2_000)));
         }

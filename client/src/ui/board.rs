@@ -5,8 +5,8 @@
 //! (a move's end, Huile) are outlined in gold and clickable.
 
 use super::look;
-use bolide_protocol::model::{FINISH, START};
-use bolide_protocol::{Colour, PlayerView, Seat};
+use bolide::model::{FINISH, START};
+use bolide::{Colour, PlayerView, Seat};
 use egui::{Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 
 /// Positions on the board: the start grid, 36 tiles, the finish line.

@@ -3,8 +3,8 @@
 //! takes the host's from the code on its screen. A browse runs on mdns-sd's own thread; the list is shared with the window. Tests
 //! feed a list by hand ([`Discovery::fixed`]).
 
-use bolide_protocol::options::GameKind;
-use bolide_protocol::wire::MDNS_SERVICE;
+use bolide_table::wire::MDNS_SERVICE;
+use bolide_words::GameKind;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
@@ -47,7 +47,7 @@ impl Discovery {
                         ips.sort_by_key(|ip| !ip.is_ipv4());
                         let Some(ip) = ips.first() else { continue };
                         let host = FoundHost {
-                            name: bolide_protocol::wire::clean_name(&txt("room")),
+                            name: bolide_table::wire::clean_name(&txt("room")),
                             addr: SocketAddr::new(*ip, info.get_port()),
                             seats: txt("seats").chars().take(8).collect(),
                             version: txt("version").chars().take(8).collect(),

@@ -12,7 +12,7 @@
 use super::{look, stamp};
 use crate::lang::Words;
 use crate::net::{Clock, MonotonicClock};
-use bolide_protocol::Colour;
+use bolide_table::colour::Colour;
 use egui::{RichText, Vec2};
 use rand::{RngExt, SeedableRng};
 use std::sync::{Arc, Mutex};

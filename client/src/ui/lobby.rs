@@ -6,12 +6,14 @@ use crate::game::ClientGame;
 use crate::lang::Words;
 use crate::live::{Command, CommandOf, Live, LiveOf};
 use crate::state::{Mirror, MirrorOf};
-use bolide_protocol::circuits::PRESETS;
-use bolide_protocol::model::MAX_PILOTS;
-use bolide_protocol::options::{GameKind, Settings};
-use bolide_protocol::wire::{LobbyState, LobbyStateOf, PathCheck};
-use bolide_protocol::{BotLevel, Circuit, Colour, FirstPlayer, Seat};
+use bolide::LobbyState;
+use bolide::circuits::PRESETS;
+use bolide::model::MAX_PILOTS;
+use bolide::options::Settings;
+use bolide::{BotLevel, Circuit, Colour, FirstPlayer, Seat};
 use bolide_table::Lobby as _;
+use bolide_table::wire::{LobbyStateOf, PathCheck};
+use bolide_words::GameKind;
 use egui::{RichText, Vec2};
 
 /// The lobby's own state between frames: the circuit being edited.
@@ -133,9 +135,8 @@ impl LobbyUi {
                     }
                     if ui.selectable_label(self.tiles.is_some(), w.edit_tiles).clicked() {
                         self.file = None;
-                        let start = Circuit::parse(&s.circuit)
-                            .ok()
-                            .or_else(|| bolide_protocol::circuits::preset(PRESETS[0].0).ok());
+                        let start =
+                            Circuit::parse(&s.circuit).ok().or_else(|| bolide::circuits::preset(PRESETS[0].0).ok());
                         self.tiles = start.map(|c| c.to_string());
                     }
                 });
@@ -216,7 +217,7 @@ pub(super) fn until_started<W: ClientGame>(
 /// A started table's lobby of `names`, everyone seated and ready, seen from seat 0: what the
 /// benchmarks' and tests' detached tables show.
 pub fn everyone_ready<W: bolide_table::Words>(names: &[&str], settings: W::Lobby) -> LobbyStateOf<W> {
-    let seat = |(i, name): (usize, &&str)| bolide_protocol::wire::LobbySeat {
+    let seat = |(i, name): (usize, &&str)| bolide_table::wire::LobbySeat {
         seat: Seat(i as u8),
         name: name.to_string(),
         colour: Colour::ALL[i % Colour::ALL.len()],
@@ -246,7 +247,7 @@ pub(super) struct Frame<'a> {
     /// The same, on hover: all of it and what it binds.
     pub sealed_hover: fn(&str) -> String,
     /// The commitment this laptop was shown first (the lobby's own until then).
-    pub first_shown: Option<bolide_protocol::dice::Commitment>,
+    pub first_shown: Option<bolide_table::seal::Commitment>,
     /// The game this lobby is for: the first pilot may switch the table to any other.
     pub game: GameKind,
 }
@@ -365,7 +366,7 @@ fn tile_editor(
 /// The lobby's network check of one laptop, as the host measured its path: a bad Wi-Fi is
 /// found here, before the first grab.
 fn path_check(ui: &mut egui::Ui, path: Option<PathCheck>, w: &Words) {
-    use bolide_protocol::wire::PathVerdict;
+    use bolide_table::wire::PathVerdict;
     let Some(p) = path else {
         ui.weak(w.path_measuring);
         return;

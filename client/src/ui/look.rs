@@ -1,6 +1,6 @@
 //! How the table looks: the cars' colours and their names on the box, sizes.
 
-use bolide_protocol::Colour;
+use bolide_table::colour::Colour;
 use egui::Color32;
 
 /// A car's colour on screen.

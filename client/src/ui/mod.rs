@@ -23,11 +23,11 @@ pub mod table_ente;
 pub mod table_mb;
 
 use crate::live::{Command, CommandOf, Link, Live, LiveOf, Target};
-use bolide_bots::BotLevel;
+use bolide::bots::BotLevel;
+use bolide::view::PhaseView;
 use bolide_host::serve::{self, ServeArgs};
-use bolide_protocol::dice::Commitment;
-use bolide_protocol::options::GameKind;
-use bolide_protocol::view::PhaseView;
+use bolide_table::seal::Commitment;
+use bolide_words::GameKind;
 use discovery::Discovery;
 use prefs::Prefs;
 use start::{Intent, StartUi};
@@ -436,7 +436,7 @@ impl BolideApp {
         let shelf = self.shelf().map_err(|e| e.to_string());
         let Some(seated) = self.table.as_mut().filter(|s| s.night.is_none()) else { return };
         let checked = match &seated.face {
-            Face::Bolide { live, .. } => checked_night::<bolide_host::game::Championship>(&live.state().mirror),
+            Face::Bolide { live, .. } => checked_night::<bolide::game::Championship>(&live.state().mirror),
             Face::MilleBornes { live, .. } => checked_night::<::mille_bornes::Partie>(&live.state().mirror),
             Face::Entenrallye { live, .. } => checked_night::<::entenrallye::Rallye>(&live.state().mirror),
         };

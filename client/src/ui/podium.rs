@@ -4,7 +4,7 @@ use super::look;
 use super::race::points_by_race;
 use crate::lang::Words;
 use crate::state::Mirror;
-use bolide_protocol::wire::StandingLine;
+use bolide_table::wire::StandingLine;
 use egui::RichText;
 
 pub fn show(ui: &mut egui::Ui, t: &Mirror, standings: &[StandingLine], w: &Words) {

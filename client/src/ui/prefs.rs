@@ -1,7 +1,7 @@
 //! What the window remembers between runs: the pilot's name and colour, the last host joined.
 //! A small JSON file in the user's config folder; a missing or unreadable one means defaults.
 
-use bolide_protocol::Colour;
+use bolide_table::colour::Colour;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -20,9 +20,9 @@ pub struct Prefs {
     /// Practice showed its first-round guide once (it is not shown again).
     pub guide_seen: bool,
     /// The game Practice plays.
-    pub practice_game: bolide_protocol::options::GameKind,
+    pub practice_game: bolide_words::GameKind,
     /// The game a hosted table serves.
-    pub host_game: bolide_protocol::options::GameKind,
+    pub host_game: bolide_words::GameKind,
 }
 
 impl Default for Prefs {
@@ -35,8 +35,8 @@ impl Default for Prefs {
             table_name: "Bolide".into(),
             lang: None,
             guide_seen: false,
-            practice_game: bolide_protocol::options::GameKind::Bolide,
-            host_game: bolide_protocol::options::GameKind::Bolide,
+            practice_game: bolide_words::GameKind::Bolide,
+            host_game: bolide_words::GameKind::Bolide,
         }
     }
 }

@@ -7,9 +7,9 @@ use super::{board, look};
 use crate::lang::Words;
 use crate::live::{Command, CommandOf, Live, LiveOf};
 use crate::state::Mirror;
-use bolide_protocol::view::{PhaseView, TurnStep};
-use bolide_protocol::wire::Shown;
-use bolide_protocol::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, Timed};
+use bolide::view::{PhaseView, TurnStep};
+use bolide::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, Timed};
+use bolide_table::wire::Shown;
 use egui::{Color32, RichText, Vec2};
 
 /// What the race screen remembers between frames.
@@ -287,7 +287,7 @@ impl RaceUi {
                 let label = match action {
                     Action::Roll => w.roll_button.to_string(),
                     Action::AsDeLaRoute => w.atout(Atout::AsDeLaRoute).into(),
-                    Action::Aspiration => w.bonus(bolide_protocol::BonusKind::Aspiration).into(),
+                    Action::Aspiration => w.bonus(bolide::BonusKind::Aspiration).into(),
                     Action::SecondChance => w.second_chance.into(),
                     Action::Raccourci { tiles_before } => (w.raccourci_after)(*tiles_before),
                     Action::Nitro => w.atout(Atout::Nitro).into(),
@@ -301,7 +301,7 @@ impl RaceUi {
                 }
             }
             if t.legal.iter().any(|a| matches!(a, Action::Huile { .. })) {
-                let label = if self.picking_oil { w.huile_pick } else { w.bonus(bolide_protocol::BonusKind::Huile) };
+                let label = if self.picking_oil { w.huile_pick } else { w.bonus(bolide::BonusKind::Huile) };
                 if ui.button(RichText::new(label).size(17.0)).clicked() {
                     self.picking_oil = !self.picking_oil;
                 }

@@ -4,10 +4,10 @@ use super::discovery::{Discovery, FoundHost};
 use super::look;
 use super::prefs::Prefs;
 use crate::lang::{Lang, Words};
-use bolide_bots::BotLevel;
-use bolide_protocol::Colour;
-use bolide_protocol::options::GameKind;
-use bolide_protocol::wire::{DEFAULT_PORT, PROTOCOL_VERSION};
+use bolide::bots::BotLevel;
+use bolide_table::colour::Colour;
+use bolide_table::wire::{DEFAULT_PORT, PROTOCOL_VERSION};
+use bolide_words::GameKind;
 use egui::{RichText, Vec2};
 use std::net::SocketAddr;
 

@@ -8,9 +8,9 @@ use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::state::MirrorOf;
 use ::entenrallye::{Entenrallye, FirstPlayer, Ties};
-use bolide_protocol::options::GameKind;
-use bolide_protocol::wire::LobbyStateOf;
+use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
+use bolide_words::GameKind;
 
 /// The screen's table from a mirror: the view, what may be done, the names, the log.
 pub fn mirror_table(t: &MirrorOf<Entenrallye>) -> Option<Table<'_>> {
@@ -141,8 +141,8 @@ impl EnteTableUi {
 /// every event seat 0 was told: what the frame-time benchmark draws.
 pub fn mid_year(names: &[&str], seed: u64) -> LiveOf<Entenrallye> {
     use ::entenrallye::{Phase, Rallye, Settings};
-    use bolide_protocol::wire::BeatSchedule;
     use bolide_table::Game;
+    use bolide_table::wire::BeatSchedule;
     use rand::SeedableRng;
     let (live, _commands) = LiveOf::<Entenrallye>::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     let players = u8::try_from(names.len()).unwrap_or(u8::MAX);

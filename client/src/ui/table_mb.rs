@@ -8,9 +8,9 @@ use crate::game::ClientGame;
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::state::{ClientStateOf, MirrorOf};
-use bolide_protocol::options::GameKind;
-use bolide_protocol::wire::LobbyStateOf;
+use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
+use bolide_words::GameKind;
 use mille_bornes::manche::side_of;
 use mille_bornes::options::{CoupFourreMode, GameMode, PLAYER_COUNTS, TeamMaking};
 use mille_bornes::partie::window_moment;
@@ -333,7 +333,7 @@ impl MbTableUi {
 /// draw), from seat 0, with the host's legal list: what the window's layout test and its
 /// frame-time benchmark draw.
 pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
-    use bolide_protocol::wire::BeatSchedule;
+    use bolide_table::wire::BeatSchedule;
     let (live, _commands) = LiveOf::<MilleBornes>::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     let players = u8::try_from(names.len()).unwrap_or(u8::MAX);
     let mut events = Vec::new();

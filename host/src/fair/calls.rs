@@ -1,6 +1,6 @@
 //! Calls under a countdown (Bolide's Klaxon, B-4.6), sans-I/O: made before anything is
 //! revealed, so no reaction exists; they are ordered by their time on the host clock, as the
-//! room converts it — from the end of the countdown each laptop was told (the lift), so a clock
+//! room converts it — from the end of the countdown each laptop was told, so a clock
 //! model's error moves a laptop's countdown and its call alike (`room::fairness`). A call made
 //! after the end is refused. The order is final once every seat has vouched for a time past the
 //! end, or has called — and at the latest one cut-off after it, whatever a seat's beats say: a
@@ -16,7 +16,7 @@ pub struct Call {
 }
 
 pub struct CallOrder {
-    lift: u64,
+    end: u64,
     calls: Vec<Call>,
     /// Per seat: latest host-converted time it has vouched for.
     frontier: Vec<u64>,
@@ -24,12 +24,12 @@ pub struct CallOrder {
 }
 
 impl CallOrder {
-    pub fn new(pilots: u8, lift: u64, silence_us: u64) -> CallOrder {
-        CallOrder { lift, calls: Vec::new(), frontier: vec![0; pilots as usize], silence_us }
+    pub fn new(pilots: u8, end: u64, silence_us: u64) -> CallOrder {
+        CallOrder { end, calls: Vec::new(), frontier: vec![0; pilots as usize], silence_us }
     }
 
-    pub fn lift(&self) -> u64 {
-        self.lift
+    pub fn end(&self) -> u64 {
+        self.end
     }
 
     /// A heartbeat: `seat`'s clock (converted to the host's) has reached `at`.
@@ -39,10 +39,10 @@ impl CallOrder {
         }
     }
 
-    /// A call made at host time `at`: `false` if it came after the lift (refused, B-4.6).
+    /// A call made at host time `at`: `false` if it came after the countdown's end (refused, B-4.6).
     pub fn call(&mut self, seat: Seat, at: u64) -> bool {
         self.heartbeat(seat, at);
-        if at > self.lift || self.calls.iter().any(|c| c.seat == seat) {
+        if at > self.end || self.calls.iter().any(|c| c.seat == seat) {
             return false;
         }
         self.calls.push(Call { seat, at });
@@ -55,20 +55,20 @@ impl CallOrder {
     }
 
     /// When the order settles without the seats still holding it up: one cut-off after the
-    /// lift. Clients only speak up once their clock passes the lift, so a call made just before
-    /// it is still in flight for one path delay; a seat heard since but not past the lift gets
+    /// end. Clients only speak up once their clock passes the countdown's end, so a call made just before
+    /// it is still in flight for one path delay; a seat heard since but not past the countdown's end gets
     /// no longer than a silent one.
     pub fn next_deadline(&self) -> Option<u64> {
         self.frontier
             .iter()
             .enumerate()
-            .any(|(i, shown)| *shown <= self.lift && !self.calls.iter().any(|c| c.seat.index() == i))
+            .any(|(i, shown)| *shown <= self.end && !self.calls.iter().any(|c| c.seat.index() == i))
             .then(|| self.deadline().saturating_add(1))
     }
 
     /// The latest the order waits for a call still on its way.
     fn deadline(&self) -> u64 {
-        self.lift.saturating_add(self.silence_us)
+        self.end.saturating_add(self.silence_us)
     }
 
     /// The calls in call order once no earlier one can still arrive; `None` while waiting.
@@ -76,7 +76,7 @@ impl CallOrder {
         let waiting = now <= self.deadline()
             && self.frontier.iter().enumerate().any(|(i, &shown)| {
                 let called = self.calls.iter().any(|c| c.seat.index() == i);
-                !called && shown <= self.lift
+                !called && shown <= self.end
             });
         if waiting {
             return None;

@@ -25,7 +25,7 @@
 //! exactly what this module can only guess from the past. This allowance holds a laptop with
 //! no beat in the moment.
 
-use bolide_protocol::wire::{BEAT_US, COPY_GAPS, LAST_COPY_US};
+use bolide_table::wire::{BEAT_US, COPY_GAPS, LAST_COPY_US};
 use std::collections::{BTreeMap, VecDeque};
 
 /// The least input allowance: the first two copies of a request lost (each alone, as a

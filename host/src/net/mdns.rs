@@ -6,8 +6,8 @@
 //! shared with strangers.
 
 use super::TableNews;
-use bolide_protocol::options::GameKind;
-use bolide_protocol::wire::{MDNS_SERVICE, PROTOCOL_VERSION};
+use bolide_table::wire::{MDNS_SERVICE, PROTOCOL_VERSION};
+use bolide_words::GameKind;
 use mdns_sd::{ServiceDaemon, ServiceInfo};
 
 pub struct Advert {
@@ -33,7 +33,7 @@ impl Advert {
             daemon.disable_interface(mdns_sd::IfKind::All)?;
             daemon.enable_interface(mdns_sd::IfKind::LoopbackV4)?;
         }
-        let room = bolide_protocol::wire::clean_name(room);
+        let room = bolide_table::wire::clean_name(room);
         let advert = Advert { daemon, room, fingerprint: fingerprint.to_string(), port };
         advert.update(TableNews { taken: 0, max: 0, game: game.name() })?;
         Ok(advert)

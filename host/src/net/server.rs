@@ -12,7 +12,7 @@ use crate::room::{
     RoomOf,
 };
 use bolide_link::pake;
-use bolide_protocol::wire::{
+use bolide_table::wire::{
     self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, FrameDecoder, FrameError, Hello, Knock, PROTOCOL_VERSION,
     Proof, SeatToken, close,
 };

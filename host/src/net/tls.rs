@@ -3,7 +3,7 @@
 
 use super::identity::Identity;
 use bolide_link::tls::{provider, transport};
-use bolide_protocol::wire::ALPN;
+use bolide_table::wire::ALPN;
 use quinn::crypto::rustls::QuicServerConfig;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,7 +31,7 @@ fn host_transport() -> Arc<quinn::TransportConfig> {
 }
 
 /// Stream bytes a connection may send the host before it has proved the word.
-pub const DOOR_RECEIVE_WINDOW: u32 = 4 * bolide_protocol::wire::DOOR_FRAME as u32;
+pub const DOOR_RECEIVE_WINDOW: u32 = 4 * bolide_table::wire::DOOR_FRAME as u32;
 
 pub fn server_config(identity: &Identity) -> anyhow::Result<quinn::ServerConfig> {
     let mut tls = rustls::ServerConfig::builder_with_provider(provider())

@@ -1,5 +1,5 @@
 //! The room's fairness state, with one owner (fairness.md): each connection's clock model,
-//! what its beats vouched for (§7), the Klaxon calls under the cup (§6) and the timed moment
+//! what its beats vouched for (§7), the calls under a countdown (Bolide's Klaxon) (§6) and the timed moment
 //! now open — the grab (§2–§5) or the Échange window (§6) — with its arbiter. It knows seats
 //! and connections, never the engine: the room asks it for decisions ([`Fairness::decide`])
 //! and applies them (`room::timed`). The arithmetic itself is in `crate::fair`.
@@ -9,13 +9,10 @@ use super::moment_log::{ClosedBy, SeatLine};
 use crate::fair::{
     Allowance, Asked, CallOrder, ClockModel, MomentArbiter, Request, Sample, Slack, Verdict, Vouched, bound_claim,
 };
-use bolide_protocol::wire::Shown;
-use bolide_table::{MOMENT_REQUESTS, Release, Seat, TableRefusal};
+use bolide_table::wire::Shown;
+use bolide_table::{MOMENT_REQUESTS, Release, Seat, TIE_US, TableRefusal};
 use std::collections::BTreeMap;
 
-/// Ties closer than this are decided by a seeded draw (µs): the residual of drift correction
-/// over a reaction, with room to spare.
-pub const TIE_US: u64 = 20;
 /// How long before the reveal instant the reservoirs leave for a client, on top of its
 /// one-way delay bound (µs): peeking early is worth at most this.
 pub const REVEAL_MARGIN_US: u64 = 2_000;
@@ -23,10 +20,10 @@ pub const REVEAL_MARGIN_US: u64 = 2_000;
 /// at once and is held by each client until the opening, so a packet lost on the way is
 /// retransmitted in time (a QUIC probe timeout on a LAN is well under this). Seeing the
 /// window early gains nothing: what it shows — who holds which pawn — was public already.
-pub const ECHANGE_LEAD_US: u64 = 150_000;
+pub const PUBLIC_LEAD_US: u64 = 150_000;
 /// A client that sends nothing for this long (plus its delay bound) no longer holds a moment.
 pub const SILENCE_US: u64 = 250_000;
-/// A clock model with fewer probes than this is cold: the next lift waits [`WARM_UP_US`]
+/// A clock model with fewer probes than this is cold: the next countdown waits [`WARM_UP_US`]
 /// longer (the host's first-second burst brings 20).
 pub const WARM_SAMPLES: usize = 12;
 pub const WARM_UP_US: u64 = 1_000_000;
@@ -60,7 +57,7 @@ pub struct FieldPath {
     pub longest_silence_us: u64,
 }
 
-/// A heartbeat as its laptop told it ([`bolide_protocol::wire::ClientMsgOf::Heartbeat`]).
+/// A heartbeat as its laptop told it ([`bolide_table::wire::ClientMsgOf::Heartbeat`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Beat {
     /// Its clock when it left (or the latest it vouches for).
@@ -69,7 +66,7 @@ pub struct Beat {
     pub shown: Option<Shown>,
     /// The `seq` of the last action it sent.
     pub acts: u32,
-    /// It promised the next within [`bolide_protocol::wire::BEAT_US`].
+    /// It promised the next within [`bolide_table::wire::BEAT_US`].
     pub dense: bool,
 }
 
@@ -178,15 +175,15 @@ pub(super) struct Fairness<A> {
     /// The highest action `seq` held from each connection.
     acts_seen: BTreeMap<ConnId, u32>,
     /// The calls under the countdown now running (Bolide's Klaxon), and what each asked.
-    klaxon: Option<CallOrder>,
+    calls: Option<CallOrder>,
     called: Vec<(Seat, A, u32)>,
-    /// The lift instant has passed; the Klaxon order is being settled.
-    lift_passed: bool,
-    /// The lift instant as each connection was told it under this cup, on its own clock —
+    /// The countdown's end has passed; the calls' order is being settled.
+    countdown_over: bool,
+    /// The countdown's end as each connection was told it under this countdown, on its own clock —
     /// once: its countdown ends there, and its calls are judged against it.
-    told_lift: BTreeMap<ConnId, u64>,
+    told_end: BTreeMap<ConnId, u64>,
     moment: Option<Moment<A>>,
-    /// Lifts each seat made wait for its clock model to warm up.
+    /// Countdowns each seat made wait for its clock model to warm up.
     warm_ups: BTreeMap<Seat, u8>,
     /// Connections whose implausible times were logged (once each).
     implausible: std::collections::BTreeSet<ConnId>,
@@ -235,10 +232,10 @@ impl<A> Default for Fairness<A> {
             vouched: BTreeMap::new(),
             slack: BTreeMap::new(),
             acts_seen: BTreeMap::new(),
-            klaxon: None,
+            calls: None,
             called: Vec::new(),
-            lift_passed: false,
-            told_lift: BTreeMap::new(),
+            countdown_over: false,
+            told_end: BTreeMap::new(),
             moment: None,
             warm_ups: BTreeMap::new(),
             implausible: std::collections::BTreeSet::new(),
@@ -264,7 +261,7 @@ impl<A: Copy> Fairness<A> {
         self.vouched.remove(&conn);
         self.slack.remove(&conn);
         self.acts_seen.remove(&conn);
-        self.told_lift.remove(&conn);
+        self.told_end.remove(&conn);
         self.implausible.remove(&conn);
     }
 
@@ -274,11 +271,11 @@ impl<A: Copy> Fairness<A> {
     }
 
     /// What the host measured of `conn`'s path, once it has a probe (the lobby's check).
-    pub fn path(&self, conn: ConnId) -> Option<bolide_protocol::wire::PathCheck> {
+    pub fn path(&self, conn: ConnId) -> Option<bolide_table::wire::PathCheck> {
         let clock = self.clock(conn)?;
         let ms = |us: u64| u16::try_from(us.div_ceil(1000)).unwrap_or(u16::MAX);
         let (silences, longest) = self.slack.get(&conn).map_or((0, 0), Slack::silences);
-        Some(bolide_protocol::wire::PathCheck {
+        Some(bolide_table::wire::PathCheck {
             delay_ms: ms(clock.owd_max()),
             jitter_ms: ms(clock.jitter()),
             silences: u16::try_from(silences).unwrap_or(u16::MAX),
@@ -338,7 +335,7 @@ impl<A: Copy> Fairness<A> {
         self.clocks.get(&conn).map_or(client_us as f64, |c| c.to_host_duration(client_us)) as u64
     }
 
-    /// Whether the next lift must wait for a pilot's clock model to warm up: one of the seated
+    /// Whether the next countdown must wait for a pilot's clock model to warm up: one of the seated
     /// `pilots` (connection, seat) has too few probes, and at most [`WARM_UPS`] such waits for
     /// one seat in a championship (a pilot who reconnects over and over must not slow every
     /// round).
@@ -391,53 +388,53 @@ impl<A: Copy> Fairness<A> {
             .saturating_add(now.saturating_sub(owd_max).saturating_sub(self.to_host(conn, last, now)))
     }
 
-    // ----- Klaxon calls (B-4.6, §6) -----
+    // ----- calls under a countdown (Bolide's Klaxon, B-4.6; §6) -----
 
-    /// The cup is down until `lift`: calls are open.
-    pub fn open_klaxon(&mut self, pilots: u8, lift: u64, slowest_path: u64) {
-        self.klaxon = Some(CallOrder::new(pilots, lift, SILENCE_US + slowest_path));
+    /// A countdown runs until `end`: calls are open.
+    pub fn open_countdown(&mut self, pilots: u8, end: u64, slowest_path: u64) {
+        self.calls = Some(CallOrder::new(pilots, end, SILENCE_US + slowest_path));
         self.called.clear();
-        self.lift_passed = false;
-        self.told_lift.clear();
+        self.countdown_over = false;
+        self.told_end.clear();
     }
 
-    /// The lift instant on `conn`'s clock, for its countdown: the same instant every time it
-    /// is asked under one cup, so that the host judges a call against the very countdown the
+    /// The end instant on `conn`'s clock, for its countdown: the same instant every time it
+    /// is asked under one countdown, so that the host judges a call against the very countdown the
     /// pilot watched. `None` before the host has a model of `conn`'s clock.
-    pub fn lift_for(&mut self, conn: ConnId) -> Option<u64> {
-        let lift = self.lift()?;
-        if let Some(told) = self.told_lift.get(&conn) {
+    pub fn countdown_end_for(&mut self, conn: ConnId) -> Option<u64> {
+        let end = self.countdown_end()?;
+        if let Some(told) = self.told_end.get(&conn) {
             return Some(*told);
         }
-        let told = self.to_client(conn, lift)?;
-        self.told_lift.insert(conn, told);
+        let told = self.to_client(conn, end)?;
+        self.told_end.insert(conn, told);
         Some(told)
     }
 
-    /// A time on `conn`'s clock under the cup, on the host's: by how long before (or after)
-    /// the lift it came on that clock, measured from the lift instant the host told it
+    /// A time on `conn`'s clock under a countdown, on the host's: by how long before (or after)
+    /// the end it came on that clock, measured from the end instant the host told it
     /// (§0: a duration between two readings of one clock). The error of the clock model —
     /// half the path asymmetry, which no probe can see, or a clock step since — then moves
     /// the pilot's countdown and its call alike, and no longer the order of calls. A
     /// connection never told (no clock model then) is converted through the model.
-    fn under_cup(&self, conn: ConnId, client_us: u64, now: u64) -> u64 {
-        match (self.lift(), self.told_lift.get(&conn)) {
-            (Some(lift), Some(&told)) if client_us <= told => {
-                lift.saturating_sub(self.to_host_duration(conn, told - client_us))
+    fn in_countdown(&self, conn: ConnId, client_us: u64, now: u64) -> u64 {
+        match (self.countdown_end(), self.told_end.get(&conn)) {
+            (Some(end), Some(&told)) if client_us <= told => {
+                end.saturating_sub(self.to_host_duration(conn, told - client_us))
             }
-            (Some(lift), Some(&told)) => lift.saturating_add(self.to_host_duration(conn, client_us - told)),
+            (Some(end), Some(&told)) => end.saturating_add(self.to_host_duration(conn, client_us - told)),
             _ => self.to_host(conn, client_us, now),
         }
     }
 
-    /// The lift instant of the cup now down.
-    pub fn lift(&self) -> Option<u64> {
-        self.klaxon.as_ref().map(|k| k.lift())
+    /// The end instant of the countdown now running.
+    pub fn countdown_end(&self) -> Option<u64> {
+        self.calls.as_ref().map(|k| k.end())
     }
 
-    /// The lift instant has passed: calls made before it may still be travelling.
-    pub fn lift_passed(&mut self) {
-        self.lift_passed = true;
+    /// The countdown's end has passed: calls made before it may still be travelling.
+    pub fn countdown_over(&mut self) {
+        self.countdown_over = true;
     }
 
     /// A call (`action`) of `seat` made at `at_us` on `conn`'s clock (`None`: untimed, taken as
@@ -452,8 +449,8 @@ impl<A: Copy> Fairness<A> {
         let at = match caller {
             // §7: no earlier than this client's own last beat that did not count the call; and
             // §5: no earlier than its arrival allows, as a grab's input — a laptop that counts
-            // its call in its beats ahead of time cannot claim the cup's first instant, and a
-            // call that arrives well after the lift is a call after the lift (B-4.6).
+            // its call in its beats ahead of time cannot claim the countdown's first instant, and a
+            // call that arrives well after the countdown's end is a call after the countdown's end (B-4.6).
             Some((conn, seq, Some(t))) => {
                 let owd_max = self.owd_max(conn);
                 let allowance = self
@@ -461,12 +458,12 @@ impl<A: Copy> Fairness<A> {
                     .get(&conn)
                     .map_or(Self::default_allowance(owd_max), |s| s.input_allowance(Self::default_allowance(owd_max)));
                 let earliest = now.saturating_sub(owd_max.saturating_add(allowance));
-                self.under_cup(conn, self.beat_bound(conn, seq, t).0, now).max(earliest)
+                self.in_countdown(conn, self.beat_bound(conn, seq, t).0, now).max(earliest)
             }
             Some((conn, _, None)) => now.saturating_sub(self.owd_max(conn)),
             None => now,
         };
-        let Some(order) = &mut self.klaxon else { return Err(TableRefusal::CallTooLate) };
+        let Some(order) = &mut self.calls else { return Err(TableRefusal::CallTooLate) };
         if order.calls().iter().any(|c| c.seat == seat) {
             return Err(TableRefusal::AlreadyCalled);
         }
@@ -688,8 +685,8 @@ impl<A: Copy> Fairness<A> {
         // before: what the connection's claims will be allowed (§5).
         let late = self.clock(conn).map_or(0, |c| now.saturating_sub(c.to_host(now_us).saturating_add(c.owd_max())));
         self.slack.entry(conn).or_default().beat(late, now_us, dense, now);
-        let host_now = if vouches && self.klaxon.is_some() { self.under_cup(conn, now_us, now) } else { 0 };
-        if let Some(order) = &mut self.klaxon {
+        let host_now = if vouches && self.calls.is_some() { self.in_countdown(conn, now_us, now) } else { 0 };
+        if let Some(order) = &mut self.calls {
             order.heartbeat(seat, host_now);
         }
         // Its elapsed time counts once the host holds every action the beat counted.
@@ -740,15 +737,15 @@ impl<A: Copy> Fairness<A> {
     /// The next decision that can be taken at `now`, if any; call until `None`. `hosted`:
     /// the seats the host plays, on its own clock — they never hold anything up.
     pub fn decide(&mut self, now: u64, hosted: &[Seat]) -> Option<Decision<A>> {
-        if self.lift_passed
-            && let Some(order) = &mut self.klaxon
+        if self.countdown_over
+            && let Some(order) = &mut self.calls
         {
             for s in hosted {
                 order.heartbeat(*s, now);
             }
             if let Some(calls) = order.settled(now) {
-                self.klaxon = None;
-                self.lift_passed = false;
+                self.calls = None;
+                self.countdown_over = false;
                 let called = std::mem::take(&mut self.called);
                 let call_of = |seat| called.iter().find(|c| c.0 == seat).copied();
                 return Some(Decision::Calls(calls.iter().filter_map(|c| call_of(c.seat)).collect()));
@@ -829,10 +826,10 @@ impl<A: Copy> Fairness<A> {
     }
 
     /// When the room next needs a tick for a decision: a silence cut-off in the open moment,
-    /// or in the Klaxon calls once the lift has passed.
+    /// or in the calls once the countdown has ended.
     pub fn next_deadline(&self) -> Option<u64> {
         let moment = self.moment.as_ref().and_then(|m| m.arbiter.next_deadline().map(|t| t.max(m.opens)));
-        let klaxon = self.klaxon.as_ref().filter(|_| self.lift_passed).and_then(|k| k.next_deadline());
-        moment.into_iter().chain(klaxon).min()
+        let calls = self.calls.as_ref().filter(|_| self.countdown_over).and_then(|k| k.next_deadline());
+        moment.into_iter().chain(calls).min()
     }
 }

@@ -5,10 +5,10 @@
 //! replaying the entries rebuilds the exact state. The network layer appends and fsyncs each entry before it sends
 //! anything that depends on it (write-ahead).
 
-use crate::bots::BotLevel;
-use bolide_protocol::Colour;
-use bolide_protocol::dice::Luck;
-use bolide_protocol::wire::SeatToken;
+use bolide_table::BotLevel;
+use bolide_table::colour::Colour;
+use bolide_table::seal::Luck;
+use bolide_table::wire::SeatToken;
 use bolide_table::{Seat, Words};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -158,9 +158,9 @@ fn checksum(json: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_protocol::{Action, Seat};
+    use bolide::{Action, Seat};
 
-    type JournalEntry = JournalEntryOf<bolide_protocol::Bolide>;
+    type JournalEntry = JournalEntryOf<bolide::Bolide>;
 
     fn journal() -> String {
         (0..3).map(|i| JournalEntry::Applied { seat: Seat(i), action: Action::Roll }.to_line()).collect()

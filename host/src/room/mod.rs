@@ -13,17 +13,19 @@ mod journal;
 pub mod moment_log;
 mod timed;
 
+pub use bolide_table::TIE_US;
 pub use fairness::{
-    Beat, Clamp, ECHANGE_LEAD_US, FairRecord, FieldPath, REVEAL_MARGIN_US, SILENCE_US, TIE_US, UNKNOWN_OWD_US,
-    WARM_SAMPLES, WARM_UP_US, WARM_UPS, WINDOW_GRACE_US,
+    Beat, Clamp, FairRecord, FieldPath, PUBLIC_LEAD_US, REVEAL_MARGIN_US, SILENCE_US, UNKNOWN_OWD_US, WARM_SAMPLES,
+    WARM_UP_US, WARM_UPS, WINDOW_GRACE_US,
 };
 pub use journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len, game_of};
 
-use crate::bots::{BotLevel, Hands};
 use crate::fair::Sample;
-use bolide_protocol::Colour;
-use bolide_protocol::dice::{Luck, Part, SeedReveal};
-use bolide_protocol::wire::{
+use bolide_table::BotLevel;
+use bolide_table::colour::Colour;
+use bolide_table::hands::Hands;
+use bolide_table::seal::{Luck, Part, SeedReveal};
+use bolide_table::wire::{
     BeatSchedule, ClientMsgOf, DatagramOf, FieldCall, FieldLine, FieldTruth, Hello, LobbySeat, LobbyStateOf,
     MAX_FIELD_LINES, PathCheck, SeatToken, ServerMsgOf, StandingLine, close,
 };
@@ -51,7 +53,7 @@ pub struct RoomConfigOf<L> {
     /// it from the OS's random source.
     pub nonce: [u8; 32],
     /// How long a countdown runs (`Step::Countdown`: from the start of Bolide's round to the
-    /// lift of the cup, Klaxon calls open meanwhile).
+    /// end of the countdown, Bolide's Klaxon calls open meanwhile).
     pub countdown_ms: u64,
     /// A host bot's thinking time; its reaction in the grab is its level's human hands
     /// (`bots::hands`), scaled by this over [`DEFAULT_BOT_DELAY_MS`].
@@ -376,9 +378,9 @@ impl<G: Game> RoomOf<G> {
 
     /// The timed moment now open as a beat names it, shown at its opening instant (host
     /// clock): what a laptop's beats say once it shows the moment.
-    pub fn open_moment_shown(&self) -> Option<bolide_protocol::wire::Shown> {
+    pub fn open_moment_shown(&self) -> Option<bolide_table::wire::Shown> {
         let (id, opens) = self.fair.open_moment()?;
-        Some(bolide_protocol::wire::Shown { moment: id, at_us: opens })
+        Some(bolide_table::wire::Shown { moment: id, at_us: opens })
     }
 
     /// A timing probe came back from `conn` (fairness.md §1).
@@ -398,7 +400,7 @@ impl<G: Game> RoomOf<G> {
         (2..=self.seats.len() + 1)
             .map(|i| {
                 let suffix = format!(" {i}");
-                let room = bolide_protocol::wire::MAX_NAME_CHARS.saturating_sub(suffix.chars().count());
+                let room = bolide_table::wire::MAX_NAME_CHARS.saturating_sub(suffix.chars().count());
                 format!("{}{suffix}", name.chars().take(room).collect::<String>())
             })
             .find(|n| !taken(n))
@@ -472,7 +474,7 @@ impl<G: Game> RoomOf<G> {
                 out.push(OutputOf::Send { conn, msg: ServerMsgOf::Refused { reason: reason.clone(), again: true } });
                 return out.push(OutputOf::Close { conn, code: close::ROOM_FULL, reason });
             };
-            let name = bolide_protocol::wire::clean_name(&hello.name);
+            let name = bolide_table::wire::clean_name(&hello.name);
             let name = if name.is_empty() { format!("Pilot {}", self.seats.len() + 1) } else { name };
             let name = self.unique_name(name);
             self.seats.push(SeatSlot {
@@ -714,7 +716,7 @@ impl<G: Game> RoomOf<G> {
 
     fn welcome(&self, seat: Option<Seat>, token: Option<SeatToken>, beats: BeatSchedule) -> ServerMsgFor<G> {
         ServerMsgOf::Welcome {
-            version: bolide_protocol::wire::PROTOCOL_VERSION,
+            version: bolide_table::wire::PROTOCOL_VERSION,
             seat,
             token,
             room: self.config.code.clone(),
@@ -896,7 +898,7 @@ impl<G: Game> RoomOf<G> {
         out.push(OutputOf::Journal(entry));
     }
 
-    /// The night's journal to one laptop, in parts ([`NIGHT_PART_BYTES`](bolide_protocol::wire::NIGHT_PART_BYTES)), once the
+    /// The night's journal to one laptop, in parts ([`NIGHT_PART_BYTES`](bolide_table::wire::NIGHT_PART_BYTES)), once the
     /// championship is over.
     fn send_night(&self, conn: ConnId, out: &mut Vec<Out<G>>) {
         if !matches!(self.stage, Stage::Finished(_)) {
@@ -994,7 +996,7 @@ impl<G: Game> RoomOf<G> {
                         deadline_ms,
                         awaited,
                         show_at_us: show_at,
-                        lift_at_us: None,
+                        countdown_end_us: None,
                     };
                     out.push(OutputOf::SendAt { conn, at, msg });
                 }
@@ -1007,7 +1009,7 @@ impl<G: Game> RoomOf<G> {
         // its call is judged against (fairness.md §6). It tells its clock once just after,
         // instead of beating the whole time.
         let counting = matches!(self.playing().map(Game::step), Some(Step::Countdown { .. }));
-        let lift_at_us = if counting { self.fair.lift_for(conn) } else { None };
+        let countdown_end_us = if counting { self.fair.countdown_end_for(conn) } else { None };
         let Some(game) = self.playing() else { return };
         let seat = self.members.get(&conn).copied().flatten();
         let view = game.view(seat);
@@ -1045,7 +1047,7 @@ impl<G: Game> RoomOf<G> {
                 deadline_ms,
                 awaited,
                 show_at_us: None,
-                lift_at_us,
+                countdown_end_us,
             },
         });
     }
@@ -1103,7 +1105,7 @@ impl<G: Game> RoomOf<G> {
                 let end = now.saturating_add(us(self.config.countdown_ms)).saturating_add(warm_up);
                 due.push(Due { at: end, kind: DueKind::TimeUp });
                 let owd = self.slowest_pilot_path();
-                self.fair.open_klaxon(self.seats.len() as u8, end, owd);
+                self.fair.open_countdown(self.seats.len() as u8, end, owd);
                 for seat in callers.iter() {
                     if self.seats.get(seat.index()).is_some_and(SeatSlot::bot_plays) {
                         // A slipping hand calls just after the end: refused (B-4.6: token kept).
@@ -1208,7 +1210,7 @@ impl<G: Game> RoomOf<G> {
             DueKind::TimeUp => match step {
                 Step::Countdown { .. } => {
                     // Calls made before this instant may still be travelling: settle first.
-                    self.fair.lift_passed();
+                    self.fair.countdown_over();
                     self.settle(now, out);
                 }
                 Step::Timed { window_us: Some(_), .. } => {
@@ -1260,7 +1262,7 @@ impl<G: Game> RoomOf<G> {
                 let timed = self.timed_step().is_some();
                 // Now and then a hand in a timed moment slips to another choice (`bots::hands`).
                 let action = match action {
-                    Some(a) if timed && Hands::of(level).takes_the_wrong_pawn(&mut self.rng) => {
+                    Some(a) if timed && Hands::of(level).slips(&mut self.rng) => {
                         let others: Vec<G::Action> = legal.iter().copied().filter(|o| *o != a).collect();
                         Some(others.get(self.rng.random_range(0..others.len().max(1))).copied().unwrap_or(a))
                     }
@@ -1352,12 +1354,11 @@ fn playing<G>(stage: &Stage<G>) -> Option<&G> {
 }
 
 /// A night's journal as lines (`JournalEntryOf::to_line`) in parts of at most
-/// [`NIGHT_PART_BYTES`](bolide_protocol::wire::NIGHT_PART_BYTES), cut between lines (a line longer than that goes alone).
+/// [`NIGHT_PART_BYTES`](bolide_table::wire::NIGHT_PART_BYTES), cut between lines (a line longer than that goes alone).
 fn night_parts<W: Words>(night: &[JournalEntryOf<W>]) -> Vec<String> {
     let mut parts = vec![String::new()];
     for line in night.iter().map(JournalEntryOf::to_line) {
-        if parts.last().is_some_and(|p| !p.is_empty() && p.len() + line.len() > bolide_protocol::wire::NIGHT_PART_BYTES)
-        {
+        if parts.last().is_some_and(|p| !p.is_empty() && p.len() + line.len() > bolide_table::wire::NIGHT_PART_BYTES) {
             parts.push(String::new());
         }
         if let Some(part) = parts.last_mut() {

@@ -1,15 +1,15 @@
 //! The room without sockets: synthetic connections and times.
 
 use super::*;
-use crate::game::Phase;
-use crate::game::table::{JournalEntry, Output, Room, RoomConfig};
-use bolide_protocol::event::Contest;
-use bolide_protocol::options::Settings;
-use bolide_protocol::twin::Twin;
-use bolide_protocol::wire::{self, BeatSchedule::Steady, PROTOCOL_VERSION};
-use bolide_protocol::wire::{ClientMsg, Datagram, ServerMsg};
-use bolide_protocol::{Action, Event, FirstPlayer, RuleError};
-use bolide_protocol::{Pawn, TableOptions};
+use crate::game::{JournalEntry, Output, Room, RoomConfig};
+use bolide::event::Contest;
+use bolide::game::Phase;
+use bolide::options::Settings;
+use bolide::twin::Twin;
+use bolide::{Action, Event, FirstPlayer, RuleError};
+use bolide::{ClientMsg, Datagram, ServerMsg};
+use bolide::{Pawn, TableOptions};
+use bolide_table::wire::{self, BeatSchedule::Steady, PROTOCOL_VERSION};
 
 fn settings(bots: u8, races: u8) -> Settings {
     Settings {
@@ -107,7 +107,7 @@ fn a_wrong_room_code_is_refused_and_closed() {
 
 #[test]
 fn nobody_at_the_table_chooses_the_luck_the_host_included() {
-    use bolide_protocol::dice::{Luck, Seal};
+    use bolide_table::seal::{Luck, Seal};
     let (mut r, mut out) = anne_joins(1, 1);
     r.hello(0, 2, hello("Bob", None), Steady, &mut out);
     // Each laptop's part, sent once it saw the commitment; a seat's first is kept.
@@ -432,10 +432,10 @@ fn b_4_6_under_the_cup_each_client_learns_the_lift_instant_on_its_own_clock() {
     let cup = sent_to(&out, 1)
         .into_iter()
         .find_map(|m| match m {
-            ServerMsg::Update { view, lift_at_us, deadline_ms, .. }
-                if view.phase == bolide_protocol::view::PhaseView::CupDown =>
+            ServerMsg::Update { view, countdown_end_us, deadline_ms, .. }
+                if view.phase == bolide::view::PhaseView::CupDown =>
             {
-                Some((*lift_at_us, *deadline_ms))
+                Some((*countdown_end_us, *deadline_ms))
             }
             _ => None,
         })
@@ -483,11 +483,11 @@ fn b_4_6_a_beat_that_overtook_a_klaxon_call_does_not_close_the_calls() {
         r.probe(1, crate::fair::Sample::from_probe(t, t, t, t));
     }
     r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
-    let lift = r.fair.lift().expect("the cup is down");
+    let lift = r.fair.countdown_end().expect("the cup is down");
     let beat = ClientMsg::Heartbeat { now_us: lift + 1_500, shown: None, acts: 1, dense: true };
     r.message(lift + 2_000, 1, beat, &mut out);
     r.tick(lift + 2_000, &mut out);
-    assert!(r.fair.lift().is_some(), "the calls stay open: the beat follows a call not yet here");
+    assert!(r.fair.countdown_end().is_some(), "the calls stay open: the beat follows a call not yet here");
     out.clear();
     r.message(lift + 5_000, 1, ClientMsg::Act { seq: 1, action: Action::Klaxon, at_us: Some(lift - 1_000) }, &mut out);
     assert!(
@@ -505,7 +505,7 @@ fn b_4_2_the_cup_stays_down_until_every_clock_model_is_warm() {
     let (mut r, mut out) = anne_joins(2, 1);
     r.probe(1, crate::fair::Sample::from_probe(1_000, 1_000, 1_000, 1_000));
     r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
-    let lift = r.fair.lift().expect("the cup is down");
+    let lift = r.fair.countdown_end().expect("the cup is down");
     assert_eq!(lift, 10_000 + 100_000 + fairness::WARM_UP_US, "one probe is not a clock model");
 }
 
@@ -553,7 +553,7 @@ fn the_wire_names_no_file_as_a_circuit() {
     assert!(lobby_refusal(&out, 1).unwrap().contains("too long"));
     // The notation itself and seeded layouts are fine.
     let mut s = settings(2, 1);
-    s.circuit = crate::circuits::PRESETS[1].1.into();
+    s.circuit = bolide::circuits::PRESETS[1].1.into();
     r.message(0, 1, ClientMsg::Configure(s.clone()), &mut out);
     assert_eq!(r.config.settings.circuit, s.circuit);
 }
@@ -585,14 +585,14 @@ fn names_are_cleaned_so_no_lobby_frame_can_outgrow_the_limit() {
     let ServerMsg::Lobby(state) = lobby else { unreachable!() };
     assert_eq!(state.seats.len(), 6);
     for seat in &state.seats {
-        assert!(seat.name.chars().count() <= bolide_protocol::wire::MAX_NAME_CHARS, "{}", seat.name);
+        assert!(seat.name.chars().count() <= bolide_table::wire::MAX_NAME_CHARS, "{}", seat.name);
         assert!(seat.name.starts_with("xxxxxxxxxx") && !seat.name.chars().any(|c| c.is_control()));
     }
     // Six pilots who gave one name are still six names.
     let names: std::collections::BTreeSet<&str> = state.seats.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names.len(), 6, "{names:?}");
-    let frame = bolide_protocol::wire::encode(lobby);
-    assert!(frame.len() < bolide_protocol::wire::MAX_FRAME / 16, "{} bytes", frame.len());
+    let frame = bolide_table::wire::encode(lobby);
+    assert!(frame.len() < bolide_table::wire::MAX_FRAME / 16, "{} bytes", frame.len());
 }
 
 /// Anne, Bob and Chloé on laptops whose clocks read the host's, 1 ms away (claims are taken
@@ -650,7 +650,7 @@ fn beat_at_the_opening(r: &mut Room, out: &mut Vec<Output>, moment: wire::Shown)
 
 /// When a laptop showed the first grab (race 1, round 1), for its beats.
 fn grab_shown(at_us: u64) -> wire::Shown {
-    wire::Shown { moment: bolide_protocol::Timed::Grab.name(1, 1), at_us }
+    wire::Shown { moment: bolide::Timed::Grab.name(1, 1), at_us }
 }
 
 /// A laptop's first grab, shown at the reveal instant, `reaction_us` later.
@@ -859,7 +859,7 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
         });
         assert!(with_update, "the twin to {conn} leaves with the window's update");
     }
-    let window = wire::Shown { moment: bolide_protocol::Timed::Echange.name(1, 1), at_us: opens };
+    let window = wire::Shown { moment: bolide::Timed::Echange.name(1, 1), at_us: opens };
     beat_at_the_opening(&mut r, &mut out, window);
     // A plain declaration is refused: it would be judged by its arrival.
     out.clear();
@@ -891,7 +891,7 @@ fn b_4_7_echanges_apply_in_reaction_order_not_arrival_order() {
         .into_iter()
         .find_map(|m| match m {
             ServerMsg::Update { events, .. } => events.iter().find_map(|e| match e {
-                Event::PhotoFinish(p) if p.moment == bolide_protocol::Timed::Echange => Some(p.clone()),
+                Event::PhotoFinish(p) if p.moment == bolide::Timed::Echange => Some(p.clone()),
                 _ => None,
             }),
             _ => None,
@@ -1150,7 +1150,7 @@ fn b_4_2_only_pilots_clocks_hold_the_cup_and_a_seat_holds_it_three_times_at_most
         r.probe(1, crate::fair::Sample::from_probe(t, t, t, t));
     }
     r.message(10_000, 1, ClientMsg::Ready(true), &mut out);
-    let lift = r.fair.lift().expect("the cup is down");
+    let lift = r.fair.countdown_end().expect("the cup is down");
     assert_eq!(lift, 10_000 + 100_000, "Anne's clock is warm");
     // A spectator that never answers a probe, or claims a slow path, holds nothing up.
     let path = r.slowest_pilot_path();
@@ -1186,12 +1186,12 @@ fn b_4_6_a_klaxon_call_is_judged_against_the_countdown_its_laptop_was_shown() {
     }
     let told = |out: &[Output], conn| {
         sent_to(out, conn).into_iter().find_map(|m| match m {
-            ServerMsg::Update { lift_at_us: Some(l), .. } => Some(*l),
+            ServerMsg::Update { countdown_end_us: Some(l), .. } => Some(*l),
             _ => None,
         })
     };
     let (anne_lift, bob_lift) = (told(&out, 1).expect("Anne's countdown"), told(&out, 2).expect("Bob's countdown"));
-    let lift = r.fair.lift().expect("the cup is down");
+    let lift = r.fair.countdown_end().expect("the cup is down");
     for i in 0..40 {
         let t = 30_000 + i * 1_000;
         r.probe(2, crate::fair::Sample::from_probe(t, t + 31_000, t + 31_000, t + 2_000));
@@ -1224,7 +1224,7 @@ fn b_4_6_a_klaxon_call_is_judged_against_the_countdown_its_laptop_was_shown() {
         ClientMsg::Heartbeat { now_us: bob_lift + 1_000, shown: None, acts: 1, dense: true },
         &mut out,
     );
-    run(&mut r, lift + 2_000, lift + 10_000_000, &mut out, |r| r.fair.lift().is_none());
+    run(&mut r, lift + 2_000, lift + 10_000_000, &mut out, |r| r.fair.countdown_end().is_none());
     let order = klaxon_order(&out, 1);
     assert_eq!(order, vec![Seat(0), Seat(1)], "Anne, then Bob: {out:?}");
 }
@@ -1530,8 +1530,8 @@ fn b_4_6_beats_that_never_pass_the_lift_do_not_hold_the_cup_down() {
     let (mut r, mut out, _, _) = three_laptops_at_the_grab();
     let cup_down = |r: &Room| r.game().is_some_and(|c| c.race().phase() == Phase::CupDown);
     let mut now = run(&mut r, 0, 600_000_000, &mut out, cup_down);
-    let lift = r.fair.lift().expect("the cup is down");
-    let told = r.fair.lift_for(2).expect("Bob's countdown");
+    let lift = r.fair.countdown_end().expect("the cup is down");
+    let told = r.fair.countdown_end_for(2).expect("Bob's countdown");
     while cup_down(&r) {
         now += 10_000;
         assert!(now < lift + 5_000_000, "the cup is still down 5 s after its lift");
@@ -1549,15 +1549,19 @@ fn b_4_6_a_klaxon_call_is_no_earlier_than_its_arrival_allows() {
     let (mut r, mut out, _, _) = three_laptops_at_the_grab();
     let cup_down = |r: &Room| r.game().is_some_and(|c| c.race().phase() == Phase::CupDown);
     run(&mut r, 0, 600_000_000, &mut out, cup_down);
-    let lift = r.fair.lift().expect("the cup is down");
-    let (anne, bob, chloe) = (r.fair.lift_for(1).unwrap(), r.fair.lift_for(2).unwrap(), r.fair.lift_for(3).unwrap());
+    let lift = r.fair.countdown_end().expect("the cup is down");
+    let (anne, bob, chloe) = (
+        r.fair.countdown_end_for(1).unwrap(),
+        r.fair.countdown_end_for(2).unwrap(),
+        r.fair.countdown_end_for(3).unwrap(),
+    );
     out.clear();
     let call = |seq, at_us| ClientMsg::Act { seq, action: Action::Klaxon, at_us: Some(at_us) };
     r.message(lift - 60_000, 1, call(11, anne - 61_000), &mut out);
     r.message(lift - 2_000, 2, call(11, bob - 1_000_000), &mut out);
     r.message(lift + 500_000, 3, call(11, chloe - 500_000), &mut out);
     assert_eq!(refusals(&out, 3), [RuleError::KlaxonTooLate], "Chloé's call came half a second after the lift");
-    run(&mut r, lift, lift + 10_000_000, &mut out, |r| r.fair.lift().is_none());
+    run(&mut r, lift, lift + 10_000_000, &mut out, |r| r.fair.countdown_end().is_none());
     let order = klaxon_order(&out, 1);
     assert_eq!(order, vec![Seat(0), Seat(1)], "Anne first: Bob's stamp is bounded by its arrival");
 }
@@ -1641,7 +1645,7 @@ fn the_first_pilot_picks_the_game_and_the_seats_go_with_it() {
     assert_eq!(carried[0].colour, Colour::ALL[4]);
 
     // The other game's lobby (here Bolide's again, as the seam is the same for any game).
-    let mut next = RoomOf::<crate::game::Championship>::with_seats(r.config.clone(), 8, carried, 1_000);
+    let mut next = RoomOf::<bolide::game::Championship>::with_seats(r.config.clone(), 8, carried, 1_000);
     let mut out = Vec::new();
     next.hello(1_000, 3, hello("Anne", Some(anne)), Steady, &mut out);
     let lobby = sent_to(&out, 3).into_iter().find_map(|m| match m {

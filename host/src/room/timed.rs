@@ -4,11 +4,11 @@
 //! wires them to seats, connections and the game's seam — when a moment opens, who competes in
 //! it, and applying what was decided. It matches on no game's phase or action.
 
-use super::fairness::{Beat, Claim, Decision, ECHANGE_LEAD_US, REVEAL_MARGIN_US};
+use super::fairness::{Beat, Claim, Decision, PUBLIC_LEAD_US, REVEAL_MARGIN_US};
 use super::moment_log::{ClosedBy, MomentLine};
 use super::{ConnId, DueKind, Out, OutputOf, RoomOf, us};
 use crate::fair::Request;
-use bolide_protocol::wire::ServerMsgOf;
+use bolide_table::wire::ServerMsgOf;
 use bolide_table::{Game, Release, Seat, Seats, Step, TableRefusal};
 
 /// The timed moment a game's step asks for: its name, who competes, when its news leave, and
@@ -76,13 +76,13 @@ impl<G: Game> RoomOf<G> {
     /// A timed moment opens. Released at a secret instant (a reveal), it is far enough ahead
     /// for every contender's laptop to get it just before over its path's floor (it leaves at
     /// the last moment, `moment_timing`);
-    /// released at once (public news), far enough for a retransmission ([`ECHANGE_LEAD_US`]).
+    /// released at once (public news), far enough for a retransmission ([`PUBLIC_LEAD_US`]).
     pub(super) fn open_moment(&mut self, now: u64, step: TimedStep) {
         let slowest = self.slowest_pilot_path();
         let farthest = self.pilot_conns().filter_map(|(c, _)| self.fair.reveal_floor(c)).max().unwrap_or(0);
         let lead = match step.release {
             Release::Secret => (farthest + REVEAL_MARGIN_US).max(10_000),
-            Release::Public => (2 * slowest + ECHANGE_LEAD_US).min(500_000),
+            Release::Public => (2 * slowest + PUBLIC_LEAD_US).min(500_000),
         };
         // Ties within the margin are drawn from the room's seed and the moment's name.
         let seed = self.config.seed ^ step.moment.rotate_left(23);

@@ -2,8 +2,8 @@
 //! clock run as the network layer would, and what it wrote and sent.
 
 use bolide_host::room::{JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf};
-use bolide_protocol::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION, ServerMsgOf};
 use bolide_table::Game;
+use bolide_table::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION, ServerMsgOf};
 
 /// A room of one pilot (Anne, connection 1) who is ready, and the seats its lobby gives bots.
 pub fn started<G: Game>(config: RoomConfigOf<LobbyOf<G>>, code: &str) -> (RoomOf<G>, Vec<OutputOf<G::Words>>) {

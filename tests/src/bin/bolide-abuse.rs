@@ -11,11 +11,11 @@
 //!
 //! `cargo run --release -p bolide-tests --bin bolide-abuse`
 
+use bolide::Action;
+use bolide::ClientMsg;
+use bolide::bots::BotLevel;
 use bolide_client::bot;
 use bolide_client::net::Session;
-use bolide_host::bots::BotLevel;
-use bolide_protocol::Action;
-use bolide_protocol::wire::ClientMsg;
 use clap::Parser;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -299,7 +299,7 @@ async fn flood(
     addr: SocketAddr,
     code: String,
     mut bo: Session,
-    token: Option<bolide_protocol::wire::SeatToken>,
+    token: Option<bolide_table::wire::SeatToken>,
     tally: Arc<Tally>,
 ) {
     loop {

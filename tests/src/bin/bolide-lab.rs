@@ -14,7 +14,7 @@ struct Args {
     /// The game: bolide (the grab, the Échange window, the Klaxon) or mille-bornes (the
     /// Coup-Fourré window).
     #[arg(long, default_value = "bolide")]
-    game: bolide_protocol::options::GameKind,
+    game: bolide_words::GameKind,
     #[arg(long, default_value_t = 6)]
     players: usize,
     /// One-way latency of each bot, ms (a comma list, cycled).
@@ -105,7 +105,7 @@ struct Args {
 
 fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    use bolide_protocol::options::GameKind;
+    use bolide_words::GameKind;
     match a.game {
         GameKind::Bolide => anyhow::ensure!((3..=6).contains(&a.players), "--players: a race takes 3 to 6 pilots"),
         GameKind::MilleBornes => anyhow::ensure!(

@@ -11,14 +11,14 @@
 //!
 //! `cargo run --release -p bolide-tests --bin bolide-load -- --rooms 500 --bots-per-room 6`
 
+use bolide::TableOptions;
+use bolide::bots::BotLevel;
+use bolide::options::Settings;
 use bolide_client::bot;
-use bolide_host::bots::BotLevel;
-use bolide_host::game::table::RoomConfig;
+use bolide_host::game::RoomConfig;
 use bolide_host::net::server::Limits;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::RoomConfigOf;
-use bolide_protocol::TableOptions;
-use bolide_protocol::options::Settings;
 use clap::Parser;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -214,7 +214,7 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
             };
             let mut config = RoomConfig::new(&format!("R{r}"), settings, r as u64);
             config.countdown_ms = 1000;
-            codes.push(server.add_room::<bolide_host::game::Championship>(config, journal, None)?);
+            codes.push(server.add_room::<bolide::game::Championship>(config, journal, None)?);
         }
         let hello =
             serde_json::json!({"addr": server.local_addr().to_string(), "codes": codes, "rss_kb": rss_kb("VmRSS:")});

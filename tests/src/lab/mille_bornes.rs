@@ -12,7 +12,7 @@ use bolide_client::bot::BotGame;
 use bolide_client::net::{ConnectOptionsOf, SessionOf};
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::RoomConfigOf;
-use bolide_protocol::wire::{self, ClientMsgOf, ServerMsgOf, Shown};
+use bolide_table::wire::{self, ClientMsgOf, ServerMsgOf, Shown};
 use bolide_table::{BotLevel, Seat};
 use mille_bornes::partie::window_moment;
 use mille_bornes::{Action, Event, MilleBornes, Partie, Phase};

@@ -8,16 +8,17 @@
 pub mod mille_bornes;
 pub mod socket;
 
+use bolide::bots::{BotLevel, Decide};
+use bolide::options::Settings;
+use bolide::view::PhaseView;
+use bolide::{Action, Atout, Event, Pawn, RuleError, Seat, TableOptions, Timed};
+use bolide::{ClientMsg, ServerMsg};
 use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
-use bolide_host::bots::{BotLevel, Decide};
 use bolide_host::fair::score::{self, Contender, Tally, judge};
 pub use bolide_host::fair::score::{BUCKETS, Bucket, Percentiles, percentiles, wilson};
-use bolide_host::game::table::RoomConfig;
+use bolide_host::game::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_protocol::options::Settings;
-use bolide_protocol::view::PhaseView;
-use bolide_protocol::wire::{ClientMsg, ServerMsg, Shown};
-use bolide_protocol::{Action, Atout, Event, Pawn, RuleError, Seat, TableOptions, Timed};
+use bolide_table::wire::Shown;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -27,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A fairness record of a Bolide room.
-type GrabRecord = bolide_host::room::FairRecord<bolide_protocol::Action>;
+type GrabRecord = bolide_host::room::FairRecord<bolide::Action>;
 
 /// The race, round and kind of the moment a record was judged in (Bolide's name for it).
 fn moment_of(record: &GrabRecord) -> (u8, u16, Timed) {
@@ -39,9 +40,9 @@ fn kind_of(record: &GrabRecord) -> Option<Timed> {
 }
 
 /// The pawn a grab asked for.
-fn pawn_of(record: &GrabRecord) -> Option<bolide_protocol::Pawn> {
+fn pawn_of(record: &GrabRecord) -> Option<bolide::Pawn> {
     match record.action {
-        bolide_protocol::Action::TakePawn { pawn } => Some(pawn),
+        bolide::Action::TakePawn { pawn } => Some(pawn),
         _ => None,
     }
 }
@@ -452,7 +453,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     room.countdown_ms = 600;
     room.turn_timeout_ms = 20_000;
     room.moment_timeout_ms = 5_000;
-    let code = server.add_room::<bolide_host::game::Championship>(room, Journal::None, None)?;
+    let code = server.add_room::<bolide::game::Championship>(room, Journal::None, None)?;
     let addr = server.local_addr();
     let truth = Arc::new(Mutex::new(Truth::default()));
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
@@ -496,7 +497,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     for t in &tasks {
         t.abort();
     }
-    let log = server.fair_log.records::<bolide_protocol::Action>();
+    let log = server.fair_log.records::<bolide::Action>();
     let truth = std::mem::take(&mut *truth.lock().expect("truth"));
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
@@ -755,14 +756,14 @@ async fn lab_bot(
             _ = tokio::time::sleep_until(wake.into()) => None,
         };
         // Timed actions: spin the last stretch so the instants are sharp.
-        if let Some((at, lift_us)) = klaxon_at.filter(|(at, _)| Instant::now() + Duration::from_millis(2) >= *at) {
+        if let Some((at, end_us)) = klaxon_at.filter(|(at, _)| Instant::now() + Duration::from_millis(2) >= *at) {
             // One reading serves both the truth and the bot's stamp (a preemption between two
             // readings would be the lab's own error, not the host's).
             let call = spin_to(at);
             let now_us = clock.at(call) as u64;
             klaxon_at = None;
             if let Some(v) = &view {
-                let lead_us = lift_us as f64 - now_us as f64;
+                let lead_us = end_us as f64 - now_us as f64;
                 let calls = &mut truth.lock().expect("truth").klaxon_calls;
                 calls.entry((v.race, v.round)).or_default().push(TrueCall { seat: me as u8, at: call, lead_us });
             }
@@ -845,7 +846,7 @@ async fn lab_bot(
                     grab_seq = Some(session.grab(pawn, shown_us, input).await?);
                 }
             }
-            ServerMsg::Update { events, show_at_us, view, lift_at_us, .. } => {
+            ServerMsg::Update { events, show_at_us, view, countdown_end_us, .. } => {
                 for e in events {
                     match e {
                         Event::RoundStarted { round, .. } => {
@@ -859,10 +860,10 @@ async fn lab_bot(
                             // this laptop's countdown (as a pilot watching it calls).
                             let holds_klaxon =
                                 session.state().mirror.seat.is_some_and(|s| view.car(s).atouts.contains(Atout::Klaxon));
-                            if let (1, true, Some(lift_us)) = (*round, holds_klaxon, *lift_at_us) {
-                                let call_us = lift_us.saturating_sub(rng.random_range(100_000..400_000));
+                            if let (1, true, Some(end_us)) = (*round, holds_klaxon, *countdown_end_us) {
+                                let call_us = end_us.saturating_sub(rng.random_range(100_000..400_000));
                                 let wait = call_us.saturating_sub(clock.now_us()) as f64 / clock.rate(Instant::now());
-                                klaxon_at = Some((Instant::now() + Duration::from_micros(wait as u64), lift_us));
+                                klaxon_at = Some((Instant::now() + Duration::from_micros(wait as u64), end_us));
                             }
                         }
                         Event::PhotoFinish(photo) if me == 0 => {
@@ -1022,7 +1023,7 @@ enum Stalled {
 async fn show(
     session: &mut Session,
     clock: &LabClock,
-    (view, moment): (&bolide_protocol::PlayerView, Timed),
+    (view, moment): (&bolide::PlayerView, Timed),
     show_at_us: Option<u64>,
     frame: Option<(Instant, Duration)>,
 ) -> Result<(u64, Instant), ClientError> {
@@ -1052,7 +1053,7 @@ async fn show(
 fn peek(
     session: &mut Session,
     clock: &LabClock,
-    (view, moment): (&bolide_protocol::PlayerView, Timed),
+    (view, moment): (&bolide::PlayerView, Timed),
     show_at_us: Option<u64>,
 ) -> (u64, Instant) {
     let t = Instant::now();
@@ -1112,7 +1113,7 @@ fn stall(config: &LabConfig, rng: &mut ChaCha8Rng) -> Duration {
 
 /// In the Échange window every bot wants the largest reservoir held by someone else (ties:
 /// the lowest seat), or keeps its own if it is the largest: the first to choose gets it.
-fn best_echange(view: &bolide_protocol::PlayerView, legal: &[Action]) -> Option<Action> {
+fn best_echange(view: &bolide::PlayerView, legal: &[Action]) -> Option<Action> {
     let reservoir = |seat: Seat| view.car(seat).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)?.reservoir);
     let best = legal
         .iter()
@@ -1127,8 +1128,8 @@ fn best_echange(view: &bolide_protocol::PlayerView, legal: &[Action]) -> Option<
 
 /// Every bot wants the largest reservoir still free (ties: the lowest pawn): contests.
 /// (The liar's claim and the drawn reactions decide who gets it.)
-fn best_pawn(view: &bolide_protocol::PlayerView, legal: &[Action]) -> Option<Pawn> {
-    match <bolide_protocol::Bolide as bolide_client::bot::BotGame>::contend(view, legal)? {
+fn best_pawn(view: &bolide::PlayerView, legal: &[Action]) -> Option<Pawn> {
+    match <bolide::Bolide as bolide_client::bot::BotGame>::contend(view, legal)? {
         Action::TakePawn { pawn } => Some(pawn),
         _ => None,
     }

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::circuits;
-use bolide_protocol::model::FINISH;
-use bolide_protocol::{Action, Atout, BonusKind, Event, FirstPlayer, Pawn, Seat};
+use crate::model::FINISH;
+use crate::{Action, Atout, BonusKind, Event, FirstPlayer, Pawn, Seat};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

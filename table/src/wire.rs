@@ -4,19 +4,18 @@
 //! little-endian length, then the message encoded with bincode 2 (serde, standard config).
 //! A frame longer than [`MAX_FRAME`] or one that does not decode closes that connection with a
 //! clear reason; nothing else is disturbed. What is about time travels as QUIC datagrams
-//! ([`Datagram`]): clock probes and heartbeats only there, grab requests there as well as on
+//! ([`Datagram`]): clock probes and heartbeats only there, timed requests there as well as on
 //! the stream — a lost packet on the stream holds everything behind it for a retransmission,
 //! which would spoil a timing or hold up every verdict.
 //!
 //! The envelope is the table's and serves any game: a message carries the game's words
 //! (`W: bolide_table::Words` — its actions, events, views, refusals, lobby settings, datagram
-//! twins): `ServerMsgOf<W>`, `ClientMsgOf<W>`, `LobbyStateOf<W>`, `DatagramOf<W>`. The plain
-//! names (`ServerMsg`…) are Bolide's ([`crate::Bolide`]).
+//! twins): `ServerMsgOf<W>`, `ClientMsgOf<W>`, `LobbyStateOf<W>`, `DatagramOf<W>`. A game names
+//! its own (Bolide's `ServerMsg` is `ServerMsgOf<Bolide>`).
 
-use crate::dice::{Commitment, Luck, Part, SeedReveal};
-use crate::model::{Colour, Seat};
-
-use bolide_table::Words;
+use crate::colour::Colour;
+use crate::seal::{Commitment, Luck, Part, SeedReveal};
+use crate::{Seat, Words};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -96,8 +95,9 @@ pub struct Hello {
 }
 
 /// When a client showed a timed moment, on its own clock. The moment is named — by the game's
-/// name for it (`bolide_table::Step::Timed`'s `moment`; Bolide's: [`Timed::name`]) —, so that a
-/// beat from the grab that arrives once the Échange window is open is not read as the window's.
+/// name for it ([`crate::Step::Timed`]'s `moment`; Bolide's `Timed::name`) —, so that a beat
+/// from one moment that arrives once the next is open (Bolide's grab, then its Échange window)
+/// is not read as the next one's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shown {
     pub moment: u64,
@@ -107,12 +107,6 @@ pub struct Shown {
 /// Proof of a seat: given at join, presented again to reconnect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SeatToken(pub u128);
-
-/// Bolide's messages.
-pub type ClientMsg = ClientMsgOf<crate::Bolide>;
-pub type ServerMsg = ServerMsgOf<crate::Bolide>;
-pub type LobbyState = LobbyStateOf<crate::Bolide>;
-pub type Datagram = DatagramOf<crate::Bolide>;
 
 /// Client → host, after the hello.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -128,16 +122,17 @@ pub enum ClientMsgOf<W: Words> {
     /// opens a lobby of it in the same seats and closes every connection with
     /// [`close::GAME_CHANGED`]; each laptop comes back with its seat token, in that game's words.
     ChooseGame(String),
-    /// A game action; `seq` comes back in a refusal. `at_us` is when the pilot acted, on the
-    /// client's own clock: a Klaxon call is ordered by how long before the lift it came on that
-    /// clock, counted from the `lift_at_us` the host told it (B-4.6).
+    /// A game action; `seq` comes back in a refusal. `at_us` is when the player acted, on the
+    /// client's own clock: a call under a countdown (Bolide's Klaxon, B-4.6) is ordered by how
+    /// long before the countdown's end it came on that clock, counted from the
+    /// `countdown_end_us` the host told it.
     Act { seq: u32, action: W::Action, at_us: Option<u64> },
-    /// An action in a timed moment (B-4.3's grab, B-4.7's Échange declaration), with the two
+    /// An action in a timed moment (Bolide's grab, 1000 Bornes' Coup-Fourré…), with the two
     /// readings of the client's monotonic clock that make its reaction: when the moment was
-    /// shown and when the pilot acted. One request for every moment: the host judges any of
+    /// shown and when the player acted. One request for every moment: the host judges any of
     /// them by reaction the same way (a copy travels as [`Datagram::Timed`]).
     Timed { seq: u32, action: W::Action, shown_us: u64, input_us: u64 },
-    /// While a grab, an Échange window or Klaxon calls are open (usually as
+    /// While a timed moment or a countdown's calls are open (usually as
     /// [`Datagram::Beat`]): the client's clock now, when it showed the moment now open (if it
     /// has), and the `seq` of the last action it sent. Once the host holds that action and
     /// this, nothing the client sends later can claim an earlier instant. `dense`: the next
@@ -149,7 +144,7 @@ pub enum ClientMsgOf<W: Words> {
     /// Lobby: this laptop's part of the table's luck (`dice::Part`, from its OS's random
     /// source), sent once it has seen the host's commitment; the host keeps a seat's first.
     Contribute(Part),
-    /// A fairness field run (`bolide-host serve --fairness-test`), once the championship is
+    /// A fairness field run (`bolide-host serve --fairness-test`), once the game is
     /// over: the timed requests and calls this laptop made, as it made them — the truth the
     /// host scores its verdicts against. Accepted once, only then, and at most
     /// [`MAX_FIELD_LINES`] of each.
@@ -165,11 +160,11 @@ pub struct FieldTruth {
 
 /// A call under a countdown (Bolide's Klaxon) in a field run, on the laptop's own clock: the
 /// call's `seq`, the countdown's end it was told, and when it called. The host orders calls by
-/// how long before that end each came (`lift_us − at_us`), which one clock measures.
+/// how long before that end each came (`end_us − at_us`), which one clock measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FieldCall {
     pub seq: u32,
-    pub lift_us: u64,
+    pub end_us: u64,
     pub at_us: u64,
 }
 
@@ -185,7 +180,7 @@ pub struct FieldLine {
     pub input_us: u64,
 }
 
-/// Lines, and calls, a field record may carry: a long championship's timed requests and calls,
+/// Lines, and calls, a field record may carry: a long game's timed requests and calls,
 /// within a frame.
 pub const MAX_FIELD_LINES: usize = 1_000;
 
@@ -229,19 +224,19 @@ pub enum ServerMsgOf<W: Words> {
         /// reveal is sent so that it arrives just before; an Échange window early enough for a
         /// retransmission (its news were public already), and held until then.
         show_at_us: Option<u64>,
-        /// Under the cup: when it lifts (the end of Klaxon calls), on the client's own clock —
-        /// the same instant in every update under one cup: the countdown the pilot sees, and
-        /// the mark its Klaxon call is judged against. The client sends one heartbeat just
+        /// Under a countdown: when it ends (and its calls with it), on the client's own clock
+        /// — the same instant in every update under one countdown: the countdown the player
+        /// sees, and the mark a call is judged against. The client sends one heartbeat just
         /// after, which lets the host settle the calls.
-        lift_at_us: Option<u64>,
+        countdown_end_us: Option<u64>,
     },
     /// An action was refused; nothing changed.
     ActRefused { seq: u32, error: W::Refusal },
     /// A lobby request was refused.
     LobbyRefused { reason: String },
-    /// The championship is over: the final standings, best first (B-7.3).
+    /// The game is over: the final standings, best first.
     Finished { standings: Vec<StandingLine> },
-    /// The night, once the championship is over: the host's journal as every player may keep
+    /// The night, once the game is over: the host's journal as every player may keep
     /// it (no room code, no seat tokens; the photo finishes it published), in the lines
     /// `bolide-host verify` and `replay` read, in parts of at most [`NIGHT_PART_BYTES`] —
     /// every laptop keeps it for its replays.
@@ -255,7 +250,7 @@ pub enum ServerMsgOf<W: Words> {
 
 /// The largest part of a night's journal ([`ServerMsgOf::Night`]): well within a frame.
 pub const NIGHT_PART_BYTES: usize = 48 * 1024;
-/// The most a laptop takes of one night's journal (a 7-race championship is ~0.5 MB).
+/// The most a laptop takes of one night's journal (a 7-race Bolide championship is ~0.5 MB).
 pub const MAX_NIGHT_BYTES: usize = 4 * 1024 * 1024;
 
 /// What the host says at its door, before a laptop knows which game the table plays: the
@@ -298,15 +293,15 @@ pub struct StandingLine {
 pub struct LobbyStateOf<W: Words> {
     pub seats: Vec<LobbySeat>,
     /// The seat of the connection this lobby goes to (`None`: a spectator). Seats move up when
-    /// a pilot leaves the lobby, so every lobby says it again: a laptop never keeps a stale one.
+    /// a player leaves the lobby, so every lobby says it again: a laptop never keeps a stale one.
     pub you: Option<Seat>,
     pub settings: W::Lobby,
     pub spectators: u16,
-    /// Whether the championship has started (late joiners watch).
+    /// Whether the game has started (late joiners watch).
     pub started: bool,
-    /// The host's commitment to the championship's seed, shown from the first lobby on.
+    /// The host's commitment to the game's seed, shown from the first lobby on.
     pub dice: Commitment,
-    /// The seed and its nonce, once the championship is over: every die can then be checked.
+    /// The seed and its nonce, once the game is over: every die can then be checked.
     pub reveal: Option<SeedReveal>,
     /// The laptops' parts the game's seed was mixed from, from the start on (`None` in the
     /// lobby): every laptop sees whose part is in, and checks its own (`dice::Luck`).
@@ -382,7 +377,7 @@ impl PathCheck {
 /// - `Twin`: the news of the update that opens a timed moment (the game's twin: Bolide's
 ///   reveal, B-4.4, or Échange window, B-4.7), sent with the stream's update at the same
 ///   instant: the client shows on whichever arrives first, so a lost packet does not delay
-///   what the pilot sees (and the host can bound the `shown` it is told tightly).
+///   what the player sees (and the host can bound the `shown` it is told tightly).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub enum DatagramOf<W: Words> {
@@ -418,11 +413,11 @@ pub enum BeatSchedule {
     /// From the lobby on: every [`BEAT_US`] under a countdown and in a timed moment, and
     /// elsewhere in short dense bursts between sparse beats (the client's `beat` module) — the
     /// record of the laptop's path that tells a path going quiet in stretches (Wi-Fi) before
-    /// the grab it matters in, at a tenth of the packets of beating densely all evening: what
+    /// the moment it matters in, at a tenth of the packets of beating densely all evening: what
     /// a game night's host asks of each of its handful of laptops.
     Steady,
-    /// Only while the seat acts in a timed moment, and once past the lift under the cup (then
-    /// every 25 ms until it lifts): what a host serving many connections asks, to hear a
+    /// Only while the seat acts in a timed moment, and once past a countdown's end (then
+    /// every 25 ms until the host ends it): what a host serving many connections asks, to hear a
     /// tenth as many packets. Its record of each path is then thin.
     WhileActing,
 }
@@ -473,13 +468,13 @@ fn config() -> bincode::config::Configuration<
     bincode::config::standard().with_limit::<MAX_FRAME>()
 }
 
-/// The longest pilot name, in characters: a seat in the lobby, not a paragraph. Six such
+/// The longest player name, in characters: a seat in the lobby, not a paragraph. Six such
 /// names keep every frame far below [`MAX_FRAME`].
 pub const MAX_NAME_CHARS: usize = 24;
 /// The longest circuit setting: a preset, `random:SEED`, or 36 tiles in the notation.
 pub const MAX_CIRCUIT_CHARS: usize = 256;
 
-/// A name as a pilot chose it, made safe to show and to send to everyone: control and
+/// A name as a player chose it, made safe to show and to send to everyone: control and
 /// bidirectional-override characters dropped (they could reorder what others read), runs of
 /// white space folded, at most [`MAX_NAME_CHARS`] characters.
 pub fn clean_name(name: &str) -> String {
@@ -635,222 +630,5 @@ impl FrameDecoder {
         let body = self.buf[4..4 + len].to_vec();
         self.buf.drain(..4 + len);
         Ok(Some(body))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::MAX_PILOTS;
-    use crate::twin::Twin;
-    use crate::{Action, Pawn, RuleError};
-
-    #[test]
-    fn the_door_and_the_clock_probes_read_the_same_for_any_game() {
-        let token = SeatToken(7);
-        let pairs: [(Door, ServerMsg); 3] = [
-            (
-                Door::Welcome {
-                    version: 3,
-                    seat: Some(Seat(2)),
-                    token: Some(token),
-                    room: "GARE".into(),
-                    beats: BeatSchedule::Steady,
-                    game: "bolide".into(),
-                },
-                ServerMsg::Welcome {
-                    version: 3,
-                    seat: Some(Seat(2)),
-                    token: Some(token),
-                    room: "GARE".into(),
-                    beats: BeatSchedule::Steady,
-                    game: "bolide".into(),
-                },
-            ),
-            (Door::Pake { msg: vec![1, 2], proof: vec![3] }, ServerMsg::Pake { msg: vec![1, 2], proof: vec![3] }),
-            (
-                Door::Refused { reason: "full".into(), again: true },
-                ServerMsg::Refused { reason: "full".into(), again: true },
-            ),
-        ];
-        for (door, msg) in pairs {
-            assert_eq!(encode(&door), encode(&msg));
-            assert_eq!(decode::<Door>(&encode(&msg)[4..]).unwrap(), door);
-        }
-        let probes: [(ClockProbe, Datagram); 4] = [
-            (ClockProbe::Ping { t0: 1 }, Datagram::Ping { t0: 1 }),
-            (ClockProbe::Pong { t0: 1, t1: 2, t2: 3 }, Datagram::Pong { t0: 1, t1: 2, t2: 3 }),
-            (ClockProbe::HostPing { t0: 9 }, Datagram::HostPing { t0: 9 }),
-            (ClockProbe::ClientPong { t0: 1, t1: 2, t2: 3 }, Datagram::ClientPong { t0: 1, t1: 2, t2: 3 }),
-        ];
-        for (probe, datagram) in probes {
-            assert_eq!(encode_probe(&probe), encode_datagram(&datagram));
-            assert_eq!(decode_probe(&encode_datagram(&datagram)), Some(probe));
-        }
-        // What is not a probe is not taken for one.
-        let beat = Datagram::Beat { now_us: 5, shown: None, acts: 0, dense: true };
-        assert_eq!(decode_probe(&encode_datagram(&beat)), None);
-    }
-
-    #[test]
-    fn frames_round_trip_split_anywhere() {
-        let msgs = vec![
-            ClientMsg::Ready(true),
-            ClientMsg::Act { seq: 7, action: Action::Move { tiles: 3 }, at_us: None },
-            ClientMsg::Timed { seq: 8, action: Action::TakePawn { pawn: Pawn(2) }, shown_us: 1_000, input_us: 251_000 },
-            ClientMsg::Timed { seq: 9, action: Action::KeepPawn, shown_us: 1_000, input_us: 401_000 },
-            ClientMsg::PickColour(Colour::Vert),
-        ];
-        let bytes: Vec<u8> = msgs.iter().flat_map(encode).collect();
-        for split in 0..bytes.len() {
-            let mut dec = FrameDecoder::default();
-            dec.push(&bytes[..split]);
-            let mut got = Vec::new();
-            while let Some(body) = dec.next_frame().unwrap() {
-                got.push(decode::<ClientMsg>(&body).unwrap());
-            }
-            dec.push(&bytes[split..]);
-            while let Some(body) = dec.next_frame().unwrap() {
-                got.push(decode::<ClientMsg>(&body).unwrap());
-            }
-            assert_eq!(got, msgs);
-        }
-    }
-
-    #[test]
-    fn a_path_is_judged_the_same_on_every_screen() {
-        let p = |delay_ms, jitter_ms, silences| PathCheck { delay_ms, jitter_ms, silences, longest_silence_ms: 90 };
-        assert_eq!(p(3, 1, 0).verdict(), PathVerdict::Good);
-        assert_eq!(p(3, 1, 1).verdict(), PathVerdict::Good, "one silence in a minute is luck");
-        assert_eq!(p(45, 2, 0).verdict(), PathVerdict::Slow);
-        assert_eq!(p(8, 20, 0).verdict(), PathVerdict::Slow);
-        assert_eq!(p(3, 1, 2).verdict(), PathVerdict::Drops, "twice is a Wi-Fi that goes quiet");
-    }
-
-    #[test]
-    fn oversized_frames_are_refused_from_their_prefix() {
-        let mut dec = FrameDecoder::default();
-        dec.push(&(MAX_FRAME as u32 + 1).to_le_bytes());
-        assert_eq!(dec.next_frame(), Err(FrameError::TooLarge { len: MAX_FRAME + 1, limit: MAX_FRAME }));
-    }
-
-    #[test]
-    fn every_server_message_encodes_and_decodes() {
-        use crate::{Atout, Atouts};
-        let atouts: Atouts = [Atout::Nitro, Atout::Klaxon].into_iter().collect();
-        let body = encode(&atouts);
-        assert_eq!(decode::<Atouts>(&body[4..]).unwrap(), atouts);
-        let msg = ServerMsg::ActRefused {
-            seq: 3,
-            error: RuleError::WrongPhase { action: Action::Roll, phase: "the grab".into() },
-        };
-        assert_eq!(decode::<ServerMsg>(&encode(&msg)[4..]).unwrap(), msg);
-    }
-
-    #[test]
-    fn fairness_33_the_longest_field_record_fits_one_frame() {
-        let line = FieldLine { seq: u32::MAX, moment: u64::MAX, shown_us: u64::MAX, input_us: u64::MAX };
-        let call = FieldCall { seq: u32::MAX, lift_us: u64::MAX, at_us: u64::MAX };
-        let msg = ClientMsg::FieldRecord(FieldTruth {
-            lines: vec![line; MAX_FIELD_LINES],
-            calls: vec![call; MAX_FIELD_LINES],
-        });
-        let frame = encode(&msg);
-        assert!(frame.len() <= MAX_FRAME + 4, "{} bytes", frame.len());
-        let mut dec = FrameDecoder::default();
-        dec.push(&frame);
-        let body = dec.next_frame().expect("a whole frame").expect("one frame");
-        assert_eq!(decode::<ClientMsg>(&body).expect("decodes"), msg);
-    }
-
-    #[test]
-    fn datagrams_round_trip_and_fit_one_small_packet() {
-        let all = [
-            Datagram::Ping { t0: 1 },
-            Datagram::Pong { t0: 1, t1: 2, t2: 3 },
-            Datagram::HostPing { t0: u64::MAX },
-            Datagram::ClientPong { t0: 1, t1: u64::MAX, t2: u64::MAX },
-            Datagram::Beat {
-                now_us: u64::MAX,
-                shown: Some(Shown { moment: u64::MAX, at_us: u64::MAX }),
-                acts: u32::MAX,
-                dense: true,
-            },
-            Datagram::Timed {
-                seq: u32::MAX,
-                action: Action::TakePawn { pawn: Pawn(5) },
-                shown_us: u64::MAX,
-                input_us: u64::MAX,
-            },
-            Datagram::Timed {
-                seq: u32::MAX,
-                action: Action::Echange { with: Seat(5) },
-                shown_us: u64::MAX,
-                input_us: u64::MAX,
-            },
-            Datagram::Twin {
-                show_at_us: Some(u64::MAX),
-                twin: Twin::Reveal { race: 9, round: u16::MAX, values: vec![6; MAX_PILOTS] },
-            },
-            Datagram::Twin {
-                show_at_us: Some(u64::MAX),
-                twin: Twin::EchangeOpen {
-                    race: 9,
-                    round: u16::MAX,
-                    holders: vec![Some(Seat(5)); MAX_PILOTS],
-                    values: vec![6; MAX_PILOTS],
-                    deciding: u8::MAX,
-                },
-            },
-        ];
-        for d in all {
-            let bytes = encode_datagram(&d);
-            assert!(bytes.len() <= 64, "{d:?} takes {} bytes", bytes.len());
-            assert_eq!(decode_datagram(&bytes), Ok(d));
-        }
-        assert!(decode_datagram::<crate::Bolide>(&[0xff, 0x00]).is_err());
-    }
-
-    #[test]
-    fn a_length_field_past_the_limit_is_refused_before_allocating() {
-        // A `Hello` whose code string claims 2^40 bytes: 14 bytes on the wire.
-        let mut body = vec![2u8]; // version 2
-        body.push(253); // varint: a u64 follows
-        body.extend_from_slice(&(1u64 << 40).to_le_bytes());
-        body.extend_from_slice(b"ABCD");
-        assert_eq!(body.len(), 14);
-        assert!(matches!(decode::<Hello>(&body), Err(FrameError::Decode(_))));
-        // A vector of a billion events in an update.
-        let mut body = vec![3u8, 253];
-        body.extend_from_slice(&1_000_000_000u64.to_le_bytes());
-        assert!(decode::<ServerMsg>(&body).is_err());
-    }
-
-    #[test]
-    fn names_lose_control_and_bidi_characters_and_their_excess() {
-        assert_eq!(clean_name("  Anne \n\t Marie "), "Anne Marie");
-        assert_eq!(clean_name("Bob\u{202E}evil\u{0007}"), "Bobevil");
-        assert_eq!(clean_name(&"x".repeat(40_000)).chars().count(), MAX_NAME_CHARS);
-        assert_eq!(clean_name("\u{0000}\u{200F}"), "");
-        // Invisible characters out: two names that look alike are the same name.
-        assert_eq!(clean_name("An\u{200B}ne\u{2060}\u{FEFF}\u{00AD}"), "Anne");
-        assert_eq!(clean_name("\u{3164}\u{200D}"), "");
-        // Accents kept, a flood of combining marks cut to two on each letter.
-        assert_eq!(clean_name("Zoe\u{0301}"), "Zoe\u{0301}");
-        let zalgo = format!("Z{}o", "\u{0336}\u{0337}".repeat(50));
-        assert_eq!(clean_name(&zalgo), "Z\u{0336}\u{0337}o");
-    }
-
-    #[test]
-    fn garbage_does_not_decode() {
-        assert!(decode::<ClientMsg>(&[0xff, 0xff, 0xff, 0xff, 0x13]).is_err());
-        assert!(decode::<Hello>(&[]).is_err());
-    }
-
-    #[test]
-    fn any_hello_reveals_its_version() {
-        let hello = Hello { version: 0, code: "ABCD".into(), name: "x".into(), seat_token: None, watch: false };
-        let frame = encode(&hello);
-        assert_eq!(hello_version(&frame[4..]), Ok(0));
     }
 }

@@ -1,11 +1,11 @@
 //! Engine speed: movement resolution and whole bot races, on one core.
 //! `cargo bench -p bolide-host --bench engine`; the README records the figures.
 
-use bolide_host::bots::BotLevel;
-use bolide_host::game::{Race, RaceSetup};
-use bolide_host::{circuits, sim};
-use bolide_protocol::movement::Road;
-use bolide_protocol::{Action, FirstPlayer, Pawn, Seat};
+use bolide::bots::BotLevel;
+use bolide::game::{Race, RaceSetup};
+use bolide::movement::Road;
+use bolide::{Action, FirstPlayer, Pawn, Seat};
+use bolide::{circuits, sim};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use std::hint::black_box;

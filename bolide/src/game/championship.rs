@@ -2,7 +2,7 @@
 
 use super::race::Race;
 use super::setup::{RaceSetup, SetupError};
-use bolide_protocol::{Action, BonusKind, Circuit, Event, FirstPlayer, PlayerView, RuleError, Seat, TableOptions};
+use crate::{Action, BonusKind, Circuit, Event, FirstPlayer, PlayerView, RuleError, Seat, TableOptions};
 use serde::Serialize;
 
 #[derive(Debug, Clone)]
@@ -156,7 +156,7 @@ pub fn standings_from(points: &[u32], wins: &[u8]) -> Vec<Standing> {
 
 fn race_setup(setup: &ChampionshipSetup, race: u8, first_player: FirstPlayer) -> RaceSetup {
     let circuit = setup.circuits[(race as usize - 1) % setup.circuits.len()];
-    let seed = bolide_protocol::dice::race_seed(setup.seed, race);
+    let seed = crate::dice::race_seed(setup.seed, race);
     RaceSetup {
         pilots: setup.pilots,
         circuit,

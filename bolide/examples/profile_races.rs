@@ -1,6 +1,6 @@
 //! Plays bot races in a loop for a profiler: `cargo run --release --example profile_races`.
-use bolide_host::bots::BotLevel;
-use bolide_host::sim;
+use bolide::bots::BotLevel;
+use bolide::sim;
 use rand::SeedableRng;
 
 fn main() {

@@ -8,9 +8,9 @@
 
 use super::*;
 use crate::circuits;
-use bolide_protocol::model::FINISH;
-use bolide_protocol::view::{PhaseView, TurnStep};
-use bolide_protocol::{Action, Atout, BonusKind, Event, FirstPlayer, Pawn, RuleError, Seat};
+use crate::model::FINISH;
+use crate::view::{PhaseView, TurnStep};
+use crate::{Action, Atout, BonusKind, Event, FirstPlayer, Pawn, RuleError, Seat};
 
 const S0: Seat = Seat(0);
 const S1: Seat = Seat(1);
@@ -191,7 +191,7 @@ fn b_2_6_each_race_may_use_a_new_circuit() {
     let circuits = vec![circuits::preset("cannes").unwrap(), circuits::preset("monaco").unwrap()];
     let setup = ChampionshipSetup {
         pilots: 3,
-        options: bolide_protocol::TableOptions { races: 2, ..Default::default() },
+        options: crate::TableOptions { races: 2, ..Default::default() },
         circuits: circuits.clone(),
         seed: 1,
         first_race_bonuses: None,
@@ -695,7 +695,7 @@ fn finish_race(champ: &mut Championship) -> Vec<Event> {
 fn b_7_1_races_chain_with_a_fresh_setup_and_the_next_first_player() {
     let setup = ChampionshipSetup {
         pilots: 4,
-        options: bolide_protocol::TableOptions { races: 3, first_player: FirstPlayer::Seat(S2), echange_drill: false },
+        options: crate::TableOptions { races: 3, first_player: FirstPlayer::Seat(S2), echange_drill: false },
         circuits: vec![circuits::preset("cannes").unwrap()],
         seed: 11,
         first_race_bonuses: None,
@@ -705,7 +705,7 @@ fn b_7_1_races_chain_with_a_fresh_setup_and_the_next_first_player() {
     finish_race(&mut champ);
     let r = champ.race();
     assert_eq!((r.race_no(), r.round(), r.first_player()), (2, 1, Seat(3)));
-    assert!(r.cars().iter().all(|c| c.position == 0 && c.atouts == bolide_protocol::Atouts::ALL));
+    assert!(r.cars().iter().all(|c| c.position == 0 && c.atouts == crate::Atouts::ALL));
     assert_eq!((r.face_down_stars().count(), r.oil(), r.lanterne_rouge()), (6, None, None));
     finish_race(&mut champ);
     let events = finish_race(&mut champ);
@@ -737,7 +737,7 @@ fn b_7_3_ties_broken_by_wins_then_shared() {
 fn b_7_3_championship_reports_standings_at_the_end() {
     let setup = ChampionshipSetup {
         pilots: 3,
-        options: bolide_protocol::TableOptions { races: 1, first_player: FirstPlayer::Seat(S0), echange_drill: false },
+        options: crate::TableOptions { races: 1, first_player: FirstPlayer::Seat(S0), echange_drill: false },
         circuits: vec![circuits::preset("cannes").unwrap()],
         seed: 5,
         first_race_bonuses: None,
@@ -761,7 +761,7 @@ fn b_7_3_championship_reports_standings_at_the_end() {
 /// tile that does not exist is refused with what it named.
 #[test]
 fn a_view_naming_what_does_not_exist_is_refused() {
-    use bolide_protocol::view::ViewError;
+    use crate::view::ViewError;
     let good = race(3).view_for(S0);
     assert_eq!(good.check(), Ok(()));
     let mut v = good.clone();

@@ -1,23 +1,29 @@
-//! The shared language of Bolide: what the host and every client agree on.
-//!
-//! This crate holds the game model (seats, pawns, tokens, the circuit), the actions a pilot
-//! may send, the events the host publishes, the per-seat view, and the pure helpers a client
-//! needs to preview a move ([`movement::reach`]). It owns no state and does no I/O: the
-//! authoritative rules engine lives in `bolide-host`, and both sides share this one
-//! implementation of the speed-limit check so a preview can never disagree with the host.
+//! Antoine Bauza's *Bolide* as a game of the table (`bolide_table::Game`): the model (seats,
+//! pawns, tokens, the circuit), the actions a pilot may send, the events the host publishes,
+//! the per-seat view, the circuits, the engine ([`game`]), the bots ([`bots`]) and the
+//! simulation ([`sim`]). Like every game it does no I/O and reads no clock: the table owns
+//! every instant. A client previews a move with the same [`movement::reach`] the engine
+//! applies, so a preview can never disagree with the host.
 
 pub mod action;
+pub mod bots;
 pub mod circuit;
 pub mod circuits;
 pub mod dice;
 pub mod error;
 pub mod event;
+pub mod game;
 pub mod model;
 pub mod movement;
 pub mod options;
+pub mod sim;
 pub mod twin;
 pub mod view;
-pub mod wire;
+
+#[cfg(test)]
+mod wire_tests;
+
+use bolide_table::wire::{ClientMsgOf, DatagramOf, LobbyStateOf, ServerMsgOf};
 
 /// Bolide's words on the table's wire (`bolide_table::Words`): what a laptop speaks to play it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,6 +38,12 @@ impl bolide_table::Words for Bolide {
     type Twin = twin::Twin;
     const NAME: &'static str = "bolide";
 }
+
+/// Bolide's messages on the table's wire.
+pub type ClientMsg = ClientMsgOf<Bolide>;
+pub type ServerMsg = ServerMsgOf<Bolide>;
+pub type LobbyState = LobbyStateOf<Bolide>;
+pub type Datagram = DatagramOf<Bolide>;
 
 pub use action::Action;
 pub use circuit::{Circuit, CircuitError, Tile};

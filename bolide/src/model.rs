@@ -33,21 +33,7 @@ impl Pawn {
     }
 }
 
-/// The six pilot colours of the box.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Colour {
-    Rouge,
-    Bleu,
-    Vert,
-    Jaune,
-    Noir,
-    Blanc,
-}
-
-impl Colour {
-    pub const ALL: [Colour; MAX_PILOTS] =
-        [Colour::Rouge, Colour::Bleu, Colour::Vert, Colour::Jaune, Colour::Noir, Colour::Blanc];
-}
+pub use bolide_table::colour::Colour;
 
 /// The three single-use Atouts every pilot starts with (B-1.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

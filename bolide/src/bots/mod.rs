@@ -1,19 +1,18 @@
 //! Bolide's bots, for every face that plays one: the host's bots and stand-ins, `bolide-bot`
 //! and the fairness lab. A bot sees only what its seat may know ([`Sight`]) and picks one of
-//! the legal actions the host lists; it never re-derives the rules. [`Hands`] gives a bot
-//! level the reaction times of a person.
+//! the legal actions the host lists; it never re-derives the rules. The table's [`Hands`] give a
+//! bot level the reaction times of a person.
 
-pub mod hands;
 mod sight;
 mod strategic;
 
-pub use hands::Hands;
-pub use sight::Sight;
+pub use bolide_table::hands::{self, Hands};
+pub use sight::{SeatSight, Sight};
 
-use bolide_protocol::Action;
+use crate::Action;
 use rand::{Rng, RngExt};
 
-pub use bolide_protocol::options::BotLevel;
+pub use crate::options::BotLevel;
 
 /// How a bot of each level picks its action.
 pub trait Decide {

@@ -6,11 +6,11 @@
 //! with [`Race::apply`].
 
 use super::setup::{RaceSetup, SetupError, StartState};
-use bolide_protocol::dice::RaceDice;
-use bolide_protocol::model::{FINISH, MAX_PILOTS, MIN_PILOTS, START, speed};
-use bolide_protocol::movement::Road;
-use bolide_protocol::view::{CarView, PawnView, PhaseView, StarView, TurnStep, TurnView};
-use bolide_protocol::{
+use crate::dice::RaceDice;
+use crate::model::{FINISH, MAX_PILOTS, MIN_PILOTS, START, speed};
+use crate::movement::Road;
+use crate::view::{CarView, PawnView, PhaseView, StarView, TurnStep, TurnView};
+use crate::{
     Action, Atout, Atouts, BonusKind, Bonuses, Circuit, Event, FirstPlayer, Pawn, PlayerView, RuleError, Seat,
 };
 #[cfg(test)]

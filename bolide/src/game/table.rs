@@ -6,21 +6,14 @@
 use super::{Championship, ChampionshipSetup, Phase};
 use crate::bots::{Decide, SeatSight};
 use crate::circuits::{CircuitChoice, CircuitLoadError};
-use crate::room::TIE_US;
-use bolide_protocol::event::{Contest, PhotoFinish};
-use bolide_protocol::options::{FirstPlayer, RaceSettings};
-use bolide_protocol::twin::Twin;
-use bolide_protocol::{Action, Circuit, Event, Pawn, PlayerView, RuleError, Seat, Timed};
+use crate::event::{Contest, PhotoFinish};
+use crate::options::{FirstPlayer, RaceSettings};
+use crate::twin::Twin;
+use crate::{Action, Circuit, Event, Pawn, PlayerView, RuleError, Seat, Timed};
 use bolide_table::Asked;
-use bolide_table::{BotLevel, Game, Release, Seats, Standing, Step};
+use bolide_table::{BotLevel, Game, Release, Seats, Standing, Step, TIE_US};
 use rand_chacha::ChaCha8Rng;
 use std::borrow::Cow;
-
-/// Bolide's room, its configuration, what it asks the network layer to do, and its journal.
-pub type Room = crate::room::RoomOf<Championship>;
-pub type RoomConfig = crate::room::RoomConfigOf<bolide_protocol::options::Settings>;
-pub type Output = crate::room::OutputOf<bolide_protocol::Bolide>;
-pub type JournalEntry = crate::room::JournalEntryOf<bolide_protocol::Bolide>;
 
 /// B-7.1: the races a championship may chain, from the wire or a flag.
 const RACES: std::ops::RangeInclusive<u8> = 1..=50;
@@ -35,7 +28,7 @@ impl Game for Championship {
     type Settings = RaceSettings;
     type Refusal = RuleError;
 
-    type Words = bolide_protocol::Bolide;
+    type Words = crate::Bolide;
     const PLAYERS: (u8, u8) = (*PILOTS.start(), *PILOTS.end());
 
     fn check_settings(settings: &RaceSettings, players: u8) -> Result<(), String> {
@@ -242,11 +235,8 @@ impl Game for Championship {
 /// itself, or `random:SEED` — a new random layout for each race (B-2.6). The same check for a
 /// flag and for the wire; a file named on the host's command line was read into the notation
 /// before it got here, and nothing here opens a file.
-pub fn circuits_for_race(
-    settings: &bolide_protocol::options::RaceSettings,
-    races: u8,
-) -> Result<Vec<Circuit>, CircuitLoadError> {
-    if settings.circuit.chars().count() > bolide_protocol::wire::MAX_CIRCUIT_CHARS {
+pub fn circuits_for_race(settings: &crate::options::RaceSettings, races: u8) -> Result<Vec<Circuit>, CircuitLoadError> {
+    if settings.circuit.chars().count() > bolide_table::wire::MAX_CIRCUIT_CHARS {
         return Err(CircuitLoadError::TooLong);
     }
     match CircuitChoice::from_setting(&settings.circuit)? {

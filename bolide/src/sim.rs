@@ -4,7 +4,7 @@
 use crate::bots::{BotLevel, Decide, SeatSight};
 use crate::circuits;
 use crate::game::{Phase, Race, RaceSetup};
-use bolide_protocol::{Action, Event, FirstPlayer, RuleError, Seat};
+use crate::{Action, Event, FirstPlayer, RuleError, Seat};
 use rand::{Rng, RngExt};
 use serde::Serialize;
 
@@ -142,7 +142,7 @@ pub fn random_race(pilots: u8, seed: u64) -> Race {
     Race::new(&setup).expect("3 to 6 pilots")
 }
 
-/// What `bolide-host simulate` prints.
+/// What `bolide-host simulate` prints (with the time it took: the engine reads no clock).
 #[derive(Debug, Clone, Serialize)]
 pub struct SimReport {
     pub races: u32,
@@ -153,9 +153,7 @@ pub struct SimReport {
     pub tokens_per_race: std::collections::BTreeMap<&'static str, f64>,
     pub levels: Vec<LevelReport>,
     /// How fast each level's hands grab on a host, by the number of pawns still free.
-    pub hands: Vec<crate::bots::hands::HandsReport>,
-    pub races_per_second: f64,
-    pub elapsed_s: f64,
+    pub hands: Vec<bolide_table::hands::HandsReport>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -185,7 +183,6 @@ pub fn simulate(races: u32, players: u8, seed: u64, levels: &[BotLevel]) -> Resu
     let mut tokens = TokenUse::default();
     let mut seat_races = vec![0u32; levels.len()];
     let mut wins = vec![0u32; levels.len()];
-    let started = std::time::Instant::now();
     for r in 0..races {
         let table: Vec<BotLevel> = (0..players as usize).map(|i| levels[(i + r as usize) % levels.len()]).collect();
         let mut race = random_race(players, seed.wrapping_add(u64::from(r)));
@@ -199,7 +196,6 @@ pub fn simulate(races: u32, players: u8, seed: u64, levels: &[BotLevel]) -> Resu
             wins[(winner.index() + r as usize) % levels.len()] += 1;
         }
     }
-    let elapsed = started.elapsed().as_secs_f64();
     let n = f64::from(races.max(1));
     let per_race = |x: u32| f64::from(x) / n;
     let tokens_per_race = [
@@ -236,7 +232,7 @@ pub fn simulate(races: u32, players: u8, seed: u64, levels: &[BotLevel]) -> Resu
         l.win_rate = f64::from(l.wins) / f64::from(l.seat_races.max(1));
     }
     // The hands of each level on the host (`bots::hands`): what a table plays against.
-    let hands = level_reports.iter().map(|l| crate::bots::hands::report(l.level, &mut rng)).collect();
+    let hands = level_reports.iter().map(|l| bolide_table::hands::report(l.level, &mut rng)).collect();
     Ok(SimReport {
         races,
         players,
@@ -249,8 +245,6 @@ pub fn simulate(races: u32, players: u8, seed: u64, levels: &[BotLevel]) -> Resu
         tokens_per_race,
         hands,
         levels: level_reports,
-        races_per_second: n / elapsed.max(1e-9),
-        elapsed_s: elapsed,
     })
 }
 

@@ -1,6 +1,6 @@
 //! How a race is set up (B-1) and the starting-state overrides of a scenario.
 
-use bolide_protocol::{Atout, BonusKind, Circuit, FirstPlayer, Seat};
+use crate::{Atout, BonusKind, Circuit, FirstPlayer, Seat};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

@@ -1,5 +1,6 @@
-//! Bots with human hands: how long a host bot takes to grab a pawn once the reservoirs are
-//! shown, and how its hand slips. The bot's *choice* is its level's (`Decide`); this is only
+//! Bots with human hands, for every game's timed moments: how long a host bot takes to act
+//! once a moment is released (Bolide's grab when the reservoirs are shown), and how its hand
+//! slips. The bot's *choice* is its level's (`Decide`); this is only
 //! the hand that carries it out, so a table of people meets bots they can race.
 //!
 //! The model, per level ([`Hands::of`]):
@@ -14,16 +15,18 @@
 //!   `b · log2(n)`: about 150 ms per doubling for an unpractised choice, less with practice
 //!   (W. E. Hick, "On the rate of gain of information", *Quarterly Journal of Experimental
 //!   Psychology* 4, 1952; R. Hyman, "Stimulus information as a determinant of reaction time",
-//!   *Journal of Experimental Psychology* 45, 1953). `n` is the number of pawns still free.
-//! - **Fumbles.** Now and then a hand takes another pawn than the one meant, or a Klaxon call
-//!   comes after the lift (refused, the token is kept, B-4.6).
+//!   *Journal of Experimental Psychology* 45, 1953). `n` is the number of choices still open
+//!   (in Bolide, the pawns still free).
+//! - **Fumbles.** Now and then a hand takes another choice than the one meant (another pawn),
+//!   or a call meant for before a countdown's release comes after it (Bolide's Klaxon after the
+//!   lift: refused, the token is kept, B-4.6).
 //!
 //! `Random` bots get relaxed hands a newcomer can beat; `Strategic` bots quick ones that push a
 //! quick player. `bolide-host simulate` prints both distributions ([`HandsReport`]). A bot is
 //! never held to the 100 ms plausibility floor (it is timed on the host's clock), but these
 //! hands never react that fast anyway ([`FLOOR_US`]).
 
-use super::BotLevel;
+use crate::BotLevel;
 use rand::{Rng, RngExt};
 use serde::Serialize;
 
@@ -38,12 +41,12 @@ pub struct Hands {
     pub mu_ms: f64,
     pub sigma_ms: f64,
     pub tau_ms: f64,
-    /// Hick–Hyman slope: added per doubling of the pawns to choose from.
+    /// Hick–Hyman slope: added per doubling of the choices.
     pub hick_ms_per_bit: f64,
-    /// Chance that the hand takes another free pawn than the one meant.
-    pub wrong_pawn: f64,
-    /// Chance that a Klaxon call the bot meant comes after the lift.
-    pub late_klaxon: f64,
+    /// Chance that the hand takes another open choice than the one meant.
+    pub wrong_choice: f64,
+    /// Chance that a call meant for before a countdown's release comes after it.
+    pub late_call: f64,
 }
 
 impl Hands {
@@ -55,8 +58,8 @@ impl Hands {
                 sigma_ms: 45.0,
                 tau_ms: 130.0,
                 hick_ms_per_bit: 150.0,
-                wrong_pawn: 0.06,
-                late_klaxon: 0.25,
+                wrong_choice: 0.06,
+                late_call: 0.25,
             },
             // A quick player's: fast, a short tail, practised choice, few slips.
             BotLevel::Strategic => Hands {
@@ -64,13 +67,13 @@ impl Hands {
                 sigma_ms: 25.0,
                 tau_ms: 55.0,
                 hick_ms_per_bit: 90.0,
-                wrong_pawn: 0.02,
-                late_klaxon: 0.08,
+                wrong_choice: 0.02,
+                late_call: 0.08,
             },
         }
     }
 
-    /// One reaction, µs, to reservoirs with `choices` pawns still free.
+    /// One reaction, µs, to a moment with `choices` still open.
     pub fn reaction_us(&self, choices: usize, rng: &mut impl Rng) -> u64 {
         // Box–Muller for the Gaussian, inversion for the exponential.
         let (u1, u2): (f64, f64) = (rng.random_range(f64::EPSILON..1.0), rng.random());
@@ -81,14 +84,14 @@ impl Hands {
         ((ms * 1000.0) as u64).clamp(FLOOR_US, CEILING_US)
     }
 
-    /// Whether this grab's hand slips to another pawn.
-    pub fn takes_the_wrong_pawn(&self, rng: &mut impl Rng) -> bool {
-        rng.random_bool(self.wrong_pawn)
+    /// Whether this hand slips to another choice than the one meant.
+    pub fn slips(&self, rng: &mut impl Rng) -> bool {
+        rng.random_bool(self.wrong_choice)
     }
 
-    /// Whether this Klaxon call comes too late.
+    /// Whether this call comes after the countdown's release it was meant for.
     pub fn calls_late(&self, rng: &mut impl Rng) -> bool {
-        rng.random_bool(self.late_klaxon)
+        rng.random_bool(self.late_call)
     }
 }
 
@@ -97,7 +100,7 @@ impl Hands {
 pub struct HandsReport {
     pub level: BotLevel,
     pub model: Hands,
-    /// Per number of free pawns (1 to 6): reaction percentiles over [`DRAWS`] draws.
+    /// Per number of open choices (1 to 6): reaction percentiles over [`DRAWS`] draws.
     pub reactions_ms: Vec<ReactionSpread>,
 }
 

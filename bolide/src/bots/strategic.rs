@@ -2,9 +2,9 @@
 //! accelerator roll, and spends its tokens where they pay.
 
 use super::Sight;
-use bolide_protocol::model::FINISH;
-use bolide_protocol::movement::Road;
-use bolide_protocol::{Action, Atout, Pawn, Seat};
+use crate::model::FINISH;
+use crate::movement::Road;
+use crate::{Action, Atout, Pawn, Seat};
 use rand::{Rng, RngExt};
 
 /// The road ahead of one car, read once: `mins[k]` is the lowest limit among the next `k + 1`
@@ -108,7 +108,7 @@ fn echange(sight: &impl Sight, legal: &[Action]) -> Action {
     }
 }
 
-fn turn_action(sight: &impl Sight, legal: &[Action], turn: bolide_protocol::view::TurnView) -> Action {
+fn turn_action(sight: &impl Sight, legal: &[Action], turn: crate::view::TurnView) -> Action {
     let has = |a: Action| legal.contains(&a);
     let road = sight.road();
     let me = sight.me();
@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn expected_progress_prefers_small_reservoirs_before_slow_turns() {
-        let c = bolide_protocol::circuits::preset("cannes").unwrap();
+        let c = crate::circuits::preset("cannes").unwrap();
         let road = Road::new(&c, None);
         // From 2, facing the 70 at 3: reservoir 6 is stopped unless the roll is 1.
         assert_eq!(expected_progress(&road, 2, 1), 1.0);
@@ -192,9 +192,9 @@ mod tests {
 
     #[test]
     fn lookahead_agrees_with_the_engine_reach() {
-        use bolide_protocol::model::speed;
+        use crate::model::speed;
         for seed in 0..20 {
-            let c = bolide_protocol::circuits::random(seed);
+            let c = crate::circuits::random(seed);
             for oil in [None, Some(7), Some(30)] {
                 let road = Road::new(&c, oil);
                 for from in 0..=FINISH {
