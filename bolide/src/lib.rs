@@ -21,6 +21,8 @@ pub mod twin;
 pub mod view;
 
 #[cfg(test)]
+mod journal_tests;
+#[cfg(test)]
 mod wire_tests;
 
 use bolide_table::wire::{ClientMsgOf, DatagramOf, LobbyStateOf, ServerMsgOf};

@@ -7,7 +7,7 @@
 
 use crate::game::ClientGame;
 use crate::state::{ClientStateOf, MirrorOf};
-use bolide_host::verify::{self, VerifyError};
+use bolide_table::journal;
 use bolide_table::seal::SeedReveal;
 use bolide_table::wire::{LobbySeat, LobbyStateOf, ServerMsgOf, StandingLine, clean_name};
 use bolide_table::{Game, Seat};
@@ -32,7 +32,7 @@ pub struct Night<W: ClientGame> {
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     #[error("this replay cannot be read: {0}")]
-    Journal(#[from] VerifyError),
+    Journal(#[from] journal::ReplayError),
     #[error("this replay is longer than any championship ({0} steps)")]
     TooLong(usize),
     #[error("this replay holds no table the window can show: {0}")]
@@ -47,7 +47,7 @@ impl<W: ClientGame> Night<W> {
     {
         let mut updates = Vec::new();
         let mut too_long = false;
-        let (game, start) = verify::replay::<G>(text, |g, events| {
+        let (game, start) = journal::replay::<G>(text, |g, events| {
             if updates.len() >= MAX_STEPS {
                 too_long = true;
                 return;

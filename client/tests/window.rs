@@ -1242,7 +1242,7 @@ fn with_a_kept_night(races: u8, tag: &str) -> (BolideApp, std::path::PathBuf) {
 fn with_a_kept<G: bolide_table::Game>(text: &str, tag: &str) -> (BolideApp, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("bolide-window-replay-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let commitment = bolide_host::verify::replay_game::<G>(text).unwrap().commitment;
+    let commitment = bolide_table::journal::replay_game::<G>(text).unwrap().commitment;
     bolide_client::shelf::Shelf::new(dir.join("replays")).keep(text, &commitment, 1_764_193_200).unwrap();
     let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
     let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![]))).unwrap().data_dir(dir.clone());
@@ -1417,7 +1417,7 @@ fn handed_a_night(tag: &str, committed: Option<bolide_table::seal::Commitment>) 
 #[test]
 fn a_finished_table_s_night_is_kept_once_and_listed() {
     let text = bolide_client::replay::night_of_bots(1);
-    let commitment = bolide_host::verify::replay_game::<bolide::game::Championship>(&text).unwrap().commitment;
+    let commitment = bolide_table::journal::replay_game::<bolide::game::Championship>(&text).unwrap().commitment;
     let (app, dir) = handed_a_night("kept", Some(commitment));
     let mut h = harness(app);
     h.run();

@@ -117,7 +117,7 @@ fn verify_table<G: bolide_table::Game>(
     text: &str,
     expected: Option<bolide_table::seal::Commitment>,
 ) -> Result<ExitCode, verify::VerifyError> {
-    let replayed = verify::replay_game::<G>(text)?;
+    let replayed = bolide_table::journal::replay_game::<G>(text)?;
     println!("commitment {}", replayed.commitment);
     println!("seed       {}", replayed.seed);
     if expected.is_some_and(|c| c != replayed.commitment) {

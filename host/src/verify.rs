@@ -5,11 +5,11 @@
 //! end of a championship with what it saw.
 
 use crate::game::JournalEntry;
-use crate::room::{JournalEntryOf, LobbyOf, ResumeError};
 use bolide::dice::{DiceLog, DiceMismatch, DiceReport};
 use bolide::game::{Championship, Phase, Standing};
-use bolide_table::seal::{Commitment, Luck, SeedReveal};
-use bolide_table::{Game, Lobby, Words};
+use bolide_table::Game;
+use bolide_table::journal::{ReplayError, replay};
+use bolide_table::seal::{Commitment, SeedReveal};
 use thiserror::Error;
 
 /// What a journal proved.
@@ -31,13 +31,9 @@ pub struct Verified {
 #[derive(Debug, Error)]
 pub enum VerifyError {
     #[error(transparent)]
-    Journal(#[from] ResumeError),
-    #[error("journal line 1: the championship cannot be set up again ({0})")]
-    Setup(String),
-    #[error("journal line {line}: the engine refuses this action on replay ({error}): the journal was changed")]
-    Replay { line: usize, error: String },
-    #[error("journal line {line}: a second start; the journal is damaged")]
-    SecondStart { line: usize },
+    Replay(#[from] ReplayError),
+    #[error(transparent)]
+    Journal(#[from] bolide_table::journal::ResumeError),
     /// Says itself that the dice do not match, and where.
     #[error(transparent)]
     Dice(#[from] DiceMismatch),
@@ -67,104 +63,6 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
         at: (champ.race().race_no(), champ.race().round(), champ.race().phase()),
         standings: champ.standings(),
         report,
-    })
-}
-
-/// What a journal's first line set up.
-pub struct JournalStart<L> {
-    /// The host's committed seed, and the laptops' parts the game's was mixed from.
-    pub seed: u64,
-    pub nonce: [u8; 32],
-    pub luck: Luck,
-    /// The players' names and colours, by seat.
-    pub names: Vec<String>,
-    pub colours: Vec<bolide_table::colour::Colour>,
-    /// The lobby's settings.
-    pub lobby: L,
-}
-
-/// Replays a journal of a game of `G` through its engine: `step` sees the game and each step's
-/// events (the opening first, then one call per journaled action). Returns the game as the
-/// journal leaves it. The one replay `verify` and `replay` share, for every game.
-pub fn replay<G: Game>(
-    text: &str,
-    mut step: impl FnMut(&G, &[G::Event]),
-) -> Result<(G, JournalStart<LobbyOf<G>>), VerifyError> {
-    let asked = <G::Words as Words>::NAME;
-    // Named first: another game's settings would not even parse.
-    if let Some(game) = crate::room::game_of(text).filter(|g| !g.is_empty() && g != asked) {
-        return Err(ResumeError::OtherGame { journal: game, asked: asked.into() }.into());
-    }
-    let entries = JournalEntryOf::<G::Words>::parse_all(text)?;
-    let mut entries = entries.iter();
-    let Some(JournalEntryOf::Started { game, settings, seed, nonce, luck, seats, .. }) = entries.next() else {
-        return Err(ResumeError::NotStarted.into());
-    };
-    if !game.is_empty() && game != asked {
-        return Err(ResumeError::OtherGame { journal: game.clone(), asked: asked.into() }.into());
-    }
-    let players = u8::try_from(seats.len()).map_err(|_| VerifyError::Setup("too many seats".into()))?;
-    let mut opening = Vec::new();
-    let mut state =
-        G::start(&settings.game(), players, luck.seed_with(*seed), &mut opening).map_err(VerifyError::Setup)?;
-    step(&state, &opening);
-    let mut entries = entries.enumerate().peekable();
-    while let Some((i, entry)) = entries.next() {
-        let line = i + 2;
-        let mut events = Vec::new();
-        let replayed = match entry {
-            JournalEntryOf::Applied { seat, action } => state.apply(*seat, *action, &mut events),
-            JournalEntryOf::TimeUp => state.time_is_up(&mut events),
-            // Published with nothing before it to follow: shown on its own.
-            JournalEntryOf::Published { event } => {
-                events.push(event.clone());
-                Ok(())
-            }
-            JournalEntryOf::Started { .. } => return Err(VerifyError::SecondStart { line }),
-        };
-        replayed.map_err(|error| VerifyError::Replay { line, error: error.to_string() })?;
-        // What the table published of the moment this entry ended joins its events, as it
-        // joined the pilots' update.
-        while let Some((_, JournalEntryOf::Published { event })) = entries.peek() {
-            events.push(event.clone());
-            entries.next();
-        }
-        step(&state, &events);
-    }
-    let start = JournalStart {
-        seed: *seed,
-        nonce: *nonce,
-        luck: luck.clone(),
-        names: seats.iter().map(|s| s.name.clone()).collect(),
-        colours: seats.iter().map(|s| s.colour).collect(),
-        lobby: settings.clone(),
-    };
-    Ok((state, start))
-}
-
-/// What a journal of any game proves without its game's own checks: it replays, to these
-/// standings, from the seed its commitment binds.
-#[derive(Debug, Clone)]
-pub struct Replayed {
-    pub commitment: Commitment,
-    pub seed: u64,
-    pub actions: usize,
-    pub over: bool,
-    /// The standings the journal gives, best first (`None`: not over).
-    pub standings: Option<Vec<bolide_table::Standing>>,
-}
-
-/// Replays a journal of a game of `G` ([`replay`]) and reads its standings.
-pub fn replay_game<G: Game>(text: &str) -> Result<Replayed, VerifyError> {
-    let mut actions = 0usize;
-    let (state, start) = replay::<G>(text, |_, _| actions += 1)?;
-    let standings = state.standings();
-    Ok(Replayed {
-        commitment: SeedReveal { seed: start.seed, nonce: start.nonce, luck: start.luck }.commitment(),
-        seed: start.seed,
-        actions: actions.saturating_sub(1),
-        over: standings.is_some(),
-        standings,
     })
 }
 
@@ -289,6 +187,7 @@ mod tests {
     use crate::room::JournalSeat;
     use bolide::options::Settings;
     use bolide::{Colour, Event, TableOptions};
+    use bolide_table::seal::Luck;
     use bolide_table::{BotLevel, Game, Step};
     use rand::SeedableRng;
 

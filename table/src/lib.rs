@@ -13,8 +13,12 @@
 pub mod colour;
 pub mod drive;
 pub mod hands;
+pub mod journal;
 pub mod seal;
 pub mod wire;
+
+/// A game's lobby settings.
+pub type LobbyOf<G> = <<G as Game>::Words as Words>::Lobby;
 
 /// The tie rule of every timed moment: two reactions closer than this (µs) are decided by a
 /// seeded draw — the residual of drift correction over a reaction, with room to spare.

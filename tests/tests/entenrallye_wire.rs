@@ -5,7 +5,6 @@
 //! table was written for this game.
 
 use bolide_client::net::ConnectOptionsOf;
-use bolide_host::verify;
 use bolide_tests::{Reaped, play_through_kills, scratch, spawn_host, workspace_bin};
 use entenrallye::Entenrallye;
 use std::process::Command;
@@ -38,7 +37,7 @@ async fn e_13_1_a_year_over_quic_survives_kill_9_and_ends_with_the_standings_its
     let (standings, kills) = play_through_kills(addr, &code, connect, &windows, LONGEST, (host, restart)).await;
     assert_eq!(kills, KILLS, "the year ended after {kills} kills: make it longer");
     let text = std::fs::read_to_string(&journal).unwrap();
-    let replayed = verify::replay_game::<entenrallye::Rallye>(&text).expect("the journal replays");
+    let replayed = bolide_table::journal::replay_game::<entenrallye::Rallye>(&text).expect("the journal replays");
     let from_journal: Vec<_> =
         replayed.standings.expect("over").iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
     let told: Vec<_> = standings.iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();

@@ -6,7 +6,6 @@
 use bolide::bots::BotLevel;
 use bolide_client::bot;
 use bolide_client::net::{ConnectOptionsOf, SessionOf};
-use bolide_host::verify;
 use bolide_tests::{Reaped, play_through_kills, scratch, spawn_host, workspace_bin};
 use mille_bornes::MilleBornes;
 use rand::{RngExt, SeedableRng};
@@ -50,7 +49,7 @@ async fn m_13_2_a_game_to_5000_over_quic_survives_kill_9_and_ends_with_the_stand
     let (standings, kills) = play_through_kills(addr, &code, connect.clone(), &windows, LONGEST, (host, restart)).await;
     assert_eq!(kills, KILLS, "the game ended after {kills} kills: make it longer");
     let text = std::fs::read_to_string(&journal).unwrap();
-    let replayed = verify::replay_game::<mille_bornes::Partie>(&text).expect("the journal replays");
+    let replayed = bolide_table::journal::replay_game::<mille_bornes::Partie>(&text).expect("the journal replays");
     let from_journal: Vec<_> =
         replayed.standings.expect("over").iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
     let told: Vec<_> = standings.iter().map(|l| (l.seat, l.points, l.wins, l.rank)).collect();
@@ -170,7 +169,7 @@ async fn the_first_pilot_switches_the_table_to_1000_bornes_and_everyone_plays_it
     // The journal the host kept is the game played: `--resume` and `verify` read 1000 Bornes.
     let text = std::fs::read_to_string(data.join("championship.journal")).unwrap();
     assert_eq!(bolide_host::room::game_of(&text).as_deref(), Some("mille-bornes"));
-    let replayed = verify::replay_game::<mille_bornes::Partie>(&text).expect("the journal replays");
+    let replayed = bolide_table::journal::replay_game::<mille_bornes::Partie>(&text).expect("the journal replays");
     let from_journal: Vec<_> = replayed.standings.expect("over").iter().map(|l| (l.seat, l.points)).collect();
     assert_eq!(standings.iter().map(|l| (l.seat, l.points)).collect::<Vec<_>>(), from_journal);
 }

@@ -698,7 +698,7 @@ where
 {
     let text = t.night.complete()?;
     let committed = t.lobby.as_ref()?.dice;
-    Some(match bolide_host::verify::replay_game::<G>(text) {
+    Some(match bolide_table::journal::replay_game::<G>(text) {
         Ok(night) if night.commitment == committed && night.over => Ok((text.to_string(), committed)),
         Ok(_) => Err("it does not replay to its end from the seed the host committed to".into()),
         Err(e) => Err(e.to_string()),

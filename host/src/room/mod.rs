@@ -9,16 +9,16 @@
 //! sockets. **Architecture Invariant:** nothing here names a game (`host/tests/invariants.rs`).
 
 mod fairness;
-mod journal;
 pub mod moment_log;
 mod timed;
 
+pub use bolide_table::LobbyOf;
 pub use bolide_table::TIE_US;
+pub use bolide_table::journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len, game_of};
 pub use fairness::{
     Beat, Clamp, FairRecord, FieldPath, PUBLIC_LEAD_US, REVEAL_MARGIN_US, SILENCE_US, UNKNOWN_OWD_US, WARM_SAMPLES,
     WARM_UP_US, WARM_UPS, WINDOW_GRACE_US,
 };
-pub use journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len, game_of};
 
 use crate::fair::Sample;
 use bolide_table::BotLevel;
@@ -34,9 +34,6 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use timed::TimedStep;
-
-/// The lobby settings of game `G` (its own, and the seats bots fill).
-pub type LobbyOf<G> = <<G as Game>::Words as Words>::Lobby;
 
 /// A connection, as the network layer numbers them.
 pub type ConnId = u64;

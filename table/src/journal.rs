@@ -1,15 +1,14 @@
-//! The championship journal: what a crashed host needs to continue with nothing completed
+//! The journal of a night at the table, for every game: what a crashed host needs to continue with nothing completed
 //! lost. One JSON line per entry: the start (settings, seed and nonce, seats and their tokens),
 //! then every applied action and every end of a countdown. The game is deterministic from its
 //! settings and seed (a circuit file was read into the settings' notation before the start), so
 //! replaying the entries rebuilds the exact state. The network layer appends and fsyncs each entry before it sends
 //! anything that depends on it (write-ahead).
 
-use bolide_table::BotLevel;
-use bolide_table::colour::Colour;
-use bolide_table::seal::Luck;
-use bolide_table::wire::SeatToken;
-use bolide_table::{Seat, Words};
+use crate::colour::Colour;
+use crate::seal::{Commitment, Luck, SeedReveal};
+use crate::wire::SeatToken;
+use crate::{BotLevel, Game, Lobby, LobbyOf, Seat, Standing, Words};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -155,39 +154,113 @@ fn checksum(json: &str) -> String {
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use bolide::{Action, Seat};
+/// Why a journal does not replay.
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Journal(#[from] ResumeError),
+    #[error("journal line 1: the game cannot be set up again ({0})")]
+    Setup(String),
+    #[error("journal line {line}: the engine refuses this action on replay ({error}): the journal was changed")]
+    Replay { line: usize, error: String },
+    #[error("journal line {line}: a second start; the journal is damaged")]
+    SecondStart { line: usize },
+}
 
-    type JournalEntry = JournalEntryOf<bolide::Bolide>;
+/// What a journal's first line set up.
+pub struct JournalStart<L> {
+    /// The host's committed seed, and the laptops' parts the game's was mixed from.
+    pub seed: u64,
+    pub nonce: [u8; 32],
+    pub luck: Luck,
+    /// The players' names and colours, by seat.
+    pub names: Vec<String>,
+    pub colours: Vec<Colour>,
+    /// The lobby's settings.
+    pub lobby: L,
+}
 
-    fn journal() -> String {
-        (0..3).map(|i| JournalEntry::Applied { seat: Seat(i), action: Action::Roll }.to_line()).collect()
+/// Replays a journal of a game of `G` through its engine: `step` sees the game and each step's
+/// events (the opening first, then one call per journaled action). Returns the game as the
+/// journal leaves it. The one replay the host's `verify` and `replay` and the window's replays share, for every game.
+pub fn replay<G: Game>(
+    text: &str,
+    mut step: impl FnMut(&G, &[G::Event]),
+) -> Result<(G, JournalStart<LobbyOf<G>>), ReplayError> {
+    let asked = <G::Words as Words>::NAME;
+    // Named first: another game's settings would not even parse.
+    if let Some(game) = game_of(text).filter(|g| !g.is_empty() && g != asked) {
+        return Err(ResumeError::OtherGame { journal: game, asked: asked.into() }.into());
     }
-
-    #[test]
-    fn a_torn_last_line_is_dropped_and_cut() {
-        let mut text = journal();
-        let whole = text.len();
-        text.push_str(&JournalEntry::Applied { seat: Seat(1), action: Action::EndTurn }.to_line()[..20]);
-        assert_eq!(JournalEntry::parse_all(&text).unwrap().len(), 3);
-        assert_eq!(complete_len(&text), whole);
+    let entries = JournalEntryOf::<G::Words>::parse_all(text)?;
+    let mut entries = entries.iter();
+    let Some(JournalEntryOf::Started { game, settings, seed, nonce, luck, seats, .. }) = entries.next() else {
+        return Err(ResumeError::NotStarted.into());
+    };
+    if !game.is_empty() && game != asked {
+        return Err(ResumeError::OtherGame { journal: game.clone(), asked: asked.into() }.into());
     }
-
-    #[test]
-    fn every_flipped_byte_is_reported_with_its_line() {
-        let text = journal();
-        let second = text.find('\n').unwrap() + 1;
-        let third = second + text[second..].find('\n').unwrap() + 1;
-        for at in second..third - 1 {
-            let mut bytes = text.clone().into_bytes();
-            bytes[at] ^= 0x04;
-            let Ok(damaged) = String::from_utf8(bytes) else { continue };
-            match JournalEntry::parse_all(&damaged) {
-                Err(ResumeError::Damaged { line: 2 }) | Err(ResumeError::Parse { line: 2, .. }) => {}
-                other => panic!("byte {at} flipped: {other:?}"),
+    let players = u8::try_from(seats.len()).map_err(|_| ReplayError::Setup("too many seats".into()))?;
+    let mut opening = Vec::new();
+    let mut state =
+        G::start(&settings.game(), players, luck.seed_with(*seed), &mut opening).map_err(ReplayError::Setup)?;
+    step(&state, &opening);
+    let mut entries = entries.enumerate().peekable();
+    while let Some((i, entry)) = entries.next() {
+        let line = i + 2;
+        let mut events = Vec::new();
+        let replayed = match entry {
+            JournalEntryOf::Applied { seat, action } => state.apply(*seat, *action, &mut events),
+            JournalEntryOf::TimeUp => state.time_is_up(&mut events),
+            // Published with nothing before it to follow: shown on its own.
+            JournalEntryOf::Published { event } => {
+                events.push(event.clone());
+                Ok(())
             }
+            JournalEntryOf::Started { .. } => return Err(ReplayError::SecondStart { line }),
+        };
+        replayed.map_err(|error| ReplayError::Replay { line, error: error.to_string() })?;
+        // What the table published of the moment this entry ended joins its events, as it
+        // joined the pilots' update.
+        while let Some((_, JournalEntryOf::Published { event })) = entries.peek() {
+            events.push(event.clone());
+            entries.next();
         }
+        step(&state, &events);
     }
+    let start = JournalStart {
+        seed: *seed,
+        nonce: *nonce,
+        luck: luck.clone(),
+        names: seats.iter().map(|s| s.name.clone()).collect(),
+        colours: seats.iter().map(|s| s.colour).collect(),
+        lobby: settings.clone(),
+    };
+    Ok((state, start))
+}
+
+/// What a journal of any game proves without its game's own checks: it replays, to these
+/// standings, from the seed its commitment binds.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    pub commitment: Commitment,
+    pub seed: u64,
+    pub actions: usize,
+    pub over: bool,
+    /// The standings the journal gives, best first (`None`: not over).
+    pub standings: Option<Vec<Standing>>,
+}
+
+/// Replays a journal of a game of `G` ([`replay`]) and reads its standings.
+pub fn replay_game<G: Game>(text: &str) -> Result<Replayed, ReplayError> {
+    let mut actions = 0usize;
+    let (state, start) = replay::<G>(text, |_, _| actions += 1)?;
+    let standings = state.standings();
+    Ok(Replayed {
+        commitment: SeedReveal { seed: start.seed, nonce: start.nonce, luck: start.luck }.commitment(),
+        seed: start.seed,
+        actions: actions.saturating_sub(1),
+        over: standings.is_some(),
+        standings,
+    })
 }
