@@ -19,7 +19,7 @@ window_script_ready() { # window_script_ready SCRIPT_NAME
     echo "$1 skipped: $missing is not installed (Debian: apt-get install xvfb xdotool imagemagick)"
     exit 0
   fi
-  [ -x "$BIN" ] || { echo "$1: no binary at $BIN (cargo build --release -p bolide-client)"; exit 1; }
+  [ -x "$BIN" ] || { echo "$1: no binary at $BIN (cargo build --release -p bolide-app)"; exit 1; }
   mkdir -p "$OUT"
 }
 

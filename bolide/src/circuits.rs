@@ -20,6 +20,9 @@ pub const PRESETS: [(&str, &str); 3] = [
     ("monaco", "S S* 70 S 80 S 90* S 60 S 100 S 70 S 80* S 70* S 60 S S* 90 S 80 S 100 80 80 S 70 S 90 S S* S S"),
 ];
 
+/// The largest circuit file a laptop reads: a circuit is a few hundred bytes.
+pub const MAX_FILE: u64 = 16 * 1024;
+
 /// How a table asks for a circuit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -105,7 +105,7 @@ fn main() -> anyhow::Result<()> {
             app.sit_mille_bornes(bolide_client::ui::table_mb::mid_hand(&names, 3), None);
         }
         "replay" => {
-            let text = bolide_client::replay::night_of_bots(3);
+            let text = bolide_host::nights::night_of_bots(3);
             let kept = bolide_client::shelf::Kept {
                 path: "night.journal".into(),
                 when: 0,

@@ -6,7 +6,7 @@ fn main() {
     let runs = args.next().and_then(|a| a.parse().ok()).unwrap_or(1_000_000u64);
     let seed = args.next().and_then(|a| a.parse().ok()).unwrap_or(1u64);
     let started = std::time::Instant::now();
-    let ran = bolide_client::fuzzing::mutate(runs, seed);
+    let ran = bolide_client::fuzzing::mutate(&bolide_host::fuzzing::client_seeds(), runs, seed);
     let s = started.elapsed().as_secs_f64();
     println!("{ran} inputs from seed {seed} through the client core in {s:.1} s ({:.0}/s): no panic", ran as f64 / s);
 }

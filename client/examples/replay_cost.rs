@@ -25,7 +25,7 @@ fn memory_kb() -> (u64, u64) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let races: u8 = std::env::args().nth(1).map_or(Ok(3), |a| a.parse())?;
-    let text = bolide_client::replay::night_of_bots(races);
+    let text = bolide_host::nights::night_of_bots(races);
     let commitment = bolide_table::journal::replay_game::<Championship>(&text)?.commitment;
     let dir = std::env::temp_dir().join(format!("bolide-replay-cost-{}", std::process::id()));
     let path = Shelf::new(dir.clone()).keep(&text, &commitment, 0)?;

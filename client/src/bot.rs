@@ -364,7 +364,7 @@ pub async fn play_session<W: BotGame>(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // A field run's reactions differ between laptops that run the same bots: drawn from the
     // OS's randomness, not the seat's seed.
-    let mut reactions = ChaCha8Rng::seed_from_u64(bolide_host::secret::u64().unwrap_or(seed));
+    let mut reactions = ChaCha8Rng::seed_from_u64(bolide_link::secret::u64().unwrap_or(seed));
     // The reaction drawn for the moment now open, and the record of the requests made.
     let mut drawn: Option<(u64, u64)> = None;
     let mut record = FieldTruth::default();

@@ -129,62 +129,12 @@ fn faces<W: BotGame>(state: &mut ClientStateOf<W>, now: u64) {
     }
 }
 
-/// Real host traffic to mutate: what a room sent the first of three laptops through a short
-/// championship against a bot — welcome, lobbies, every update, the moments' datagram twins —
-/// as [`host_bytes`] records.
-pub fn seeds() -> Vec<Vec<u8>> {
-    use bolide::ClientMsg;
-    use bolide::TableOptions;
-    use bolide::options::Settings;
-    use bolide_host::game::{Output, Room, RoomConfig};
-    use bolide_table::wire::{Hello, PROTOCOL_VERSION};
-    let settings = Settings {
-        options: TableOptions { races: 1, ..TableOptions::default() },
-        circuit: "cannes".into(),
-        bots: 1,
-        bot_level: Default::default(),
-    };
-    let mut config = RoomConfig::new("GARE", settings, 3);
-    (config.countdown_ms, config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (50, 5, 100, 100);
-    let mut room = Room::new(config, 3);
-    let mut out = Vec::new();
-    for conn in 1..=2 {
-        let hello = Hello {
-            version: PROTOCOL_VERSION,
-            code: "gare".into(),
-            name: format!("P{conn}"),
-            seat_token: None,
-            watch: false,
-        };
-        room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
-        room.message(0, conn, ClientMsg::Ready(true), &mut out);
-    }
-    let mut now = 0;
-    let mut records = Vec::new();
-    let mut ticks = 0;
-    while !room.is_finished() && ticks < 100_000 {
-        ticks += 1;
-        let Some(at) = room.next_deadline() else { break };
-        now = now.max(at);
-        room.tick(now, &mut out);
-        for o in out.drain(..) {
-            let (kind, bytes) = match o {
-                Output::Send { conn: 1, msg } | Output::SendAt { conn: 1, msg, .. } => (0x10, wire::encode(&msg)),
-                Output::DatagramAt { conn: 1, datagram, .. } => (0x11, wire::encode_datagram(&datagram)),
-                _ => continue,
-            };
-            let Ok(len) = u16::try_from(bytes.len()) else { continue };
-            records.push([&[kind][..], &len.to_le_bytes(), &bytes].concat());
-        }
-    }
-    // Inputs of a few records each, along the championship.
-    records.chunks(6).map(|c| [&[0u8][..], &c.concat()].concat()).collect()
-}
-
-/// `runs` mutations of [`seeds`] through [`host_bytes`], from `seed`: bytes flipped, inserted,
-/// removed, and records spliced in from elsewhere in the championship.
-pub fn mutate(runs: u64, seed: u64) -> u64 {
-    mutate_with(&seeds(), host_bytes, runs, seed)
+/// `runs` mutations of `seeds` — real host traffic as [`host_bytes`] records it, which the
+/// host makes (`bolide_host::fuzzing::client_seeds`: a room drives a short championship) —
+/// through [`host_bytes`], from `seed`: bytes flipped, inserted, removed, and records spliced in
+/// from elsewhere in the championship.
+pub fn mutate(seeds: &[Vec<u8>], runs: u64, seed: u64) -> u64 {
+    mutate_with(seeds, host_bytes, runs, seed)
 }
 
 /// [`host_bytes`] for a table of any game: the same records, read in `W`'s words, through the

@@ -1,4 +1,6 @@
-//! The client side of Bolide: what a person (or a bot on another laptop) sees and does.
+//! The client of every game at the table: what a person (or a bot on another laptop) sees and
+//! does. It never names the host: a window that hosts is handed an [`embed::Embed`] by the
+//! native shell (`bolide-app`).
 //! [`state`] is the client core, sans-I/O — what the client knows, its actions, its reveal and
 //! its heartbeats — and [`net`] drives it over QUIC (connect, hello, certificate check) for
 //! every face: the bots, the lab and the window; [`beat`] says when a client tells the host its
@@ -11,6 +13,7 @@ pub mod beat;
 /// host's `replay`.
 pub use bolide_words::{lang, text};
 pub mod bot;
+pub mod embed;
 pub mod fuzzing;
 pub mod game;
 pub mod games;

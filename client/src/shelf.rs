@@ -48,13 +48,13 @@ impl Shelf {
     /// shelf already (a laptop that came back after the end is sent it again); the oldest
     /// nights past [`Shelf::MAX`] are removed. Returns the file.
     pub fn keep(&self, text: &str, commitment: &Commitment, when: u64) -> io::Result<PathBuf> {
-        bolide_host::files::private_dir(&self.dir)?;
+        bolide_link::files::private_dir(&self.dir)?;
         let tag = commitment.short();
         if let Some(kept) = self.files()?.into_iter().find(|p| name_of(p).is_some_and(|n| n.ends_with(&tag))) {
             return Ok(kept);
         }
         let path = self.dir.join(format!("{when:012}-{tag}.journal"));
-        bolide_host::files::write_private(&path, text.as_bytes())?;
+        bolide_link::files::write_private(&path, text.as_bytes())?;
         let files = self.files()?;
         for old in files.iter().take(files.len().saturating_sub(Shelf::MAX)) {
             std::fs::remove_file(old)?;

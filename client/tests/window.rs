@@ -208,7 +208,7 @@ fn join_by_hand_checks_the_address() {
 fn hosting_shows_the_room_code_large_with_the_addresses_to_join() {
     let (mut app, live, _commands) = seated(false);
     let addresses = vec!["192.168.1.20:47117".parse().unwrap(), "[fe80::1]:47117".parse().unwrap()];
-    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K-0Q9M-2XWB-HC4T".into(), addresses, guard: None }));
+    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K-0Q9M-2XWB-HC4T".into(), addresses, door: None }));
     let mut h = harness(app);
     h.run();
     assert!(h.query_by_label("Room code — tell it to everyone at the table").is_some());
@@ -1235,7 +1235,7 @@ fn mb_eight_players_mid_hand(mut app: BolideApp) -> BolideApp {
 /// A window whose data dir holds one kept night of `races` races (host bots and an absent
 /// Anne), and the night's text.
 fn with_a_kept_night(races: u8, tag: &str) -> (BolideApp, std::path::PathBuf) {
-    with_a_kept::<bolide::game::Championship>(&bolide_client::replay::night_of_bots(races), tag)
+    with_a_kept::<bolide::game::Championship>(&bolide_host::nights::night_of_bots(races), tag)
 }
 
 /// A window whose data dir holds the night `text` of the game `G`, kept as the table handed it.
@@ -1294,7 +1294,7 @@ fn b_7_3_a_past_night_is_stepped_through_move_round_race_to_its_podium() {
 
 #[test]
 fn m_13_3_a_past_game_of_1000_bornes_is_stepped_through_to_its_final_places() {
-    let text = bolide_client::replay::mille_bornes_night_of_bots(1, 5);
+    let text = bolide_host::nights::mille_bornes_night_of_bots(1, 5);
     let (app, dir) = with_a_kept::<mille_bornes::Partie>(&text, "mb");
     let mut h = harness(app);
     h.run();
@@ -1321,7 +1321,7 @@ fn m_13_3_a_past_game_of_1000_bornes_is_stepped_through_to_its_final_places() {
 
 #[test]
 fn e_13_1_a_past_year_of_entenrallye_is_stepped_through_to_its_final_places() {
-    let text = bolide_client::replay::entenrallye_night_of_bots(5);
+    let text = bolide_host::nights::entenrallye_night_of_bots(5);
     let (app, dir) = with_a_kept::<entenrallye::Rallye>(&text, "ente");
     let mut h = harness(app);
     h.run();
@@ -1392,7 +1392,7 @@ fn the_warm_up_times_a_reaction_from_the_reservoirs_shown_and_calls_an_early_key
 fn handed_a_night(tag: &str, committed: Option<bolide_table::seal::Commitment>) -> (BolideApp, std::path::PathBuf) {
     let (mut app, dir) = with_a_kept_night(1, tag);
     std::fs::remove_dir_all(dir.join("replays")).unwrap();
-    let text = bolide_client::replay::night_of_bots(1);
+    let text = bolide_host::nights::night_of_bots(1);
     let (live, _commands) = Live::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     {
         let mut t = live.state();
@@ -1416,7 +1416,7 @@ fn handed_a_night(tag: &str, committed: Option<bolide_table::seal::Commitment>) 
 
 #[test]
 fn a_finished_table_s_night_is_kept_once_and_listed() {
-    let text = bolide_client::replay::night_of_bots(1);
+    let text = bolide_host::nights::night_of_bots(1);
     let commitment = bolide_table::journal::replay_game::<bolide::game::Championship>(&text).unwrap().commitment;
     let (app, dir) = handed_a_night("kept", Some(commitment));
     let mut h = harness(app);

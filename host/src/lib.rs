@@ -8,8 +8,11 @@ pub mod files;
 pub mod fuzzing;
 pub mod game;
 pub mod net;
+pub mod nights;
 pub mod room;
 pub mod scenario;
-pub mod secret;
 pub mod serve;
 pub mod verify;
+
+/// Secrets from the OS's random source: the link's, shared with the client.
+pub use bolide_link::secret;

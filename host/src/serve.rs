@@ -120,20 +120,7 @@ impl ServeArgs {
     }
 }
 
-/// `$XDG_DATA_HOME/bolide`, else `~/.local/share/bolide`; never a folder in the current
-/// directory by surprise.
-pub fn default_data_dir() -> anyhow::Result<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".local/share")));
-    match base {
-        Some(base) => Ok(base.join("bolide")),
-        None => anyhow::bail!(
-            "neither HOME nor XDG_DATA_HOME is set: say where the host keeps its files with --data-dir DIR"
-        ),
-    }
-}
+pub use bolide_link::files::default_data_dir;
 
 /// The addresses to tell people: the bound one, or every interface's when bound to all.
 fn join_addresses(bound: SocketAddr) -> Vec<SocketAddr> {

@@ -8,8 +8,9 @@
 //! - a game's crate (`bolide/`, `mille-bornes/`, `entenrallye/`) does no I/O and reads no
 //!   clock: every instant is the table's;
 //! - the table (`table/`: the seam, the wire envelope, the seal) does no I/O either;
-//! - a game crate depends on the table and pure libraries alone, the table on no game, and
-//!   every crate of the workspace is placed as a game or a layer (the manifests).
+//! - a game crate depends on the table and pure libraries alone, the table on no game, the
+//!   client on no host, and every crate of the workspace is placed as a game or a layer (the
+//!   manifests).
 //!
 //! Test code (a `tests.rs`/`props.rs` file, or what follows `#[cfg(test)]` in a file) is not
 //! held to them: tests may print and time.
@@ -200,7 +201,7 @@ fn dependencies(dir: &str) -> Vec<String> {
 /// The game crates: an engine each, beside the table.
 const GAMES: &[&str] = &["bolide", "mille-bornes", "entenrallye"];
 /// Everything else in the workspace, by the layer it is.
-const HOUSE: &[&str] = &["table", "words", "link", "host", "client", "tests"];
+const HOUSE: &[&str] = &["table", "words", "link", "host", "client", "app", "tests"];
 /// What an engine may depend on: the table's seam and pure libraries.
 const PURE: &[&str] = &["bolide-table", "serde", "thiserror", "rand", "rand_chacha"];
 
@@ -234,4 +235,18 @@ fn a_game_depends_on_the_table_alone_and_the_table_on_no_game() {
     assert!(games.is_empty(), "Architecture Invariant: the table depends on {games:?}");
     // The reading sees what it looks for: the host does I/O.
     assert!(dependencies("host").iter().any(|d| d == "quinn"), "the manifest reading found nothing");
+}
+
+#[test]
+fn the_client_depends_on_no_host() {
+    // The client's core and faces (the window, the bots over the wire) join tables; hosting
+    // one is the native shell's (`app/`), handed to the window as an `embed::Embed`. Tests may
+    // drive a real room (dev-dependencies).
+    let deps = dependencies("client");
+    assert!(deps.iter().any(|d| d == "bolide-table"), "the manifest reading found nothing: {deps:?}");
+    assert!(
+        !deps.iter().any(|d| d == "bolide-host"),
+        "Architecture Invariant: the client depends on the host; embed it from app/ instead"
+    );
+    assert!(dependencies("app").iter().any(|d| d == "bolide-host"));
 }

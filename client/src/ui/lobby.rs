@@ -179,7 +179,11 @@ impl LobbyUi {
                     (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
                     _ => std::path::PathBuf::from(path.as_str()),
                 };
-                match bolide_host::files::read_circuit(&expanded) {
+                let read = bolide_link::files::read_small(&expanded, bolide::circuits::MAX_FILE);
+                match read
+                    .map_err(|e| e.to_string())
+                    .and_then(|text| bolide::Circuit::parse(&text).map_err(|e| e.to_string()))
+                {
                     Ok(circuit) => {
                         s.circuit = circuit.to_string();
                         self.file_error = None;
@@ -294,7 +298,7 @@ fn room_code(ui: &mut egui::Ui, host: &super::HostInfo, w: &Words) {
         ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
         let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
         ui.label((w.join_at)(&addresses.join(w.or_sep)));
-        if let Some(lock) = host.guard.as_ref().and_then(|g| g.lock()) {
+        if let Some(lock) = host.door.as_ref().and_then(|door| (door.0)()) {
             ui.colored_label(egui::Color32::LIGHT_RED, (w.joins_locked)(lock.since.elapsed().as_secs(), lock.wrong));
             // The seconds count up while the door stays locked.
             ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));

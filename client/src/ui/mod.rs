@@ -22,10 +22,10 @@ pub mod start;
 pub mod table_ente;
 pub mod table_mb;
 
+use crate::embed::{Embed, HostAsk};
 use crate::live::{Command, CommandOf, Link, Live, LiveOf, Target};
 use bolide::bots::BotLevel;
 use bolide::view::PhaseView;
-use bolide_host::serve::{self, ServeArgs};
 use bolide_table::seal::Commitment;
 use bolide_words::GameKind;
 use discovery::Discovery;
@@ -42,7 +42,7 @@ pub struct HostInfo {
     pub code: String,
     pub addresses: Vec<SocketAddr>,
     /// The host's door: locked after too many wrong room codes (shown in the lobby).
-    pub guard: Option<bolide_host::net::server::JoinGuard>,
+    pub door: Option<crate::embed::Door>,
 }
 
 /// A table this window sits at.
@@ -171,7 +171,8 @@ impl Face {
 
 /// A host being started on the runtime: its join information, port, whether it is Practice's
 /// and the game it serves, or why it failed.
-type Starting = oneshot::Receiver<Result<(HostInfo, u16, bool, GameKind), String>>;
+/// A host being started, and whether it is a practice.
+type Starting = (oneshot::Receiver<Result<crate::embed::Hosted, String>>, bool);
 
 /// The window's network: a single-threaded tokio runtime on a thread of its own, for its links
 /// and an embedded host. Outside a grab a table sends a dozen datagrams a second, which one
@@ -227,6 +228,8 @@ pub struct BolideApp {
     pub last_intent: Option<Intent>,
     /// Tests: record intents without starting hosts or connections.
     dry_run: bool,
+    /// What hosts a table on this laptop (the native shell's; none: this window only joins).
+    embed: Option<Arc<dyn Embed>>,
     /// The language when the pilot chose none: the system's in the window, English in tests.
     system_lang: crate::lang::Lang,
     /// A past night being watched.
@@ -238,9 +241,10 @@ pub struct BolideApp {
 
 impl BolideApp {
     /// The window's app: prefs from the user's config dir, mDNS browsing on.
-    pub fn new(ctx: &egui::Context) -> anyhow::Result<BolideApp> {
+    pub fn new(ctx: &egui::Context, embed: Option<Arc<dyn Embed>>) -> anyhow::Result<BolideApp> {
         let prefs_path = Prefs::default_path();
         let mut app = BolideApp::with(Prefs::load(prefs_path.as_ref()), prefs_path, None)?;
+        app.embed = embed;
         app.system_lang = crate::lang::Lang::from_env();
         let repaint_ctx = ctx.clone();
         app.discovery = Discovery::browse(Arc::new(move || repaint_ctx.request_repaint()))
@@ -268,6 +272,7 @@ impl BolideApp {
             data_dir: None,
             last_intent: None,
             dry_run: false,
+            embed: None,
             title: "",
             system_lang: crate::lang::Lang::En,
             replay: None,
@@ -300,6 +305,12 @@ impl BolideApp {
     /// Tests: the start screen records what was asked and launches nothing.
     pub fn dry_run(mut self) -> BolideApp {
         self.dry_run = true;
+        self
+    }
+
+    /// Hosts tables with `embed` (Host a game, Practice).
+    pub fn embed(mut self, embed: Arc<dyn Embed>) -> BolideApp {
+        self.embed = Some(embed);
         self
     }
 
@@ -478,24 +489,23 @@ impl BolideApp {
                 self.sit_at(face, Some(target), None);
             }
             Intent::Host { table_name, bots, level, races, resume, game, hands } => {
-                let mut args = vec!["--name".to_string(), table_name, "--bots".into(), bots.to_string()];
-                args.extend(["--bot-level".into(), level_arg(level)]);
-                if resume {
-                    // The journal names its game.
-                    args.push("--resume".into());
-                } else {
-                    args.extend(["--game".into(), game.name().into()]);
-                    if game == GameKind::Bolide {
-                        args.extend(["--races".into(), races.to_string()]);
-                    }
-                    if game == GameKind::MilleBornes {
-                        args.extend(hands_option(hands));
-                    }
-                }
-                self.start_host(args, false);
+                let races = (game == GameKind::Bolide).then_some(races);
+                let hands = hands.filter(|_| game == GameKind::MilleBornes);
+                let ask = HostAsk {
+                    game,
+                    table_name,
+                    bots,
+                    level,
+                    races,
+                    hands,
+                    resume,
+                    practice: false,
+                    data_dir: self.data_dir.clone(),
+                };
+                self.start_host(ask);
             }
             Intent::Practice { bots, level, races } => {
-                self.practise(bots, level, &["--races".into(), races.to_string()]);
+                self.practise(GameKind::Bolide, bots, level, Some(races), None);
             }
             Intent::Replay(kept) => {
                 let w = self.lang().words();
@@ -510,20 +520,17 @@ impl BolideApp {
             Intent::Drill => self.drill = Some(drill::DrillUi::new()),
             // 1000 Bornes against bots: the same embedded host as any table, on this laptop.
             Intent::PracticeMilleBornes { players, level, hands } => {
-                let mut game = vec!["--game".to_string(), GameKind::MilleBornes.name().into()];
-                game.extend(hands_option(hands));
-                self.practise(players.saturating_sub(1), level, &game);
+                self.practise(GameKind::MilleBornes, players.saturating_sub(1), level, None, hands);
             }
             Intent::PracticeEntenrallye { players, level } => {
-                let game = ["--game".to_string(), GameKind::Entenrallye.name().into()];
-                self.practise(players.saturating_sub(1), level, &game);
+                self.practise(GameKind::Entenrallye, players.saturating_sub(1), level, None, None);
             }
         }
     }
 
-    /// Practice: a host on this laptop only (loopback, no advert, its own data dir) with
-    /// `bots` bots of `level`, and the game's own flags.
-    fn practise(&mut self, bots: u8, level: BotLevel, game: &[String]) {
+    /// Practice: a host on this laptop only (loopback, no advert, its own data dir) of `game`
+    /// with `bots` bots of `level`.
+    fn practise(&mut self, game: GameKind, bots: u8, level: BotLevel, races: Option<u8>, hands: Option<u8>) {
         let practice_dir = match self.files_dir() {
             Ok(dir) => dir.join("practice"),
             Err(e) => {
@@ -531,59 +538,29 @@ impl BolideApp {
                 return;
             }
         };
-        let mut args = vec!["--bind".to_string(), "127.0.0.1:0".into(), "--no-mdns".into()];
-        args.extend(["--bots".into(), bots.to_string(), "--bot-level".into(), level_arg(level)]);
-        args.extend(["--data-dir".into(), practice_dir.display().to_string()]);
-        args.extend(game.iter().cloned());
-        self.start_host(args, true);
+        let table_name = String::new();
+        let data_dir = Some(practice_dir);
+        let ask = HostAsk { game, table_name, bots, level, races, hands, resume: false, practice: true, data_dir };
+        self.start_host(ask);
     }
 
-    /// Starts the embedded host (the same code as `bolide-host serve`) on the runtime; the
-    /// window joins it once it is up.
-    fn start_host(&mut self, mut args: Vec<String>, practice: bool) {
-        if let Some(dir) = self.data_dir.as_ref().filter(|_| !practice) {
-            args.extend(["--data-dir".into(), dir.display().to_string()]);
-        }
-        let args = match ServeArgs::parse_words(args) {
-            Ok(args) => args,
-            Err(e) => {
-                self.start.error = Some(e.to_string());
-                return;
-            }
-        };
-        let (tx, rx) = oneshot::channel();
-        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+    /// Starts the embedded host (the native shell's: the same code as `bolide-host serve`) on
+    /// the runtime; the window joins it once it is up.
+    fn start_host(&mut self, ask: HostAsk) {
         let w = self.lang().words();
-        self.runtime.handle.spawn(async move {
-            let hosting = match serve::start(args).await {
-                Ok(h) => h,
-                Err(e) => {
-                    let _ = tx.send(Err((w.cannot_host)(&format!("{e:#}"))));
-                    return;
-                }
-            };
-            let info = HostInfo {
-                code: hosting.code.clone(),
-                addresses: hosting.addresses.clone(),
-                guard: Some(hosting.server.join_guard()),
-            };
-            let _ = tx.send(Ok((info, hosting.server.local_addr().port(), practice, hosting.game)));
-            if let Some(why) = hosting
-                .watch(async {
-                    let _ = stop_rx.await;
-                })
-                .await
-            {
-                tracing::error!("the hosted room stopped: {why}");
-            }
-            hosting.stop().await;
-        });
-        self.starting = Some(rx);
+        let Some(embed) = &self.embed else {
+            self.start.error = Some((w.cannot_host)("this window only joins tables"));
+            return;
+        };
+        let practice = ask.practice;
+        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        self.starting = Some((embed.host(ask, &self.runtime.handle, stop_rx), practice));
         self.pending_stop = Some(stop_tx);
     }
 
     fn poll_starting(&mut self) {
-        let Some(rx) = &mut self.starting else { return };
+        let Some((rx, practice)) = &mut self.starting else { return };
+        let practice = *practice;
         match rx.try_recv() {
             Err(oneshot::error::TryRecvError::Empty) => {
                 if let Some(ctx) = &self.ctx {
@@ -596,10 +573,12 @@ impl BolideApp {
             }
             Ok(Err(why)) => {
                 self.starting = None;
-                self.start.error = Some(why);
+                self.start.error = Some((self.lang().words().cannot_host)(&why));
             }
-            Ok(Ok((info, port, practice, game))) => {
+            Ok(Ok(hosted)) => {
                 self.starting = None;
+                let (port, game) = (hosted.port, hosted.game);
+                let info = HostInfo { code: hosted.code, addresses: hosted.addresses, door: Some(hosted.door) };
                 let addr = SocketAddr::from(([127, 0, 0, 1], port));
                 let target = self.target(addr, &info.code, false);
                 let face = Face::connect(game, &self.runtime.handle, target.clone(), None, self.repaint());
@@ -686,7 +665,7 @@ fn seconds_shown(ui: &egui::Ui, left_us: u64) -> u64 {
 
 /// Where the window keeps its files: `--data-dir`, or the user's data dir.
 fn files_dir(data_dir: Option<&PathBuf>) -> anyhow::Result<PathBuf> {
-    data_dir.cloned().map_or_else(serve::default_data_dir, Ok)
+    data_dir.cloned().map_or_else(bolide_link::files::default_data_dir, Ok)
 }
 
 /// The night a finished table handed over, once it is whole: its text and commitment when it
@@ -703,18 +682,6 @@ where
         Ok(_) => Err("it does not replay to its end from the seed the host committed to".into()),
         Err(e) => Err(e.to_string()),
     })
-}
-
-/// 1000 Bornes' game of `hands` hands (M-13.3) as the host's flag; none: to 5000 points.
-fn hands_option(hands: Option<u8>) -> Vec<String> {
-    hands.map_or_else(Vec::new, |hands| vec!["--option".into(), format!(r#"mode={{"Hands":{{"hands":{hands}}}}}"#)])
-}
-
-fn level_arg(level: BotLevel) -> String {
-    match level {
-        BotLevel::Random => "random".into(),
-        BotLevel::Strategic => "strategic".into(),
-    }
 }
 
 impl eframe::App for BolideApp {
@@ -876,7 +843,7 @@ fn banner(ui: &mut egui::Ui, code: &str, link: &Link, w: &crate::lang::Words) ->
 }
 
 /// Opens the window and runs it until it is closed.
-pub fn run_window() -> Result<(), String> {
+pub fn run_window(embed: Option<Arc<dyn Embed>>) -> Result<(), String> {
     stamp::GL_PAINTER.store(true, std::sync::atomic::Ordering::Relaxed);
     stamp::short_slice();
     display_time::install();
@@ -893,7 +860,7 @@ pub fn run_window() -> Result<(), String> {
     eframe::run_native(
         "Bolide",
         options,
-        Box::new(|cc| Ok(Box::new(BolideApp::new(&cc.egui_ctx).map_err(|e| e.to_string())?))),
+        Box::new(|cc| Ok(Box::new(BolideApp::new(&cc.egui_ctx, embed).map_err(|e| e.to_string())?))),
     )
     .map_err(|e| e.to_string())
 }

@@ -1,6 +1,8 @@
-//! `bolide`: the game. Opens the window (start screen: host, join, practice); `--text` races
-//! bots in the terminal instead, for machines without a display.
+//! `bolide`: the game. Opens the window (start screen: host, join, practice) with a host
+//! embedded ([`embed`]); `--text` races bots in the terminal instead, for machines without a
+//! display.
 
+mod embed;
 mod text_race;
 
 use clap::Parser;
@@ -45,7 +47,7 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    match bolide_client::ui::run_window() {
+    match bolide_client::ui::run_window(Some(std::sync::Arc::new(embed::EmbeddedHost))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("bolide: cannot open the window ({e}); `bolide --text` races bots in this terminal");

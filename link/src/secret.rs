@@ -1,4 +1,4 @@
-//! Secrets — the championship seed and its commitment's nonce, the room's code word, seat tokens — drawn from the OS's
+//! Secrets — a game's seed and its commitment's nonce, the room's code word, seat tokens — drawn from the OS's
 //! random source, each on its own: none can be derived from another or from the clock (a seed
 //! derived from the Unix second was found by searching one day's seconds).
 
