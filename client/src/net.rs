@@ -142,6 +142,18 @@ pub struct ConnectOptionsOf<W: ClientGame> {
     /// How this laptop answers the host's clock probes; `None`: at once, with its clock's
     /// readings, as every real laptop does.
     pub answers: Option<Arc<dyn ProbeAnswers>>,
+    /// How this laptop beats otherwise than a real one; `None`: as the host asks.
+    pub conduct: Option<Arc<Conduct>>,
+}
+
+/// A laptop that beats otherwise than the host asks: the fairness lab's liars, switched while
+/// they play (fairness.md §7). Production code never sets one.
+#[derive(Debug, Default)]
+pub struct Conduct {
+    /// No heartbeats while set (a silent liar).
+    pub hushed: std::sync::atomic::AtomicBool,
+    /// No beat leaves with a timed request (a liar keeps its stalls to itself).
+    pub keeps_stalls: std::sync::atomic::AtomicBool,
 }
 
 /// A laptop that answers the host's clock probes otherwise than at once: the fairness lab's
@@ -163,6 +175,7 @@ impl<W: ClientGame> Default for ConnectOptionsOf<W> {
             state: SharedStateOf::default(),
             watch: false,
             answers: None,
+            conduct: None,
         }
     }
 }
@@ -178,6 +191,7 @@ impl<W: ClientGame> ConnectOptionsOf<W> {
             state: SharedStateOf::default(),
             watch: self.watch,
             answers: self.answers.clone(),
+            conduct: self.conduct.clone(),
         }
     }
 }
@@ -262,11 +276,8 @@ pub struct SessionOf<W: ClientGame> {
     buf: Vec<u8>,
     /// What the client knows and says, sans-I/O; this session drives it.
     state: SharedStateOf<W>,
-    /// No heartbeats while set (the lab's silent liar).
-    pub hushed: bool,
-    /// A beat leaves with each timed request ([`Session::timed`]); the lab's beating liar
-    /// turns it off (a laptop that lies keeps its stalls to itself).
-    pub beat_on_send: bool,
+    /// The lab's liars' switches (`ConnectOptions::conduct`); `None` on every real laptop.
+    conduct: Option<Arc<Conduct>>,
     clock: Arc<dyn Clock>,
     /// Inputs stamped and not yet sent: no beat vouches past them.
     pub unsent: Unsent,
@@ -413,8 +424,7 @@ impl Admitted {
             decoder: self.decoder,
             buf: vec![0; 16 * 1024],
             state: options.state,
-            hushed: false,
-            beat_on_send: true,
+            conduct: options.conduct.clone(),
             clock: options.clock,
             unsent: options.unsent,
             pongs,
@@ -537,7 +547,8 @@ impl<W: ClientGame> SessionOf<W> {
         // between its click and its send (a frame, a busy laptop) makes this beat exactly as
         // late, so the host learns this laptop's stalls whole (`fair::slack`), not only the
         // part of one that a regular beat happened to fall in.
-        if self.beat_on_send && self.beat_due().is_some() {
+        let keeps_stalls = self.conduct.as_ref().is_some_and(|c| c.keeps_stalls.load(Ordering::Relaxed));
+        if !keeps_stalls && self.beat_due().is_some() {
             self.beat_vouching(input_us)?;
         }
         let (seq, msg, copy) = self.state().timed(action, shown_us, input_us);
@@ -582,7 +593,8 @@ impl<W: ClientGame> SessionOf<W> {
     /// When this session's next beat is due, on its clock: what the state asks for, unless a
     /// hushing lab liar holds its beats back.
     fn beat_due(&self) -> Option<u64> {
-        self.state().beat_due().filter(|_| !self.hushed)
+        let hushed = self.conduct.as_ref().is_some_and(|c| c.hushed.load(Ordering::Relaxed));
+        self.state().beat_due().filter(|_| !hushed)
     }
 
     /// Raw bytes on the game stream (tests of the host's defences).

@@ -12,6 +12,8 @@ pub fn colour(c: Colour) -> Color32 {
         Colour::Jaune => Color32::from_rgb(242, 201, 36),
         Colour::Noir => Color32::from_rgb(30, 30, 34),
         Colour::Blanc => Color32::from_rgb(240, 240, 240),
+        Colour::Orange => Color32::from_rgb(245, 124, 0),
+        Colour::Violet => Color32::from_rgb(142, 68, 173),
     }
 }
 
@@ -31,6 +33,8 @@ pub fn colour_name(c: Colour) -> &'static str {
         Colour::Jaune => "Jaune",
         Colour::Noir => "Noir",
         Colour::Blanc => "Blanc",
+        Colour::Orange => "Orange",
+        Colour::Violet => "Violet",
     }
 }
 

@@ -722,7 +722,7 @@ impl<G: Game> RoomOf<G> {
         }
     }
 
-    /// A colour no seat has; past the six colours (a game of 8), the least used.
+    /// A colour no seat has (there are as many as seats at the largest table), else the least used.
     fn free_colour(&self) -> Option<Colour> {
         let used = |c: &Colour| self.seats.iter().filter(|s| s.colour == *c).count();
         Colour::ALL.into_iter().min_by_key(used)

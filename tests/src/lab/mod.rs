@@ -13,7 +13,7 @@ use bolide::options::Settings;
 use bolide::view::PhaseView;
 use bolide::{Action, Atout, Event, Pawn, RuleError, Seat, TableOptions, Timed};
 use bolide::{ClientMsg, ServerMsg};
-use bolide_client::net::{ClientError, Clock, ConnectOptions, Session};
+use bolide_client::net::{ClientError, Clock, Conduct, ConnectOptions, Session};
 use bolide_host::fair::score::{self, Contender, Tally, judge};
 pub use bolide_host::fair::score::{BUCKETS, Bucket, Percentiles, percentiles, wilson};
 use bolide_host::game::RoomConfig;
@@ -24,6 +24,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use socket::{Blackouts, DelaySocket, Delayer, JitterDist, Path, PathSpec};
 use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -464,8 +465,14 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
         let (socket, clock) = flawed_laptop(&config, i, &mut rng)?;
         clocks.push(clock.clone());
         let answers = (i == 0).then(|| LiarAnswers::of(&config, clock.clone())).flatten();
-        let options =
-            ConnectOptions { clock: clock.clone(), socket: Some(socket), answers, ..ConnectOptions::default() };
+        let conduct = Arc::new(Conduct::default());
+        let options = ConnectOptions {
+            clock: clock.clone(),
+            socket: Some(socket),
+            answers,
+            conduct: Some(conduct.clone()),
+            ..ConnectOptions::default()
+        };
         let session = Session::connect_with(addr, &code, &format!("lab{i}"), None, options).await?;
         // The truth is kept by seat: bot i must hold seat i.
         anyhow::ensure!(
@@ -473,7 +480,7 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
             "lab bot {i} got seat {:?}",
             session.state().mirror.seat
         );
-        sessions.push((session, clock));
+        sessions.push((session, clock, conduct));
     }
     // Everyone is seated before anyone readies: the race starts with all the bots, the slow
     // paths included (a bot that readied early would start it with those already there).
@@ -481,10 +488,10 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
     // passed: a first grab against a clock model seconds old gets clamped (seen in race 1,
     // round 1, before this wait; the host should hold the first cup itself — see the issue).
     tokio::time::sleep(Duration::from_millis(1_500)).await;
-    for (i, (session, clock)) in sessions.into_iter().enumerate() {
+    for (i, (session, clock, conduct)) in sessions.into_iter().enumerate() {
         let (truth, config) = (truth.clone(), config.clone());
         let seed = rng.random();
-        tasks.push(tokio::spawn(async move { lab_bot(i, session, clock, truth, config, seed).await }));
+        tasks.push(tokio::spawn(async move { lab_bot(i, (session, conduct), clock, truth, config, seed).await }));
     }
     // Play until enough rounds were seen.
     let limit = Instant::now() + Duration::from_secs(60 + config.rounds as u64 * 8);
@@ -692,7 +699,7 @@ fn analyse(
 /// like a strategic bot, at once.
 async fn lab_bot(
     me: usize,
-    mut session: Session,
+    (mut session, conduct): (Session, Arc<Conduct>),
     clock: Arc<LabClock>,
     truth: Arc<Mutex<Truth>>,
     config: LabConfig,
@@ -718,7 +725,7 @@ async fn lab_bot(
     let liar_shown_us = if me == 0 { config.liar_shown_ms * 1000.0 } else { 0.0 };
     // The beat a timed request takes along would tell the host when the liar's request
     // really left: a liar keeps that to itself.
-    session.beat_on_send = liar_us == 0.0 && liar_shown_us == 0.0;
+    conduct.keeps_stalls.store(liar_us != 0.0 || liar_shown_us != 0.0, Ordering::Relaxed);
     // Inputs stamped and waiting for their send (`--send-delay-ms`): (when, what).
     let mut stalled: Vec<(Instant, Stalled)> = Vec::new();
     // This laptop's screen refreshes at `--frame-hz`, from a phase of its own.
@@ -742,8 +749,9 @@ async fn lab_bot(
         let faking = fake_silence.is_some_and(|(from, to)| (from..to).contains(&Instant::now()));
         let hush_from = shown.map(|(_, t)| t + Duration::from_secs_f64(config.liar_hush_after_ms / 1000.0));
         let hushing = hush_from.is_none_or(|from| Instant::now() >= from);
-        session.hushed =
+        let hushed =
             liar_us > 0.0 && (config.liar_silent && phase == Some(PhaseView::Grab) && unsent && hushing || faking);
+        conduct.hushed.store(hushed, Ordering::Relaxed);
         let fake_edges = fake_silence
             .into_iter()
             .flat_map(|(from, to)| [from, to])
