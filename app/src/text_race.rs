@@ -74,7 +74,7 @@ async fn race(args: TextArgs) -> anyhow::Result<()> {
     let serve_args = ServeArgs::parse_words(serve_args)?;
     let hosting = serve::start(serve_args).await?;
     let addr = SocketAddr::from(([127, 0, 0, 1], hosting.server.local_addr().port()));
-    let w = args.lang.unwrap_or_else(bolide_client::ui::prefs::Prefs::saved_lang).words();
+    let w = args.lang.unwrap_or_else(bolide_client::platform::prefs::Prefs::saved_lang).words();
     println!("{}", (w.text_title)(args.players, WATCHED, args.players - 1));
     let mut narrator = Narrator { started: false, w };
     let think = Duration::from_millis(args.pace_ms);
@@ -155,7 +155,7 @@ async fn entenrallye_game(args: TextArgs) -> anyhow::Result<()> {
     use entenrallye::Entenrallye;
     anyhow::ensure!((2..=6).contains(&args.players), "--players: Entenrallye seats 2 to 6 (E-1.1)");
     let (_temp, hosting, addr) = host_for_text("entenrallye", &args).await?;
-    let w = args.lang.unwrap_or_else(bolide_client::ui::prefs::Prefs::saved_lang).words();
+    let w = args.lang.unwrap_or_else(bolide_client::platform::prefs::Prefs::saved_lang).words();
     println!("Entenrallye — {} players: {WATCHED} and {} host bots", args.players, args.players - 1);
     let mut tell = |msg: &ServerMsgOf<Entenrallye>, mirror: &MirrorOf<Entenrallye>| {
         let names: Vec<String> =
@@ -190,7 +190,7 @@ async fn entenrallye_game(args: TextArgs) -> anyhow::Result<()> {
 async fn mille_bornes_game(args: TextArgs) -> anyhow::Result<()> {
     use mille_bornes::MilleBornes;
     let (_temp, hosting, addr) = host_for_text("mille-bornes", &args).await?;
-    let w = args.lang.unwrap_or_else(bolide_client::ui::prefs::Prefs::saved_lang).words();
+    let w = args.lang.unwrap_or_else(bolide_client::platform::prefs::Prefs::saved_lang).words();
     println!("1000 Bornes — {} players: {WATCHED} and {} host bots", args.players, args.players - 1);
     let think = Duration::from_millis(args.pace_ms);
     let mut tell = |msg: &ServerMsgOf<MilleBornes>, mirror: &MirrorOf<MilleBornes>| {

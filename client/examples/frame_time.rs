@@ -15,8 +15,8 @@ use bolide::sim;
 use bolide::view::{PhaseView, TurnStep, TurnView};
 use bolide::{Action, Colour, Event, Seat, TableOptions};
 use bolide_client::live::{Link, Live};
+use bolide_client::platform::prefs::Prefs;
 use bolide_client::ui::BolideApp;
-use bolide_client::ui::prefs::Prefs;
 use bolide_table::wire::LobbySeat;
 
 const FRAMES: usize = 10_000;

@@ -19,6 +19,7 @@ pub mod game;
 pub mod games;
 pub mod live;
 pub mod net;
+pub mod platform;
 pub mod replay;
 pub mod shelf;
 pub mod state;

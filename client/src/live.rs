@@ -158,7 +158,7 @@ impl<W: ClientGame> LiveOf<W> {
             link: Arc::new(Mutex::new(Link::Connecting)),
             commands: tx,
             clock: Arc::default(),
-            unsent: crate::ui::display_time::unsent(),
+            unsent: crate::platform::display_time::unsent(),
             door: Arc::default(),
         };
         (live, rx)

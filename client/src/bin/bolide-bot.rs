@@ -107,7 +107,7 @@ async fn main() -> ExitCode {
                     "accelerators": report.accelerators, "bonuses": report.bonuses, "first_players": report.first_players,
                 })),
                 Some(Err(e)) => {
-                    let w = bolide_client::ui::prefs::Prefs::saved_lang().words();
+                    let w = bolide_client::platform::prefs::Prefs::saved_lang().words();
                     eprintln!("error: bot {i}: {}", (w.dice_do_not_match)(&e.to_string()));
                     return ExitCode::FAILURE;
                 }

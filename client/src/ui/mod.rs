@@ -5,15 +5,12 @@
 
 mod board;
 mod cards;
-pub mod discovery;
-pub(crate) mod display_time;
 pub mod drill;
 mod howto;
 mod lobby;
 mod look;
 pub mod mille_bornes;
 mod podium;
-pub mod prefs;
 mod race;
 pub mod rallye;
 pub mod replay;
@@ -24,12 +21,13 @@ pub mod table_mb;
 
 use crate::embed::{Embed, HostAsk};
 use crate::live::{Command, CommandOf, Link, Live, LiveOf, Target};
+use crate::platform::discovery::Discovery;
+use crate::platform::display_time;
+use crate::platform::prefs::Prefs;
 use bolide::bots::BotLevel;
 use bolide::view::PhaseView;
 use bolide_table::seal::Commitment;
 use bolide_words::GameKind;
-use discovery::Discovery;
-use prefs::Prefs;
 use start::{Intent, StartUi};
 use std::net::SocketAddr;
 use std::path::PathBuf;

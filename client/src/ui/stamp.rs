@@ -6,7 +6,7 @@
 //! after the swap, but eframe swaps a frame's buffers before it starts the next one on the
 //! same thread: so the stamp is taken when the next frame starts (asked for at once,
 //! [`frame_started`]), with the instant the X server reports the window's pixels changed
-//! ([`super::display_time`]) — or, without that report, the instant the next frame starts. Not
+//! ([`crate::platform::display_time`]) — or, without that report, the instant the next frame starts. Not
 //! when the frame was built, nor when its draw calls were queued, nor when they were drawn: a
 //! software rasteriser draws a whole 1280×800 frame and copies it to the display in between,
 //! which would count against the pilot. Without a GL painter (the headless tests) there is no
@@ -15,8 +15,8 @@
 //! `scripts/window-timing.sh` measures both stamps against what the display showed and when
 //! XTest sent the key or the click.
 
-pub(crate) use super::display_time::Trigger;
 use crate::net::{Clock, MonotonicClock};
+pub(crate) use crate::platform::display_time::Trigger;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -60,9 +60,9 @@ pub(crate) fn on_screen(ui: &egui::Ui, clock: &Arc<MonotonicClock>, then: impl F
 /// First thing in every pass: the frames before this one were swapped, so the stamps asked
 /// in them are taken now, with the instant the display server put them up; and the presses
 /// this pass reads are matched to the instants the display server saw them
-/// ([`super::display_time`]).
+/// ([`crate::platform::display_time`]).
 pub(crate) fn frame_started(ctx: &egui::Context) {
-    let up = super::display_time::window().and_then(|d| ctx.input(|i| d.lock().pass_started(&i.events)));
+    let up = crate::platform::display_time::window().and_then(|d| ctx.input(|i| d.lock().pass_started(&i.events)));
     let frame = ctx.cumulative_frame_nr();
     let due: Vec<Waiting> = {
         let mut waiting = waiting();
@@ -77,15 +77,15 @@ pub(crate) fn frame_started(ctx: &egui::Context) {
 
 /// Last thing in every pass: the presses it read have been stamped.
 pub(crate) fn frame_ended() {
-    if let Some(display) = super::display_time::window() {
+    if let Some(display) = crate::platform::display_time::window() {
         display.lock().pass_ended();
     }
 }
 
 /// The instant, on `clock`, of the press of `trigger` this pass read: when the display server
-/// saw it where it tells ([`super::display_time`]), else `now_us`, the pass's own instant.
+/// saw it where it tells ([`crate::platform::display_time`]), else `now_us`, the pass's own instant.
 pub(crate) fn input_us(trigger: Trigger, clock: &MonotonicClock, now_us: u64) -> u64 {
-    let seen = super::display_time::window().and_then(|d| d.lock().instant(trigger));
+    let seen = crate::platform::display_time::window().and_then(|d| d.lock().instant(trigger));
     seen.map_or(now_us, |at| clock.at_us(at).min(now_us))
 }
 

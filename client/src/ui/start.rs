@@ -1,9 +1,9 @@
 //! The start screen: your name and colour, then Host a game, Join, or Practice.
 
-use super::discovery::{Discovery, FoundHost};
 use super::look;
-use super::prefs::Prefs;
 use crate::lang::{Lang, Words};
+use crate::platform::discovery::{Discovery, FoundHost};
+use crate::platform::prefs::Prefs;
 use bolide::bots::BotLevel;
 use bolide_table::colour::Colour;
 use bolide_table::wire::{DEFAULT_PORT, PROTOCOL_VERSION};

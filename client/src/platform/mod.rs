@@ -1,0 +1,8 @@
+//! What only the laptop the window runs on gives — none of it drawn, none of it a browser's:
+//! the X server's instants of a frame and a press ([`display_time`]), the tables advertised on
+//! the network ([`discovery`], mDNS) and the settings file ([`prefs`]). The window and the
+//! client core read them through these modules alone.
+
+pub mod discovery;
+pub(crate) mod display_time;
+pub mod prefs;
