@@ -5,7 +5,7 @@
 //! re-derives a rule.
 
 use super::cards;
-use super::table_mb::NetTable;
+use super::net_table::NetTable;
 use crate::lang::Words;
 use bolide_table::Seat;
 use egui::{Color32, RichText, Vec2};

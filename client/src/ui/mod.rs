@@ -10,6 +10,7 @@ mod howto;
 mod lobby;
 mod look;
 pub mod mille_bornes;
+mod net_table;
 mod podium;
 mod race;
 pub mod rallye;

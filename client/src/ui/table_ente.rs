@@ -26,7 +26,7 @@ pub fn mirror_table(t: &MirrorOf<Entenrallye>) -> Option<Table<'_>> {
             lines
         }),
         refusal: t.refusal.as_deref(),
-        rolls_checked: super::table_mb::left_out(t.part_in, t.dice.verdict().cloned()),
+        rolls_checked: super::net_table::left_out(t.part_in, t.dice.verdict().cloned()),
     })
 }
 
