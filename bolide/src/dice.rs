@@ -17,7 +17,7 @@ use crate::model::{BonusKind, MAX_PILOTS, Pawn, Seat};
 use crate::{FirstPlayer, PlayerView};
 use crate::{LobbyState, ServerMsg};
 use bolide_table::seal::{Commitment, Seal, SealBroken, SeedReveal};
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -57,9 +57,7 @@ impl RaceDice {
     }
 
     fn stream(&self, purpose: Purpose, index: u64) -> ChaCha8Rng {
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        rng.set_stream(((purpose as u64) << 56) | (index & 0x00ff_ffff_ffff_ffff));
-        rng
+        bolide_table::luck(self.seed, purpose as u8, index)
     }
 
     /// B-1.7: the first player when the table draws it.

@@ -14,7 +14,7 @@ use tokio::sync::oneshot;
 /// A table to host on this laptop.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostAsk {
-    /// The game; with `resume`, the journal's whatever this says.
+    /// The game; with `resume`, the journal's own game instead.
     pub game: GameKind,
     /// The table's name in the advert (never the code).
     pub table_name: String,

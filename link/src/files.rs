@@ -5,7 +5,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Creates `dir` (and its parents) if needed, and makes it the owner's only.
 pub fn private_dir(dir: &Path) -> io::Result<()> {
@@ -73,11 +73,11 @@ pub fn read_small(path: &Path, max: u64) -> io::Result<String> {
 
 /// `$XDG_DATA_HOME/bolide`, else `~/.local/share/bolide`; never a folder in the current
 /// directory by surprise.
-pub fn default_data_dir() -> anyhow::Result<std::path::PathBuf> {
-    let base =
-        std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()).map(std::path::PathBuf::from).or_else(|| {
-            std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| std::path::PathBuf::from(h).join(".local/share"))
-        });
+pub fn default_data_dir() -> anyhow::Result<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".local/share")));
     match base {
         Some(base) => Ok(base.join("bolide")),
         None => anyhow::bail!(

@@ -290,6 +290,8 @@ pub struct Words {
     pub back_to_start: &'static str,
     pub cannot_host: fn(&str) -> String,
     pub host_did_not_start: &'static str,
+    /// A window that cannot host on this device (no embedded host): join a table instead.
+    pub cannot_host_here: &'static str,
 
     // How to play, and Practice's first-round guide.
     pub how_to_play: &'static str,
@@ -799,6 +801,7 @@ pub static EN: Words = Words {
     back_to_start: "Back to the start screen",
     cannot_host: |why| format!("Cannot host: {why}"),
     host_did_not_start: "The host could not start.",
+    cannot_host_here: "This window cannot host a table: join one hosted on a laptop.",
     how_to_play: "How to play",
     back: "Back",
     howto_bolide: &[
@@ -1349,6 +1352,7 @@ pub static FR: Words = Words {
     back_to_start: "Retour à l'écran d'accueil",
     cannot_host: |why| format!("Impossible d'héberger : {why}"),
     host_did_not_start: "L'hôte n'a pas pu démarrer.",
+    cannot_host_here: "Cette fenêtre ne peut pas héberger de table : rejoignez-en une hébergée sur un ordinateur.",
     how_to_play: "Comment jouer",
     back: "Retour",
     howto_bolide: &[

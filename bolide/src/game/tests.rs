@@ -176,7 +176,7 @@ fn b_1_7_first_player_option() {
     assert_eq!(Race::new(&setup).unwrap_err(), SetupError::NoSuchSeat { seat: Seat(5) });
 }
 
-// ----- B-2 (the circuit rules are tested in bolide-protocol and crate::circuits) -----
+// ----- B-2 (the circuit rules are tested in crate::circuit and crate::circuits) -----
 
 #[test]
 fn b_2_1_start_grid_and_finish_hold_any_number_of_cars() {

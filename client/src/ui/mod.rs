@@ -548,7 +548,7 @@ impl BolideApp {
     fn start_host(&mut self, ask: HostAsk) {
         let w = self.lang().words();
         let Some(embed) = &self.embed else {
-            self.start.error = Some((w.cannot_host)("this window only joins tables"));
+            self.start.error = Some(w.cannot_host_here.into());
             return;
         };
         let practice = ask.practice;
