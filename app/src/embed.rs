@@ -15,7 +15,7 @@ impl EmbeddedHost {
     /// and each checked by the same code as on its command line.
     fn serve_args(ask: HostAsk) -> Result<ServeArgs, String> {
         let mut args = ServeArgs::parse_words(Vec::new()).map_err(|e| e.to_string())?;
-        args.game = (!ask.resume).then_some(ask.game);
+        args.game = (!ask.resume).then(|| ask.game.name().to_string());
         args.resume = ask.resume;
         args.table_name = ask.table_name;
         args.bots = ask.bots;
@@ -56,13 +56,17 @@ impl Embed for EmbeddedHost {
                     return;
                 }
             };
+            let Ok(game) = hosting.game.parse::<GameKind>() else {
+                let _ = tx.send(Err(format!("this window has no table for {}", hosting.title)));
+                return hosting.stop().await;
+            };
             let guard = hosting.server.join_guard();
             let door = Door(Arc::new(move || guard.lock().map(|l| DoorLocked { since: l.since, wrong: l.wrong })));
             let _ = tx.send(Ok(Hosted {
                 code: hosting.code.clone(),
                 addresses: hosting.addresses.clone(),
                 port: hosting.server.local_addr().port(),
-                game: hosting.game,
+                game,
                 door,
             }));
             if let Some(why) = hosting

@@ -16,6 +16,7 @@ pub mod game;
 pub mod model;
 pub mod movement;
 pub mod options;
+pub mod scenario;
 pub mod sim;
 pub mod twin;
 pub mod view;

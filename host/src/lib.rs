@@ -7,6 +7,7 @@ pub mod field;
 pub mod files;
 pub mod fuzzing;
 pub mod game;
+pub mod games;
 pub mod net;
 pub mod nights;
 pub mod room;

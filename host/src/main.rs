@@ -2,9 +2,8 @@
 
 use anyhow::Context;
 use bolide::bots::BotLevel;
-use bolide::sim;
+use bolide_host::games::{Registry, SimulateAsk};
 use bolide_host::{scenario, verify};
-use bolide_words::GameKind;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,8 +22,8 @@ struct Cli {
 enum Command {
     /// Host a game night: a QUIC server for one room (see the README).
     Serve(Box<bolide_host::serve::ServeArgs>),
-    /// Apply a JSON scenario through the engine (Bolide's, or 1000 Bornes' with `"game":
-    /// "mille-bornes"`) and print the final state and event log.
+    /// Apply a JSON scenario through a game's engine (Bolide's, or the one its `"game"` field
+    /// names) and print the final state and event log.
     Scenario {
         /// The scenario file (see docs/scenario-format.md).
         file: PathBuf,
@@ -52,7 +51,7 @@ enum Command {
     Simulate {
         /// The game: bolide, mille-bornes or entenrallye.
         #[arg(long, default_value = "bolide")]
-        game: GameKind,
+        game: String,
         #[arg(long, default_value_t = 1000)]
         races: u32,
         /// Players: 3 to 6 for Bolide; 2, 3, 4, 6 or 8 for 1000 Bornes; 2 to 6 for Entenrallye.
@@ -73,65 +72,6 @@ enum Command {
         #[arg(long)]
         hands: Option<u32>,
     },
-}
-
-/// `simulate --game mille-bornes`: the good bot's win rate over whole games, or the engine's
-/// speed over hands of random-legal bots (timed here, at the binary's edge: the engine reads
-/// no clock).
-fn simulate_mille_bornes(players: u8, seed: u64, games: u32, hands: Option<u32>) -> anyhow::Result<serde_json::Value> {
-    use mille_bornes::{Manche, sim};
-    mille_bornes::Settings::default().check(players)?;
-    Ok(match hands {
-        Some(hands) => {
-            let start = std::time::Instant::now();
-            let plays = sim::play_hands(players, hands, seed)?;
-            let seconds = start.elapsed().as_secs_f64().max(1e-9);
-            serde_json::json!({
-                "game": "mille-bornes",
-                "players": players,
-                "hands": hands,
-                "plays": plays,
-                "seconds": seconds,
-                "hands_per_second": (f64::from(hands) / seconds).round(),
-                "plays_per_second": (plays as f64 / seconds).round(),
-                "state_bytes": std::mem::size_of::<Manche>(),
-            })
-        }
-        None => {
-            let start = std::time::Instant::now();
-            let rate = sim::good_bot_win_rate(players, games, seed)?;
-            serde_json::json!({
-                "game": "mille-bornes",
-                "players": players,
-                "games": games,
-                "good_bot_win_rate": rate,
-                "seconds": start.elapsed().as_secs_f64(),
-            })
-        }
-    })
-}
-
-/// `verify` for a game whose journal proves its replay and its seed's commitment (1000 Bornes:
-/// the deal's own check is still to come).
-fn verify_table<G: bolide_table::Game>(
-    text: &str,
-    expected: Option<bolide_table::seal::Commitment>,
-) -> Result<ExitCode, verify::VerifyError> {
-    let replayed = bolide_table::journal::replay_game::<G>(text)?;
-    println!("commitment {}", replayed.commitment);
-    println!("seed       {}", replayed.seed);
-    if expected.is_some_and(|c| c != replayed.commitment) {
-        println!("seed       DOES NOT MATCH the commitment given");
-        return Ok(ExitCode::FAILURE);
-    }
-    let over = if replayed.over { ", game over" } else { " (not over)" };
-    println!("replayed   {} actions{over}", replayed.actions);
-    let mut standings = replayed.standings.unwrap_or_default();
-    standings.sort_by_key(|l| (l.rank, l.seat.0));
-    for line in &standings {
-        println!("standing   {}. seat {}: {} points, {} wins", line.rank, line.seat.0, line.points, line.wins);
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
@@ -174,8 +114,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let text =
                 std::fs::read_to_string(&journal).with_context(|| format!("cannot read {}", journal.display()))?;
-            let narration = verify::narrate(&text, lang.words())
-                .map_err(|e| anyhow::Error::new(e).context(journal.display().to_string()))?;
+            let narration = verify::narrate(&text, lang.words()).with_context(|| journal.display().to_string())?;
             print!("{narration}");
             Ok(ExitCode::SUCCESS)
         }
@@ -187,72 +126,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let text =
                 std::fs::read_to_string(&journal).with_context(|| format!("cannot read {}", journal.display()))?;
-            let other = match bolide_host::room::game_of(&text).as_deref() {
-                Some(name) if name == GameKind::MilleBornes.name() => {
-                    Some(verify_table::<mille_bornes::Partie>(&text, expected))
-                }
-                Some(name) if name == GameKind::Entenrallye.name() => {
-                    Some(verify_table::<entenrallye::Rallye>(&text, expected))
-                }
-                _ => None,
-            };
-            if let Some(verified) = other {
-                return verified.map_err(|e| anyhow::Error::new(e).context(journal.display().to_string()));
+            let verdict = Registry::standard()
+                .of_journal(&text)
+                .and_then(|game| (game.verify)(&text, expected))
+                .with_context(|| journal.display().to_string())?;
+            for line in &verdict.lines {
+                println!("{line}");
             }
-            let verified = match verify::journal(&text, expected) {
-                Ok(verified) => verified,
-                Err(verify::VerifyError::Dice(mismatch)) => {
-                    println!("dice       DO NOT MATCH: {mismatch}");
-                    return Ok(ExitCode::FAILURE);
-                }
-                Err(e) => return Err(anyhow::Error::new(e).context(journal.display().to_string())),
-            };
-            println!("commitment {}", verified.commitment);
-            println!("seed       {}", verified.seed);
-            println!(
-                "replayed   {} actions, {} race{}{}",
-                verified.actions,
-                verified.races,
-                if verified.races == 1 { "" } else { "s" },
-                if verified.over {
-                    ", championship over"
-                } else {
-                    " (not over: the pilots have not seen the seed yet)"
-                }
-            );
-            for line in &verified.standings {
-                println!(
-                    "standing   {}. seat {}: {} points, {} race wins",
-                    line.rank, line.seat.0, line.points, line.wins
-                );
-            }
-            let against = if expected.is_some() { "the commitment given" } else { "its commitment" };
-            println!("dice       all match the seed and {against}: {}", verified.report);
-            Ok(ExitCode::SUCCESS)
+            Ok(if verdict.holds { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
-        Command::Simulate { game: GameKind::Bolide, races, players, seed, levels, .. } => {
-            anyhow::ensure!((3..=6).contains(&players), "Bolide plays 3 to 6 pilots (B-1.1), not {players}");
-            let start = std::time::Instant::now();
-            let report = sim::simulate(races, players, seed, &levels)?;
-            let elapsed = start.elapsed().as_secs_f64();
-            let mut json = serde_json::to_value(&report)?;
-            if let Some(fields) = json.as_object_mut() {
-                fields.insert("races_per_second".into(), (f64::from(races) / elapsed.max(1e-9)).into());
-                fields.insert("elapsed_s".into(), elapsed.into());
-            }
-            println!("{}", serde_json::to_string_pretty(&json)?);
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Simulate { game: GameKind::MilleBornes, players, seed, games, hands, .. } => {
-            println!("{}", serde_json::to_string_pretty(&simulate_mille_bornes(players, seed, games, hands)?)?);
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Simulate { game: GameKind::Entenrallye, players, seed, games, .. } => {
-            entenrallye::Settings::default().check(players).map_err(anyhow::Error::msg)?;
-            let figures = entenrallye::sim::figures(players, u64::from(games), seed).map_err(anyhow::Error::msg)?;
-            let rate =
-                entenrallye::sim::strategic_win_rate(players, u64::from(games), seed).map_err(anyhow::Error::msg)?;
-            let report = serde_json::json!({ "game": "entenrallye", "figures": figures, "good_bot_win_rate": rate });
+        Command::Simulate { game, races, players, seed, levels, games, hands } => {
+            let ask = SimulateAsk { players, seed, races, levels, games, hands };
+            let report = (Registry::standard().get(&game).context("--game")?.simulate)(&ask)?;
             println!("{}", serde_json::to_string_pretty(&report)?);
             Ok(ExitCode::SUCCESS)
         }

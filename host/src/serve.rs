@@ -1,19 +1,12 @@
 //! `bolide-host serve`: a host for a game night, unattended if need be.
 
-use crate::net::{Games, Identity, Journal, Server, mdns::Advert};
+use crate::games::{Entry, Registry};
+use crate::net::{Identity, Journal, Server, mdns::Advert};
 use crate::room::{JournalEntryOf, LobbyOf, RoomConfigOf, check_lobby, complete_len};
 use crate::secret;
-use bolide::bots::BotLevel;
-use bolide::circuits::CircuitChoice;
-use bolide::game::Championship;
-use bolide::model::MAX_PILOTS;
-use bolide::options::Settings;
-use bolide::{FirstPlayer, Seat, TableOptions};
-use bolide_table::Game;
+use anyhow::Context;
 use bolide_table::wire::DEFAULT_PORT;
-use bolide_words::GameKind;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use bolide_table::{BotLevel, Game, Seat};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -23,7 +16,7 @@ pub struct ServeArgs {
     /// The game the table plays: bolide, mille-bornes or entenrallye (default: bolide; with
     /// --resume, the journal's).
     #[arg(long)]
-    pub game: Option<GameKind>,
+    pub game: Option<String>,
     /// Address to listen on.
     #[arg(long, default_value_t = SocketAddr::from(([0, 0, 0, 0], DEFAULT_PORT)))]
     pub bind: SocketAddr,
@@ -142,8 +135,12 @@ fn join_addresses(bound: SocketAddr) -> Vec<SocketAddr> {
 /// A host that is up: the server with its room, the code to tell people, where to join, and
 /// the mDNS advertisement. `serve` and the window's "Host a game" both start one.
 pub struct Hosting {
-    /// The game the table plays.
-    pub game: GameKind,
+    /// The game the table plays, by its name.
+    pub game: &'static str,
+    /// Its name on the box.
+    pub title: &'static str,
+    /// Its entry in the registry (a field run scores through it).
+    entry: Entry,
     pub server: Server,
     pub code: String,
     pub addresses: Vec<SocketAddr>,
@@ -206,7 +203,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let addr = hosting.server.local_addr();
     if json {
         let line = serde_json::json!({
-            "game": hosting.game.name(),
+            "game": hosting.game,
             "code": hosting.code,
             "addresses": hosting.addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
             "port": addr.port(),
@@ -215,7 +212,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         });
         println!("{line}");
     } else {
-        println!("{} host — room code {}", hosting.game.title(), hosting.code);
+        println!("{} host — room code {}", hosting.title, hosting.code);
         for a in &hosting.addresses {
             println!("  join at {a}");
         }
@@ -245,11 +242,7 @@ const FIELD_WAIT: Duration = Duration::from_secs(20);
 /// request (or [`FIELD_WAIT`]), scores the verdicts, prints the table and writes the report.
 async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<PathBuf>) -> anyhow::Result<()> {
     let log = &hosting.server.fair_log;
-    let expected: Vec<Seat> = match hosting.game {
-        GameKind::Bolide => timed_seats(&log.records::<bolide::Action>()),
-        GameKind::MilleBornes => timed_seats(&log.records::<mille_bornes::Action>()),
-        GameKind::Entenrallye => Vec::new(),
-    };
+    let expected = hosting.entry.field_seats(log);
     let waited = tokio::time::Instant::now();
     while waited.elapsed() < FIELD_WAIT {
         let handed: Vec<Seat> = log.field_records().iter().map(|f| f.seat).collect();
@@ -260,21 +253,7 @@ async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<Path
     }
     let handed = log.field_records();
     let expected: Vec<(Seat, String)> = expected.into_iter().map(|s| (s, String::new())).collect();
-    let calls = log.call_orders();
-    let name = hosting.game.name();
-    let scored = match hosting.game {
-        GameKind::Bolide => {
-            let records = log.records::<bolide::Action>();
-            let host_log = crate::field::HostLog { records: &records, calls: &calls };
-            crate::field::report(name, host_log, &handed, &expected, bolide_contested)
-        }
-        GameKind::MilleBornes => {
-            let records = log.records::<mille_bornes::Action>();
-            let host_log = crate::field::HostLog { records: &records, calls: &calls };
-            crate::field::report(name, host_log, &handed, &expected, |a, b| (a == b).then_some("coup-fourré"))
-        }
-        GameKind::Entenrallye => anyhow::bail!("Entenrallye times nothing: a field run has nothing to score"),
-    };
+    let scored = hosting.entry.field_report(log, &handed, &expected);
     println!("{}", crate::field::table(&scored));
     if let Some(path) = report {
         std::fs::write(&path, serde_json::to_string_pretty(&scored)? + "\n")
@@ -286,26 +265,6 @@ async fn field_run(hosting: &Hosting, report: Option<PathBuf>, plot: Option<Path
             .map_err(|e| anyhow::anyhow!("--plot: cannot write {}: {e}", path.display()))?;
     }
     Ok(())
-}
-
-/// Seats whose laptops made timed requests (a person's or a bot's on another laptop, never the
-/// host's own bots).
-fn timed_seats<A>(records: &[crate::room::FairRecord<A>]) -> Vec<Seat> {
-    let mut seats: Vec<Seat> = records.iter().filter(|r| r.timed).map(|r| r.seat).collect();
-    seats.sort();
-    seats.dedup();
-    seats
-}
-
-/// Two requests of one Bolide moment that compete: for the same pawn in the grab (B-4.3), or
-/// two declarations of one Échange window (B-4.7).
-fn bolide_contested(a: &bolide::Action, b: &bolide::Action) -> Option<&'static str> {
-    use bolide::Action;
-    match (a, b) {
-        (Action::TakePawn { pawn: x }, Action::TakePawn { pawn: y }) => (x == y).then_some("grab"),
-        (Action::TakePawn { .. }, _) | (_, Action::TakePawn { .. }) => None,
-        _ => Some("échange"),
-    }
 }
 
 /// Ctrl-C from now on. tokio's `ctrl_c` registers its listener only when first polled, and
@@ -328,8 +287,14 @@ fn interrupted() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     }
 }
 
-/// Starts a host from `serve`'s arguments (validated here, whoever gives them).
+/// Starts a host of this house's games from `serve`'s arguments (validated here, whoever
+/// gives them).
 pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
+    start_in(&Registry::standard(), args).await
+}
+
+/// Starts a host of the games of `registry`.
+pub async fn start_in(registry: &Registry, args: ServeArgs) -> anyhow::Result<Hosting> {
     let data_dir = match args.data_dir.clone() {
         Some(dir) => dir,
         None => default_data_dir()?,
@@ -355,42 +320,39 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
         }
         None
     };
-    let game = match (&resume, args.game) {
-        (None, game) => game.unwrap_or_default(),
+    let asked = args.game.as_deref().map(|name| registry.get(name).context("--game")).transpose()?;
+    let entry = *match (&resume, asked) {
+        (None, game) => match game {
+            Some(game) => game,
+            None => registry.first()?,
+        },
         (Some(text), asked) => {
-            let Some(name) = crate::room::game_of(text) else {
-                anyhow::bail!("the journal holds no started championship: start without --resume")
-            };
-            // A journal from before a table served more than one game is Bolide's.
-            let journal = if name.is_empty() { GameKind::Bolide } else { name.parse().map_err(anyhow::Error::msg)? };
-            if let Some(asked) = asked.filter(|g| *g != journal) {
+            let journal = registry.of_journal(text).context("--resume")?;
+            if let Some(asked) = asked.filter(|g| g.name != journal.name) {
                 anyhow::bail!(
-                    "--resume: the journal is a game of {journal}, not {asked}: drop --game, or pass --game {journal}"
+                    "--resume: the journal is a game of {}, not {}: drop --game, or pass --game {}",
+                    journal.name,
+                    asked.name,
+                    journal.name
                 );
             }
             journal
         }
     };
     anyhow::ensure!(
-        !(args.fairness_test && game == GameKind::Entenrallye),
-        "--fairness-test: Entenrallye times nothing (every decision is one player's, in turn); drop the flag"
+        !args.fairness_test || entry.timed,
+        "--fairness-test: {} times nothing (every decision is one player's, in turn); drop the flag",
+        entry.title()
     );
     let mut server = Server::bind(args.bind, &identity)?;
-    server.serve_games(games(&args, game)?);
-    let journal = Opening { path: journal_path, resume: resume.as_deref() };
-    let code = match game {
-        GameKind::Bolide => open_room::<Championship>(&server, &args, bolide_lobby(&args)?, journal)?,
-        GameKind::MilleBornes => {
-            open_room::<mille_bornes::Partie>(&server, &args, mille_bornes_lobby(&args)?, journal)?
-        }
-        GameKind::Entenrallye => open_room::<entenrallye::Rallye>(&server, &args, entenrallye_lobby(&args)?, journal)?,
-    };
+    server.serve_games(registry.switchable(&args, entry.name)?);
+    let code = entry.open(&server, &args, Opening { path: journal_path, resume: resume.as_deref() })?;
     let addr = server.local_addr();
     let addresses = join_addresses(addr);
     let advert = if args.no_mdns {
         None
     } else {
-        match Advert::start(&args.table_name, &identity.code_suffix(), addr.port(), game, args.mdns_loopback) {
+        match Advert::start(&args.table_name, &identity.code_suffix(), addr.port(), entry.name, args.mdns_loopback) {
             Ok(a) => Some(a),
             Err(e) => {
                 tracing::warn!("mDNS advertisement unavailable ({e}); people join with the address above");
@@ -398,18 +360,18 @@ pub async fn start(args: ServeArgs) -> anyhow::Result<Hosting> {
             }
         }
     };
-    Ok(Hosting { game, server, code, addresses, data_dir, advert })
+    Ok(Hosting { game: entry.name, title: entry.title(), entry, server, code, addresses, data_dir, advert })
 }
 
 /// Where a room's journal goes, and the text of the one it continues (`--resume`).
-struct Opening<'a> {
+pub struct Opening<'a> {
     path: PathBuf,
     resume: Option<&'a str>,
 }
 
 /// Opens the room that plays `G` with `lobby` and the table's flags, continuing the journal
 /// when resuming; returns its code.
-fn open_room<G: Game>(
+pub(crate) fn open_room<G: Game>(
     server: &Server,
     args: &ServeArgs,
     lobby: LobbyOf<G>,
@@ -456,7 +418,7 @@ fn open_room<G: Game>(
 
 /// A room's configuration from the table's flags: its code word, its lobby, its timers and its
 /// seed (`--seed`, or the OS's random source).
-fn table_config<L>(args: &ServeArgs, word: &str, lobby: L) -> anyhow::Result<RoomConfigOf<L>> {
+pub(crate) fn table_config<L>(args: &ServeArgs, word: &str, lobby: L) -> anyhow::Result<RoomConfigOf<L>> {
     let seed = match args.seed {
         Some(seed) => seed,
         None => secret::u64()?,
@@ -470,104 +432,6 @@ fn table_config<L>(args: &ServeArgs, word: &str, lobby: L) -> anyhow::Result<Roo
     config.plausible_reaction_ms = args.plausible_reaction_ms;
     config.field_test = args.fairness_test;
     Ok(config)
-}
-
-/// Every game this host serves, for the lobby's first pilot to switch to (`ChooseGame`): the
-/// game served with its lobby from the flags, the others with their own defaults and the
-/// table's bots (as many as that game seats).
-fn games(args: &ServeArgs, served: GameKind) -> anyhow::Result<Games> {
-    let bolide = match served {
-        GameKind::Bolide => bolide_lobby(args)?,
-        _ => {
-            let most_bots = Championship::PLAYERS.1 - 1;
-            let flags = ServeArgs { options: Vec::new(), bots: args.bots.min(most_bots), ..args.clone() };
-            bolide_lobby(&flags)?
-        }
-    };
-    let mille_bornes = match served {
-        GameKind::MilleBornes => mille_bornes_lobby(args)?,
-        _ => mille_bornes::Lobby {
-            game: Default::default(),
-            bots: args.bots,
-            bot_level: args.bot_level,
-            places: Vec::new(),
-        },
-    };
-    let entenrallye = match served {
-        GameKind::Entenrallye => entenrallye_lobby(args)?,
-        _ => entenrallye::Lobby {
-            settings: Default::default(),
-            bots: args.bots.min(entenrallye::Rallye::PLAYERS.1 - 1),
-            bot_level: args.bot_level,
-        },
-    };
-    let (a, b, c) = (args.clone(), args.clone(), args.clone());
-    Ok(Games::default()
-        .with::<Championship>(move |word| table_config(&a, word, bolide.clone()))
-        .with::<mille_bornes::Partie>(move |word| table_config(&b, word, mille_bornes.clone()))
-        .with::<entenrallye::Rallye>(move |word| table_config(&c, word, entenrallye)))
-}
-
-/// Bolide's lobby from its flags.
-fn bolide_lobby(args: &ServeArgs) -> anyhow::Result<Settings> {
-    anyhow::ensure!(
-        args.options.is_empty(),
-        "--option sets 1000 Bornes' table options; Bolide's have flags of their own (--races, --circuit…)"
-    );
-    let first_player = match args.first_player.as_str() {
-        "random" => FirstPlayer::Random,
-        n => match n.parse::<u8>() {
-            Ok(n) if (n as usize) < MAX_PILOTS => FirstPlayer::Seat(Seat(n)),
-            _ => anyhow::bail!("--first-player: `random` or a seat number from 0 to {}", MAX_PILOTS - 1),
-        },
-    };
-    // A file is read here, on the host's own command line, and travels on as its tiles: the
-    // room and the wire never name a file.
-    let circuit = match CircuitChoice::from_arg(&args.circuit) {
-        CircuitChoice::File(path) => {
-            crate::files::read_circuit(&path).map_err(|e| anyhow::anyhow!("--circuit: {e}"))?.to_string()
-        }
-        _ => args.circuit.clone(),
-    };
-    Ok(Settings {
-        options: TableOptions { first_player, races: args.races, echange_drill: args.echange_drill },
-        circuit,
-        bots: args.bots,
-        bot_level: args.bot_level,
-    })
-}
-
-/// 1000 Bornes' lobby from its flags: every table option through `--option`, read as the
-/// lobby's settings are read from the wire (the same names, the same checks).
-fn mille_bornes_lobby(args: &ServeArgs) -> anyhow::Result<mille_bornes::Lobby> {
-    let game = with_options(mille_bornes::Settings::default(), &args.options)?;
-    Ok(mille_bornes::Lobby { game, bots: args.bots, bot_level: args.bot_level, places: Vec::new() })
-}
-
-/// Entenrallye's lobby from its flags: its table options (`first_player`, `ties`) through
-/// `--option`, as 1000 Bornes'.
-fn entenrallye_lobby(args: &ServeArgs) -> anyhow::Result<entenrallye::Lobby> {
-    let settings = with_options(entenrallye::Settings::default(), &args.options)?;
-    Ok(entenrallye::Lobby { settings, bots: args.bots, bot_level: args.bot_level })
-}
-
-/// `settings` with each `NAME=VALUE` of `options` set: VALUE as JSON (a number, `true`, an
-/// object), or else as a word (`Random`). An unknown name or a value of the wrong shape is an
-/// error that names the settings there are.
-fn with_options<T: Serialize + DeserializeOwned>(settings: T, options: &[String]) -> anyhow::Result<T> {
-    let mut value = serde_json::to_value(settings)?;
-    let Some(fields) = value.as_object_mut() else { anyhow::bail!("these settings take no options") };
-    let names = fields.keys().cloned().collect::<Vec<_>>().join(", ");
-    for option in options {
-        let Some((name, given)) = option.split_once('=') else {
-            anyhow::bail!("--option {option}: give NAME=VALUE, NAME one of {names}")
-        };
-        let Some(field) = fields.get_mut(name.trim()) else {
-            anyhow::bail!("--option {option}: no option `{name}`; the options are {names}")
-        };
-        *field = serde_json::from_str(given.trim()).unwrap_or_else(|_| serde_json::Value::String(given.trim().into()));
-    }
-    serde_json::from_value(value).map_err(|e| anyhow::anyhow!("--option: {e}"))
 }
 
 /// A time limit in seconds from the command line, as milliseconds: 1 s to an hour.

@@ -1,13 +1,13 @@
-//! `bolide-host verify JOURNAL`: the provably fair dice, checked from a host's journal. The
-//! championship is replayed action by action from the seed the journal holds, every draw it
-//! makes is recorded as a client records what it is shown ([`DiceLog`]), and the whole log
-//! is checked against the seed and the commitment — the same check the window makes at the
-//! end of a championship with what it saw.
+//! `bolide-host verify JOURNAL` and `replay JOURNAL`: any game's journal through its entry in
+//! the registry ([`narrate`]); and Bolide's provably fair dice, checked from a host's journal
+//! ([`journal`]). The championship is replayed action by action from the seed the journal
+//! holds, every draw it makes is recorded as a client records what it is shown ([`DiceLog`]),
+//! and the whole log is checked against the seed and the commitment — the same check the
+//! window makes at the end of a championship with what it saw.
 
 use crate::game::JournalEntry;
 use bolide::dice::{DiceLog, DiceMismatch, DiceReport};
 use bolide::game::{Championship, Phase, Standing};
-use bolide_table::Game;
 use bolide_table::journal::{ReplayError, replay};
 use bolide_table::seal::{Commitment, SeedReveal};
 use thiserror::Error;
@@ -66,17 +66,15 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
     })
 }
 
-/// `bolide-host replay JOURNAL`: the championship a journal holds, narrated as the window's
-/// log narrates it, the board after each round, then the standings — in `w`'s language. A
-/// game of 1000 Bornes is narrated as its table's log, then its final places.
-pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
-    use bolide_words::GameKind;
+/// `bolide-host replay JOURNAL`: the game a journal holds, narrated by its game as the
+/// window's log narrates it, then the standings — in `w`'s language.
+pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> anyhow::Result<String> {
+    (crate::games::Registry::standard().of_journal(text)?.narrate)(text, w)
+}
+
+/// A Bolide championship narrated: every event, the board after each round, the standings.
+pub(crate) fn narrate_championship(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
     use std::fmt::Write;
-    match crate::room::game_of(text).as_deref() {
-        Some(name) if name == GameKind::MilleBornes.name() => return narrate_mille_bornes(text, w),
-        Some(name) if name == GameKind::Entenrallye.name() => return narrate_entenrallye(text, w),
-        _ => {}
-    }
     let names: Vec<String> = JournalEntry::parse_all(text)?
         .first()
         .map(|e| match e {
@@ -103,69 +101,6 @@ pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> Result<String, Veri
         }
     }
     Ok(out)
-}
-
-/// A game of 1000 Bornes as a spectator's log told it (`bolide_words::mille_bornes`), then the
-/// final places, a line a side.
-fn narrate_mille_bornes(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
-    use bolide_words::mille_bornes::{describe, side_name};
-    use mille_bornes::{MilleBornes, Partie};
-    use std::fmt::Write;
-    let names = seat_names::<MilleBornes>(text)?;
-    let mut out = String::new();
-    let (partie, _) = replay::<Partie>(text, |partie, events| {
-        let view = Game::view(partie, None);
-        for event in events {
-            if let Some(line) = describe(&Game::event_for(partie, event, None), &view, &names, w) {
-                let _ = writeln!(out, "{line}");
-            }
-        }
-    })?;
-    if let Some(mut places) = Game::standings(&partie) {
-        let view = Game::view(&partie, None);
-        places.retain(|s| s.seat.0 < view.sides);
-        places.sort_by_key(|s| (s.rank, std::cmp::Reverse(s.points), s.seat));
-        for s in places {
-            let _ =
-                writeln!(out, "  {}", (w.mb_standing)(s.rank, &side_name(&view, &names, s.seat.0), s.points, s.wins));
-        }
-    }
-    Ok(out)
-}
-
-/// A game of Entenrallye as a spectator's log told it (`bolide_words::entenrallye`), then the
-/// final places.
-fn narrate_entenrallye(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
-    use bolide_words::entenrallye::describe;
-    use entenrallye::{Entenrallye, Rallye};
-    use std::fmt::Write;
-    let names = seat_names::<Entenrallye>(text)?;
-    let mut out = String::new();
-    let (game, _) = replay::<Rallye>(text, |game, events| {
-        for event in events {
-            if let Some(line) = describe(&Game::event_for(game, event, None), game.players(), &names, w) {
-                let _ = writeln!(out, "{line}");
-            }
-        }
-    })?;
-    let mut places = Game::standings(&game).unwrap_or_default();
-    places.sort_by_key(|s| (s.rank, s.seat));
-    for s in places {
-        let name = names.get(s.seat.index()).map_or("?", String::as_str);
-        let _ = writeln!(out, "  {}", (w.ente_standing)(s.rank, name, s.points));
-    }
-    Ok(out)
-}
-
-/// The names of the seats, as the journal's start wrote them.
-fn seat_names<W: bolide_table::Words>(text: &str) -> Result<Vec<String>, VerifyError> {
-    Ok(crate::room::JournalEntryOf::<W>::parse_all(text)?
-        .first()
-        .map(|e| match e {
-            crate::room::JournalEntryOf::Started { seats, .. } => seats.iter().map(|s| s.name.clone()).collect(),
-            _ => Vec::new(),
-        })
-        .unwrap_or_default())
 }
 
 /// Parses a commitment written as 64 hex digits.

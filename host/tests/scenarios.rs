@@ -73,7 +73,7 @@ fn m_6_4_an_exact_finish_scenario_and_its_score_sheet() {
 fn a_1000_bornes_scenario_names_its_bad_field_or_rule() {
     let run = |text: &str| scenario::run_any_text(text, None).map(|r| r.failure);
     // What `bolide-host scenario` prints: the error and its causes.
-    let says = |text: &str| format!("{:#}", anyhow::Error::new(run(text).unwrap_err()));
+    let says = |text: &str| format!("{:#}", run(text).unwrap_err());
     assert!(
         says(r#"{"game":"mille-bornes","seats":["a","b"],"actions":[],"hand":[]}"#).contains("unknown field `hand`")
     );

@@ -6,6 +6,7 @@
 mod board;
 mod cards;
 pub mod drill;
+pub mod face;
 mod howto;
 mod lobby;
 mod look;
@@ -17,18 +18,18 @@ pub mod rallye;
 pub mod replay;
 mod stamp;
 pub mod start;
+pub mod table_bolide;
 pub mod table_ente;
 pub mod table_mb;
 
 use crate::embed::{Embed, HostAsk};
-use crate::live::{Command, CommandOf, Link, Live, LiveOf, Target};
+use crate::live::{Link, Live, LiveOf, Target};
 use crate::platform::discovery::Discovery;
 use crate::platform::display_time;
 use crate::platform::prefs::Prefs;
 use bolide::bots::BotLevel;
-use bolide::view::PhaseView;
-use bolide_table::seal::Commitment;
 use bolide_words::GameKind;
+use face::{AtTable, Faces, Table, TableFace};
 use start::{Intent, StartUi};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -46,7 +47,7 @@ pub struct HostInfo {
 
 /// A table this window sits at.
 struct Seated {
-    face: Face,
+    face: Box<dyn TableFace>,
     /// Where the link goes: a table that changes game is joined again in its new words.
     target: Option<Target>,
     host: Option<HostInfo>,
@@ -79,92 +80,6 @@ impl Switches {
         self.in_a_row = if in_a_row { self.in_a_row.saturating_add(1) } else { 1 };
         self.last = Some(now);
         self.in_a_row <= SWITCHES
-    }
-}
-
-/// The game a table plays, with the link in its words and its screens.
-enum Face {
-    Bolide { live: Live, lobby: Box<lobby::LobbyUi>, race: Box<race::RaceUi> },
-    MilleBornes { live: LiveOf<::mille_bornes::MilleBornes>, table: Box<table_mb::MbTableUi> },
-    Entenrallye { live: LiveOf<::entenrallye::Entenrallye>, table: Box<table_ente::EnteTableUi> },
-}
-
-impl Face {
-    /// Ends the link with `message`, which the table's screen shows.
-    fn end(&self, message: String) {
-        match self {
-            Face::Bolide { live, .. } => live.set_link(Link::Ended(message)),
-            Face::MilleBornes { live, .. } => live.set_link(Link::Ended(message)),
-            Face::Entenrallye { live, .. } => live.set_link(Link::Ended(message)),
-        }
-    }
-
-    fn bolide(live: Live) -> Face {
-        Face::Bolide { live, lobby: Box::default(), race: Box::default() }
-    }
-
-    fn mille_bornes(live: LiveOf<::mille_bornes::MilleBornes>) -> Face {
-        Face::MilleBornes { live, table: Box::default() }
-    }
-
-    /// Opens the link to `target` in the words of `game` (Bolide when the window does not
-    /// know yet: a table of another game answers with its name, and the link follows).
-    fn connect(
-        game: GameKind,
-        runtime: &tokio::runtime::Handle,
-        target: Target,
-        door: Option<crate::net::Admitted>,
-        repaint: Arc<dyn Fn() + Send + Sync>,
-    ) -> Face {
-        match game {
-            GameKind::Bolide => Face::bolide(Live::connect_through(runtime, target, door, repaint)),
-            GameKind::MilleBornes => Face::mille_bornes(LiveOf::connect_through(runtime, target, door, repaint)),
-            GameKind::Entenrallye => Face::Entenrallye {
-                live: LiveOf::connect_through(runtime, target, door, repaint),
-                table: Box::default(),
-            },
-        }
-    }
-
-    /// The connection a link of this face opened to a table of another game.
-    fn take_door(&self) -> Option<crate::net::Admitted> {
-        match self {
-            Face::Bolide { live, .. } => live.take_door(),
-            Face::MilleBornes { live, .. } => live.take_door(),
-            Face::Entenrallye { live, .. } => live.take_door(),
-        }
-    }
-
-    fn link(&self) -> Link {
-        match self {
-            Face::Bolide { live, .. } => live.link(),
-            Face::MilleBornes { live, .. } => live.link(),
-            Face::Entenrallye { live, .. } => live.link(),
-        }
-    }
-
-    fn leave(&self) {
-        match self {
-            Face::Bolide { live, .. } => live.send(Command::Leave),
-            Face::MilleBornes { live, .. } => live.send(CommandOf::Leave),
-            Face::Entenrallye { live, .. } => live.send(CommandOf::Leave),
-        }
-    }
-
-    fn code(&self) -> Arc<str> {
-        match self {
-            Face::Bolide { live, .. } => live.code.clone(),
-            Face::MilleBornes { live, .. } => live.code.clone(),
-            Face::Entenrallye { live, .. } => live.code.clone(),
-        }
-    }
-
-    fn ready(&self) {
-        match self {
-            Face::Bolide { live, .. } => live.send(Command::Ready(true)),
-            Face::MilleBornes { live, .. } => live.send(CommandOf::Ready(true)),
-            Face::Entenrallye { live, .. } => live.send(CommandOf::Ready(true)),
-        }
     }
 }
 
@@ -231,6 +146,8 @@ pub struct BolideApp {
     embed: Option<Arc<dyn Embed>>,
     /// The language when the pilot chose none: the system's in the window, English in tests.
     system_lang: crate::lang::Lang,
+    /// The games this window sits at.
+    faces: Faces,
     /// A past night being watched.
     replay: Option<replay::ReplayUi>,
     drill: Option<drill::DrillUi>,
@@ -274,6 +191,7 @@ impl BolideApp {
             embed: None,
             title: "",
             system_lang: crate::lang::Lang::En,
+            faces: Faces::standard(),
             replay: None,
             drill: None,
             replays: None,
@@ -319,22 +237,28 @@ impl BolideApp {
         self
     }
 
+    /// Sits at tables of more games (a game's tests add theirs).
+    pub fn faces(mut self, faces: Faces) -> BolideApp {
+        self.faces = faces;
+        self
+    }
+
     /// Sits the window at a table already linked (tests feed a detached one).
     pub fn sit(&mut self, live: Live, host: Option<HostInfo>) {
-        self.sit_at(Face::bolide(live), None, host);
+        self.sit_at(Table::<_, table_bolide::BolideTableUi>::boxed(live), None, host);
     }
 
     /// Sits the window at a 1000 Bornes table already linked (tests feed a detached one).
     pub fn sit_mille_bornes(&mut self, live: LiveOf<::mille_bornes::MilleBornes>, host: Option<HostInfo>) {
-        self.sit_at(Face::mille_bornes(live), None, host);
+        self.sit_at(Table::<_, table_mb::MbTableUi>::boxed(live), None, host);
     }
 
     /// Sits the window at an Entenrallye table already linked (tests feed a detached one).
     pub fn sit_entenrallye(&mut self, live: LiveOf<::entenrallye::Entenrallye>, host: Option<HostInfo>) {
-        self.sit_at(Face::Entenrallye { live, table: Box::default() }, None, host);
+        self.sit_at(Table::<_, table_ente::EnteTableUi>::boxed(live), None, host);
     }
 
-    fn sit_at(&mut self, face: Face, target: Option<Target>, host: Option<HostInfo>) {
+    fn sit_at(&mut self, face: Box<dyn TableFace>, target: Option<Target>, host: Option<HostInfo>) {
         self.table = Some(Seated {
             face,
             target,
@@ -445,12 +369,7 @@ impl BolideApp {
     fn keep_night(&mut self) {
         let shelf = self.shelf().map_err(|e| e.to_string());
         let Some(seated) = self.table.as_mut().filter(|s| s.night.is_none()) else { return };
-        let checked = match &seated.face {
-            Face::Bolide { live, .. } => checked_night::<bolide::game::Championship>(&live.state().mirror),
-            Face::MilleBornes { live, .. } => checked_night::<::mille_bornes::Partie>(&live.state().mirror),
-            Face::Entenrallye { live, .. } => checked_night::<::entenrallye::Rallye>(&live.state().mirror),
-        };
-        let Some(checked) = checked else { return };
+        let Some(checked) = seated.face.checked_night() else { return };
         let when = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let kept = checked.and_then(|(text, commitment)| {
             shelf?.keep(&text, &commitment, when).map(|_| ()).map_err(|e| e.to_string())
@@ -484,8 +403,7 @@ impl BolideApp {
         match intent {
             Intent::Join { addr, code, watch, game } => {
                 let target = self.target(addr, &code, watch);
-                let face = Face::connect(game, &self.runtime.handle, target.clone(), None, self.repaint());
-                self.sit_at(face, Some(target), None);
+                self.connect(game.name(), target, None);
             }
             Intent::Host { table_name, bots, level, races, resume, game, hands } => {
                 let races = (game == GameKind::Bolide).then_some(races);
@@ -580,14 +498,25 @@ impl BolideApp {
                 let info = HostInfo { code: hosted.code, addresses: hosted.addresses, door: Some(hosted.door) };
                 let addr = SocketAddr::from(([127, 0, 0, 1], port));
                 let target = self.target(addr, &info.code, false);
-                let face = Face::connect(game, &self.runtime.handle, target.clone(), None, self.repaint());
-                self.sit_at(face, Some(target), (!practice).then_some(info));
+                self.connect(game.name(), target, (!practice).then_some(info));
                 if let Some(seated) = &mut self.table {
                     seated.practice = practice;
                     seated.stop_host = self.pending_stop.take();
                 }
             }
         }
+    }
+
+    /// Sits at the table `target` in the words of the game called `game`: a table of another
+    /// game answers with its name, and the link follows ([`BolideApp::follow_the_game`]).
+    fn connect(&mut self, game: &str, target: Target, host: Option<HostInfo>) {
+        let w = self.lang().words();
+        let Some(face) = self.faces.get(game).or_else(|| self.faces.get(GameKind::default().name())) else {
+            self.start.error = Some((w.table_plays_unknown)(game));
+            return;
+        };
+        let face = (face.connect)(&self.runtime.handle, target.clone(), None, self.repaint());
+        self.sit_at(face, Some(target), host);
     }
 
     /// Where a link from this window goes, as this pilot.
@@ -603,7 +532,7 @@ impl BolideApp {
         let Some(seated) = &mut self.table else { return };
         let Link::OtherGame { game, token } = seated.face.link() else { return };
         let Some(mut target) = seated.target.clone() else { return };
-        let Some(kind) = GameKind::ALL.into_iter().find(|g| g.name() == game) else {
+        let Some(face) = self.faces.get(&game) else {
             return seated.face.end((w.table_plays_unknown)(&game));
         };
         if !seated.switches.follow(std::time::Instant::now()) {
@@ -616,7 +545,7 @@ impl BolideApp {
         if door.is_none() {
             target.colour = None;
         }
-        seated.face = Face::connect(kind, &self.runtime.handle, target.clone(), door, repaint);
+        seated.face = (face.connect)(&self.runtime.handle, target.clone(), door, repaint);
         seated.target = Some(target);
         seated.ready_sent = false;
     }
@@ -632,27 +561,6 @@ impl BolideApp {
     }
 }
 
-/// Practice's first-round guide: the cup, Klaxon, the grab and a turn, with their keys;
-/// returns true once the pilot starts the race.
-fn first_round_guide(ui: &mut egui::Ui, w: &crate::lang::Words) -> bool {
-    ui.vertical_centered(|ui| {
-        ui.add_space(20.0);
-        ui.heading(egui::RichText::new(w.guide_title).size(28.0));
-        ui.add_space(12.0);
-    });
-    for step in w.guide_steps {
-        ui.label(egui::RichText::new(step).size(19.0));
-        ui.add_space(6.0);
-    }
-    ui.add_space(12.0);
-    ui.vertical_centered(|ui| {
-        let start =
-            egui::Button::new(egui::RichText::new(w.guide_start).size(22.0)).min_size(egui::Vec2::new(320.0, 52.0));
-        ui.add(start).clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter))
-    })
-    .inner
-}
-
 /// The seconds a countdown to a bot's move shows, `left_us` before it: whole seconds in the
 /// last ten, tens of seconds before (never more than is left), so an idle screen wakes only
 /// when the figure changes — a frame every ten seconds until the end is near.
@@ -665,22 +573,6 @@ fn seconds_shown(ui: &egui::Ui, left_us: u64) -> u64 {
 /// Where the window keeps its files: `--data-dir`, or the user's data dir.
 fn files_dir(data_dir: Option<&PathBuf>) -> anyhow::Result<PathBuf> {
     data_dir.cloned().map_or_else(bolide_link::files::default_data_dir, Ok)
-}
-
-/// The night a finished table handed over, once it is whole: its text and commitment when it
-/// replays to its end from the seed the lobby committed to, else why it is not kept.
-fn checked_night<G>(t: &crate::state::MirrorOf<G::Words>) -> Option<Result<(String, Commitment), String>>
-where
-    G: bolide_table::Game,
-    G::Words: crate::game::ClientGame,
-{
-    let text = t.night.complete()?;
-    let committed = t.lobby.as_ref()?.dice;
-    Some(match bolide_table::journal::replay_game::<G>(text) {
-        Ok(night) if night.commitment == committed && night.over => Ok((text.to_string(), committed)),
-        Ok(_) => Err("it does not replay to its end from the seed the host committed to".into()),
-        Err(e) => Err(e.to_string()),
-    })
 }
 
 impl eframe::App for BolideApp {
@@ -714,97 +606,31 @@ impl Drop for BolideApp {
 
 impl Seated {
     fn title(&self) -> &'static str {
-        let live = match &self.face {
-            Face::Bolide { live, .. } => live,
-            Face::MilleBornes { live, .. } => return table_mb::MbTableUi::title(live),
-            Face::Entenrallye { live, .. } => return table_ente::EnteTableUi::title(live),
-        };
-        let state = live.state();
-        let t = &state.mirror;
-        if t.finished.is_some() {
-            return "Bolide — podium";
-        }
-        let Some(view) = t.view.as_ref().filter(|_| t.lobby.as_ref().is_some_and(|l| l.started)) else {
-            return "Bolide — lobby";
-        };
-        match view.phase {
-            PhaseView::CupDown => "Bolide — the cup is down",
-            PhaseView::KlaxonPicks { .. } => "Bolide — Klaxon",
-            PhaseView::Grab => "Bolide — grab!",
-            PhaseView::Echange => "Bolide — Échange",
-            PhaseView::Movement if view.turn.is_some_and(|turn| Some(turn.seat) == t.seat) => "Bolide — your turn",
-            PhaseView::Movement => "Bolide — movement",
-            PhaseView::Over => "Bolide — race over",
-        }
-    }
-
-    /// Whether this laptop sits in a lobby that has not started (Practice's Ready goes then).
-    fn in_lobby(&self) -> bool {
-        fn waiting<W: crate::game::ClientGame>(live: &LiveOf<W>) -> bool {
-            let state = live.state();
-            let t = &state.mirror;
-            t.seat.is_some() && t.lobby.as_ref().is_some_and(|l| !l.started)
-        }
-        match &self.face {
-            Face::Bolide { live, .. } => waiting(live),
-            Face::MilleBornes { live, .. } => waiting(live),
-            Face::Entenrallye { live, .. } => waiting(live),
-        }
+        self.face.title()
     }
 
     /// Returns true when the pilot goes back to the start screen.
     fn show(&mut self, ui: &mut egui::Ui, w: &'static crate::lang::Words, guide_seen: &mut bool) -> bool {
         let back = banner(ui, &self.face.code(), &self.face.link(), w);
-        let in_lobby = self.in_lobby();
-        // Practice's first race waits for the newcomer to read what is about to happen (the
-        // cup lifts about two seconds after Ready, and the bots grab in under one).
-        let bolide = matches!(self.face, Face::Bolide { .. });
-        let guide = bolide && self.practice && !self.ready_sent && in_lobby && !*guide_seen;
-        if self.practice && !self.ready_sent && in_lobby && (*guide_seen || !bolide) {
+        let in_lobby = self.in_lobby_before_ready();
+        let guided = self.face.has_guide();
+        if in_lobby && (*guide_seen || !guided) {
             self.ready_sent = true;
             self.face.ready();
         }
-        let host = self.host.as_ref();
-        match &mut self.face {
-            Face::MilleBornes { live, table } => table.show(ui, live, host, w),
-            Face::Entenrallye { live, table } => table.show(ui, live, host, w),
-            Face::Bolide { live, lobby, race } => {
-                let live = live.clone();
-                // The link's task waits for this lock at most one frame; the window reads a
-                // consistent table for the whole frame.
-                let state = live.state();
-                let t = &state.mirror;
-                let started = t.lobby.as_ref().is_some_and(|l| l.started);
-                if guide {
-                    egui::CentralPanel::default().show(ui, |ui| {
-                        if first_round_guide(ui, w) {
-                            *guide_seen = true;
-                            self.ready_sent = true;
-                            live.send(Command::Ready(true));
-                        }
-                    });
-                } else if let Some(standings) = t.finished.clone() {
-                    let night = &self.night;
-                    egui::CentralPanel::default().show(ui, |ui| {
-                        egui::ScrollArea::vertical().show(ui, |ui| {
-                            match night {
-                                Some(Ok(())) => ui.weak(w.night_kept),
-                                Some(Err(why)) => ui.weak((w.night_not_kept)(why)),
-                                None => ui.weak(""),
-                            };
-                            podium::show(ui, t, &standings, w)
-                        })
-                    });
-                } else if started && t.view.is_some() {
-                    race.show(ui, &live, t, w);
-                } else {
-                    egui::CentralPanel::default().show(ui, |ui| {
-                        egui::ScrollArea::vertical().show(ui, |ui| lobby.show(ui, &live, t, host, w));
-                    });
-                }
-            }
+        let guide = guided && in_lobby && !*guide_seen;
+        let mut at = AtTable { w, host: self.host.as_ref(), night: self.night.as_ref(), guide, guide_done: false };
+        self.face.show(ui, &mut at);
+        if at.guide_done {
+            *guide_seen = true;
+            self.ready_sent = true;
         }
         back
+    }
+
+    /// Practice, seated in a lobby that has not started, before its Ready.
+    fn in_lobby_before_ready(&self) -> bool {
+        self.practice && !self.ready_sent && self.face.in_lobby()
     }
 }
 

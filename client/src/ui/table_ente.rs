@@ -101,14 +101,11 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, lobby: &LobbyStateOf<
 #[derive(Default)]
 pub struct EnteTableUi;
 
-impl EnteTableUi {
-    pub fn show(
-        &mut self,
-        ui: &mut egui::Ui,
-        live: &LiveOf<Entenrallye>,
-        hosting: Option<&super::HostInfo>,
-        w: &'static Words,
-    ) {
+impl super::face::Screen<Entenrallye> for EnteTableUi {
+    type Game = ::entenrallye::Rallye;
+
+    fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, at: &mut super::face::AtTable) {
+        let (hosting, w) = (at.host, at.w);
         if !super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, w)) {
             return;
         }
@@ -126,7 +123,7 @@ impl EnteTableUi {
     }
 
     /// The window's title at this table.
-    pub fn title(live: &LiveOf<Entenrallye>) -> &'static str {
+    fn title(live: &LiveOf<Entenrallye>) -> &'static str {
         let state = live.state();
         let t = &state.mirror;
         if !t.lobby.as_ref().is_some_and(|l| l.started) {

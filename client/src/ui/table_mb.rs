@@ -167,14 +167,11 @@ pub struct MbTableUi {
     screen: super::mille_bornes::MilleBornesUi,
 }
 
-impl MbTableUi {
-    pub fn show(
-        &mut self,
-        ui: &mut egui::Ui,
-        live: &LiveOf<MilleBornes>,
-        hosting: Option<&super::HostInfo>,
-        w: &'static Words,
-    ) {
+impl super::face::Screen<MilleBornes> for MbTableUi {
+    type Game = ::mille_bornes::Partie;
+
+    fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, at: &mut super::face::AtTable) {
+        let (hosting, w) = (at.host, at.w);
         if super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, w)) {
             let now = live.now_us();
             let mut table = NetTable::new(live);
@@ -183,7 +180,7 @@ impl MbTableUi {
     }
 
     /// The window's title at this table.
-    pub fn title(live: &LiveOf<MilleBornes>) -> &'static str {
+    fn title(live: &LiveOf<MilleBornes>) -> &'static str {
         let state = live.state();
         let t = &state.mirror;
         if !t.lobby.as_ref().is_some_and(|l| l.started) {

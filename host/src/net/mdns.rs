@@ -7,7 +7,6 @@
 
 use super::TableNews;
 use bolide_table::wire::{MDNS_SERVICE, PROTOCOL_VERSION};
-use bolide_words::GameKind;
 use mdns_sd::{ServiceDaemon, ServiceInfo};
 
 pub struct Advert {
@@ -25,7 +24,7 @@ impl Advert {
         room: &str,
         fingerprint: &str,
         port: u16,
-        game: GameKind,
+        game: &'static str,
         loopback_only: bool,
     ) -> anyhow::Result<Advert> {
         let daemon = ServiceDaemon::new()?;
@@ -35,7 +34,7 @@ impl Advert {
         }
         let room = bolide_table::wire::clean_name(room);
         let advert = Advert { daemon, room, fingerprint: fingerprint.to_string(), port };
-        advert.update(TableNews { taken: 0, max: 0, game: game.name() })?;
+        advert.update(TableNews { taken: 0, max: 0, game })?;
         Ok(advert)
     }
 
@@ -68,6 +67,7 @@ impl Advert {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bolide_words::GameKind;
     use mdns_sd::ServiceEvent;
     use std::time::{Duration, Instant};
 
@@ -75,7 +75,7 @@ mod tests {
     fn the_room_is_advertised_with_its_fingerprint_seats_and_version_but_not_its_code() {
         // Loopback only: nothing leaves this machine.
         // Opened for Bolide, then its lobby switched to 1000 Bornes: the advert follows.
-        let advert = Advert::start("MDNSTEST", "7F3K0Q9M2XWBHC4T", 47_999, GameKind::Bolide, true).unwrap();
+        let advert = Advert::start("MDNSTEST", "7F3K0Q9M2XWBHC4T", 47_999, GameKind::Bolide.name(), true).unwrap();
         advert.update(TableNews { taken: 4, max: 8, game: GameKind::MilleBornes.name() }).unwrap();
         let browser = ServiceDaemon::new().unwrap();
         browser.disable_interface(mdns_sd::IfKind::All).unwrap();

@@ -1,0 +1,180 @@
+//! A table as the window holds it, whatever its game: the link in the game's words and the
+//! game's screens, behind one trait ([`TableFace`]); and the window's one list of games
+//! ([`FACES`]), the way egui's demo keeps one file per window and one list of them.
+//!
+//! A game's screens implement [`Screen`] in their own module; everything else a table does —
+//! its link, Leave, Ready, the window's title, the night kept at its end — is written once,
+//! here, for every game.
+
+use super::HostInfo;
+use crate::game::ClientGame;
+use crate::live::{CommandOf, Link, LiveOf, Target};
+use crate::net::Admitted;
+use bolide_table::seal::Commitment;
+use std::sync::Arc;
+
+/// What a game's screen is given each frame, beside its link.
+pub struct AtTable<'a> {
+    pub w: &'static crate::lang::Words,
+    /// The host this window runs, when it does (its code and addresses in the lobby).
+    pub host: Option<&'a HostInfo>,
+    /// The night the table handed over at its end: kept, or why not.
+    pub night: Option<&'a Result<(), String>>,
+    /// Practice before its first Ready, for a screen with a guide ([`Screen::GUIDE`]).
+    pub guide: bool,
+    /// Set by the screen when the guide is read and Ready sent.
+    pub guide_done: bool,
+}
+
+/// A game's screens at a table: its lobby, its play and its end.
+pub trait Screen<W: ClientGame>: Default + 'static {
+    /// The engine a night of this game replays through, to check it before it is kept.
+    type Game: bolide_table::Game<Words = W>;
+    /// Practice's first game waits for this screen's guide before Ready.
+    const GUIDE: bool = false;
+
+    fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<W>, at: &mut AtTable);
+
+    /// The window's title at this table ("Bolide — grab!"): a glance at the task bar, and
+    /// what the window's scripts and tests follow screens by.
+    fn title(live: &LiveOf<W>) -> &'static str;
+}
+
+/// A table this window sits at, whatever its game.
+pub trait TableFace {
+    fn link(&self) -> Link;
+    /// Ends the link with `message`, which the table's screen shows.
+    fn end(&self, message: String);
+    /// The connection a link opened to a table of another game.
+    fn take_door(&self) -> Option<Admitted>;
+    fn leave(&self);
+    fn ready(&self);
+    fn code(&self) -> Arc<str>;
+    fn title(&self) -> &'static str;
+    /// Whether this laptop sits in a lobby that has not started (Practice's Ready goes then).
+    fn in_lobby(&self) -> bool;
+    /// Whether Practice waits for the screen's guide.
+    fn has_guide(&self) -> bool;
+    /// The night a finished table handed over, once it is whole: its text and commitment when
+    /// it replays to its end from the seed the lobby committed to, else why it is not kept.
+    fn checked_night(&self) -> Option<Result<(String, Commitment), String>>;
+    fn show(&mut self, ui: &mut egui::Ui, at: &mut AtTable);
+}
+
+/// A game's link and its screens: every [`TableFace`] is one of these.
+pub struct Table<W: ClientGame, S> {
+    live: LiveOf<W>,
+    screen: S,
+}
+
+impl<W: ClientGame, S: Screen<W>> Table<W, S> {
+    pub fn boxed(live: LiveOf<W>) -> Box<dyn TableFace> {
+        Box::new(Table { live, screen: S::default() })
+    }
+}
+
+impl<W: ClientGame, S: Screen<W>> TableFace for Table<W, S> {
+    fn link(&self) -> Link {
+        self.live.link()
+    }
+
+    fn end(&self, message: String) {
+        self.live.set_link(Link::Ended(message));
+    }
+
+    fn take_door(&self) -> Option<Admitted> {
+        self.live.take_door()
+    }
+
+    fn leave(&self) {
+        self.live.send(CommandOf::Leave);
+    }
+
+    fn ready(&self) {
+        self.live.send(CommandOf::Ready(true));
+    }
+
+    fn code(&self) -> Arc<str> {
+        self.live.code.clone()
+    }
+
+    fn title(&self) -> &'static str {
+        S::title(&self.live)
+    }
+
+    fn in_lobby(&self) -> bool {
+        let state = self.live.state();
+        let t = &state.mirror;
+        t.seat.is_some() && t.lobby.as_ref().is_some_and(|l| !l.started)
+    }
+
+    fn has_guide(&self) -> bool {
+        S::GUIDE
+    }
+
+    fn checked_night(&self) -> Option<Result<(String, Commitment), String>> {
+        let state = self.live.state();
+        let t = &state.mirror;
+        let text = t.night.complete()?;
+        let committed = t.lobby.as_ref()?.dice;
+        Some(match bolide_table::journal::replay_game::<S::Game>(text) {
+            Ok(night) if night.commitment == committed && night.over => Ok((text.to_string(), committed)),
+            Ok(_) => Err("it does not replay to its end from the seed the host committed to".into()),
+            Err(e) => Err(e.to_string()),
+        })
+    }
+
+    fn show(&mut self, ui: &mut egui::Ui, at: &mut AtTable) {
+        self.screen.show(ui, &self.live, at);
+    }
+}
+
+/// Opens a link to a table in one game's words.
+pub type Connect =
+    fn(&tokio::runtime::Handle, Target, Option<Admitted>, Arc<dyn Fn() + Send + Sync>) -> Box<dyn TableFace>;
+
+/// A game the window sits at: its name (the host's, on the wire and in the advert) and how to
+/// open a link to its table.
+#[derive(Clone, Copy)]
+pub struct Face {
+    pub name: &'static str,
+    pub connect: Connect,
+}
+
+impl Face {
+    /// The face of the game `W` with the screens `S`.
+    pub fn of<W: ClientGame, S: Screen<W>>() -> Face {
+        Face {
+            name: W::NAME,
+            connect: |runtime, target, door, repaint| {
+                Table::<W, S>::boxed(LiveOf::connect_through(runtime, target, door, repaint))
+            },
+        }
+    }
+}
+
+/// The games the window sits at, found by name.
+#[derive(Clone)]
+pub struct Faces(Vec<Face>);
+
+impl Faces {
+    /// Every game of this house: the one list. A new game is one line here.
+    pub fn standard() -> Faces {
+        Faces(Vec::new())
+            .with::<bolide::Bolide, super::table_bolide::BolideTableUi>()
+            .with::<mille_bornes::MilleBornes, super::table_mb::MbTableUi>()
+            .with::<entenrallye::Entenrallye, super::table_ente::EnteTableUi>()
+    }
+
+    /// Sits at tables of `W` too, with the screens `S`.
+    pub fn with<W: ClientGame, S: Screen<W>>(mut self) -> Faces {
+        self.0.retain(|f| f.name != W::NAME);
+        self.0.push(Face::of::<W, S>());
+        self
+    }
+
+    /// The face of the game called `name`.
+    pub fn get(&self, name: &str) -> Option<&Face> {
+        self.0.iter().find(|f| f.name == name)
+    }
+}

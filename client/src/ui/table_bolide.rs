@@ -1,0 +1,97 @@
+//! A Bolide table over the wire, as the window shows it: Practice's first-round guide, the
+//! lobby until the championship starts, the races, then the podium.
+
+use super::face::{AtTable, Screen};
+use super::{lobby, podium, race};
+use crate::live::{Command, Live};
+use bolide::view::PhaseView;
+
+#[derive(Default)]
+pub struct BolideTableUi {
+    lobby: lobby::LobbyUi,
+    race: race::RaceUi,
+}
+
+impl Screen<bolide::Bolide> for BolideTableUi {
+    type Game = bolide::game::Championship;
+    // Practice's first race waits for the newcomer to read what is about to happen (the cup
+    // lifts about two seconds after Ready, and the bots grab in under one).
+    const GUIDE: bool = true;
+
+    fn show(&mut self, ui: &mut egui::Ui, live: &Live, at: &mut AtTable) {
+        let w = at.w;
+        // The link's task waits for this lock at most one frame; the window reads a consistent
+        // table for the whole frame.
+        let state = live.state();
+        let t = &state.mirror;
+        let started = t.lobby.as_ref().is_some_and(|l| l.started);
+        if at.guide {
+            egui::CentralPanel::default().show(ui, |ui| {
+                if first_round_guide(ui, w) {
+                    at.guide_done = true;
+                    live.send(Command::Ready(true));
+                }
+            });
+        } else if let Some(standings) = t.finished.clone() {
+            let night = at.night;
+            egui::CentralPanel::default().show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    match night {
+                        Some(Ok(())) => ui.weak(w.night_kept),
+                        Some(Err(why)) => ui.weak((w.night_not_kept)(why)),
+                        None => ui.weak(""),
+                    };
+                    podium::show(ui, t, &standings, w)
+                })
+            });
+        } else if started && t.view.is_some() {
+            self.race.show(ui, live, t, w);
+        } else {
+            let host = at.host;
+            egui::CentralPanel::default().show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, live, t, host, w));
+            });
+        }
+    }
+
+    fn title(live: &Live) -> &'static str {
+        let state = live.state();
+        let t = &state.mirror;
+        if t.finished.is_some() {
+            return "Bolide — podium";
+        }
+        let Some(view) = t.view.as_ref().filter(|_| t.lobby.as_ref().is_some_and(|l| l.started)) else {
+            return "Bolide — lobby";
+        };
+        match view.phase {
+            PhaseView::CupDown => "Bolide — the cup is down",
+            PhaseView::KlaxonPicks { .. } => "Bolide — Klaxon",
+            PhaseView::Grab => "Bolide — grab!",
+            PhaseView::Echange => "Bolide — Échange",
+            PhaseView::Movement if view.turn.is_some_and(|turn| Some(turn.seat) == t.seat) => "Bolide — your turn",
+            PhaseView::Movement => "Bolide — movement",
+            PhaseView::Over => "Bolide — race over",
+        }
+    }
+}
+
+/// Practice's first-round guide: the cup, Klaxon, the grab and a turn, with their keys;
+/// returns true once the pilot starts the race.
+fn first_round_guide(ui: &mut egui::Ui, w: &crate::lang::Words) -> bool {
+    ui.vertical_centered(|ui| {
+        ui.add_space(20.0);
+        ui.heading(egui::RichText::new(w.guide_title).size(28.0));
+        ui.add_space(12.0);
+    });
+    for step in w.guide_steps {
+        ui.label(egui::RichText::new(step).size(19.0));
+        ui.add_space(6.0);
+    }
+    ui.add_space(12.0);
+    ui.vertical_centered(|ui| {
+        let start =
+            egui::Button::new(egui::RichText::new(w.guide_start).size(22.0)).min_size(egui::Vec2::new(320.0, 52.0));
+        ui.add(start).clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter))
+    })
+    .inner
+}
