@@ -7,14 +7,12 @@ use crate::game::ClientGame;
 use crate::game::Stage;
 use crate::net::{self, Admitted, ClientError, ConnectOptionsOf, SessionOf};
 use crate::state::MirrorOf;
-use bolide::bots::{BotLevel, Decide};
+use bolide::bots::BotLevel;
 use bolide::event::PhotoFinish;
-use bolide::view::PhaseView;
-use bolide::{Action, Bolide, Event, PlayerView};
+use bolide::{Bolide, Event};
 use bolide_table::wire::{
     ClientMsgOf, FieldCall, FieldLine, FieldTruth, MAX_FIELD_LINES, PROTOCOL_VERSION, ServerMsgOf, Shown, StandingLine,
 };
-use mille_bornes::MilleBornes;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::net::SocketAddr;
@@ -37,81 +35,6 @@ pub trait BotGame: ClientGame {
     /// contend (the fairness lab's bots do the same); `None`: what [`BotGame::decide`] picks.
     fn contend(_view: &Self::View, _legal: &[Self::Action]) -> Option<Self::Action> {
         None
-    }
-}
-
-impl BotGame for Bolide {
-    fn decision(view: &PlayerView, legal: &[Action]) -> String {
-        format!("{} {} {:?}{:?}{legal:?}", view.race, view.round, view.phase, view.turn)
-    }
-
-    /// Under the cup, the Klaxon whenever it may be called (B-4.6); in the grab, the pawn of
-    /// the fullest reservoir (the lowest pawn among equals): every bot sees the same
-    /// reservoirs, so every bot goes for it.
-    fn contend(view: &PlayerView, legal: &[Action]) -> Option<Action> {
-        if view.phase == PhaseView::CupDown {
-            return legal.contains(&Action::Klaxon).then_some(Action::Klaxon);
-        }
-        let pawn = legal
-            .iter()
-            .filter_map(|a| if let Action::TakePawn { pawn } = a { Some(*pawn) } else { None })
-            .max_by_key(|p| {
-                (view.pawns.iter().find(|v| v.pawn == *p).and_then(|v| v.reservoir), std::cmp::Reverse(p.0))
-            })?;
-        Some(Action::TakePawn { pawn })
-    }
-
-    fn decide(view: &PlayerView, legal: &[Action], level: BotLevel, rng: &mut ChaCha8Rng) -> Option<Action> {
-        // Under the cup the only choice is whether to call the Klaxon (B-4.6).
-        if view.phase == PhaseView::CupDown {
-            level.decide(view, &[Action::Klaxon], rng).filter(|_| legal.contains(&Action::Klaxon))
-        } else {
-            level.decide(view, legal, rng)
-        }
-    }
-}
-
-impl BotGame for MilleBornes {
-    fn decision(view: &mille_bornes::View, legal: &[mille_bornes::Action]) -> String {
-        // Every turn draws a card: the draw pile's count tells two turns of one seat apart.
-        format!(
-            "{} {} {} {} {:?}{legal:?}",
-            view.hand_number, view.attacks, view.draw_count, view.discard_count, view.phase
-        )
-    }
-
-    fn decide(
-        view: &mille_bornes::View,
-        legal: &[mille_bornes::Action],
-        level: BotLevel,
-        rng: &mut ChaCha8Rng,
-    ) -> Option<mille_bornes::Action> {
-        // M-15.5: the call is offered to the attacked side whatever it holds; a bot calls only
-        // holding the safety (M-15.11), as the host's bots do.
-        let holds = |a: &mille_bornes::Action| match (a, view.phase) {
-            (mille_bornes::Action::CoupFourre, mille_bornes::Phase::Window { attack, .. }) => {
-                view.hand.contains(&attack.safety().card())
-            }
-            _ => true,
-        };
-        let legal: Vec<mille_bornes::Action> = legal.iter().copied().filter(holds).collect();
-        mille_bornes::bots::decide_among(view, view.viewer?, level, &legal, rng)
-    }
-}
-
-impl BotGame for entenrallye::Entenrallye {
-    /// Every action moves a car, the calendar, the die or a part: all of it is in the view.
-    fn decision(view: &entenrallye::View, legal: &[entenrallye::Action]) -> String {
-        format!("{} {:?} {:?} {:?} {:?} {legal:?}", view.time, view.turn, view.phase, view.cars, view.hand)
-    }
-
-    fn decide(
-        view: &entenrallye::View,
-        legal: &[entenrallye::Action],
-        level: BotLevel,
-        rng: &mut ChaCha8Rng,
-    ) -> Option<entenrallye::Action> {
-        entenrallye::bots::decide(view, legal, level, rng)
     }
 }
 
@@ -152,21 +75,34 @@ impl PlayedOf<Bolide> {
     }
 }
 
-/// A game played by a bot that joined whatever the host plays.
-#[derive(Debug, Clone)]
-pub enum PlayedAny {
-    Bolide(Box<PlayedOf<Bolide>>),
-    MilleBornes(PlayedOf<MilleBornes>),
-    Entenrallye(PlayedOf<entenrallye::Entenrallye>),
+/// A game played by a bot that joined whatever the host plays: its standings and comebacks,
+/// and the game's own record ([`PlayedOf`]) for whoever knows the game.
+#[derive(Debug)]
+pub struct PlayedAny {
+    /// The game's name.
+    pub game: &'static str,
+    pub standings: Standings,
+    pub reconnects: u32,
+    played: Box<dyn std::any::Any + Send>,
 }
 
 impl PlayedAny {
-    pub fn standings(&self) -> &Standings {
-        match self {
-            PlayedAny::Bolide(p) => &p.standings,
-            PlayedAny::MilleBornes(p) => &p.standings,
-            PlayedAny::Entenrallye(p) => &p.standings,
+    pub fn new<W: ClientGame>(played: PlayedOf<W>) -> PlayedAny {
+        PlayedAny {
+            game: W::NAME,
+            standings: played.standings.clone(),
+            reconnects: played.reconnects,
+            played: Box::new(played),
         }
+    }
+
+    pub fn standings(&self) -> &Standings {
+        &self.standings
+    }
+
+    /// The game's own record, when it was a game of `W`.
+    pub fn of<W: ClientGame>(&self) -> Option<&PlayedOf<W>> {
+        self.played.downcast_ref()
     }
 }
 
@@ -206,33 +142,26 @@ const SWITCHES: u32 = 8;
 /// pilot switches the table to another game, joins again with its seat token and plays that
 /// one. `plan.choose`: the game this bot, seated first, picks in the lobby (`ChooseGame`).
 pub async fn play_any(addr: SocketAddr, code: &str, name: &str, plan: Plan<'_>) -> Result<PlayedAny, ClientError> {
+    play_among(&crate::games::Registry::standard(), addr, code, name, plan).await
+}
+
+/// [`play_any`] among the games of `games`.
+pub async fn play_among(
+    games: &crate::games::Registry,
+    addr: SocketAddr,
+    code: &str,
+    name: &str,
+    plan: Plan<'_>,
+) -> Result<PlayedAny, ClientError> {
     let mut token = None;
     for _ in 0..=SWITCHES {
         let admitted = net::knock(addr, code, name, token, PROTOCOL_VERSION, None, false).await?;
-        let played = match admitted.game.as_str() {
-            <Bolide as bolide_table::Words>::NAME => {
-                play_as::<Bolide>(Some(admitted), addr, code, name, plan, &mut quiet)
-                    .await
-                    .map(Box::new)
-                    .map(PlayedAny::Bolide)
-            }
-            <MilleBornes as bolide_table::Words>::NAME => {
-                play_as::<MilleBornes>(Some(admitted), addr, code, name, plan, &mut quiet)
-                    .await
-                    .map(PlayedAny::MilleBornes)
-            }
-            <entenrallye::Entenrallye as bolide_table::Words>::NAME => {
-                play_as::<entenrallye::Entenrallye>(Some(admitted), addr, code, name, plan, &mut quiet)
-                    .await
-                    .map(PlayedAny::Entenrallye)
-            }
-            other => {
-                let other = other.to_string();
-                admitted.close().await;
-                return Err(ClientError::OtherGame { host: other, here: "bolide, mille-bornes or entenrallye" });
-            }
+        let Some(game) = games.get(&admitted.game) else {
+            let host = admitted.game.clone();
+            admitted.close().await;
+            return Err(ClientError::OtherGame { host, here: games.names() });
         };
-        match played {
+        match (game.play)(admitted, addr, code, name, plan).await {
             Err(ClientError::GameChanged { game, token: t }) => {
                 tracing::info!(%name, %game, "the table now plays another game: joining it");
                 token = t;

@@ -223,7 +223,7 @@ pub enum ClientError {
     #[error("the host sent a table that cannot be drawn ({0}): rejoin, or run the same version on both laptops")]
     View(#[from] BadView),
     #[error("this table plays {host}, not {here}: join it from a client that plays {host}")]
-    OtherGame { host: String, here: &'static str },
+    OtherGame { host: String, here: String },
     /// The lobby's first pilot switched the table to another game (`ClientMsg::ChooseGame`):
     /// knock again with the seat token (`token`, once the session knew it) and play `game`.
     #[error("the table now plays {game}: join it again with your seat token")]
@@ -400,7 +400,7 @@ impl Admitted {
     pub fn session<W: ClientGame>(self, options: ConnectOptionsOf<W>) -> Result<SessionOf<W>, ClientError> {
         if self.game != W::NAME {
             self.connection.close(0u32.into(), b"another game");
-            return Err(ClientError::OtherGame { host: self.game, here: W::NAME });
+            return Err(ClientError::OtherGame { host: self.game, here: W::NAME.to_string() });
         }
         // Bounded: what the host sends as datagrams is copies and echoes; past a few, more is
         // a flood, dropped here instead of growing this laptop's memory.

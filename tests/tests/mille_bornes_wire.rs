@@ -161,7 +161,7 @@ async fn the_first_pilot_switches_the_table_to_1000_bornes_and_everyone_plays_it
     let standings = tokio::time::timeout(Duration::from_secs(60), play).await.expect("a hand within a minute").unwrap();
     let bob =
         tokio::time::timeout(Duration::from_secs(20), bob).await.expect("Bob's end").unwrap().expect("Bob played");
-    let bolide_client::bot::PlayedAny::MilleBornes(bob) = bob else { panic!("Bob played Bolide") };
+    let Some(bob) = bob.of::<mille_bornes::MilleBornes>() else { panic!("Bob played {}", bob.game) };
     assert_eq!(bob.standings, standings, "one game, one set of standings");
     assert_eq!(standings.len(), 4, "Anne, Bob and the host's two bots");
     let names: Vec<&str> = standings.iter().map(|l| l.name.as_str()).collect();

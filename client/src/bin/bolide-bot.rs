@@ -4,7 +4,7 @@
 //! of the dice; at a 1000 Bornes table each bot's check of the deal (M-3.2). Fills seats from another laptop on a game night; used by the tests.
 
 use bolide::bots::BotLevel;
-use bolide_client::bot::{self, FieldTest, PlayedAny};
+use bolide_client::bot::{self, FieldTest};
 use clap::Parser;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -95,11 +95,12 @@ async fn main() -> ExitCode {
         .map(|l| serde_json::json!({"seat": l.seat.0, "name": l.name, "points": l.points, "wins": l.wins, "rank": l.rank}))
         .collect();
     let mut report = serde_json::json!({ "standings": lines });
-    if let PlayedAny::Bolide(first) = first {
+    report["game"] = first.game.into();
+    if let Some(first) = first.of::<bolide::Bolide>() {
         // Provably fair dice: every bot checked what it saw against the seed revealed at the end.
         let mut dice = Vec::new();
         for (i, p) in played.iter().enumerate() {
-            let PlayedAny::Bolide(p) = p else { continue };
+            let Some(p) = p.of::<bolide::Bolide>() else { continue };
             let commitment = p.dice.commitment().map(|c| c.to_string());
             match p.dice.verdict() {
                 Some(Ok(report)) => dice.push(serde_json::json!({
@@ -114,14 +115,13 @@ async fn main() -> ExitCode {
                 None => dice.push(serde_json::json!({ "bot": i, "commitment": commitment, "match": null })),
             }
         }
-        report["game"] = "bolide".into();
         report["photo_finishes"] = serde_json::json!(first.photo_finishes());
         report["dice"] = dice.into();
-    } else {
+    } else if first.of::<mille_bornes::MilleBornes>().is_some() {
         // Provably fair deal (M-3.2): every bot checked every card it saw against the seed.
         let mut deals = Vec::new();
         for (i, p) in played.iter().enumerate() {
-            let PlayedAny::MilleBornes(p) = p else { continue };
+            let Some(p) = p.of::<mille_bornes::MilleBornes>() else { continue };
             let commitment = p.dice.commitment().map(|c| c.to_string());
             match p.dice.verdict() {
                 Some(Ok(r)) => deals.push(serde_json::json!({
@@ -134,7 +134,6 @@ async fn main() -> ExitCode {
                 None => deals.push(serde_json::json!({ "bot": i, "commitment": commitment, "match": null })),
             }
         }
-        report["game"] = "mille-bornes".into();
         report["deal"] = deals.into();
     }
     println!("{report}");

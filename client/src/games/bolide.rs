@@ -2,15 +2,18 @@
 //! timed moments, the cup (B-4.6) its countdown; the reveal and the window come by datagram
 //! twin as well as on the stream.
 
+use crate::bot::BotGame;
 use crate::game::{ClientGame, Stage, TwinUpdate};
 use crate::net::{ClientError, ConnectOptionsOf, SessionOf};
 use crate::state::{ClientStateOf, MirrorOf, SharedStateOf};
 use bolide::ServerMsg;
+use bolide::bots::{BotLevel, Decide};
 use bolide::dice::DiceWatch;
 use bolide::twin::Twin;
 use bolide::view::PhaseView;
 use bolide::{Action, Bolide, Event, Pawn, PlayerView, Seat};
 use bolide_table::wire::clean_reason;
+use rand_chacha::ChaCha8Rng;
 
 /// Bolide's client core and connection by their plain names (`net` and `state` re-export them
 /// for the faces: the window, the bots, the lab).
@@ -173,4 +176,35 @@ fn echange(twins: &mut Rounds, view: &PlayerView, seat: Option<Seat>, twin: Twin
     twins.revealed = Some((race, round));
     twins.echange = Some((race, round));
     Some((view, events, legal))
+}
+
+impl BotGame for Bolide {
+    fn decision(view: &PlayerView, legal: &[Action]) -> String {
+        format!("{} {} {:?}{:?}{legal:?}", view.race, view.round, view.phase, view.turn)
+    }
+
+    /// Under the cup, the Klaxon whenever it may be called (B-4.6); in the grab, the pawn of
+    /// the fullest reservoir (the lowest pawn among equals): every bot sees the same
+    /// reservoirs, so every bot goes for it.
+    fn contend(view: &PlayerView, legal: &[Action]) -> Option<Action> {
+        if view.phase == PhaseView::CupDown {
+            return legal.contains(&Action::Klaxon).then_some(Action::Klaxon);
+        }
+        let pawn = legal
+            .iter()
+            .filter_map(|a| if let Action::TakePawn { pawn } = a { Some(*pawn) } else { None })
+            .max_by_key(|p| {
+                (view.pawns.iter().find(|v| v.pawn == *p).and_then(|v| v.reservoir), std::cmp::Reverse(p.0))
+            })?;
+        Some(Action::TakePawn { pawn })
+    }
+
+    fn decide(view: &PlayerView, legal: &[Action], level: BotLevel, rng: &mut ChaCha8Rng) -> Option<Action> {
+        // Under the cup the only choice is whether to call the Klaxon (B-4.6).
+        if view.phase == PhaseView::CupDown {
+            level.decide(view, &[Action::Klaxon], rng).filter(|_| legal.contains(&Action::Klaxon))
+        } else {
+            level.decide(view, legal, rng)
+        }
+    }
 }

@@ -2,11 +2,14 @@
 //! in turn — so no moment, no twin and nothing to beat for; what is left is checking what
 //! the host sends against the game's own ranges (`View::check`).
 
+use crate::bot::BotGame;
 use crate::game::ClientGame;
+use bolide_table::BotLevel;
 use bolide_table::Seat;
 use bolide_table::seal::{Commitment, Seal};
 use bolide_table::wire::ServerMsgOf;
 use entenrallye::{Entenrallye, Event, View};
+use rand_chacha::ChaCha8Rng;
 
 /// What a laptop checks of the host's die (E-4.2, `entenrallye::dice`): every roll it saw,
 /// by its number in the year, against the seed the host committed to in its first lobby and
@@ -76,6 +79,22 @@ impl ClientGame for Entenrallye {
             }
             _ => {}
         }
+    }
+}
+
+impl BotGame for Entenrallye {
+    /// Every action moves a car, the calendar, the die or a part: all of it is in the view.
+    fn decision(view: &entenrallye::View, legal: &[entenrallye::Action]) -> String {
+        format!("{} {:?} {:?} {:?} {:?} {legal:?}", view.time, view.turn, view.phase, view.cars, view.hand)
+    }
+
+    fn decide(
+        view: &entenrallye::View,
+        legal: &[entenrallye::Action],
+        level: BotLevel,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<entenrallye::Action> {
+        entenrallye::bots::decide(view, legal, level, rng)
     }
 }
 

@@ -3,7 +3,9 @@
 //! Whether this laptop holds the safety changes nothing it says on the wire: the attacked
 //! side's seats all compete, and all beat alike, holding it or not.
 
+use crate::bot::BotGame;
 use crate::game::{ClientGame, Stage, TwinUpdate};
+use bolide_table::BotLevel;
 use bolide_table::Seat;
 use bolide_table::seal::{Commitment, Seal};
 use bolide_table::wire::ServerMsgOf;
@@ -12,6 +14,7 @@ use mille_bornes::deal::{DealMismatch, check_hand};
 use mille_bornes::manche::HAND_SIZE;
 use mille_bornes::partie::window_moment;
 use mille_bornes::{Action, Event, MilleBornes, Phase, View};
+use rand_chacha::ChaCha8Rng;
 
 /// What a laptop checks of the host's deals (M-3.2): every card it saw, hand by hand,
 /// against the seed the host committed to in its first lobby and reveals when the game ends.
@@ -190,6 +193,34 @@ impl ClientGame for MilleBornes {
             ServerMsgOf::Update { events, view, .. } => watch.update(events, view),
             _ => {}
         }
+    }
+}
+
+impl BotGame for MilleBornes {
+    fn decision(view: &mille_bornes::View, legal: &[mille_bornes::Action]) -> String {
+        // Every turn draws a card: the draw pile's count tells two turns of one seat apart.
+        format!(
+            "{} {} {} {} {:?}{legal:?}",
+            view.hand_number, view.attacks, view.draw_count, view.discard_count, view.phase
+        )
+    }
+
+    fn decide(
+        view: &mille_bornes::View,
+        legal: &[mille_bornes::Action],
+        level: BotLevel,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<mille_bornes::Action> {
+        // M-15.5: the call is offered to the attacked side whatever it holds; a bot calls only
+        // holding the safety (M-15.11), as the host's bots do.
+        let holds = |a: &mille_bornes::Action| match (a, view.phase) {
+            (mille_bornes::Action::CoupFourre, mille_bornes::Phase::Window { attack, .. }) => {
+                view.hand.contains(&attack.safety().card())
+            }
+            _ => true,
+        };
+        let legal: Vec<mille_bornes::Action> = legal.iter().copied().filter(holds).collect();
+        mille_bornes::bots::decide_among(view, view.viewer?, level, &legal, rng)
     }
 }
 

@@ -1,5 +1,113 @@
-//! Each game's half of the client core ([`crate::game::ClientGame`]), a module per game.
+//! The games this client plays — the client's one list of them, [`Registry::standard`] — and
+//! each game's half of the client core ([`crate::game::ClientGame`]) and of its bots
+//! ([`crate::bot::BotGame`]), a module per game.
+//!
+//! An entry gives every face what it needs of a game, typed once: the window a table's
+//! screens ([`TableFace`]), a kept night's replay and the rules page; a bot over the wire its
+//! play.
 
 pub mod bolide;
 pub mod entenrallye;
 pub mod mille_bornes;
+
+use crate::bot::{BotGame, Plan, PlayedAny};
+use crate::live::{LiveOf, Target};
+use crate::net::{Admitted, ClientError};
+use crate::replay::ReplayError;
+use crate::ui::face::{HowTo, Screen, Table, TableFace};
+use crate::ui::replay::Replayed;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// Opens a link to a table in one game's words.
+pub type Connect =
+    fn(&tokio::runtime::Handle, Target, Option<Admitted>, Arc<dyn Fn() + Send + Sync>) -> Box<dyn TableFace>;
+
+/// A bot's game over a connection the door admitted, to its end.
+pub type Play = for<'a> fn(
+    Admitted,
+    SocketAddr,
+    &'a str,
+    &'a str,
+    Plan<'a>,
+) -> Pin<Box<dyn Future<Output = Result<PlayedAny, ClientError>> + Send + 'a>>;
+
+/// One game as this client plays it.
+#[derive(Clone, Copy)]
+pub struct Entry {
+    /// Its name: the host's, on the wire, in the advert and in a kept night.
+    pub name: &'static str,
+    /// Its name on the box.
+    pub title: &'static str,
+    pub connect: Connect,
+    pub play: Play,
+    /// A kept night of this game, opened for the replay screen.
+    pub replay: fn(&str) -> Result<Box<dyn Replayed>, ReplayError>,
+    /// The rules page: its sections, and a note under them.
+    pub howto: fn(&crate::lang::Words) -> HowTo,
+}
+
+impl Entry {
+    /// The entry of the game `W` with the window's screens `S`.
+    pub fn of<W: BotGame, S: Screen<W>>() -> Entry {
+        Entry {
+            name: W::NAME,
+            title: W::NAME.parse::<bolide_words::GameKind>().map_or(W::NAME, bolide_words::GameKind::title),
+            connect: |runtime, target, door, repaint| {
+                Table::<W, S>::boxed(LiveOf::connect_through(runtime, target, door, repaint))
+            },
+            play: |admitted, addr, code, name, plan| {
+                Box::pin(async move {
+                    let mut quiet = crate::bot::quiet::<W>;
+                    crate::bot::play_as::<W>(Some(admitted), addr, code, name, plan, &mut quiet)
+                        .await
+                        .map(PlayedAny::new)
+                })
+            },
+            replay: S::night,
+            howto: S::howto,
+        }
+    }
+}
+
+/// The games this client plays, found by name, in the order the window lists them.
+#[derive(Clone)]
+pub struct Registry(Vec<Entry>);
+
+impl Registry {
+    /// Every game of this house: the one list. A new game is one line here.
+    pub fn standard() -> Registry {
+        Registry(Vec::new())
+            .with::<::bolide::Bolide, crate::ui::table_bolide::BolideTableUi>()
+            .with::<::mille_bornes::MilleBornes, crate::ui::table_mb::MbTableUi>()
+            .with::<::entenrallye::Entenrallye, crate::ui::table_ente::EnteTableUi>()
+    }
+
+    /// Plays `W` too, shown by the screens `S`.
+    pub fn with<W: BotGame, S: Screen<W>>(mut self) -> Registry {
+        self.0.retain(|e| e.name != W::NAME);
+        self.0.push(Entry::of::<W, S>());
+        self
+    }
+
+    /// The game called `name`.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.0.iter().find(|e| e.name == name)
+    }
+
+    /// The first game: what a table typed in by hand is joined as until it says its own.
+    pub fn first(&self) -> Option<&Entry> {
+        self.0.first()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.0.iter()
+    }
+
+    /// The games' names, for an error that says which there are.
+    pub fn names(&self) -> String {
+        self.0.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
+    }
+}

@@ -1,15 +1,17 @@
 //! A table as the window holds it, whatever its game: the link in the game's words and the
-//! game's screens, behind one trait ([`TableFace`]); and the window's one list of games
-//! ([`FACES`]), the way egui's demo keeps one file per window and one list of them.
+//! game's screens, behind one trait ([`TableFace`]), the way egui's demo keeps one file per
+//! window behind one trait. The games are listed once, in `crate::games::Registry`.
 //!
 //! A game's screens implement [`Screen`] in their own module; everything else a table does —
 //! its link, Leave, Ready, the window's title, the night kept at its end — is written once,
 //! here, for every game.
 
 use super::HostInfo;
+use super::replay::Replayed;
 use crate::game::ClientGame;
-use crate::live::{CommandOf, Link, LiveOf, Target};
+use crate::live::{CommandOf, Link, LiveOf};
 use crate::net::Admitted;
+use crate::replay::ReplayError;
 use bolide_table::seal::Commitment;
 use std::sync::Arc;
 
@@ -26,6 +28,9 @@ pub struct AtTable<'a> {
     pub guide_done: bool,
 }
 
+/// A game's rules page: its sections (a title and a paragraph each), and a note under them.
+pub type HowTo = (&'static [(&'static str, &'static str)], Option<&'static str>);
+
 /// A game's screens at a table: its lobby, its play and its end.
 pub trait Screen<W: ClientGame>: Default + 'static {
     /// The engine a night of this game replays through, to check it before it is kept.
@@ -38,6 +43,16 @@ pub trait Screen<W: ClientGame>: Default + 'static {
     /// The window's title at this table ("Bolide — grab!"): a glance at the task bar, and
     /// what the window's scripts and tests follow screens by.
     fn title(live: &LiveOf<W>) -> &'static str;
+
+    /// A kept night of this game (its journal), opened for the replay screen.
+    fn night(_text: &str) -> Result<Box<dyn Replayed>, ReplayError> {
+        Err(ReplayError::View(format!("the window has no replay of {} yet", W::NAME)))
+    }
+
+    /// The rules page: its sections (a title and a paragraph each), and a note under them.
+    fn howto(_w: &crate::lang::Words) -> HowTo {
+        (&[], None)
+    }
 }
 
 /// A table this window sits at, whatever its game.
@@ -126,55 +141,5 @@ impl<W: ClientGame, S: Screen<W>> TableFace for Table<W, S> {
 
     fn show(&mut self, ui: &mut egui::Ui, at: &mut AtTable) {
         self.screen.show(ui, &self.live, at);
-    }
-}
-
-/// Opens a link to a table in one game's words.
-pub type Connect =
-    fn(&tokio::runtime::Handle, Target, Option<Admitted>, Arc<dyn Fn() + Send + Sync>) -> Box<dyn TableFace>;
-
-/// A game the window sits at: its name (the host's, on the wire and in the advert) and how to
-/// open a link to its table.
-#[derive(Clone, Copy)]
-pub struct Face {
-    pub name: &'static str,
-    pub connect: Connect,
-}
-
-impl Face {
-    /// The face of the game `W` with the screens `S`.
-    pub fn of<W: ClientGame, S: Screen<W>>() -> Face {
-        Face {
-            name: W::NAME,
-            connect: |runtime, target, door, repaint| {
-                Table::<W, S>::boxed(LiveOf::connect_through(runtime, target, door, repaint))
-            },
-        }
-    }
-}
-
-/// The games the window sits at, found by name.
-#[derive(Clone)]
-pub struct Faces(Vec<Face>);
-
-impl Faces {
-    /// Every game of this house: the one list. A new game is one line here.
-    pub fn standard() -> Faces {
-        Faces(Vec::new())
-            .with::<bolide::Bolide, super::table_bolide::BolideTableUi>()
-            .with::<mille_bornes::MilleBornes, super::table_mb::MbTableUi>()
-            .with::<entenrallye::Entenrallye, super::table_ente::EnteTableUi>()
-    }
-
-    /// Sits at tables of `W` too, with the screens `S`.
-    pub fn with<W: ClientGame, S: Screen<W>>(mut self) -> Faces {
-        self.0.retain(|f| f.name != W::NAME);
-        self.0.push(Face::of::<W, S>());
-        self
-    }
-
-    /// The face of the game called `name`.
-    pub fn get(&self, name: &str) -> Option<&Face> {
-        self.0.iter().find(|f| f.name == name)
     }
 }

@@ -23,13 +23,14 @@ pub mod table_ente;
 pub mod table_mb;
 
 use crate::embed::{Embed, HostAsk};
+use crate::games::Registry;
 use crate::live::{Link, Live, LiveOf, Target};
 use crate::platform::discovery::Discovery;
 use crate::platform::display_time;
 use crate::platform::prefs::Prefs;
 use bolide::bots::BotLevel;
 use bolide_words::GameKind;
-use face::{AtTable, Faces, Table, TableFace};
+use face::{AtTable, Table, TableFace};
 use start::{Intent, StartUi};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -147,7 +148,7 @@ pub struct BolideApp {
     /// The language when the pilot chose none: the system's in the window, English in tests.
     system_lang: crate::lang::Lang,
     /// The games this window sits at.
-    faces: Faces,
+    games: Registry,
     /// A past night being watched.
     replay: Option<replay::ReplayUi>,
     drill: Option<drill::DrillUi>,
@@ -191,7 +192,7 @@ impl BolideApp {
             embed: None,
             title: "",
             system_lang: crate::lang::Lang::En,
-            faces: Faces::standard(),
+            games: Registry::standard(),
             replay: None,
             drill: None,
             replays: None,
@@ -237,9 +238,9 @@ impl BolideApp {
         self
     }
 
-    /// Sits at tables of more games (a game's tests add theirs).
-    pub fn faces(mut self, faces: Faces) -> BolideApp {
-        self.faces = faces;
+    /// Sits at tables of these games (a game's tests add theirs).
+    pub fn games(mut self, games: Registry) -> BolideApp {
+        self.games = games;
         self
     }
 
@@ -428,7 +429,7 @@ impl BolideApp {
                 let w = self.lang().words();
                 let opened = crate::shelf::Shelf::read(&kept.path)
                     .map_err(|e| e.to_string())
-                    .and_then(|text| replay::ReplayUi::open(kept, &text).map_err(|e| e.to_string()));
+                    .and_then(|text| replay::ReplayUi::open_in(&self.games, kept, &text).map_err(|e| e.to_string()));
                 match opened {
                     Ok(replay) => self.replay = Some(replay),
                     Err(why) => self.start.error = Some((w.replay_cannot_open)(&why)),
@@ -511,7 +512,7 @@ impl BolideApp {
     /// game answers with its name, and the link follows ([`BolideApp::follow_the_game`]).
     fn connect(&mut self, game: &str, target: Target, host: Option<HostInfo>) {
         let w = self.lang().words();
-        let Some(face) = self.faces.get(game).or_else(|| self.faces.get(GameKind::default().name())) else {
+        let Some(face) = self.games.get(game).or_else(|| self.games.first()) else {
             self.start.error = Some((w.table_plays_unknown)(game));
             return;
         };
@@ -532,7 +533,7 @@ impl BolideApp {
         let Some(seated) = &mut self.table else { return };
         let Link::OtherGame { game, token } = seated.face.link() else { return };
         let Some(mut target) = seated.target.clone() else { return };
-        let Some(face) = self.faces.get(&game) else {
+        let Some(face) = self.games.get(&game) else {
             return seated.face.end((w.table_plays_unknown)(&game));
         };
         if !seated.switches.follow(std::time::Instant::now()) {

@@ -1,30 +1,42 @@
-//! A night replayed in the window (`crate::replay`), as a spectator saw it, step by step.
-//! Bolide: the race screen — a move, a round, a race —, each grab's photo finish and each
-//! Échange in the log, then the podium with the dice checked and the night's statistics.
-//! 1000 Bornes: the table — a move, a turn round the table, a hand —, each Coup-Fourré's
-//! reaction, then the final places with the deal checked. The screens are the table's own,
-//! reading the replay's mirror instead of a link's.
+//! A night replayed in the window (`crate::replay`), as a spectator saw it, step by step: the
+//! bar that moves it (a move, a round, a race — each game says what its steps are) and the
+//! game's own screen for the step, reading the replay's mirror instead of a link's. Each game
+//! opens its nights ([`super::face::Screen::night`]): Bolide's race screen, each grab's photo
+//! finish and its podium with the dice checked and the night's statistics; 1000 Bornes' table
+//! and its Coup-Fourrés; Entenrallye's year.
 
-use super::{mille_bornes as mb, podium, race, rallye, table_ente, table_mb};
+use crate::games::Registry;
 use crate::lang::Words;
-use crate::live::{Live, LiveOf};
-use crate::replay::{Night, ReplayError};
+use crate::replay::ReplayError;
 use crate::shelf::Kept;
-use bolide::Bolide;
-use bolide::game::Championship;
-use bolide_table::Seat;
-use bolide_table::wire::StandingLine;
-use bolide_words::GameKind;
 use egui::RichText;
-use entenrallye::{Entenrallye, Rallye};
-use mille_bornes::{MilleBornes, Partie};
+
+/// The replay bar's six moves and where the replay is (`big`, `small`, step, last step), in a
+/// game's words.
+pub type Nav = (&'static [&'static str; 6], fn(u16, u16, usize, usize) -> String);
+
+/// A game's night on the replay screen.
+pub trait Replayed {
+    fn steps(&self) -> usize;
+    /// Where each step is, as the bar says it: race and round (Bolide), hand and turn round
+    /// the table (1000 Bornes), month and turn (Entenrallye).
+    fn marks(&self) -> Vec<(u16, u16)>;
+    /// The bar's six moves and where the replay is, in the game's words.
+    fn nav(&self, w: &'static Words) -> Nav;
+    /// Whether the night's statistics have a page (the bar's toggle).
+    fn has_stats(&self) -> bool {
+        false
+    }
+    /// Draws step `step` (with the statistics page instead, when asked and there is one).
+    fn show(&mut self, ui: &mut egui::Ui, step: usize, stats: bool, w: &'static Words) -> Result<(), ReplayError>;
+}
 
 /// How long a step stays on screen while the replay plays.
 const PLAY_STEP_S: f64 = 0.5;
 
 pub struct ReplayUi {
     pub kept: Kept,
-    screen: Screen,
+    screen: Box<dyn Replayed>,
     /// Where each step is: the race and round (Bolide), the hand and turn round the table
     /// (1000 Bornes).
     marks: Vec<(u16, u16)>,
@@ -32,24 +44,6 @@ pub struct ReplayUi {
     /// Playing: when the step last moved on (the window's time, s).
     playing: Option<f64>,
     stats: bool,
-}
-
-/// The game's night and its screen. Each screen's link is detached: its clock serves the
-/// screen, and what it would send goes nowhere.
-enum Screen {
-    Bolide { night: Box<Night<Bolide>>, live: Live, race: race::RaceUi },
-    MilleBornes { night: Box<Night<MilleBornes>>, live: LiveOf<MilleBornes>, table: mb::MilleBornesUi },
-    Entenrallye { night: Box<Night<Entenrallye>> },
-}
-
-impl Screen {
-    fn steps(&self) -> usize {
-        match self {
-            Screen::Bolide { night, .. } => night.steps(),
-            Screen::MilleBornes { night, .. } => night.steps(),
-            Screen::Entenrallye { night } => night.steps(),
-        }
-    }
 }
 
 /// Where a button or key moves the replay.
@@ -65,24 +59,22 @@ enum Go {
 }
 
 impl ReplayUi {
-    /// Opens a kept night (`text`, its journal): it replays whole before the first frame.
+    /// Opens a kept night (`text`, its journal) of one of this house's games.
     pub fn open(kept: Kept, text: &str) -> Result<ReplayUi, ReplayError> {
-        let (screen, marks) = if kept.game == GameKind::Entenrallye.name() {
-            let night = Night::<Entenrallye>::open::<Rallye>(text)?;
-            let marks = months_and_turns(&night);
-            (Screen::Entenrallye { night: Box::new(night) }, marks)
-        } else if kept.game == GameKind::MilleBornes.name() {
-            let night = Night::<MilleBornes>::open::<Partie>(text)?;
-            let marks = turns_round_the_table(&night);
-            let (live, _) = LiveOf::detached("");
-            (Screen::MilleBornes { night: Box::new(night), live, table: mb::MilleBornesUi::default() }, marks)
-        } else {
-            let night = Night::<Bolide>::open::<Championship>(text)?;
-            let marks =
-                (0..night.steps()).map(|k| night.view(k).map_or((0, 0), |v| (u16::from(v.race), v.round))).collect();
-            let (live, _) = Live::detached("");
-            (Screen::Bolide { night: Box::new(night), live, race: race::RaceUi::default() }, marks)
+        ReplayUi::open_in(&Registry::standard(), kept, text)
+    }
+
+    /// Opens a kept night of one of `games`: it replays whole before the first frame. A night
+    /// kept before a table played more than one game names none: it is the first game's.
+    pub fn open_in(games: &Registry, kept: Kept, text: &str) -> Result<ReplayUi, ReplayError> {
+        let game = match kept.game.as_str() {
+            "" => games.first(),
+            name => games.get(name),
         };
+        let game = game
+            .ok_or_else(|| ReplayError::View(format!("a night of {}, a game this window does not know", kept.game)))?;
+        let screen = (game.replay)(text)?;
+        let marks = screen.marks();
         Ok(ReplayUi { kept, screen, marks, step: 0, playing: None, stats: false })
     }
 
@@ -102,12 +94,7 @@ impl ReplayUi {
             });
             ui.horizontal(|ui| {
                 let moves = [Go::RaceBack, Go::RoundBack, Go::MoveBack, Go::Move, Go::Round, Go::Race];
-                let bolide = matches!(self.screen, Screen::Bolide { .. });
-                let (nav, place) = match self.screen {
-                    Screen::Bolide { .. } => (&w.replay_nav, w.replay_where),
-                    Screen::MilleBornes { .. } => (&w.mb_replay_nav, w.mb_replay_where),
-                    Screen::Entenrallye { .. } => (&w.ente_replay_nav, w.ente_replay_where),
-                };
+                let (nav, place) = self.screen.nav(w);
                 for (i, (label, to)) in nav.iter().zip(moves).enumerate() {
                     if i == 3 {
                         let play = if self.playing.is_some() { w.replay_pause } else { w.replay_play };
@@ -122,7 +109,7 @@ impl ReplayUi {
                 if ui.button(w.replay_podium).clicked() {
                     go = Some(Go::End);
                 }
-                if bolide {
+                if self.screen.has_stats() {
                     ui.toggle_value(&mut self.stats, w.replay_stats);
                 }
                 let (big, round) = self.marks.get(self.step).copied().unwrap_or_default();
@@ -151,54 +138,8 @@ impl ReplayUi {
     }
 
     fn body(&mut self, ui: &mut egui::Ui, w: &'static Words) {
-        let cannot = |ui: &mut egui::Ui, e: ReplayError| {
+        if let Err(e) = self.screen.show(ui, self.step, self.stats, w) {
             egui::CentralPanel::default().show(ui, |ui| ui.label((w.replay_cannot_open)(&e.to_string())));
-        };
-        let (night, live, race) = match &mut self.screen {
-            Screen::Bolide { night, live, race } => (night, live, race),
-            Screen::Entenrallye { night } => {
-                let names = night.names.clone();
-                match night.at(self.step) {
-                    Ok(t) => {
-                        if let Some(mut table) = table_ente::mirror_table(t) {
-                            table.names = &names;
-                            rallye::show(ui, &table, None, w);
-                        }
-                    }
-                    Err(e) => cannot(ui, e),
-                }
-                return;
-            }
-            Screen::MilleBornes { night, live, table } => {
-                match night.at(self.step) {
-                    Ok(t) => {
-                        let now = live.now_us();
-                        table.show(ui, &mut table_mb::NetTable::replayed(live, t), now, w);
-                    }
-                    Err(e) => cannot(ui, e),
-                }
-                return;
-            }
-        };
-        let names = night.names.clone();
-        let t = match night.at(self.step) {
-            Ok(t) => t,
-            Err(e) => return cannot(ui, e),
-        };
-        if let Some(standings) = t.finished.clone() {
-            egui::CentralPanel::default()
-                .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::show(ui, t, &standings, w)));
-        } else if self.stats {
-            // The night up to this step, pilot by pilot in seat order.
-            let pilots: Vec<StandingLine> = names
-                .iter()
-                .enumerate()
-                .map(|(i, name)| StandingLine { seat: Seat(i as u8), name: name.clone(), points: 0, wins: 0, rank: 0 })
-                .collect();
-            egui::CentralPanel::default()
-                .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::night(ui, t, &pilots, w)));
-        } else {
-            race.show(ui, live, t, w);
         }
     }
 
@@ -240,49 +181,4 @@ fn keys(ui: &egui::Ui) -> Option<Go> {
         .into_iter()
         .find_map(|(key, go)| i.key_pressed(key).then_some(go))
     })
-}
-
-/// Each step's month (E-3) and turn (from 1: a turn begins each time another seat is to play).
-fn months_and_turns(night: &Night<Entenrallye>) -> Vec<(u16, u16)> {
-    let (mut marks, mut turn, mut was) = (Vec::new(), 0u16, None);
-    for k in 0..night.steps() {
-        let Some(view) = night.view(k) else {
-            marks.push((0, turn));
-            continue;
-        };
-        if was != Some(view.turn) {
-            turn = turn.saturating_add(1);
-            was = Some(view.turn);
-        }
-        marks.push((u16::from(view.calendar().month()), turn));
-    }
-    marks
-}
-
-/// Each step's hand and turn round the table (from 1): a round begins each time the player on
-/// the dealer's left (M-3.1) is to play after someone else was.
-fn turns_round_the_table(night: &Night<MilleBornes>) -> Vec<(u16, u16)> {
-    let (mut marks, mut hand, mut round, mut was) = (Vec::new(), u16::MAX, 0u16, None);
-    for k in 0..night.steps() {
-        let Some(view) = night.view(k) else {
-            marks.push((hand.saturating_add(1), round));
-            continue;
-        };
-        if view.hand_number != hand {
-            (hand, round, was) = (view.hand_number, 0, None);
-        }
-        let first = Seat(((usize::from(view.dealer.0) + 1) % usize::from(view.players.max(1))) as u8);
-        let to_play = match view.phase {
-            mille_bornes::Phase::Turn { seat } => Some(seat),
-            _ => None,
-        };
-        if to_play == Some(first) && was != Some(first) {
-            round = round.saturating_add(1);
-        }
-        if to_play.is_some() {
-            was = to_play;
-        }
-        marks.push((hand.saturating_add(1), round.max(1)));
-    }
-    marks
 }

@@ -67,7 +67,7 @@ pub struct StartUi {
     picked: Option<FoundHost>,
     pub error: Option<String>,
     /// The "How to play" page, when open, and the game it explains.
-    howto: Option<super::howto::Game>,
+    howto: Option<&'static str>,
 }
 
 impl Default for StartUi {
@@ -151,7 +151,7 @@ impl StartUi {
             }
             ui.separator();
             if ui.button(w.how_to_play).clicked() {
-                self.howto = Some(super::howto::Game::Bolide);
+                self.howto = Some(GameKind::default().name());
             }
         });
         ui.add_space(10.0);

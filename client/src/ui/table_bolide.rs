@@ -2,9 +2,14 @@
 //! lobby until the championship starts, the races, then the podium.
 
 use super::face::{AtTable, Screen};
+use super::replay::Replayed;
 use super::{lobby, podium, race};
+use crate::lang::Words;
 use crate::live::{Command, Live};
+use crate::replay::{Night, ReplayError};
 use bolide::view::PhaseView;
+use bolide_table::Seat;
+use bolide_table::wire::StandingLine;
 
 #[derive(Default)]
 pub struct BolideTableUi {
@@ -54,6 +59,16 @@ impl Screen<bolide::Bolide> for BolideTableUi {
         }
     }
 
+    fn night(text: &str) -> Result<Box<dyn Replayed>, ReplayError> {
+        let night = Night::<bolide::Bolide>::open::<bolide::game::Championship>(text)?;
+        let (live, _) = Live::detached("");
+        Ok(Box::new(BolideNight { night, live, race: race::RaceUi::default() }))
+    }
+
+    fn howto(w: &Words) -> super::face::HowTo {
+        (w.howto_bolide, Some(w.no_sound_note))
+    }
+
     fn title(live: &Live) -> &'static str {
         let state = live.state();
         let t = &state.mirror;
@@ -72,6 +87,54 @@ impl Screen<bolide::Bolide> for BolideTableUi {
             PhaseView::Movement => "Bolide — movement",
             PhaseView::Over => "Bolide — race over",
         }
+    }
+}
+
+/// A Bolide night on the replay screen: the race screen at each step, the podium with the
+/// dice checked, and the night's statistics.
+struct BolideNight {
+    night: Night<bolide::Bolide>,
+    /// Detached: its clock serves the screen, and what it would send goes nowhere.
+    live: Live,
+    race: race::RaceUi,
+}
+
+impl Replayed for BolideNight {
+    fn steps(&self) -> usize {
+        self.night.steps()
+    }
+
+    fn marks(&self) -> Vec<(u16, u16)> {
+        (0..self.night.steps()).map(|k| self.night.view(k).map_or((0, 0), |v| (u16::from(v.race), v.round))).collect()
+    }
+
+    fn nav(&self, w: &'static Words) -> super::replay::Nav {
+        (&w.replay_nav, w.replay_where)
+    }
+
+    fn has_stats(&self) -> bool {
+        true
+    }
+
+    fn show(&mut self, ui: &mut egui::Ui, step: usize, stats: bool, w: &'static Words) -> Result<(), ReplayError> {
+        let names = self.night.names.clone();
+        let t = self.night.at(step)?;
+        if let Some(standings) = t.finished.clone() {
+            egui::CentralPanel::default()
+                .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::show(ui, t, &standings, w)));
+        } else if stats {
+            // The night up to this step, pilot by pilot in seat order.
+            let pilots: Vec<StandingLine> = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| StandingLine { seat: Seat(i as u8), name: name.clone(), points: 0, wins: 0, rank: 0 })
+                .collect();
+            egui::CentralPanel::default()
+                .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| podium::night(ui, t, &pilots, w)));
+        } else {
+            self.race.show(ui, &self.live, t, w);
+        }
+        Ok(())
     }
 }
 

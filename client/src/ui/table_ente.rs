@@ -4,8 +4,10 @@
 
 use super::lobby::{Frame, frame};
 use super::rallye::{self, Table};
+use super::replay::Replayed;
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
+use crate::replay::{Night, ReplayError};
 use crate::state::MirrorOf;
 use ::entenrallye::{Entenrallye, FirstPlayer, Ties};
 use bolide_table::wire::LobbyStateOf;
@@ -123,6 +125,14 @@ impl super::face::Screen<Entenrallye> for EnteTableUi {
     }
 
     /// The window's title at this table.
+    fn night(text: &str) -> Result<Box<dyn Replayed>, ReplayError> {
+        Ok(Box::new(EnteNight(Night::<Entenrallye>::open::<entenrallye::Rallye>(text)?)))
+    }
+
+    fn howto(w: &Words) -> super::face::HowTo {
+        (w.howto_entenrallye, None)
+    }
+
     fn title(live: &LiveOf<Entenrallye>) -> &'static str {
         let state = live.state();
         let t = &state.mirror;
@@ -168,4 +178,48 @@ pub fn mid_year(names: &[&str], seed: u64) -> LiveOf<Entenrallye> {
     }
     live.set_link(crate::live::Link::Connected);
     live
+}
+
+/// A year of Entenrallye on the replay screen: the board at each step, then the standings.
+struct EnteNight(Night<Entenrallye>);
+
+impl Replayed for EnteNight {
+    fn steps(&self) -> usize {
+        self.0.steps()
+    }
+
+    fn marks(&self) -> Vec<(u16, u16)> {
+        months_and_turns(&self.0)
+    }
+
+    fn nav(&self, w: &'static Words) -> super::replay::Nav {
+        (&w.ente_replay_nav, w.ente_replay_where)
+    }
+
+    fn show(&mut self, ui: &mut egui::Ui, step: usize, _stats: bool, w: &'static Words) -> Result<(), ReplayError> {
+        let names = self.0.names.clone();
+        let t = self.0.at(step)?;
+        if let Some(mut table) = mirror_table(t) {
+            table.names = &names;
+            rallye::show(ui, &table, None, w);
+        }
+        Ok(())
+    }
+}
+
+/// Each step's month (E-3) and turn (from 1: a turn begins each time another seat is to play).
+fn months_and_turns(night: &Night<Entenrallye>) -> Vec<(u16, u16)> {
+    let (mut marks, mut turn, mut was) = (Vec::new(), 0u16, None);
+    for k in 0..night.steps() {
+        let Some(view) = night.view(k) else {
+            marks.push((0, turn));
+            continue;
+        };
+        if was != Some(view.turn) {
+            turn = turn.saturating_add(1);
+            was = Some(view.turn);
+        }
+        marks.push((u16::from(view.calendar().month()), turn));
+    }
+    marks
 }

@@ -5,8 +5,10 @@
 
 use super::lobby::{Frame, frame};
 pub use super::net_table::NetTable;
+use super::replay::Replayed;
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
+use crate::replay::{Night, ReplayError};
 use crate::state::MirrorOf;
 use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
@@ -180,6 +182,16 @@ impl super::face::Screen<MilleBornes> for MbTableUi {
     }
 
     /// The window's title at this table.
+    fn night(text: &str) -> Result<Box<dyn Replayed>, ReplayError> {
+        let night = Night::<MilleBornes>::open::<mille_bornes::Partie>(text)?;
+        let (live, _) = LiveOf::detached("");
+        Ok(Box::new(MbNight { night, live, table: super::mille_bornes::MilleBornesUi::default() }))
+    }
+
+    fn howto(w: &Words) -> super::face::HowTo {
+        (w.howto_mille_bornes, None)
+    }
+
     fn title(live: &LiveOf<MilleBornes>) -> &'static str {
         let state = live.state();
         let t = &state.mirror;
@@ -211,4 +223,62 @@ pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
     }
     live.set_link(crate::live::Link::Connected);
     live
+}
+
+/// A night of 1000 Bornes on the replay screen: the table at each step, each Coup-Fourré's
+/// reaction, then the final places with the deal checked.
+struct MbNight {
+    night: Night<MilleBornes>,
+    /// Detached: its clock serves the screen, and what it would send goes nowhere.
+    live: LiveOf<MilleBornes>,
+    table: super::mille_bornes::MilleBornesUi,
+}
+
+impl Replayed for MbNight {
+    fn steps(&self) -> usize {
+        self.night.steps()
+    }
+
+    fn marks(&self) -> Vec<(u16, u16)> {
+        turns_round_the_table(&self.night)
+    }
+
+    fn nav(&self, w: &'static Words) -> super::replay::Nav {
+        (&w.mb_replay_nav, w.mb_replay_where)
+    }
+
+    fn show(&mut self, ui: &mut egui::Ui, step: usize, _stats: bool, w: &'static Words) -> Result<(), ReplayError> {
+        let t = self.night.at(step)?;
+        let now = self.live.now_us();
+        self.table.show(ui, &mut NetTable::replayed(&self.live, t), now, w);
+        Ok(())
+    }
+}
+
+/// Each step's hand and turn round the table (from 1): a round begins each time the player on
+/// the dealer's left (M-3.1) is to play after someone else was.
+fn turns_round_the_table(night: &Night<MilleBornes>) -> Vec<(u16, u16)> {
+    let (mut marks, mut hand, mut round, mut was) = (Vec::new(), u16::MAX, 0u16, None);
+    for k in 0..night.steps() {
+        let Some(view) = night.view(k) else {
+            marks.push((hand.saturating_add(1), round));
+            continue;
+        };
+        if view.hand_number != hand {
+            (hand, round, was) = (view.hand_number, 0, None);
+        }
+        let first = Seat(((usize::from(view.dealer.0) + 1) % usize::from(view.players.max(1))) as u8);
+        let to_play = match view.phase {
+            mille_bornes::Phase::Turn { seat } => Some(seat),
+            _ => None,
+        };
+        if to_play == Some(first) && was != Some(first) {
+            round = round.saturating_add(1);
+        }
+        if to_play.is_some() {
+            was = to_play;
+        }
+        marks.push((hand.saturating_add(1), round.max(1)));
+    }
+    marks
 }
