@@ -5,13 +5,13 @@
 use crate::beat;
 use crate::game::ClientGame;
 use crate::game::Stage;
-use crate::net::{self, Admitted, ClientError, ConnectOptionsOf, SessionOf};
+use crate::net::{Admitted, ClientError, ConnectOptionsOf, SessionOf};
 use crate::state::MirrorOf;
 use bolide::bots::BotLevel;
 use bolide::event::PhotoFinish;
 use bolide::{Bolide, Event};
 use bolide_table::wire::{
-    ClientMsgOf, FieldCall, FieldLine, FieldTruth, MAX_FIELD_LINES, PROTOCOL_VERSION, ServerMsgOf, Shown, StandingLine,
+    ClientMsgOf, FieldCall, FieldLine, FieldTruth, MAX_FIELD_LINES, ServerMsgOf, Shown, StandingLine,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -132,44 +132,6 @@ pub async fn play(
     watch: Watch<'_>,
 ) -> Result<Played, ClientError> {
     play_as::<Bolide>(None, addr, code, name, Plan::new(level, think, seed), watch).await
-}
-
-/// Game switches a bot follows in one lobby before it gives up (a first pilot flipping
-/// between games).
-const SWITCHES: u32 = 8;
-
-/// Joins the table and plays whichever game it plays, to its end; when the lobby's first
-/// pilot switches the table to another game, joins again with its seat token and plays that
-/// one. `plan.choose`: the game this bot, seated first, picks in the lobby (`ChooseGame`).
-pub async fn play_any(addr: SocketAddr, code: &str, name: &str, plan: Plan<'_>) -> Result<PlayedAny, ClientError> {
-    play_among(&crate::games::Registry::standard(), addr, code, name, plan).await
-}
-
-/// [`play_any`] among the games of `games`.
-pub async fn play_among(
-    games: &crate::games::Registry,
-    addr: SocketAddr,
-    code: &str,
-    name: &str,
-    plan: Plan<'_>,
-) -> Result<PlayedAny, ClientError> {
-    let mut token = None;
-    for _ in 0..=SWITCHES {
-        let admitted = net::knock(addr, code, name, token, PROTOCOL_VERSION, None, false).await?;
-        let Some(game) = games.get(&admitted.game) else {
-            let host = admitted.game.clone();
-            admitted.close().await;
-            return Err(ClientError::OtherGame { host, here: games.names() });
-        };
-        match (game.play)(admitted, addr, code, name, plan).await {
-            Err(ClientError::GameChanged { game, token: t }) => {
-                tracing::info!(%name, %game, "the table now plays another game: joining it");
-                token = t;
-            }
-            played => return played,
-        }
-    }
-    Err(ClientError::Lost(format!("the lobby switched games {SWITCHES} times: join again once it has settled")))
 }
 
 /// How a bot plays: its level, its thinking time, its seed, the game it picks in the lobby
@@ -347,7 +309,7 @@ pub async fn play_session<W: BotGame>(
         }
         match &msg {
             // Seated first in the lobby of another game than the one it came to play: it picks
-            // its game (the host closes every connection, and `play_any` joins the new lobby).
+            // its game (the host closes every connection, and `games::Registry::play` joins the new lobby).
             ServerMsgOf::Lobby(lobby)
                 if !lobby.started
                     && !ready_sent

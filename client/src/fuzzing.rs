@@ -11,7 +11,8 @@
 //! all three games ([`game_bytes`], [`mutate_game`]), Bolide's with its text faces.
 
 use crate::bot::BotGame;
-use crate::state::{ClientState, ClientStateOf};
+use crate::games::bolide::ClientState;
+use crate::state::ClientStateOf;
 use bolide::Seat;
 use bolide::ServerMsg;
 use bolide_table::wire::{self, BeatSchedule, FrameDecoder, MAX_NAME_CHARS, MAX_REASON_CHARS};

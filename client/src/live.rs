@@ -118,18 +118,21 @@ pub struct Target {
 impl<W: ClientGame> LiveOf<W> {
     /// Starts the link's task on `runtime`; `repaint` is called whenever the table changes.
     pub fn connect(runtime: &tokio::runtime::Handle, target: Target, repaint: Arc<dyn Fn() + Send + Sync>) -> Self {
-        Self::connect_through(runtime, target, None, repaint)
+        Self::connect_through(runtime, target, None, Hooks::repaint(repaint))
     }
 
     /// As [`LiveOf::connect`], going on first through `door`: a connection past the host's
-    /// door that a link in another game's words opened ([`LiveOf::take_door`]).
+    /// door that a link in another game's words opened ([`LiveOf::take_door`]), with the
+    /// face's `hooks`.
     pub fn connect_through(
         runtime: &tokio::runtime::Handle,
         target: Target,
         door: Option<net::Admitted>,
-        repaint: Arc<dyn Fn() + Send + Sync>,
+        hooks: Hooks,
     ) -> Self {
-        let (live, commands) = Self::detached(&target.code);
+        let Hooks { repaint, unsent } = hooks;
+        let (mut live, commands) = Self::detached(&target.code);
+        live.unsent = unsent;
         let options = ConnectOptionsOf::<W> {
             clock: live.clock.clone(),
             unsent: live.unsent.clone(),
@@ -158,7 +161,7 @@ impl<W: ClientGame> LiveOf<W> {
             link: Arc::new(Mutex::new(Link::Connecting)),
             commands: tx,
             clock: Arc::default(),
-            unsent: crate::platform::display_time::unsent(),
+            unsent: net::Unsent::default(),
             door: Arc::default(),
         };
         (live, rx)
@@ -191,6 +194,22 @@ impl<W: ClientGame> LiveOf<W> {
 
     pub fn now_us(&self) -> u64 {
         self.clock.now_us()
+    }
+}
+
+/// What the face that opens a link gives it: a way to wake the face when the table changed,
+/// and what keeps its stamped inputs (the window's reads the display's unread input events,
+/// `platform::display_time`).
+#[derive(Clone)]
+pub struct Hooks {
+    pub repaint: Arc<dyn Fn() + Send + Sync>,
+    pub unsent: net::Unsent,
+}
+
+impl Hooks {
+    /// Hooks that only repaint.
+    pub fn repaint(repaint: Arc<dyn Fn() + Send + Sync>) -> Hooks {
+        Hooks { repaint, unsent: net::Unsent::default() }
     }
 }
 

@@ -123,8 +123,6 @@ const UNSENT: usize = 16;
 /// How long a stamped input may wait to be sent before it is taken as lost, µs.
 pub const UNSENT_STALE_US: u64 = 2_000_000;
 
-pub use crate::games::bolide::{ConnectOptions, Session};
-
 /// How to connect, beyond the address and the code.
 #[derive(Clone)]
 pub struct ConnectOptionsOf<W: ClientGame> {

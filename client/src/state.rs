@@ -18,8 +18,6 @@ use bolide_table::wire::{
 };
 use std::sync::{Arc, Mutex, MutexGuard};
 
-pub use crate::games::bolide::{ClientState, Mirror, SharedState};
-
 /// Events a client keeps: far more than a championship of six races makes, so a long game
 /// (or a host that floods) does not grow a laptop's memory without bound.
 pub const MAX_EVENTS: usize = 20_000;
@@ -448,6 +446,7 @@ impl<W: ClientGame> SharedStateOf<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::bolide::ClientState;
     use bolide::model::MAX_PILOTS;
     use bolide::twin::Twin;
     use bolide::view::PhaseView;

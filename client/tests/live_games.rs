@@ -4,7 +4,7 @@
 //! to Bolide sends it on again, to the same seat.
 
 use bolide::Bolide;
-use bolide_client::live::{CommandOf, Link, Live, LiveOf, Target};
+use bolide_client::live::{CommandOf, Hooks, Link, Live, LiveOf, Target};
 use bolide_host::serve::{self, ServeArgs};
 use bolide_table::Seat;
 use bolide_table::wire::SeatToken;
@@ -63,8 +63,12 @@ async fn the_window_s_link_follows_the_table_s_game_to_the_same_seat() {
     // In the table's words, through the connection the knock opened: the seat it was given.
     let door = bolide.take_door();
     assert!(door.is_some(), "the connection is handed on");
-    let cards =
-        LiveOf::<MilleBornes>::connect_through(&runtime, Target { token, ..target.clone() }, door, repaint.clone());
+    let cards = LiveOf::<MilleBornes>::connect_through(
+        &runtime,
+        Target { token, ..target.clone() },
+        door,
+        Hooks::repaint(repaint.clone()),
+    );
     until("seated at the 1000 Bornes table", || {
         let state = cards.state();
         state.mirror.lobby.is_some() && state.mirror.seat.is_some()

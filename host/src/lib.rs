@@ -5,6 +5,7 @@
 pub mod fair;
 pub mod field;
 pub mod files;
+pub mod flags;
 pub mod fuzzing;
 pub mod game;
 pub mod games;

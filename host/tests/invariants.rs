@@ -9,8 +9,10 @@
 //!   clock: every instant is the table's;
 //! - the table (`table/`: the seam, the wire envelope, the seal) does no I/O either;
 //! - a game crate depends on the table and pure libraries alone, the table on no game, the
-//!   client on no host, and every crate of the workspace is placed as a game or a layer (the
-//!   manifests).
+//!   client on no host; the games are read from the workspace's manifests (a member whose
+//!   package is not one of the house's `bolide-*` layers), so a fourth game is held to all
+//!   of this the day it is added;
+//! - no two modules of a crate import each other, directly or round a loop.
 //!
 //! Test code (a `tests.rs`/`props.rs` file, or what follows `#[cfg(test)]` in a file) is not
 //! held to them: tests may print and time.
@@ -84,7 +86,9 @@ const IO_AND_CLOCKS: &[&str] = &[
 
 #[test]
 fn the_table_names_no_game() {
-    let games = ["bolide::", "bolide_host", "bolide_client", "bolide_words", "mille_bornes", "entenrallye"];
+    let mut games = game_paths();
+    games.extend(["bolide_host", "bolide_client", "bolide_words"].map(String::from));
+    let games: Vec<&str> = games.iter().map(String::as_str).collect();
     let found = violations(&["table/src"], &games);
     assert!(found.is_empty(), "Architecture Invariant: the table names no game's types:\n{}", found.join("\n"));
 }
@@ -116,6 +120,8 @@ fn the_room_names_no_game() {
         "mille_bornes",
         "entenrallye",
     ];
+    let paths = game_paths();
+    let games: Vec<&str> = games.into_iter().chain(paths.iter().map(String::as_str)).collect();
     let found = violations(&["host/src/room"], &games);
     assert!(found.is_empty(), "Architecture Invariant: the room names no game:\n{}", found.join("\n"));
 }
@@ -143,6 +149,8 @@ fn the_network_layer_and_the_client_core_name_no_game() {
     ];
     let layers =
         ["host/src/net", "client/src/state.rs", "client/src/net.rs", "client/src/beat.rs", "client/src/game.rs"];
+    let paths = game_paths();
+    let games: Vec<&str> = games.into_iter().chain(paths.iter().map(String::as_str)).collect();
     let found = violations(&layers, &games);
     assert!(
         found.is_empty(),
@@ -166,7 +174,8 @@ fn no_message_has_a_fixed_array_sized_by_seats() {
 
 #[test]
 fn a_game_s_engine_does_no_io_and_reads_no_clock() {
-    let found = violations(&["bolide/src", "mille-bornes/src", "entenrallye/src"], IO_AND_CLOCKS);
+    let dirs: Vec<String> = games().iter().map(|g| format!("{g}/src")).collect();
+    let found = violations(&dirs.iter().map(String::as_str).collect::<Vec<_>>(), IO_AND_CLOCKS);
     assert!(found.is_empty(), "Architecture Invariant: engines are pure:\n{}", found.join("\n"));
 }
 
@@ -198,40 +207,59 @@ fn dependencies(dir: &str) -> Vec<String> {
         .collect()
 }
 
-/// The game crates: an engine each, beside the table.
-const GAMES: &[&str] = &["bolide", "mille-bornes", "entenrallye"];
-/// Everything else in the workspace, by the layer it is.
-const HOUSE: &[&str] = &["table", "words", "link", "host", "client", "app", "tests"];
+/// The workspace's members, as the root manifest lists them.
+fn members() -> Vec<String> {
+    let root_manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let members = root_manifest.split("members = [").nth(1).and_then(|m| m.split(']').next()).unwrap_or("");
+    members.split(',').map(|m| m.trim().trim_matches('"').to_string()).filter(|m| !m.is_empty()).collect()
+}
+
+/// The package name in `dir/Cargo.toml`.
+fn package(dir: &str) -> String {
+    let manifest = std::fs::read_to_string(root().join(dir).join("Cargo.toml")).unwrap();
+    let line = manifest.lines().find(|l| l.trim_start().starts_with("name")).unwrap_or("");
+    line.split('"').nth(1).unwrap_or("").to_string()
+}
+
+/// The game crates, an engine each beside the table: every member whose package is not one
+/// of the house's layers (`bolide-table`, `bolide-host`, …).
+fn games() -> Vec<String> {
+    members().into_iter().filter(|m| !package(m).starts_with("bolide-")).collect()
+}
+
+/// How code names a game's crate (`mille_bornes::`).
+fn game_paths() -> Vec<String> {
+    games().iter().map(|g| format!("{}::", g.replace('-', "_"))).collect()
+}
+
 /// What an engine may depend on: the table's seam and pure libraries.
 const PURE: &[&str] = &["bolide-table", "serde", "thiserror", "rand", "rand_chacha"];
 
 #[test]
-fn every_crate_of_the_workspace_has_its_place_in_these_invariants() {
-    // A new crate — a fourth game — is held to the engine's rules below as soon as it is named
-    // here, and this test fails until it is.
-    let root_manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
-    let members = root_manifest.split("members = [").nth(1).and_then(|m| m.split(']').next()).unwrap_or("");
-    let members: Vec<&str> = members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()).collect();
-    assert!(members.len() >= GAMES.len() + HOUSE.len(), "no members read: {members:?}");
-    for member in &members {
-        assert!(
-            GAMES.contains(member) || HOUSE.contains(member),
-            "Architecture Invariant: `{member}` is neither a game nor a layer this test knows: name it in GAMES or HOUSE"
-        );
+fn the_games_are_read_from_the_manifests() {
+    // The reading sees the three games and the house's layers; a fourth game is a fourth
+    // member, held to every rule here as soon as it is one.
+    let games = games();
+    for game in ["bolide", "mille-bornes", "entenrallye"] {
+        assert!(games.iter().any(|g| g == game), "{game} not read as a game: {games:?}");
     }
+    let house: Vec<String> = members().into_iter().filter(|m| !games.contains(m)).collect();
+    for layer in ["table", "words", "link", "host", "client", "app"] {
+        assert!(house.iter().any(|h| h == layer), "{layer} not read as a layer: {house:?}");
+    }
+    assert_eq!(package("table"), "bolide-table");
 }
 
 #[test]
 fn a_game_depends_on_the_table_alone_and_the_table_on_no_game() {
-    for game in GAMES {
+    for game in &games() {
         let deps = dependencies(game);
         assert!(deps.iter().any(|d| d == "bolide-table"), "{game} does not build on the table: {deps:?}");
         let others: Vec<&String> = deps.iter().filter(|d| !PURE.contains(&d.as_str())).collect();
         assert!(others.is_empty(), "Architecture Invariant: the engine {game} depends on {others:?}");
     }
     let table = dependencies("table");
-    let games: Vec<&String> =
-        table.iter().filter(|d| d.starts_with("bolide-") || GAMES.contains(&d.as_str())).collect();
+    let games: Vec<&String> = table.iter().filter(|d| d.starts_with("bolide-") || games().contains(d)).collect();
     assert!(games.is_empty(), "Architecture Invariant: the table depends on {games:?}");
     // The reading sees what it looks for: the host does I/O.
     assert!(dependencies("host").iter().any(|d| d == "quinn"), "the manifest reading found nothing");
@@ -249,4 +277,135 @@ fn the_client_depends_on_no_host() {
         "Architecture Invariant: the client depends on the host; embed it from app/ instead"
     );
     assert!(dependencies("app").iter().any(|d| d == "bolide-host"));
+}
+
+/// A crate's modules, by path (`ui::table_mb`), and the file each is.
+fn modules(src: &Path) -> Vec<(String, PathBuf)> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    files
+        .into_iter()
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "bin"))
+        .map(|f| {
+            let rel = f.strip_prefix(src).unwrap().with_extension("");
+            let mut parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into()).collect();
+            if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+                parts.pop();
+            }
+            (parts.join("::"), f)
+        })
+        .collect()
+}
+
+/// Whether module `a` is `b` or holds it.
+fn holds(a: &str, b: &str) -> bool {
+    a.is_empty() || a == b || b.starts_with(&format!("{a}::"))
+}
+
+/// Each module's imports of the crate's other modules (`crate::x::y`, `super::x`, `crate::{x,
+/// y}`), a module's own parents and children aside: they always see each other.
+fn imports(src: &Path) -> Vec<(String, Vec<String>)> {
+    let mods = modules(src);
+    let known = |path: &[String]| -> Option<String> {
+        (1..=path.len()).rev().map(|k| path[..k].join("::")).find(|p| mods.iter().any(|(m, _)| m == p))
+    };
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    mods.iter()
+        .map(|(module, file)| {
+            let text = std::fs::read_to_string(file).unwrap();
+            let code: String = text
+                .split("#[cfg(test)]")
+                .next()
+                .unwrap_or("")
+                .lines()
+                .map(|l| l.split("//").next().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let here: Vec<String> = module.split("::").filter(|p| !p.is_empty()).map(String::from).collect();
+            let mut targets = Vec::new();
+            let path_after = |rest: &str| -> Vec<String> {
+                rest.split(|c: char| !(is_word(c) || c == ':'))
+                    .next()
+                    .unwrap_or("")
+                    .split("::")
+                    .filter(|p| !p.is_empty())
+                    .map(String::from)
+                    .collect()
+            };
+            for (at, _) in code.match_indices("crate::") {
+                let rest = &code[at + 7..];
+                if let Some(group) = rest.strip_prefix('{') {
+                    for item in group.split('}').next().unwrap_or("").split(',') {
+                        targets.extend(known(&path_after(item.trim())));
+                    }
+                } else {
+                    targets.extend(known(&path_after(rest)));
+                }
+            }
+            for (at, _) in code.match_indices("super::") {
+                // Count the whole run of `super::` once, at its start.
+                if code[..at].ends_with("super::") {
+                    continue;
+                }
+                let mut run = 0;
+                while code[at + 7 * run..].starts_with("super::") {
+                    run += 1;
+                }
+                let base = &here[..here.len().saturating_sub(run)];
+                let rest = &code[at + 7 * run..];
+                let mut path = base.to_vec();
+                path.extend(path_after(rest));
+                targets.extend(known(&path).filter(|t| t.split("::").count() > base.len()));
+            }
+            targets.retain(|t| !holds(t, module) && !holds(module, t));
+            targets.sort();
+            targets.dedup();
+            (module.clone(), targets)
+        })
+        .collect()
+}
+
+/// The loops among `imports`: each a list of modules that reach one another.
+fn loops(imports: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
+    let reaches = |from: &str| -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut todo = vec![from.to_string()];
+        while let Some(m) = todo.pop() {
+            for t in imports.iter().filter(|(n, _)| *n == m).flat_map(|(_, ts)| ts) {
+                if !seen.contains(t) {
+                    seen.push(t.clone());
+                    todo.push(t.clone());
+                }
+            }
+        }
+        seen
+    };
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for (module, _) in imports {
+        let from = reaches(module);
+        if !from.contains(module) || found.iter().any(|l| l.contains(module)) {
+            continue;
+        }
+        let mut knot: Vec<String> = from.into_iter().filter(|m| reaches(m).contains(module)).collect();
+        knot.sort();
+        found.push(knot);
+    }
+    found
+}
+
+#[test]
+fn no_two_modules_import_each_other_directly_or_round_a_loop() {
+    let mut found = Vec::new();
+    for member in members() {
+        for knot in loops(&imports(&root().join(&member).join("src"))) {
+            found.push(format!("{member}: {}", knot.join(" → ")));
+        }
+    }
+    assert!(found.is_empty(), "Architecture Invariant: modules that import each other:\n{}", found.join("\n"));
+    // The reading sees a loop where there is one, and an import where there is one.
+    let looped = [("a".to_string(), vec!["b".to_string()]), ("b".to_string(), vec!["a".to_string()])];
+    assert_eq!(loops(&looped), [vec!["a".to_string(), "b".to_string()]]);
+    let client = imports(&root().join("client/src"));
+    let table_mb = client.iter().find(|(m, _)| m == "ui::table_mb").map(|(_, t)| t.clone()).unwrap_or_default();
+    assert!(table_mb.contains(&"ui::lobby".to_string()) && table_mb.contains(&"live".to_string()), "{table_mb:?}");
 }

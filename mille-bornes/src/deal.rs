@@ -9,6 +9,11 @@ use bolide_table::Seat;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
+/// Most players at a table (M-2.1).
+pub const MAX_PLAYERS: usize = 8;
+/// M-3.2: cards dealt to each player.
+pub const HAND_SIZE: u8 = 6;
+
 /// What a stream is for: the top byte of its ChaCha stream number.
 #[derive(Clone, Copy)]
 enum Purpose {
@@ -60,15 +65,15 @@ pub enum DealMismatch {
 /// one viewer got them (others' draws hidden), from its `Dealt` on.
 pub fn check_hand(seed: u64, players: u8, log: &[Event]) -> Result<(), DealMismatch> {
     let Some(&Event::Dealt { hand, first, .. }) = log.first() else { return Ok(()) };
-    let players = players.clamp(1, crate::manche::MAX_PLAYERS as u8);
+    let players = players.clamp(1, MAX_PLAYERS as u8);
     let deck = deck(seed, hand);
     let mut top = DECK_SIZE;
     let mut pop = || {
         top = top.checked_sub(1)?;
         deck.get(top).copied()
     };
-    let mut hands = [crate::card::CardCounts::default(); crate::manche::MAX_PLAYERS];
-    for _ in 0..crate::manche::HAND_SIZE {
+    let mut hands = [crate::card::CardCounts::default(); MAX_PLAYERS];
+    for _ in 0..HAND_SIZE {
         for i in 0..players {
             let seat = (first.0.wrapping_add(i)) % players;
             let card = pop().ok_or(DealMismatch::PastTheDeck { hand })?;

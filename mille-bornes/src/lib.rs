@@ -18,6 +18,7 @@ pub mod scenario;
 pub mod score;
 pub mod sim;
 pub mod tableau;
+pub mod view;
 
 pub use action::{Action, RuleError};
 pub use card::{Attack, Card, CardCounts, Family, Hazard, Safety};

@@ -13,10 +13,7 @@ use crate::tableau::{Laid, Tableau};
 use bolide_table::Seat;
 use serde::{Deserialize, Serialize};
 
-/// Most players at a table (M-2.1).
-pub const MAX_PLAYERS: usize = 8;
-/// M-3.2: cards dealt to each player.
-pub const HAND_SIZE: u8 = 6;
+pub use crate::deal::{HAND_SIZE, MAX_PLAYERS};
 
 /// Where a hand stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -55,7 +55,7 @@ pub fn workspace_bin(name: &str) -> PathBuf {
 }
 
 /// Reads from `session` until the connection ends; returns why (fails after 60 s).
-pub async fn until_closed(session: &mut bolide_client::net::Session) -> bolide_client::net::ClientError {
+pub async fn until_closed(session: &mut bolide_client::games::bolide::Session) -> bolide_client::net::ClientError {
     tokio::time::timeout(std::time::Duration::from_secs(60), async {
         loop {
             if let Err(e) = session.next().await {

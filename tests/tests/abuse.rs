@@ -2,7 +2,8 @@
 //! offending connection with a reason and the game goes on for everyone else.
 
 use bolide::{ClientMsg, ServerMsg};
-use bolide_client::net::{ClientError, Session};
+use bolide_client::games::bolide::Session;
+use bolide_client::net::ClientError;
 use bolide_table::wire::{PROTOCOL_VERSION, close};
 use bolide_tests::{closed_with, host, quick_room, raw_connection, spoof_initials};
 use std::time::Duration;

@@ -5,7 +5,7 @@ use bolide::Action;
 use bolide::bots::BotLevel;
 use bolide::{ClientMsg, ServerMsg};
 use bolide_client::bot;
-use bolide_client::net::{ConnectOptions, Session};
+use bolide_client::games::bolide::{ConnectOptions, Session};
 use bolide_tests::{Reaped, scratch, spawn_host, until_closed, workspace_bin};
 use std::process::Command;
 use std::time::Duration;

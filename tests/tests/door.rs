@@ -3,7 +3,8 @@
 //! its seat, a connection flood holds bounded memory, and Initials spoofed with a seated
 //! laptop's address do not stop its comeback. Each case bounded in time.
 
-use bolide_client::net::{ClientError, ConnectOptions, ConnectOptionsOf, Session, SessionOf};
+use bolide_client::games::bolide::{ConnectOptions, Session};
+use bolide_client::net::{ClientError, ConnectOptionsOf, SessionOf};
 use bolide_host::net::server::{WRONG_CODE_BURST, WRONG_CODE_HOST_BURST};
 use bolide_table::wire::{ClientMsgOf, PROTOCOL_VERSION, ServerMsgOf};
 use bolide_tests::{Ending, guess, host, quick_room, scratch, spawn_host, spoof_initials, workspace_bin};

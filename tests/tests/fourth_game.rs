@@ -275,13 +275,10 @@ async fn a_fourth_game_registered_once_on_each_side_is_hosted_played_by_bots_ver
     assert_eq!((hosting.game, hosting.title), ("relais", "relais"));
     let addr = hosting.server.local_addr();
     let plan = Plan::new(BotLevel::Strategic, Duration::ZERO, 7);
-    let played = tokio::time::timeout(
-        Duration::from_secs(30),
-        bolide_client::bot::play_among(&client_games, addr, &hosting.code, "Ada", plan),
-    )
-    .await
-    .expect("the game ends within 30 s")
-    .expect("the client's bot plays Relais to its end");
+    let played = tokio::time::timeout(Duration::from_secs(30), client_games.play(addr, &hosting.code, "Ada", plan))
+        .await
+        .expect("the game ends within 30 s")
+        .expect("the client's bot plays Relais to its end");
     assert_eq!(played.game, "relais");
     assert_eq!(played.standings.len(), 2, "Ada and the host's bot: {:?}", played.standings);
     assert!(played.of::<Relais>().is_some_and(|p| p.events.last().is_some_and(|e| e.count >= GOAL)));

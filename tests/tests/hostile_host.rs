@@ -5,7 +5,8 @@
 use bolide::Seat;
 use bolide::ServerMsg;
 use bolide::view::ViewError;
-use bolide_client::net::{ClientError, Session};
+use bolide_client::games::bolide::Session;
+use bolide_client::net::ClientError;
 use bolide_host::net::{Identity, pake, room_code, tls};
 use bolide_table::wire::{self, FrameDecoder, Knock, PROTOCOL_VERSION, Proof};
 use std::time::Duration;

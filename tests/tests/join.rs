@@ -3,7 +3,8 @@
 //! host it poses as, with or without the word, and as a man in the middle between a pilot and
 //! the real host — and what an honest join costs.
 
-use bolide_client::net::{ClientError, Session};
+use bolide_client::games::bolide::Session;
+use bolide_client::net::ClientError;
 use bolide_host::net::server::{Journal, Server};
 use bolide_host::net::{Identity, tls};
 use bolide_tests::{host, quick_room};
@@ -150,7 +151,7 @@ async fn an_honest_join_proves_the_word_in_one_more_round_trip() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wrong_codes_from_many_addresses_lock_the_host_and_its_screen_says_so() {
-    use bolide_client::net::ConnectOptions;
+    use bolide_client::games::bolide::ConnectOptions;
     use quinn::Runtime;
     let (server, code) = host("join-lockout", quick_room("GARAGE", 2, 1));
     let addr = server.local_addr();

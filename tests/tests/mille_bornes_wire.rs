@@ -108,7 +108,9 @@ async fn the_first_pilot_switches_the_table_to_1000_bornes_and_everyone_plays_it
     let bob = {
         let code = code.clone();
         tokio::spawn(async move {
-            bot::play_any(addr, &code, "Bob", bot::Plan::new(BotLevel::Strategic, Duration::ZERO, 3)).await
+            bolide_client::games::Registry::standard()
+                .play(addr, &code, "Bob", bot::Plan::new(BotLevel::Strategic, Duration::ZERO, 3))
+                .await
         })
     };
     // Bob is seated second in the Bolide lobby; then Anne picks 1000 Bornes.

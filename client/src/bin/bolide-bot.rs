@@ -68,7 +68,7 @@ async fn main() -> ExitCode {
         let field = args.fairness_test.then_some(args.reaction_ms);
         tasks.push(tokio::spawn(async move {
             let plan = bot::Plan { choose, field, ..bot::Plan::new(args.level, think, u64::from(i)) };
-            bot::play_any(args.connect, &code, &name, plan).await
+            bolide_client::games::Registry::standard().play(args.connect, &code, &name, plan).await
         }));
     }
     let mut played = Vec::new();

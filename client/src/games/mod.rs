@@ -11,19 +11,21 @@ pub mod entenrallye;
 pub mod mille_bornes;
 
 use crate::bot::{BotGame, Plan, PlayedAny};
-use crate::live::{LiveOf, Target};
+use crate::live::{Hooks, LiveOf, Target};
 use crate::net::{Admitted, ClientError};
 use crate::replay::ReplayError;
-use crate::ui::face::{HowTo, Screen, Table, TableFace};
-use crate::ui::replay::Replayed;
+use crate::ui::face::{HowTo, Replayed, Screen, Table, TableFace};
+use bolide_table::wire::PROTOCOL_VERSION;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::Arc;
+
+/// Game switches a bot follows in one lobby before it gives up (a first pilot flipping
+/// between games).
+const SWITCHES: u32 = 8;
 
 /// Opens a link to a table in one game's words.
-pub type Connect =
-    fn(&tokio::runtime::Handle, Target, Option<Admitted>, Arc<dyn Fn() + Send + Sync>) -> Box<dyn TableFace>;
+pub type Connect = fn(&tokio::runtime::Handle, Target, Option<Admitted>, Hooks) -> Box<dyn TableFace>;
 
 /// A bot's game over a connection the door admitted, to its end.
 pub type Play = for<'a> fn(
@@ -55,8 +57,8 @@ impl Entry {
         Entry {
             name: W::NAME,
             title: W::NAME.parse::<bolide_words::GameKind>().map_or(W::NAME, bolide_words::GameKind::title),
-            connect: |runtime, target, door, repaint| {
-                Table::<W, S>::boxed(LiveOf::connect_through(runtime, target, door, repaint))
+            connect: |runtime, target, door, hooks| {
+                Table::<W, S>::boxed(LiveOf::connect_through(runtime, target, door, hooks))
             },
             play: |admitted, addr, code, name, plan| {
                 Box::pin(async move {
@@ -104,6 +106,36 @@ impl Registry {
 
     pub fn iter(&self) -> impl Iterator<Item = &Entry> {
         self.0.iter()
+    }
+
+    /// Joins the table and plays whichever of these games it plays, to its end; when the
+    /// lobby's first pilot switches the table to another game, joins again with its seat
+    /// token and plays that one. `plan.choose`: the game this bot, seated first, picks in the
+    /// lobby (`ChooseGame`).
+    pub async fn play(
+        &self,
+        addr: SocketAddr,
+        code: &str,
+        name: &str,
+        plan: Plan<'_>,
+    ) -> Result<PlayedAny, ClientError> {
+        let mut token = None;
+        for _ in 0..=SWITCHES {
+            let admitted = crate::net::knock(addr, code, name, token, PROTOCOL_VERSION, None, false).await?;
+            let Some(game) = self.get(&admitted.game) else {
+                let host = admitted.game.clone();
+                admitted.close().await;
+                return Err(ClientError::OtherGame { host, here: self.names() });
+            };
+            match (game.play)(admitted, addr, code, name, plan).await {
+                Err(ClientError::GameChanged { game, token: t }) => {
+                    tracing::info!(%name, %game, "the table now plays another game: joining it");
+                    token = t;
+                }
+                played => return played,
+            }
+        }
+        Err(ClientError::Lost(format!("the lobby switched games {SWITCHES} times: join again once it has settled")))
     }
 
     /// The games' names, for an error that says which there are.

@@ -270,7 +270,7 @@ pub(crate) fn window() -> Option<&'static Shared> {
 }
 
 /// What a link of the window's tells its beats: held back by the presses not read yet.
-pub(crate) fn unsent() -> crate::net::Unsent {
+pub fn unsent() -> crate::net::Unsent {
     window().map_or_else(crate::net::Unsent::default, |p| crate::net::Unsent::with_unread(Arc::new(p.clone())))
 }
 

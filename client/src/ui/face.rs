@@ -7,7 +7,6 @@
 //! here, for every game.
 
 use super::HostInfo;
-use super::replay::Replayed;
 use crate::game::ClientGame;
 use crate::live::{CommandOf, Link, LiveOf};
 use crate::net::Admitted;
@@ -142,4 +141,30 @@ impl<W: ClientGame, S: Screen<W>> TableFace for Table<W, S> {
     fn show(&mut self, ui: &mut egui::Ui, at: &mut AtTable) {
         self.screen.show(ui, &self.live, at);
     }
+}
+
+/// The replay bar's six moves and where the replay is (`big`, `small`, step, last step), in a
+/// game's words.
+pub type Nav = (&'static [&'static str; 6], fn(u16, u16, usize, usize) -> String);
+
+/// A game's night on the replay screen.
+pub trait Replayed {
+    fn steps(&self) -> usize;
+    /// Where each step is, as the bar says it: race and round (Bolide), hand and turn round
+    /// the table (1000 Bornes), month and turn (Entenrallye).
+    fn marks(&self) -> Vec<(u16, u16)>;
+    /// The bar's six moves and where the replay is, in the game's words.
+    fn nav(&self, w: &'static crate::lang::Words) -> Nav;
+    /// Whether the night's statistics have a page (the bar's toggle).
+    fn has_stats(&self) -> bool {
+        false
+    }
+    /// Draws step `step` (with the statistics page instead, when asked and there is one).
+    fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        step: usize,
+        stats: bool,
+        w: &'static crate::lang::Words,
+    ) -> Result<(), ReplayError>;
 }

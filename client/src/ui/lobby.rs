@@ -3,9 +3,10 @@
 
 use super::look;
 use crate::game::ClientGame;
+use crate::games::bolide::Mirror;
 use crate::lang::Words;
 use crate::live::{Command, CommandOf, Live, LiveOf};
-use crate::state::{Mirror, MirrorOf};
+use crate::state::MirrorOf;
 use bolide::LobbyState;
 use bolide::circuits::PRESETS;
 use bolide::model::MAX_PILOTS;

@@ -1,5 +1,5 @@
 //! The window (egui on eframe): the start screen, then one table — its lobby, its races, its
-//! podium. Every screen reads the client core's [`Mirror`](crate::state::Mirror) (what the
+//! podium. Every screen reads the client core's [`Mirror`](crate::games::bolide::Mirror) (what the
 //! client knows of the table) and asks for things with [`Command`]s; nothing here knows a
 //! rule: what may be done is the host's `legal` list.
 
@@ -386,13 +386,16 @@ impl BolideApp {
         self.files_dir().ok().map(|d| d.join("championship.journal"))
     }
 
-    fn repaint(&self) -> Arc<dyn Fn() + Send + Sync> {
+    /// What a link from this window is given: a repaint, and the display's unread inputs for
+    /// the stamps it keeps ([`display_time`]).
+    fn hooks(&self) -> crate::live::Hooks {
         let ctx = self.ctx.clone();
-        Arc::new(move || {
+        let repaint = Arc::new(move || {
             if let Some(ctx) = &ctx {
                 ctx.request_repaint();
             }
-        })
+        });
+        crate::live::Hooks { repaint, unsent: display_time::unsent() }
     }
 
     fn launch(&mut self, intent: Intent) {
@@ -516,7 +519,7 @@ impl BolideApp {
             self.start.error = Some((w.table_plays_unknown)(game));
             return;
         };
-        let face = (face.connect)(&self.runtime.handle, target.clone(), None, self.repaint());
+        let face = (face.connect)(&self.runtime.handle, target.clone(), None, self.hooks());
         self.sit_at(face, Some(target), host);
     }
 
@@ -529,7 +532,7 @@ impl BolideApp {
     /// A table that plays another game than its link speaks (it was switched in the lobby,
     /// or joined by address): the link goes on in that game's words, in the same seat.
     fn follow_the_game(&mut self) {
-        let (w, repaint) = (self.lang().words(), self.repaint());
+        let (w, hooks) = (self.lang().words(), self.hooks());
         let Some(seated) = &mut self.table else { return };
         let Link::OtherGame { game, token } = seated.face.link() else { return };
         let Some(mut target) = seated.target.clone() else { return };
@@ -546,7 +549,7 @@ impl BolideApp {
         if door.is_none() {
             target.colour = None;
         }
-        seated.face = (face.connect)(&self.runtime.handle, target.clone(), door, repaint);
+        seated.face = (face.connect)(&self.runtime.handle, target.clone(), door, hooks);
         seated.target = Some(target);
         seated.ready_sent = false;
     }

@@ -2,8 +2,8 @@
 
 use super::look;
 use super::race::points_by_race;
+use crate::games::bolide::Mirror;
 use crate::lang::Words;
-use crate::state::Mirror;
 use bolide_table::wire::StandingLine;
 use egui::RichText;
 

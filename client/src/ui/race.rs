@@ -4,9 +4,9 @@
 //! the `Move` actions in it.
 
 use super::{board, look};
+use crate::games::bolide::Mirror;
 use crate::lang::Words;
 use crate::live::{Command, CommandOf, Live, LiveOf};
-use crate::state::Mirror;
 use bolide::view::{PhaseView, TurnStep};
 use bolide::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, Timed};
 use bolide_table::wire::Shown;

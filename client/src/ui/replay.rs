@@ -1,35 +1,16 @@
 //! A night replayed in the window (`crate::replay`), as a spectator saw it, step by step: the
 //! bar that moves it (a move, a round, a race — each game says what its steps are) and the
 //! game's own screen for the step, reading the replay's mirror instead of a link's. Each game
-//! opens its nights ([`super::face::Screen::night`]): Bolide's race screen, each grab's photo
+//! opens its nights ([`super::face::Screen::night`], a [`Replayed`]): Bolide's race screen, each grab's photo
 //! finish and its podium with the dice checked and the night's statistics; 1000 Bornes' table
 //! and its Coup-Fourrés; Entenrallye's year.
 
+pub use super::face::{Nav, Replayed};
 use crate::games::Registry;
 use crate::lang::Words;
 use crate::replay::ReplayError;
 use crate::shelf::Kept;
 use egui::RichText;
-
-/// The replay bar's six moves and where the replay is (`big`, `small`, step, last step), in a
-/// game's words.
-pub type Nav = (&'static [&'static str; 6], fn(u16, u16, usize, usize) -> String);
-
-/// A game's night on the replay screen.
-pub trait Replayed {
-    fn steps(&self) -> usize;
-    /// Where each step is, as the bar says it: race and round (Bolide), hand and turn round
-    /// the table (1000 Bornes), month and turn (Entenrallye).
-    fn marks(&self) -> Vec<(u16, u16)>;
-    /// The bar's six moves and where the replay is, in the game's words.
-    fn nav(&self, w: &'static Words) -> Nav;
-    /// Whether the night's statistics have a page (the bar's toggle).
-    fn has_stats(&self) -> bool {
-        false
-    }
-    /// Draws step `step` (with the statistics page instead, when asked and there is one).
-    fn show(&mut self, ui: &mut egui::Ui, step: usize, stats: bool, w: &'static Words) -> Result<(), ReplayError>;
-}
 
 /// How long a step stays on screen while the replay plays.
 const PLAY_STEP_S: f64 = 0.5;

@@ -1,8 +1,8 @@
 //! A Bolide table over the wire, as the window shows it: Practice's first-round guide, the
 //! lobby until the championship starts, the races, then the podium.
 
+use super::face::Replayed;
 use super::face::{AtTable, Screen};
-use super::replay::Replayed;
 use super::{lobby, podium, race};
 use crate::lang::Words;
 use crate::live::{Command, Live};
@@ -108,7 +108,7 @@ impl Replayed for BolideNight {
         (0..self.night.steps()).map(|k| self.night.view(k).map_or((0, 0), |v| (u16::from(v.race), v.round))).collect()
     }
 
-    fn nav(&self, w: &'static Words) -> super::replay::Nav {
+    fn nav(&self, w: &'static Words) -> super::face::Nav {
         (&w.replay_nav, w.replay_where)
     }
 

@@ -2,9 +2,9 @@
 //! game screen (`ui::entenrallye`) fed by the client core's mirror — a live table's, or a
 //! replay's step (`mirror_table`). Nothing is timed: an action goes out as a plain request.
 
+use super::face::Replayed;
 use super::lobby::{Frame, frame};
 use super::rallye::{self, Table};
-use super::replay::Replayed;
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::replay::{Night, ReplayError};
@@ -192,7 +192,7 @@ impl Replayed for EnteNight {
         months_and_turns(&self.0)
     }
 
-    fn nav(&self, w: &'static Words) -> super::replay::Nav {
+    fn nav(&self, w: &'static Words) -> super::face::Nav {
         (&w.ente_replay_nav, w.ente_replay_where)
     }
 

@@ -3,9 +3,9 @@
 //! Practice's). A Coup-Fourré goes out as a timed request: `shown` is the frame that first
 //! drew the attack (the grab's own stamp, `race::stamp_shown`), `input` the key or the click.
 
+use super::face::Replayed;
 use super::lobby::{Frame, frame};
 pub use super::net_table::NetTable;
-use super::replay::Replayed;
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::replay::{Night, ReplayError};
@@ -243,7 +243,7 @@ impl Replayed for MbNight {
         turns_round_the_table(&self.night)
     }
 
-    fn nav(&self, w: &'static Words) -> super::replay::Nav {
+    fn nav(&self, w: &'static Words) -> super::face::Nav {
         (&w.mb_replay_nav, w.mb_replay_where)
     }
 

@@ -2,8 +2,8 @@
 //! narration, every die checked against the seed, its scenarios and its races of bots.
 
 use super::{ScenarioReport, Served, SimulateAsk, Verdict};
+use crate::flags::ServeArgs;
 use crate::room::LobbyOf;
-use crate::serve::ServeArgs;
 use bolide::circuits::CircuitChoice;
 use bolide::game::Championship;
 use bolide::model::MAX_PILOTS;

@@ -2,8 +2,8 @@
 //! and its years of bots. It times nothing, so a field run and the lab have nothing to judge.
 
 use super::{Served, SimulateAsk, seat_names, with_options};
+use crate::flags::ServeArgs;
 use crate::room::LobbyOf;
-use crate::serve::ServeArgs;
 use bolide_table::Game;
 use bolide_words::lang::Words;
 use entenrallye::{Entenrallye, Lobby, Rallye, Settings};

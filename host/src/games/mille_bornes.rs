@@ -2,8 +2,8 @@
 //! its scenarios, its bots' win rate and the engine's speed.
 
 use super::{ScenarioReport, Served, SimulateAsk, seat_names, with_options};
+use crate::flags::ServeArgs;
 use crate::room::LobbyOf;
-use crate::serve::ServeArgs;
 use bolide_table::Game;
 use bolide_words::lang::Words;
 use mille_bornes::{Action, Lobby, MilleBornes, Partie, Settings};

@@ -10,10 +10,10 @@ mod entenrallye;
 mod mille_bornes;
 
 use crate::field::{FieldReport, HostLog};
+use crate::flags::{Opening, ServeArgs};
 use crate::net::server::FairLog;
 use crate::net::{Games, Server};
 use crate::room::{FairRecord, FieldRecord, JournalEntryOf, LobbyOf};
-use crate::serve::{Opening, ServeArgs};
 use bolide_table::seal::Commitment;
 use bolide_table::{BotLevel, Game, Seat, Words};
 use bolide_words::lang::Words as Lang;
@@ -117,11 +117,11 @@ impl Entry {
             name: G::name(),
             players: G::PLAYERS,
             timed: G::TIMED,
-            open: |server, args, opening| crate::serve::open_room::<G>(server, args, G::lobby(args)?, opening),
+            open: |server, args, opening| crate::flags::open_room::<G>(server, args, G::lobby(args)?, opening),
             switch_to: |games, args, served| {
                 let lobby = if served { G::lobby(args)? } else { G::lobby_for_switch(args)? };
                 let args = args.clone();
-                Ok(games.with::<G>(move |word| crate::serve::table_config(&args, word, lobby.clone())))
+                Ok(games.with::<G>(move |word| crate::flags::table_config(&args, word, lobby.clone())))
             },
             narrate: G::narrate,
             verify: G::verify,

@@ -15,7 +15,7 @@ use bolide::Action;
 use bolide::ClientMsg;
 use bolide::bots::BotLevel;
 use bolide_client::bot;
-use bolide_client::net::Session;
+use bolide_client::games::bolide::Session;
 use clap::Parser;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

@@ -110,7 +110,8 @@ fn main() -> anyhow::Result<()> {
                 let level = if b % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random };
                 let seed = (r * 10 + b) as u64;
                 tasks.push(tokio::spawn(async move {
-                    bot::play_any(addr, &code, &format!("r{r}b{b}"), bot::Plan::new(level, think, seed))
+                    bolide_client::games::Registry::standard()
+                        .play(addr, &code, &format!("r{r}b{b}"), bot::Plan::new(level, think, seed))
                         .await
                         .map_err(|e| (e.to_string(), started.elapsed().as_secs_f64()))
                 }));
