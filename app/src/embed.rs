@@ -3,7 +3,7 @@
 
 use bolide_client::embed::{Door, DoorLocked, Embed, HostAsk, Hosted};
 use bolide_host::serve::{self, ServeArgs};
-use bolide_words::GameKind;
+use bolide_table::Words;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
@@ -15,7 +15,7 @@ impl EmbeddedHost {
     /// and each checked by the same code as on its command line.
     fn serve_args(ask: HostAsk) -> Result<ServeArgs, String> {
         let mut args = ServeArgs::parse_words(Vec::new()).map_err(|e| e.to_string())?;
-        args.game = (!ask.resume).then(|| ask.game.name().to_string());
+        args.game = (!ask.resume).then(|| ask.game.clone());
         args.resume = ask.resume;
         args.table_name = ask.table_name;
         args.bots = ask.bots;
@@ -24,7 +24,7 @@ impl EmbeddedHost {
         if let Some(races) = ask.races {
             args.races = races;
         }
-        if let (GameKind::MilleBornes, Some(hands)) = (ask.game, ask.hands) {
+        if let (mille_bornes::MilleBornes::NAME, Some(hands)) = (ask.game.as_str(), ask.hands) {
             args.options.push(format!(r#"mode={{"Hands":{{"hands":{hands}}}}}"#));
         }
         if ask.practice {
@@ -56,17 +56,13 @@ impl Embed for EmbeddedHost {
                     return;
                 }
             };
-            let Ok(game) = hosting.game.parse::<GameKind>() else {
-                let _ = tx.send(Err(format!("this window has no table for {}", hosting.title)));
-                return hosting.stop().await;
-            };
             let guard = hosting.server.join_guard();
             let door = Door(Arc::new(move || guard.lock().map(|l| DoorLocked { since: l.since, wrong: l.wrong })));
             let _ = tx.send(Ok(Hosted {
                 code: hosting.code.clone(),
                 addresses: hosting.addresses.clone(),
                 port: hosting.server.local_addr().port(),
-                game,
+                game: hosting.game.to_string(),
                 door,
             }));
             if let Some(why) = hosting

@@ -19,9 +19,9 @@ use std::time::Duration;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct TextArgs {
-    /// The game: bolide or mille-bornes.
+    /// The game: bolide, mille-bornes or entenrallye.
     #[arg(long, default_value = "bolide")]
-    pub game: bolide_words::GameKind,
+    pub game: String,
     /// Players at the table (Bolide: 3 to 6; 1000 Bornes: 2, 3, 4, 6 or 8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
     pub players: u8,
@@ -51,10 +51,16 @@ pub fn run(args: TextArgs) -> anyhow::Result<()> {
 }
 
 async fn race(args: TextArgs) -> anyhow::Result<()> {
-    match args.game {
-        bolide_words::GameKind::MilleBornes => return mille_bornes_game(args).await,
-        bolide_words::GameKind::Entenrallye => return entenrallye_game(args).await,
-        bolide_words::GameKind::Bolide => {}
+    // Each game narrated in a terminal in its own words; a game without a narration here is
+    // played in the window.
+    use bolide_table::Words;
+    match args.game.as_str() {
+        mille_bornes::MilleBornes::NAME => return mille_bornes_game(args).await,
+        entenrallye::Entenrallye::NAME => return entenrallye_game(args).await,
+        bolide::Bolide::NAME => {}
+        other => anyhow::bail!(
+            "--game {other}: the terminal narrates bolide, mille-bornes or entenrallye; play {other} in the window"
+        ),
     }
     anyhow::ensure!((3..=6).contains(&args.players), "--players: Bolide races 3 to 6 pilots (B-1.1)");
     // A throw-away folder for the host's certificate and journal: a watched race is never

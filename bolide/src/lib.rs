@@ -40,6 +40,7 @@ impl bolide_table::Words for Bolide {
     type Lobby = options::Settings;
     type Twin = twin::Twin;
     const NAME: &'static str = "bolide";
+    const TITLE: &'static str = "Bolide";
 }
 
 /// Bolide's messages on the table's wire.

@@ -4,7 +4,6 @@
 //! client's core and faces never name the host.
 
 use bolide_table::BotLevel;
-use bolide_words::GameKind;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,8 +13,8 @@ use tokio::sync::oneshot;
 /// A table to host on this laptop.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostAsk {
-    /// The game; with `resume`, the journal's own game instead.
-    pub game: GameKind,
+    /// The game, by its name; with `resume`, the journal's own game instead.
+    pub game: String,
     /// The table's name in the advert (never the code).
     pub table_name: String,
     /// Seats the host's bots fill, and how well they play.
@@ -58,8 +57,8 @@ pub struct Hosted {
     pub addresses: Vec<SocketAddr>,
     /// Its port on this laptop (the window joins it on the loopback).
     pub port: u16,
-    /// The game it serves (a resumed journal's).
-    pub game: GameKind,
+    /// The game it serves, by its name (a resumed journal's).
+    pub game: String,
     pub door: Door,
 }
 

@@ -7,6 +7,7 @@ use bolide::options::Settings;
 use bolide::sim;
 use bolide::view::{PhaseView, TurnStep, TurnView};
 use bolide::{Action, Atout, BotLevel, Colour, Event, Pawn, PlayerView, Seat, TableOptions, Timed};
+use bolide_client::embed::HostAsk;
 use bolide_client::live::{Command, Link, Live};
 use bolide_client::platform::discovery::{Discovery, FoundHost};
 use bolide_client::platform::prefs::Prefs;
@@ -23,7 +24,7 @@ fn found() -> FoundHost {
         addr: "192.168.1.20:47117".parse().unwrap(),
         seats: "2/6".into(),
         version: bolide_table::wire::PROTOCOL_VERSION.to_string(),
-        game: Some(bolide_words::GameKind::Bolide),
+        game: "bolide".into(),
         instance: "bolide-7f3k0q._bolide._udp.local.".into(),
     }
 }
@@ -125,10 +126,10 @@ fn start_screen_offers_host_join_and_practice() {
     h.run();
     h.get_by_label("Host a game").click();
     h.run();
-    assert!(matches!(h.state().last_intent, Some(Intent::Host { bots: 2, races: 3, .. })));
+    assert!(matches!(h.state().last_intent, Some(Intent::Host(HostAsk { bots: 2, races: Some(3), .. }))));
     h.get_by_label("Practice").click();
     h.run();
-    assert!(matches!(h.state().last_intent, Some(Intent::Practice { .. })));
+    assert!(matches!(h.state().last_intent, Some(Intent::Practice(_))));
 }
 
 #[test]
@@ -138,7 +139,7 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_on_the_host_s_s
         name: "Chloé's table".into(),
         addr: "192.168.1.30:47117".parse().unwrap(),
         instance: "bolide-cards._bolide._udp.local.".into(),
-        game: Some(bolide_words::GameKind::MilleBornes),
+        game: "mille-bornes".into(),
         ..found()
     };
     let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
@@ -160,13 +161,13 @@ fn join_lists_hosts_found_on_the_network_and_joins_with_the_code_on_the_host_s_s
     h.run();
     h.get_by_label("Join this table").click();
     h.run();
-    let bolide = bolide_words::GameKind::Bolide;
-    let expected = Intent::Join { addr: found().addr, code: SCREEN_CODE.into(), watch: false, game: bolide };
+    let bolide = || "bolide".to_string();
+    let expected = Intent::Join { addr: found().addr, code: SCREEN_CODE.into(), watch: false, game: bolide() };
     assert_eq!(h.state().last_intent, Some(expected));
     // Or to watch it: a spectator, even while seats are free.
     h.get_by_label("Watch this table").click();
     h.run();
-    let watching = Intent::Join { addr: found().addr, code: SCREEN_CODE.into(), watch: true, game: bolide };
+    let watching = Intent::Join { addr: found().addr, code: SCREEN_CODE.into(), watch: true, game: bolide() };
     assert_eq!(h.state().last_intent, Some(watching));
     let prefs = h.state().prefs();
     assert_eq!((prefs.last_address.as_str(), prefs.last_code.as_str()), ("192.168.1.20:47117", SCREEN_CODE));
@@ -622,7 +623,7 @@ fn the_language_switch_speaks_french_and_is_remembered() {
     h.get_by_label("S'entraîner").click();
     h.run();
     assert_eq!(h.state().prefs().lang, Some(bolide_client::lang::Lang::Fr), "the choice is kept in the prefs");
-    assert!(matches!(h.state().last_intent, Some(Intent::Practice { .. })));
+    assert!(matches!(h.state().last_intent, Some(Intent::Practice(_))));
     // A French race screen: the cup, the log and the tokens by the box's names.
     let (mut app, live, _commands) = seated(true);
     app.set_lang(bolide_client::lang::Lang::Fr);
@@ -769,7 +770,7 @@ fn mille_bornes_practice_is_picked_under_practice_and_remembered() {
     // Host a game (left) and Practice (right) each ask which game.
     h.query_all_by_label("1000 Bornes").last().unwrap().click();
     h.run();
-    assert_eq!(h.state().prefs().practice_game, GameKind::MilleBornes, "the game is remembered");
+    assert_eq!(h.state().prefs().practice_game, "mille-bornes", "the game is remembered");
     h.get_by_label("2").click();
     h.run();
     h.query_all_by_label("1 hand").last().unwrap().click();
@@ -777,7 +778,8 @@ fn mille_bornes_practice_is_picked_under_practice_and_remembered() {
     h.get_by_label("Practice").click();
     h.run();
     let intent = h.state().last_intent.clone();
-    assert!(matches!(intent, Some(Intent::PracticeMilleBornes { players: 2, hands: Some(1), .. })), "{intent:?}");
+    let two_players_one_hand = |a: &HostAsk| a.game == "mille-bornes" && a.bots == 1 && a.hands == Some(1);
+    assert!(matches!(&intent, Some(Intent::Practice(ask)) if two_players_one_hand(ask)), "{intent:?}");
 }
 
 /// M-2.2 at 8 players (4 teams), from 1280×720 to 4K: every tableau and every card of the hand
@@ -817,7 +819,6 @@ fn mille_bornes_at_8_players_fits_from_720p_to_4k_with_nothing_overlapping() {
 // its own words, its lobby sets its options, and the game screen reads the client core.
 
 use bolide_client::live::{CommandOf, LiveOf};
-use bolide_words::GameKind;
 use mille_bornes::MilleBornes;
 
 type MbCommand = CommandOf<MilleBornes>;
@@ -836,15 +837,18 @@ fn host_a_game_asks_which_game_and_remembers_it() {
     h.get_by_label("Host a game").click();
     h.run();
     let intent = h.state().last_intent.clone();
-    assert!(matches!(intent, Some(Intent::Host { game: GameKind::MilleBornes, hands: Some(1), .. })), "{intent:?}");
-    assert_eq!(h.state().prefs().host_game, GameKind::MilleBornes, "the game is remembered");
+    assert!(
+        matches!(&intent, Some(Intent::Host(ask)) if ask.game == "mille-bornes" && ask.hands == Some(1)),
+        "{intent:?}"
+    );
+    assert_eq!(h.state().prefs().host_game, "mille-bornes", "the game is remembered");
     // The races are Bolide's: a 1000 Bornes table offers bots for up to 8 players instead.
     assert!(h.query_by_label("Races").is_none());
 }
 
 #[test]
 fn joining_a_1000_bornes_table_from_the_list_joins_it_in_its_words() {
-    let cards = FoundHost { game: Some(GameKind::MilleBornes), ..found() };
+    let cards = FoundHost { game: "mille-bornes".into(), ..found() };
     let prefs = Prefs { name: "Anne".into(), ..Prefs::default() };
     let app = BolideApp::with(prefs, None, Some(Discovery::fixed(vec![cards]))).unwrap().dry_run();
     let mut h = harness(app);
@@ -856,7 +860,7 @@ fn joining_a_1000_bornes_table_from_the_list_joins_it_in_its_words() {
     h.get_by_label("Join this table").click();
     h.run();
     let code = SCREEN_CODE.to_string();
-    let expected = Intent::Join { addr: found().addr, code, watch: false, game: GameKind::MilleBornes };
+    let expected = Intent::Join { addr: found().addr, code, watch: false, game: "mille-bornes".into() };
     assert_eq!(h.state().last_intent, Some(expected));
 }
 
@@ -1491,13 +1495,13 @@ fn entenrallye_practice_is_picked_under_practice_and_remembered() {
     h.run();
     h.query_all_by_label("Entenrallye").last().unwrap().click();
     h.run();
-    assert_eq!(h.state().prefs().practice_game, GameKind::Entenrallye, "the game is remembered");
+    assert_eq!(h.state().prefs().practice_game, "entenrallye", "the game is remembered");
     h.get_by_label("3").click();
     h.run();
     h.get_by_label("Practice").click();
     h.run();
     let intent = h.state().last_intent.clone();
-    assert!(matches!(intent, Some(Intent::PracticeEntenrallye { players: 3, .. })), "{intent:?}");
+    assert!(matches!(&intent, Some(Intent::Practice(ask)) if ask.game == "entenrallye" && ask.bots == 2), "{intent:?}");
 }
 
 #[test]

@@ -38,6 +38,7 @@ impl bolide_table::Words for Entenrallye {
     /// No timed moment: nothing to twin.
     type Twin = ();
     const NAME: &'static str = "entenrallye";
+    const TITLE: &'static str = "Entenrallye";
 }
 
 /// Entenrallye at the table: every decision is one seat's, in turn; nothing is timed.

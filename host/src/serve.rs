@@ -239,7 +239,7 @@ pub async fn start_in(registry: &Registry, args: ServeArgs) -> anyhow::Result<Ho
     anyhow::ensure!(
         !args.fairness_test || entry.timed,
         "--fairness-test: {} times nothing (every decision is one player's, in turn); drop the flag",
-        entry.title()
+        entry.title
     );
     let mut server = Server::bind(args.bind, &identity)?;
     server.serve_games(registry.switchable(&args, entry.name)?);
@@ -257,7 +257,7 @@ pub async fn start_in(registry: &Registry, args: ServeArgs) -> anyhow::Result<Ho
             }
         }
     };
-    Ok(Hosting { game: entry.name, title: entry.title(), entry, server, code, addresses, data_dir, advert })
+    Ok(Hosting { game: entry.name, title: entry.title, entry, server, code, addresses, data_dir, advert })
 }
 
 fn unix_time() -> u64 {

@@ -80,6 +80,9 @@ fn mille_bornes_plays_to_its_end_through_the_seam() {
 
 #[test]
 fn a_game_s_name_is_its_advert_s() {
-    assert_eq!(Championship::NAME, bolide_words::GameKind::Bolide.name());
-    assert_eq!(Partie::NAME, bolide_words::GameKind::MilleBornes.name());
+    // The host's registry names each game as its engine does: the advert, the journal and the
+    // window's registry all say the same name.
+    let names = bolide_host::games::Registry::standard().names();
+    assert_eq!(names, [Championship::NAME, Partie::NAME, entenrallye::Rallye::NAME]);
+    assert_eq!(names, ["bolide", "mille-bornes", "entenrallye"]);
 }

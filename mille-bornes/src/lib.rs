@@ -39,6 +39,7 @@ impl bolide_table::Words for MilleBornes {
     /// The attack that opened a Coup-Fourré window (M-15): what a laptop needs to show it.
     type Twin = Event;
     const NAME: &'static str = "mille-bornes";
+    const TITLE: &'static str = "1000 Bornes";
 }
 pub use partie::{Partie, Standing, View};
 pub use score::{HandScore, SideScore};

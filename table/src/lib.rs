@@ -266,8 +266,10 @@ pub trait Words: Clone + Copy + Debug + PartialEq + Send + Sync + 'static {
     /// The datagram twin of an update that opens a timed moment (fairness.md §2): what a
     /// laptop needs to show the moment if the stream's update is held behind a lost packet.
     type Twin: Clone + PartialEq + Debug + Send + Sync + Serialize + DeserializeOwned;
-    /// The name a command line, the lobby and the advert give the game.
+    /// The name a command line, the lobby, the advert and a journal give the game.
     const NAME: &'static str;
+    /// The name on the box, as people say it.
+    const TITLE: &'static str;
 }
 
 /// A lobby's settings: the game's own, and who fills the seats no person takes.

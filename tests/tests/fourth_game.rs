@@ -98,6 +98,7 @@ impl Words for Relais {
     type Lobby = Lobby;
     type Twin = ();
     const NAME: &'static str = "relais";
+    const TITLE: &'static str = "Relais";
 }
 
 /// Relais's engine.
@@ -272,7 +273,7 @@ async fn a_fourth_game_registered_once_on_each_side_is_hosted_played_by_bots_ver
     let mut args = ServeArgs::parse_words(words.map(String::from)).unwrap();
     args.data_dir = Some(dir.clone());
     let hosting = bolide_host::serve::start_in(&host_games, args).await.unwrap();
-    assert_eq!((hosting.game, hosting.title), ("relais", "relais"));
+    assert_eq!((hosting.game, hosting.title), ("relais", "Relais"));
     let addr = hosting.server.local_addr();
     let plan = Plan::new(BotLevel::Strategic, Duration::ZERO, 7);
     let played = tokio::time::timeout(Duration::from_secs(30), client_games.play(addr, &hosting.code, "Ada", plan))

@@ -3,9 +3,6 @@
 //! [`mille_bornes`], a game of 1000 Bornes narrated (the window's log, `bolide-host replay`).
 
 pub mod entenrallye;
-pub mod games;
 pub mod lang;
 pub mod mille_bornes;
 pub mod text;
-
-pub use games::GameKind;

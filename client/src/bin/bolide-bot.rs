@@ -29,10 +29,10 @@ struct Args {
     think_ms: u64,
     #[arg(long, default_value = "Robot")]
     name: String,
-    /// The game to play: a bot seated first in the lobby switches the table to it (bolide or
-    /// mille-bornes); by default, whatever the table plays.
+    /// The game to play: a bot seated first in the lobby switches the table to it (bolide,
+    /// mille-bornes or entenrallye); by default, whatever the table plays.
     #[arg(long)]
-    game: Option<bolide_words::GameKind>,
+    game: Option<String>,
     /// A fairness field run (with `bolide-host serve --fairness-test`): in each timed moment
     /// act a drawn reaction after showing it, and hand the host the record of what was done,
     /// on this laptop's clock, once the championship is over.
@@ -60,11 +60,19 @@ fn parse_reaction(s: &str) -> Result<FieldTest, String> {
 async fn main() -> ExitCode {
     tracing_subscriber::fmt().with_writer(std::io::stderr).with_max_level(tracing::Level::WARN).init();
     let args = Args::parse();
+    let games = bolide_client::games::Registry::standard();
+    let choose = match args.game.as_deref().map(|g| games.get(g).ok_or(g)) {
+        None => None,
+        Some(Ok(game)) => Some(game.name),
+        Some(Err(g)) => {
+            eprintln!("error: --game {g}: not a game here; the games are {}", games.names());
+            return ExitCode::FAILURE;
+        }
+    };
     let mut tasks = Vec::new();
     for i in 0..args.count {
         let (code, name) = (args.code.clone(), format!("{} {}", args.name, i + 1));
         let think = Duration::from_millis(args.think_ms);
-        let choose = args.game.map(|g| g.name());
         let field = args.fairness_test.then_some(args.reaction_ms);
         tasks.push(tokio::spawn(async move {
             let plan = bot::Plan { choose, field, ..bot::Plan::new(args.level, think, u64::from(i)) };

@@ -14,7 +14,7 @@ use crate::bot::{BotGame, Plan, PlayedAny};
 use crate::live::{Hooks, LiveOf, Target};
 use crate::net::{Admitted, ClientError};
 use crate::replay::ReplayError;
-use crate::ui::face::{HowTo, Replayed, Screen, Table, TableFace};
+use crate::ui::face::{HowTo, Replayed, Screen, Setup, Table, TableFace};
 use bolide_table::wire::PROTOCOL_VERSION;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -49,6 +49,10 @@ pub struct Entry {
     pub replay: fn(&str) -> Result<Box<dyn Replayed>, ReplayError>,
     /// The rules page: its sections, and a note under them.
     pub howto: fn(&crate::lang::Words) -> HowTo,
+    /// Its part of the start screen.
+    pub setup: fn() -> Box<dyn Setup>,
+    /// The most bots a hosted table of it seats (its most players, one person aside).
+    pub most_bots: u8,
 }
 
 impl Entry {
@@ -56,7 +60,7 @@ impl Entry {
     pub fn of<W: BotGame, S: Screen<W>>() -> Entry {
         Entry {
             name: W::NAME,
-            title: W::NAME.parse::<bolide_words::GameKind>().map_or(W::NAME, bolide_words::GameKind::title),
+            title: W::TITLE,
             connect: |runtime, target, door, hooks| {
                 Table::<W, S>::boxed(LiveOf::connect_through(runtime, target, door, hooks))
             },
@@ -70,6 +74,8 @@ impl Entry {
             },
             replay: S::night,
             howto: S::howto,
+            setup: S::setup,
+            most_bots: <S::Game as bolide_table::Game>::PLAYERS.1.saturating_sub(1),
         }
     }
 }

@@ -4,7 +4,6 @@
 //! feed a list by hand ([`Discovery::fixed`]).
 
 use bolide_table::wire::MDNS_SERVICE;
-use bolide_words::GameKind;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
@@ -17,9 +16,9 @@ pub struct FoundHost {
     /// "taken/max".
     pub seats: String,
     pub version: String,
-    /// The game the table plays (`None`: one this laptop does not know; an advert without
-    /// one is from a host that played Bolide only).
-    pub game: Option<GameKind>,
+    /// The game the table plays, by its name as advertised (empty: an advert from a host
+    /// that played Bolide only, before a table served more than one game).
+    pub game: String,
     /// The advert's mDNS instance: an advert updates or removes only its own entry.
     pub instance: String,
 }
@@ -51,10 +50,7 @@ impl Discovery {
                             addr: SocketAddr::new(*ip, info.get_port()),
                             seats: txt("seats").chars().take(8).collect(),
                             version: txt("version").chars().take(8).collect(),
-                            game: match txt("game").as_str() {
-                                "" => Some(GameKind::Bolide),
-                                name => GameKind::ALL.into_iter().find(|g| g.name() == name),
-                            },
+                            game: txt("game").chars().take(32).collect(),
                             instance: info.get_fullname().chars().take(256).collect(),
                         };
                         // An advert is nobody's proof: it replaces its own earlier entry only,

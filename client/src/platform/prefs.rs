@@ -19,10 +19,10 @@ pub struct Prefs {
     pub lang: Option<crate::lang::Lang>,
     /// Practice showed its first-round guide once (it is not shown again).
     pub guide_seen: bool,
-    /// The game Practice plays.
-    pub practice_game: bolide_words::GameKind,
-    /// The game a hosted table serves.
-    pub host_game: bolide_words::GameKind,
+    /// The game Practice plays, by its name.
+    pub practice_game: String,
+    /// The game a hosted table serves, by its name.
+    pub host_game: String,
 }
 
 impl Default for Prefs {
@@ -35,8 +35,8 @@ impl Default for Prefs {
             table_name: "Bolide".into(),
             lang: None,
             guide_seen: false,
-            practice_game: bolide_words::GameKind::Bolide,
-            host_game: bolide_words::GameKind::Bolide,
+            practice_game: <bolide::Bolide as bolide_table::Words>::NAME.into(),
+            host_game: <bolide::Bolide as bolide_table::Words>::NAME.into(),
         }
     }
 }

@@ -21,6 +21,9 @@ pub struct AtTable<'a> {
     pub host: Option<&'a HostInfo>,
     /// The night the table handed over at its end: kept, or why not.
     pub night: Option<&'a Result<(), String>>,
+    /// The games this window plays, by name and title (a lobby's first pilot may switch to
+    /// any of them).
+    pub games: &'a [(&'static str, &'static str)],
     /// Practice before its first Ready, for a screen with a guide ([`Screen::GUIDE`]).
     pub guide: bool,
     /// Set by the screen when the guide is read and Ready sent.
@@ -51,6 +54,59 @@ pub trait Screen<W: ClientGame>: Default + 'static {
     /// The rules page: its sections (a title and a paragraph each), and a note under them.
     fn howto(_w: &crate::lang::Words) -> HowTo {
         (&[], None)
+    }
+
+    /// The game's part of the start screen (Host a game, Practice): by default, Practice's
+    /// number of players.
+    fn setup() -> Box<dyn Setup> {
+        Box::new(Players::new(<Self::Game as bolide_table::Game>::PLAYERS))
+    }
+}
+
+/// A game's part of the start screen: what Host a game and Practice set of it, kept while the
+/// window runs.
+pub trait Setup {
+    /// Host a game: the game's own settings, below the bots.
+    fn host(&mut self, _ui: &mut egui::Ui, _w: &crate::lang::Words) {}
+    /// Practice: its seats and the game's own settings.
+    fn practice(&mut self, ui: &mut egui::Ui, w: &crate::lang::Words);
+    /// Fills in what a host of this game is asked beside the table's own settings; for
+    /// Practice (`practice`), the bots that fill its seats too.
+    fn ask(&self, ask: &mut crate::embed::HostAsk, practice: bool);
+}
+
+/// Practice's number of players, you included, the rest bots: every game's, unless it sets
+/// more.
+pub struct Players {
+    pub seats: (u8, u8),
+    pub players: u8,
+}
+
+impl Players {
+    pub fn new(seats: (u8, u8)) -> Players {
+        Players { seats, players: 4.clamp(seats.0, seats.1) }
+    }
+
+    /// The picker: one button a count, `counts`.
+    pub fn picker(ui: &mut egui::Ui, players: &mut u8, counts: impl IntoIterator<Item = u8>, w: &crate::lang::Words) {
+        ui.horizontal(|ui| {
+            for n in counts {
+                ui.selectable_value(players, n, n.to_string());
+            }
+            ui.label(w.players);
+        });
+    }
+}
+
+impl Setup for Players {
+    fn practice(&mut self, ui: &mut egui::Ui, w: &crate::lang::Words) {
+        Players::picker(ui, &mut self.players, self.seats.0..=self.seats.1, w);
+    }
+
+    fn ask(&self, ask: &mut crate::embed::HostAsk, practice: bool) {
+        if practice {
+            ask.bots = self.players.saturating_sub(1);
+        }
     }
 }
 

@@ -13,8 +13,8 @@ use bolide::model::MAX_PILOTS;
 use bolide::options::Settings;
 use bolide::{BotLevel, Circuit, Colour, FirstPlayer, Seat};
 use bolide_table::Lobby as _;
+use bolide_table::Words as _;
 use bolide_table::wire::{LobbyStateOf, PathCheck};
-use bolide_words::GameKind;
 use egui::{RichText, Vec2};
 
 /// The lobby's own state between frames: the circuit being edited.
@@ -39,6 +39,7 @@ impl LobbyUi {
         live: &Live,
         t: &Mirror,
         hosting: Option<&super::HostInfo>,
+        games: &[(&'static str, &'static str)],
         w: &'static Words,
     ) {
         self.w = Some(w);
@@ -48,7 +49,8 @@ impl LobbyUi {
             sealed: w.dice_sealed,
             sealed_hover: w.dice_sealed_hover,
             first_shown: t.dice.commitment(),
-            game: GameKind::Bolide,
+            game: bolide::Bolide::NAME,
+            games,
         };
         frame(ui, live, t, hosting, says, w, |ui, lobby, first| self.settings(ui, live, lobby, first));
     }
@@ -254,7 +256,9 @@ pub(super) struct Frame<'a> {
     /// The commitment this laptop was shown first (the lobby's own until then).
     pub first_shown: Option<bolide_table::seal::Commitment>,
     /// The game this lobby is for: the first pilot may switch the table to any other.
-    pub game: GameKind,
+    pub game: &'static str,
+    /// The games this window plays, by name and title.
+    pub games: &'a [(&'static str, &'static str)],
 }
 
 /// What every game's lobby shows around its own settings: the room code on the hosting
@@ -281,7 +285,7 @@ pub(super) fn frame<W: ClientGame>(
         let first = t.seat == Some(Seat(0));
         settings(&mut cols[1], lobby, first);
         if first {
-            other_games(&mut cols[1], live, says.game, w);
+            other_games(&mut cols[1], live, says.game, says.games, w);
         }
     });
     if let Some(refusal) = &t.refusal {
@@ -310,11 +314,17 @@ fn room_code(ui: &mut egui::Ui, host: &super::HostInfo, w: &Words) {
 
 /// The first pilot's way to switch the table to another game: every laptop follows to its
 /// lobby, each back in its own seat.
-fn other_games<W: ClientGame>(ui: &mut egui::Ui, live: &LiveOf<W>, here: GameKind, w: &Words) {
+fn other_games<W: ClientGame>(
+    ui: &mut egui::Ui,
+    live: &LiveOf<W>,
+    here: &str,
+    games: &[(&'static str, &'static str)],
+    w: &Words,
+) {
     ui.add_space(8.0);
-    for game in GameKind::ALL.into_iter().filter(|g| *g != here) {
-        if ui.button((w.play_instead)(game.title())).clicked() {
-            live.send(CommandOf::ChooseGame(game.name().to_string()));
+    for (name, title) in games.iter().filter(|(name, _)| *name != here) {
+        if ui.button((w.play_instead)(title)).clicked() {
+            live.send(CommandOf::ChooseGame(name.to_string()));
         }
     }
 }

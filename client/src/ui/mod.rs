@@ -28,8 +28,6 @@ use crate::live::{Link, Live, LiveOf, Target};
 use crate::platform::discovery::Discovery;
 use crate::platform::display_time;
 use crate::platform::prefs::Prefs;
-use bolide::bots::BotLevel;
-use bolide_words::GameKind;
 use face::{AtTable, Table, TableFace};
 use start::{Intent, StartUi};
 use std::net::SocketAddr;
@@ -240,6 +238,7 @@ impl BolideApp {
 
     /// Sits at tables of these games (a game's tests add theirs).
     pub fn games(mut self, games: Registry) -> BolideApp {
+        self.start = StartUi::new(&games);
         self.games = games;
         self
     }
@@ -291,7 +290,8 @@ impl BolideApp {
         self.follow_the_game();
         if let Some(seated) = &mut self.table {
             let seen = self.prefs.guide_seen;
-            let back = seated.show(ui, w, &mut self.prefs.guide_seen);
+            let games: Vec<(&'static str, &'static str)> = self.games.iter().map(|e| (e.name, e.title)).collect();
+            let back = seated.show(ui, w, &games, &mut self.prefs.guide_seen);
             if self.prefs.guide_seen != seen {
                 self.prefs.save(self.prefs_path.as_ref());
             }
@@ -407,27 +407,13 @@ impl BolideApp {
         match intent {
             Intent::Join { addr, code, watch, game } => {
                 let target = self.target(addr, &code, watch);
-                self.connect(game.name(), target, None);
+                self.connect(&game, target, None);
             }
-            Intent::Host { table_name, bots, level, races, resume, game, hands } => {
-                let races = (game == GameKind::Bolide).then_some(races);
-                let hands = hands.filter(|_| game == GameKind::MilleBornes);
-                let ask = HostAsk {
-                    game,
-                    table_name,
-                    bots,
-                    level,
-                    races,
-                    hands,
-                    resume,
-                    practice: false,
-                    data_dir: self.data_dir.clone(),
-                };
+            Intent::Host(ask) => {
+                let ask = HostAsk { data_dir: self.data_dir.clone(), ..ask };
                 self.start_host(ask);
             }
-            Intent::Practice { bots, level, races } => {
-                self.practise(GameKind::Bolide, bots, level, Some(races), None);
-            }
+            Intent::Practice(ask) => self.practise(ask),
             Intent::Replay(kept) => {
                 let w = self.lang().words();
                 let opened = crate::shelf::Shelf::read(&kept.path)
@@ -439,19 +425,12 @@ impl BolideApp {
                 }
             }
             Intent::Drill => self.drill = Some(drill::DrillUi::new()),
-            // 1000 Bornes against bots: the same embedded host as any table, on this laptop.
-            Intent::PracticeMilleBornes { players, level, hands } => {
-                self.practise(GameKind::MilleBornes, players.saturating_sub(1), level, None, hands);
-            }
-            Intent::PracticeEntenrallye { players, level } => {
-                self.practise(GameKind::Entenrallye, players.saturating_sub(1), level, None, None);
-            }
         }
     }
 
-    /// Practice: a host on this laptop only (loopback, no advert, its own data dir) of `game`
-    /// with `bots` bots of `level`.
-    fn practise(&mut self, game: GameKind, bots: u8, level: BotLevel, races: Option<u8>, hands: Option<u8>) {
+    /// Practice: a host on this laptop only (loopback, no advert, its own data dir), the same
+    /// embedded host as any table.
+    fn practise(&mut self, ask: HostAsk) {
         let practice_dir = match self.files_dir() {
             Ok(dir) => dir.join("practice"),
             Err(e) => {
@@ -459,10 +438,7 @@ impl BolideApp {
                 return;
             }
         };
-        let table_name = String::new();
-        let data_dir = Some(practice_dir);
-        let ask = HostAsk { game, table_name, bots, level, races, hands, resume: false, practice: true, data_dir };
-        self.start_host(ask);
+        self.start_host(HostAsk { table_name: String::new(), practice: true, data_dir: Some(practice_dir), ..ask });
     }
 
     /// Starts the embedded host (the native shell's: the same code as `bolide-host serve`) on
@@ -502,7 +478,7 @@ impl BolideApp {
                 let info = HostInfo { code: hosted.code, addresses: hosted.addresses, door: Some(hosted.door) };
                 let addr = SocketAddr::from(([127, 0, 0, 1], port));
                 let target = self.target(addr, &info.code, false);
-                self.connect(game.name(), target, (!practice).then_some(info));
+                self.connect(&game, target, (!practice).then_some(info));
                 if let Some(seated) = &mut self.table {
                     seated.practice = practice;
                     seated.stop_host = self.pending_stop.take();
@@ -614,7 +590,13 @@ impl Seated {
     }
 
     /// Returns true when the pilot goes back to the start screen.
-    fn show(&mut self, ui: &mut egui::Ui, w: &'static crate::lang::Words, guide_seen: &mut bool) -> bool {
+    fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        w: &'static crate::lang::Words,
+        games: &[(&'static str, &'static str)],
+        guide_seen: &mut bool,
+    ) -> bool {
         let back = banner(ui, &self.face.code(), &self.face.link(), w);
         let in_lobby = self.in_lobby_before_ready();
         let guided = self.face.has_guide();
@@ -623,7 +605,8 @@ impl Seated {
             self.face.ready();
         }
         let guide = guided && in_lobby && !*guide_seen;
-        let mut at = AtTable { w, host: self.host.as_ref(), night: self.night.as_ref(), guide, guide_done: false };
+        let (host, night) = (self.host.as_ref(), self.night.as_ref());
+        let mut at = AtTable { w, host, night, games, guide, guide_done: false };
         self.face.show(ui, &mut at);
         if at.guide_done {
             *guide_seen = true;

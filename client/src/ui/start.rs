@@ -1,13 +1,15 @@
 //! The start screen: your name and colour, then Host a game, Join, or Practice.
 
+use super::face::Setup;
 use super::look;
+use crate::embed::HostAsk;
+use crate::games::{Entry, Registry};
 use crate::lang::{Lang, Words};
 use crate::platform::discovery::{Discovery, FoundHost};
 use crate::platform::prefs::Prefs;
 use bolide::bots::BotLevel;
 use bolide_table::colour::Colour;
 use bolide_table::wire::{DEFAULT_PORT, PROTOCOL_VERSION};
-use bolide_words::GameKind;
 use egui::{RichText, Vec2};
 use std::net::SocketAddr;
 
@@ -15,53 +17,39 @@ use std::net::SocketAddr;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Intent {
     /// Host on this laptop (the same host as `bolide-host serve`), journal included.
-    Host {
-        table_name: String,
-        bots: u8,
-        level: BotLevel,
-        races: u8,
-        resume: bool,
-        game: GameKind,
-        /// 1000 Bornes: a game of hands (M-13.3) rather than to 5000 points.
-        hands: Option<u8>,
-    },
+    Host(HostAsk),
     Join {
         addr: SocketAddr,
         code: String,
         /// As a spectator, even while seats are free.
         watch: bool,
-        /// The game the table advertised (Bolide when typed by hand: a table of another game
-        /// says so when it welcomes the laptop, and the window follows).
-        game: GameKind,
+        /// The game the table advertised, by name (Bolide when typed by hand: a table of
+        /// another game says so when it welcomes the laptop, and the window follows).
+        game: String,
     },
-    /// You against bots, at once, on this laptop only.
-    Practice { bots: u8, level: BotLevel, races: u8 },
-    /// 1000 Bornes against bots on this laptop (`players` in all, you included), to 5000
-    /// points or for a number of hands (M-13.1).
-    PracticeMilleBornes { players: u8, level: BotLevel, hands: Option<u8> },
-    /// Entenrallye against bots on this laptop (`players` in all, you included).
-    PracticeEntenrallye { players: u8, level: BotLevel },
+    /// You against bots, at once, on this laptop only (loopback, no advert).
+    Practice(HostAsk),
     /// A past night's replay.
     Replay(crate::shelf::Kept),
     /// The warm-up: reactions timed on this laptop alone.
     Drill,
 }
 
+/// A game as the start screen offers it: its name and title, and its part of the screen.
+struct GameSetup {
+    name: &'static str,
+    title: &'static str,
+    most_bots: u8,
+    setup: Box<dyn Setup>,
+}
+
 pub struct StartUi {
     host_bots: u8,
-    host_races: u8,
     host_level: BotLevel,
-    /// A hosted 1000 Bornes table's game of hands (M-13.3), or to 5000 points.
-    host_mb_hands: Option<u8>,
     resume: bool,
-    practice_bots: u8,
-    practice_races: u8,
     practice_level: BotLevel,
-    /// Players at a 1000 Bornes practice table (M-2.1: 2, 3, 4, 6 or 8).
-    practice_mb_players: u8,
-    practice_ente_players: u8,
-    /// A game of hands (M-13.3: 1, 3 or 5) rather than to 5000 points.
-    practice_mb_hands: Option<u8>,
+    /// Every game's settings, in the registry's order (the first is the default).
+    games: Vec<GameSetup>,
     /// The room code typed from the host's screen for a host picked from the list.
     code: String,
     picked: Option<FoundHost>,
@@ -72,27 +60,46 @@ pub struct StartUi {
 
 impl Default for StartUi {
     fn default() -> Self {
+        StartUi::new(&Registry::standard())
+    }
+}
+
+impl StartUi {
+    /// The start screen of the games of `games`.
+    pub fn new(games: &Registry) -> StartUi {
+        let games = games
+            .iter()
+            .map(|e: &Entry| GameSetup { name: e.name, title: e.title, most_bots: e.most_bots, setup: (e.setup)() })
+            .collect();
         StartUi {
             host_bots: 2,
-            host_races: 3,
             host_level: BotLevel::Strategic,
-            host_mb_hands: None,
             resume: false,
-            practice_bots: 3,
-            practice_races: 1,
             practice_level: BotLevel::Random,
-            practice_mb_players: 4,
-            practice_ente_players: 4,
-            practice_mb_hands: None,
+            games,
             code: String::new(),
             picked: None,
             error: None,
             howto: None,
         }
     }
-}
 
-impl StartUi {
+    /// The game called `name`, or the first when there is none of that name.
+    fn game(&mut self, name: &str) -> Option<&mut GameSetup> {
+        let at = self.games.iter().position(|g| g.name == name).unwrap_or(0);
+        self.games.get_mut(at)
+    }
+
+    /// The title of the game called `name` (the first's for an empty name: an advert or a
+    /// night from before a table served more than one game), if this window plays it.
+    fn title_of(&self, name: &str) -> Option<&'static str> {
+        match name {
+            "" => self.games.first(),
+            name => self.games.iter().find(|g| g.name == name),
+        }
+        .map(|g| g.title)
+    }
+
     /// Draws the screen; returns what the pilot chose. `can_resume`: a journal of an
     /// unfinished championship is in the data dir.
     pub fn show(
@@ -151,11 +158,11 @@ impl StartUi {
             }
             ui.separator();
             if ui.button(w.how_to_play).clicked() {
-                self.howto = Some(GameKind::default().name());
+                self.howto = self.games.first().map(|g| g.name);
             }
         });
         ui.add_space(10.0);
-        intent.or_else(|| past_nights(ui, replays, w))
+        intent.or_else(|| past_nights(ui, replays, |name| self.title_of(name), w))
     }
 
     fn host(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, can_resume: bool, w: &Words) -> Option<Intent> {
@@ -166,33 +173,39 @@ impl StartUi {
             ui.add(egui::TextEdit::singleline(&mut prefs.table_name).char_limit(24).desired_width(160.0))
                 .labelled_by(label.id);
         });
-        // Bolide seats 3 to 6, 1000 Bornes 2 to 8, Entenrallye 2 to 6: bots fill the seats
-        // nobody takes.
-        let most_bots = if prefs.host_game == GameKind::MilleBornes { 7 } else { 5 };
+        // Each game seats its own number (Bolide 3 to 6, 1000 Bornes 2 to 8): bots fill the
+        // seats nobody takes.
+        let host_game = prefs.host_game.clone();
+        let most_bots = self.game(&host_game).map_or(5, |g| g.most_bots);
         ui.add(egui::Slider::new(&mut self.host_bots, 0..=most_bots).text(w.bots));
-        match prefs.host_game {
-            GameKind::Bolide => {
-                ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text(w.races));
-            }
-            GameKind::MilleBornes => hands_picker(ui, &mut self.host_mb_hands, w),
-            GameKind::Entenrallye => {}
+        if let Some(game) = self.game(&host_game) {
+            game.setup.host(ui, w);
         }
         level_picker(ui, &mut self.host_level, w);
         if can_resume {
             ui.checkbox(&mut self.resume, w.resume_interrupted);
         }
         let go = ui.add(egui::Button::new(RichText::new(w.host_a_game).size(20.0)).min_size(Vec2::new(200.0, 44.0)));
-        // The game, below the button the window scripts click: Bolide, or 1000 Bornes.
-        game_picker(ui, &mut prefs.host_game, w);
-        go.clicked().then(|| Intent::Host {
+        // The game, below the button the window scripts click.
+        self.game_picker(ui, &mut prefs.host_game, w.game_choice);
+        if !go.clicked() {
+            return None;
+        }
+        let (bots, level, resume) = (self.host_bots, self.host_level, self.resume && can_resume);
+        let game = self.game(&host_game)?;
+        let mut ask = HostAsk {
+            game: game.name.to_string(),
             table_name: prefs.table_name.clone(),
-            bots: self.host_bots,
-            level: self.host_level,
-            races: self.host_races,
-            resume: self.resume && can_resume,
-            game: prefs.host_game,
-            hands: self.host_mb_hands,
-        })
+            bots: bots.min(game.most_bots),
+            level,
+            races: None,
+            hands: None,
+            resume,
+            practice: false,
+            data_dir: None,
+        };
+        game.setup.ask(&mut ask, false);
+        Some(Intent::Host(ask))
     }
 
     fn join(
@@ -209,7 +222,7 @@ impl StartUi {
             ui.label(w.looking_for_hosts);
         }
         for host in &hosts {
-            let compatible = host.version == PROTOCOL_VERSION.to_string() && host.game.is_some();
+            let compatible = host.version == PROTOCOL_VERSION.to_string() && self.title_of(&host.game).is_some();
             let version = if compatible {
                 format!("v{}", host.version)
             } else {
@@ -220,10 +233,11 @@ impl StartUi {
             let twins = hosts.iter().filter(|h| h.name == host.name).count() > 1;
             let place = if twins { (w.at_address)(&host.addr.to_string()) } else { String::new() };
             let mut text = (w.host_entry)(&host.name, &place, &host.seats, &version);
-            // Bolide is this window's first game: another game's table says which.
-            match host.game {
-                Some(GameKind::Bolide) => {}
-                Some(game) => text = format!("{text} · {}", game.title()),
+            // The first game is this window's own: another game's table says which.
+            let first = self.games.first().map(|g| g.name);
+            match self.title_of(&host.game) {
+                _ if host.game.is_empty() || Some(host.game.as_str()) == first => {}
+                Some(title) => text = format!("{text} · {title}"),
                 None => text = format!("{text} · {}", w.unknown_game),
             }
             if ui.add_enabled(compatible, egui::Button::new(RichText::new(text).size(17.0))).clicked() {
@@ -255,7 +269,7 @@ impl StartUi {
                     // Remembered as the last host, as one typed by hand is.
                     prefs.last_address = host.addr.to_string();
                     prefs.last_code = code.clone();
-                    let game = host.game.unwrap_or_default();
+                    let game = host.game.clone();
                     intent = Some(Intent::Join { addr: host.addr, code, watch, game });
                 }
             });
@@ -276,7 +290,8 @@ impl StartUi {
             match parse_address(&prefs.last_address) {
                 Some(addr) => {
                     let code = prefs.last_code.trim().to_string();
-                    intent = Some(Intent::Join { addr, code, watch: false, game: GameKind::Bolide })
+                    let game = self.games.first().map_or(String::new(), |g| g.name.to_string());
+                    intent = Some(Intent::Join { addr, code, watch: false, game })
                 }
                 None => self.error = Some((w.not_an_address)(&prefs.last_address)),
             }
@@ -287,29 +302,9 @@ impl StartUi {
     fn practice(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, w: &Words) -> Option<Intent> {
         ui.heading(w.practice_heading);
         ui.label(w.practice_blurb);
-        let game = prefs.practice_game;
-        match game {
-            GameKind::MilleBornes => {
-                ui.horizontal(|ui| {
-                    for n in mille_bornes::options::PLAYER_COUNTS {
-                        ui.selectable_value(&mut self.practice_mb_players, n, n.to_string());
-                    }
-                    ui.label(w.players);
-                });
-                hands_picker(ui, &mut self.practice_mb_hands, w);
-            }
-            GameKind::Entenrallye => {
-                ui.horizontal(|ui| {
-                    for n in 2..=6 {
-                        ui.selectable_value(&mut self.practice_ente_players, n, n.to_string());
-                    }
-                    ui.label(w.players);
-                });
-            }
-            GameKind::Bolide => {
-                ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
-                ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
-            }
+        let practice_game = prefs.practice_game.clone();
+        if let Some(game) = self.game(&practice_game) {
+            game.setup.practice(ui, w);
         }
         level_picker(ui, &mut self.practice_level, w);
         let (go, drill) = ui
@@ -321,71 +316,65 @@ impl StartUi {
             })
             .inner;
         // The game, below the button the window scripts click.
-        ui.horizontal(|ui| {
-            ui.label(w.practice_game);
-            for choice in GameKind::ALL {
-                ui.selectable_value(&mut prefs.practice_game, choice, choice.title());
-            }
-        });
+        self.game_picker(ui, &mut prefs.practice_game, w.practice_game);
         if drill.clicked() {
             return Some(Intent::Drill);
         }
         if !go.clicked() {
             return None;
         }
-        Some(match game {
-            GameKind::MilleBornes => Intent::PracticeMilleBornes {
-                players: self.practice_mb_players,
-                level: self.practice_level,
-                hands: self.practice_mb_hands,
-            },
-            GameKind::Entenrallye => {
-                Intent::PracticeEntenrallye { players: self.practice_ente_players, level: self.practice_level }
+        let level = self.practice_level;
+        let game = self.game(&practice_game)?;
+        let mut ask = HostAsk {
+            game: game.name.to_string(),
+            table_name: String::new(),
+            bots: 0,
+            level,
+            races: None,
+            hands: None,
+            resume: false,
+            practice: true,
+            data_dir: None,
+        };
+        game.setup.ask(&mut ask, true);
+        Some(Intent::Practice(ask))
+    }
+
+    /// Which game a hosted table (or Practice) plays, remembered between runs.
+    fn game_picker(&self, ui: &mut egui::Ui, game: &mut String, label: &str) {
+        ui.horizontal(|ui| {
+            ui.label(label);
+            for choice in &self.games {
+                if ui.selectable_label(game == choice.name, choice.title).clicked() {
+                    *game = choice.name.to_string();
+                }
             }
-            GameKind::Bolide => {
-                Intent::Practice { bots: self.practice_bots, level: self.practice_level, races: self.practice_races }
-            }
-        })
+        });
     }
 }
 
 /// The nights kept on this laptop, newest first, each with its replay.
-fn past_nights(ui: &mut egui::Ui, replays: &[crate::shelf::Kept], w: &Words) -> Option<Intent> {
+fn past_nights(
+    ui: &mut egui::Ui,
+    replays: &[crate::shelf::Kept],
+    titles: impl Fn(&str) -> Option<&'static str>,
+    w: &Words,
+) -> Option<Intent> {
     ui.heading(w.replays_heading);
     if replays.is_empty() {
         ui.weak(w.replays_none);
     }
     let mut intent = None;
     for kept in replays {
-        let game = GameKind::ALL.into_iter().find(|g| g.name() == kept.game);
+        let game = titles(&kept.game);
         ui.horizontal(|ui| {
-            ui.label((w.replay_entry)(&kept.date(), game.map_or("?", GameKind::title), &kept.names.join(", ")));
+            ui.label((w.replay_entry)(&kept.date(), game.unwrap_or("?"), &kept.names.join(", ")));
             if game.is_some() && ui.button(w.watch_replay).clicked() {
                 intent = Some(Intent::Replay(kept.clone()));
             }
         });
     }
     intent
-}
-
-/// M-13: to 5000 points, or a game of 1, 3 or 5 hands.
-fn hands_picker(ui: &mut egui::Ui, hands: &mut Option<u8>, w: &Words) {
-    ui.horizontal(|ui| {
-        ui.selectable_value(hands, None, w.mb_to_5000);
-        for n in [1, 3, 5] {
-            ui.selectable_value(hands, Some(n), (w.mb_hands_n)(n));
-        }
-    });
-}
-
-/// Which game a hosted table serves (remembered between runs).
-fn game_picker(ui: &mut egui::Ui, game: &mut GameKind, w: &Words) {
-    ui.horizontal(|ui| {
-        ui.label(w.game_choice);
-        for choice in GameKind::ALL {
-            ui.selectable_value(game, choice, choice.title());
-        }
-    });
 }
 
 fn level_picker(ui: &mut egui::Ui, level: &mut BotLevel, w: &Words) {

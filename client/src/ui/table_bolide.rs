@@ -2,8 +2,9 @@
 //! lobby until the championship starts, the races, then the podium.
 
 use super::face::Replayed;
-use super::face::{AtTable, Screen};
+use super::face::{AtTable, Screen, Setup};
 use super::{lobby, podium, race};
+use crate::embed::HostAsk;
 use crate::lang::Words;
 use crate::live::{Command, Live};
 use crate::replay::{Night, ReplayError};
@@ -52,9 +53,9 @@ impl Screen<bolide::Bolide> for BolideTableUi {
         } else if started && t.view.is_some() {
             self.race.show(ui, live, t, w);
         } else {
-            let host = at.host;
+            let (host, games) = (at.host, at.games);
             egui::CentralPanel::default().show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, live, t, host, w));
+                egui::ScrollArea::vertical().show(ui, |ui| self.lobby.show(ui, live, t, host, games, w));
             });
         }
     }
@@ -63,6 +64,10 @@ impl Screen<bolide::Bolide> for BolideTableUi {
         let night = Night::<bolide::Bolide>::open::<bolide::game::Championship>(text)?;
         let (live, _) = Live::detached("");
         Ok(Box::new(BolideNight { night, live, race: race::RaceUi::default() }))
+    }
+
+    fn setup() -> Box<dyn Setup> {
+        Box::new(BolideSetup { host_races: 3, practice_bots: 3, practice_races: 1 })
     }
 
     fn howto(w: &Words) -> super::face::HowTo {
@@ -86,6 +91,31 @@ impl Screen<bolide::Bolide> for BolideTableUi {
             PhaseView::Movement if view.turn.is_some_and(|turn| Some(turn.seat) == t.seat) => "Bolide — your turn",
             PhaseView::Movement => "Bolide — movement",
             PhaseView::Over => "Bolide — race over",
+        }
+    }
+}
+
+/// Bolide on the start screen: a hosted championship's races; Practice's bots and races.
+struct BolideSetup {
+    host_races: u8,
+    practice_bots: u8,
+    practice_races: u8,
+}
+
+impl Setup for BolideSetup {
+    fn host(&mut self, ui: &mut egui::Ui, w: &Words) {
+        ui.add(egui::Slider::new(&mut self.host_races, 1..=20).text(w.races));
+    }
+
+    fn practice(&mut self, ui: &mut egui::Ui, w: &Words) {
+        ui.add(egui::Slider::new(&mut self.practice_bots, 2..=5).text(w.bots));
+        ui.add(egui::Slider::new(&mut self.practice_races, 1..=20).text(w.races));
+    }
+
+    fn ask(&self, ask: &mut HostAsk, practice: bool) {
+        ask.races = Some(if practice { self.practice_races } else { self.host_races });
+        if practice {
+            ask.bots = self.practice_bots;
         }
     }
 }

@@ -12,7 +12,6 @@ use crate::state::MirrorOf;
 use ::entenrallye::{Entenrallye, FirstPlayer, Ties};
 use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
-use bolide_words::GameKind;
 
 /// The screen's table from a mirror: the view, what may be done, the names, the log.
 pub fn mirror_table(t: &MirrorOf<Entenrallye>) -> Option<Table<'_>> {
@@ -44,6 +43,7 @@ fn lobby(
     live: &LiveOf<Entenrallye>,
     t: &MirrorOf<Entenrallye>,
     hosting: Option<&super::HostInfo>,
+    games: &[(&'static str, &'static str)],
     w: &Words,
 ) {
     let says = Frame {
@@ -51,7 +51,8 @@ fn lobby(
         sealed: w.dice_sealed,
         sealed_hover: w.dice_sealed_hover,
         first_shown: None,
-        game: GameKind::Entenrallye,
+        game: <Entenrallye as bolide_table::Words>::NAME,
+        games,
     };
     frame(ui, live, t, hosting, says, w, |ui, lobby, first| settings(ui, live, lobby, first, w));
 }
@@ -107,8 +108,8 @@ impl super::face::Screen<Entenrallye> for EnteTableUi {
     type Game = ::entenrallye::Rallye;
 
     fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, at: &mut super::face::AtTable) {
-        let (hosting, w) = (at.host, at.w);
-        if !super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, w)) {
+        let (hosting, games, w) = (at.host, at.games, at.w);
+        if !super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, games, w)) {
             return;
         }
         let state = live.state();

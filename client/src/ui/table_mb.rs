@@ -3,16 +3,16 @@
 //! Practice's). A Coup-Fourré goes out as a timed request: `shown` is the frame that first
 //! drew the attack (the grab's own stamp, `race::stamp_shown`), `input` the key or the click.
 
-use super::face::Replayed;
+use super::face::{Players, Replayed, Setup};
 use super::lobby::{Frame, frame};
 pub use super::net_table::NetTable;
+use crate::embed::HostAsk;
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::replay::{Night, ReplayError};
 use crate::state::MirrorOf;
 use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
-use bolide_words::GameKind;
 use mille_bornes::manche::side_of;
 use mille_bornes::options::{CoupFourreMode, GameMode, PLAYER_COUNTS, TeamMaking};
 use mille_bornes::{MilleBornes, Phase};
@@ -23,6 +23,7 @@ fn lobby(
     live: &LiveOf<MilleBornes>,
     t: &MirrorOf<MilleBornes>,
     hosting: Option<&super::HostInfo>,
+    games: &[(&'static str, &'static str)],
     w: &Words,
 ) {
     // M-3.2: the deck's order is bound to this seed before the first card is dealt.
@@ -31,7 +32,8 @@ fn lobby(
         sealed: w.mb_deal_sealed,
         sealed_hover: w.mb_deal_sealed_hover,
         first_shown: t.dice.commitment(),
-        game: GameKind::MilleBornes,
+        game: <MilleBornes as bolide_table::Words>::NAME,
+        games,
     };
     frame(ui, live, t, hosting, says, w, |ui, lobby, first| settings(ui, live, lobby, first, w));
 }
@@ -173,8 +175,8 @@ impl super::face::Screen<MilleBornes> for MbTableUi {
     type Game = ::mille_bornes::Partie;
 
     fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, at: &mut super::face::AtTable) {
-        let (hosting, w) = (at.host, at.w);
-        if super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, w)) {
+        let (hosting, games, w) = (at.host, at.games, at.w);
+        if super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, games, w)) {
             let now = live.now_us();
             let mut table = NetTable::new(live);
             self.screen.show(ui, &mut table, now, w);
@@ -186,6 +188,10 @@ impl super::face::Screen<MilleBornes> for MbTableUi {
         let night = Night::<MilleBornes>::open::<mille_bornes::Partie>(text)?;
         let (live, _) = LiveOf::detached("");
         Ok(Box::new(MbNight { night, live, table: super::mille_bornes::MilleBornesUi::default() }))
+    }
+
+    fn setup() -> Box<dyn Setup> {
+        Box::new(MbSetup { host_hands: None, practice_players: 4, practice_hands: None })
     }
 
     fn howto(w: &Words) -> super::face::HowTo {
@@ -223,6 +229,42 @@ pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
     }
     live.set_link(crate::live::Link::Connected);
     live
+}
+
+/// 1000 Bornes on the start screen: a game to 5000 points or of a number of hands (M-13),
+/// and Practice's players (M-2.1).
+struct MbSetup {
+    host_hands: Option<u8>,
+    practice_players: u8,
+    practice_hands: Option<u8>,
+}
+
+impl Setup for MbSetup {
+    fn host(&mut self, ui: &mut egui::Ui, w: &Words) {
+        hands_picker(ui, &mut self.host_hands, w);
+    }
+
+    fn practice(&mut self, ui: &mut egui::Ui, w: &Words) {
+        Players::picker(ui, &mut self.practice_players, PLAYER_COUNTS, w);
+        hands_picker(ui, &mut self.practice_hands, w);
+    }
+
+    fn ask(&self, ask: &mut HostAsk, practice: bool) {
+        ask.hands = if practice { self.practice_hands } else { self.host_hands };
+        if practice {
+            ask.bots = self.practice_players.saturating_sub(1);
+        }
+    }
+}
+
+/// M-13: to 5000 points, or a game of 1, 3 or 5 hands.
+fn hands_picker(ui: &mut egui::Ui, hands: &mut Option<u8>, w: &Words) {
+    ui.horizontal(|ui| {
+        ui.selectable_value(hands, None, w.mb_to_5000);
+        for n in [1, 3, 5] {
+            ui.selectable_value(hands, Some(n), (w.mb_hands_n)(n));
+        }
+    });
 }
 
 /// A night of 1000 Bornes on the replay screen: the table at each step, each Coup-Fourré's

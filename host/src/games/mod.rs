@@ -97,6 +97,8 @@ type ScoreField = fn(&FairLog, &[FieldRecord], &[(Seat, String)]) -> FieldReport
 #[derive(Clone, Copy)]
 pub struct Entry {
     pub name: &'static str,
+    /// Its name on the box.
+    pub title: &'static str,
     /// The fewest and most seats.
     pub players: (u8, u8),
     pub timed: bool,
@@ -106,6 +108,7 @@ pub struct Entry {
     pub verify: fn(&str, Option<Commitment>) -> anyhow::Result<Verdict>,
     pub simulate: fn(&SimulateAsk) -> anyhow::Result<serde_json::Value>,
     pub scenario: fn(serde_json::Value, Option<&Path>) -> anyhow::Result<ScenarioReport>,
+    check_players: fn(u8) -> Result<(), String>,
     field_seats: fn(&FairLog) -> Vec<Seat>,
     field_report: ScoreField,
 }
@@ -115,6 +118,7 @@ impl Entry {
     pub fn of<G: Served>() -> Entry {
         Entry {
             name: G::name(),
+            title: <G::Words as Words>::TITLE,
             players: G::PLAYERS,
             timed: G::TIMED,
             open: |server, args, opening| crate::flags::open_room::<G>(server, args, G::lobby(args)?, opening),
@@ -127,6 +131,7 @@ impl Entry {
             verify: G::verify,
             simulate: G::simulate,
             scenario: G::scenario,
+            check_players: |players| G::check_settings(&Default::default(), players),
             field_seats: |log| timed_seats(&log.records::<G::Action>()),
             field_report: |log, handed, expected| {
                 let (records, calls) = (log.records::<G::Action>(), log.call_orders());
@@ -136,14 +141,15 @@ impl Entry {
         }
     }
 
-    /// The game's name on the box (its name when the window's words do not know it).
-    pub fn title(&self) -> &'static str {
-        self.name.parse::<bolide_words::GameKind>().map_or(self.name, bolide_words::GameKind::title)
-    }
-
     /// Opens this game's room on `server` from the table's flags; returns its code.
     pub fn open(&self, server: &Server, args: &ServeArgs, opening: Opening) -> anyhow::Result<String> {
         (self.open)(server, args, opening)
+    }
+
+    /// Whether a table of the game's default settings seats `players`; the rule that says how
+    /// many it seats, if not.
+    pub fn check_players(&self, players: u8) -> Result<(), String> {
+        (self.check_players)(players)
     }
 
     /// The seats whose laptops made timed requests (a field run waits for their records).

@@ -67,7 +67,6 @@ impl Advert {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bolide_words::GameKind;
     use mdns_sd::ServiceEvent;
     use std::time::{Duration, Instant};
 
@@ -75,8 +74,8 @@ mod tests {
     fn the_room_is_advertised_with_its_fingerprint_seats_and_version_but_not_its_code() {
         // Loopback only: nothing leaves this machine.
         // Opened for Bolide, then its lobby switched to 1000 Bornes: the advert follows.
-        let advert = Advert::start("MDNSTEST", "7F3K0Q9M2XWBHC4T", 47_999, GameKind::Bolide.name(), true).unwrap();
-        advert.update(TableNews { taken: 4, max: 8, game: GameKind::MilleBornes.name() }).unwrap();
+        let advert = Advert::start("MDNSTEST", "7F3K0Q9M2XWBHC4T", 47_999, "bolide", true).unwrap();
+        advert.update(TableNews { taken: 4, max: 8, game: "mille-bornes" }).unwrap();
         let browser = ServiceDaemon::new().unwrap();
         browser.disable_interface(mdns_sd::IfKind::All).unwrap();
         browser.enable_interface(mdns_sd::IfKind::LoopbackV4).unwrap();

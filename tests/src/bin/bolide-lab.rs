@@ -14,7 +14,7 @@ struct Args {
     /// The game: bolide (the grab, the Échange window, the Klaxon) or mille-bornes (the
     /// Coup-Fourré window).
     #[arg(long, default_value = "bolide")]
-    game: bolide_words::GameKind,
+    game: String,
     #[arg(long, default_value_t = 6)]
     players: usize,
     /// One-way latency of each bot, ms (a comma list, cycled).
@@ -105,17 +105,11 @@ struct Args {
 
 fn main() -> anyhow::Result<()> {
     let a = Args::parse();
-    use bolide_words::GameKind;
-    match a.game {
-        GameKind::Bolide => anyhow::ensure!((3..=6).contains(&a.players), "--players: a race takes 3 to 6 pilots"),
-        GameKind::MilleBornes => anyhow::ensure!(
-            [2, 3, 4, 6, 8].contains(&a.players),
-            "--players: 1000 Bornes takes 2, 3, 4, 6 or 8 players (M-2.1)"
-        ),
-        GameKind::Entenrallye => {
-            anyhow::bail!("--game entenrallye: Entenrallye times nothing; the lab has nothing to judge")
-        }
-    }
+    let games = bolide_host::games::Registry::standard();
+    let game = *games.get(&a.game).map_err(|e| anyhow::anyhow!("--game: {e}"))?;
+    anyhow::ensure!(game.timed, "--game {}: {} times nothing; the lab has nothing to judge", game.name, game.title);
+    let players = u8::try_from(a.players).unwrap_or(u8::MAX);
+    game.check_players(players).map_err(|e| anyhow::anyhow!("--players: {e}"))?;
     for (flag, v, max) in [
         ("--loss", a.loss, 0.5),
         ("--burst-loss", a.burst_loss, 0.5),
@@ -169,7 +163,7 @@ fn main() -> anyhow::Result<()> {
         echange: !a.no_echange,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    if a.game == GameKind::MilleBornes {
+    if game.name == <mille_bornes::MilleBornes as bolide_table::Words>::NAME {
         let report = runtime.block_on(lab::mille_bornes::run(config))?;
         print!("{}", lab::mille_bornes::table(&report));
         if let Some(path) = a.json {
