@@ -204,7 +204,9 @@ async fn mille_bornes_game(args: TextArgs) -> anyhow::Result<()> {
             mirror.lobby.as_ref().map_or_else(Vec::new, |l| l.seats.iter().map(|s| s.name.clone()).collect());
         match msg {
             ServerMsgOf::Update { events, view, .. } => {
-                for line in events.iter().filter_map(|e| bolide_client::ui::mille_bornes::describe(e, view, &names, w))
+                for line in events
+                    .iter()
+                    .filter_map(|e| bolide_client::games::mille_bornes::screen::describe(e, view, &names, w))
                 {
                     println!("{line}");
                 }

@@ -102,7 +102,7 @@ fn main() -> anyhow::Result<()> {
     match mode.as_str() {
         "mille-bornes" => {
             let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"];
-            app.sit_mille_bornes(bolide_client::ui::table_mb::mid_hand(&names, 3), None);
+            app.sit_mille_bornes(bolide_client::games::mille_bornes::table::mid_hand(&names, 3), None);
         }
         "replay" => {
             let text = bolide_host::nights::night_of_bots(3);
@@ -114,10 +114,10 @@ fn main() -> anyhow::Result<()> {
             };
             replay = Some(bolide_client::ui::replay::ReplayUi::open(kept, &text)?);
         }
-        "warm-up" => drill = Some(bolide_client::ui::drill::DrillUi::new()),
+        "warm-up" => drill = Some(bolide_client::games::bolide::drill::DrillUi::new()),
         "entenrallye" => {
             let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny"];
-            app.sit_entenrallye(bolide_client::ui::table_ente::mid_year(&names, 3), None);
+            app.sit_entenrallye(bolide_client::games::entenrallye::table::mid_year(&names, 3), None);
         }
         _ => app.sit(live, None),
     }

@@ -1225,14 +1225,16 @@ fn mille_bornes_words(events: &[mille_bornes::Event], partie: &mille_bornes::Par
     let view = partie.view(None);
     events
         .iter()
-        .filter_map(|e| bolide_client::ui::mille_bornes::describe(e, &view, &names, &bolide_client::lang::EN))
+        .filter_map(|e| {
+            bolide_client::games::mille_bornes::screen::describe(e, &view, &names, &bolide_client::lang::EN)
+        })
         .collect()
 }
 
 /// A window at a 1000 Bornes table of 8 (4 teams) in the middle of a hand, from seat 0.
 fn mb_eight_players_mid_hand(mut app: BolideApp) -> BolideApp {
     let names = ["Anne", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gus", "Hélène"];
-    app.sit_mille_bornes(bolide_client::ui::table_mb::mid_hand(&names, 3), None);
+    app.sit_mille_bornes(bolide_client::games::mille_bornes::table::mid_hand(&names, 3), None);
     app
 }
 

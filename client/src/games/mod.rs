@@ -88,9 +88,9 @@ impl Registry {
     /// Every game of this house: the one list. A new game is one line here.
     pub fn standard() -> Registry {
         Registry(Vec::new())
-            .with::<::bolide::Bolide, crate::ui::table_bolide::BolideTableUi>()
-            .with::<::mille_bornes::MilleBornes, crate::ui::table_mb::MbTableUi>()
-            .with::<::entenrallye::Entenrallye, crate::ui::table_ente::EnteTableUi>()
+            .with::<::bolide::Bolide, bolide::table::BolideTableUi>()
+            .with::<::mille_bornes::MilleBornes, mille_bornes::table::MbTableUi>()
+            .with::<::entenrallye::Entenrallye, entenrallye::table::EnteTableUi>()
     }
 
     /// Plays `W` too, shown by the screens `S`.

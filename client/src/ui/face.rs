@@ -6,13 +6,22 @@
 //! its link, Leave, Ready, the window's title, the night kept at its end — is written once,
 //! here, for every game.
 
-use super::HostInfo;
 use crate::game::ClientGame;
 use crate::live::{CommandOf, Link, LiveOf};
 use crate::net::Admitted;
 use crate::replay::ReplayError;
 use bolide_table::seal::Commitment;
+use std::net::SocketAddr;
 use std::sync::Arc;
+
+/// A hosted table, as the lobby shows it.
+#[derive(Debug, Clone)]
+pub struct HostInfo {
+    pub code: String,
+    pub addresses: Vec<SocketAddr>,
+    /// The host's door: locked after too many wrong room codes (shown in the lobby).
+    pub door: Option<crate::embed::Door>,
+}
 
 /// What a game's screen is given each frame, beside its link.
 pub struct AtTable<'a> {

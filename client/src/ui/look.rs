@@ -66,3 +66,12 @@ pub const NUMBER_KEYS: [egui::Key; 9] = [
     egui::Key::Num8,
     egui::Key::Num9,
 ];
+
+/// The seconds a countdown to a bot's move shows, `left_us` before it: whole seconds in the
+/// last ten, tens of seconds before (never more than is left), so an idle screen wakes only
+/// when the figure changes — a frame every ten seconds until the end is near.
+pub(crate) fn seconds_shown(ui: &egui::Ui, left_us: u64) -> u64 {
+    let step = if left_us >= 10_000_000 { 10_000_000 } else { 1_000_000 };
+    ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
+    left_us / step * step / 1_000_000
+}

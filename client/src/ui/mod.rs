@@ -3,24 +3,13 @@
 //! client knows of the table) and asks for things with [`Command`]s; nothing here knows a
 //! rule: what may be done is the host's `legal` list.
 
-mod board;
-mod cards;
-pub mod drill;
 pub mod face;
 mod howto;
-mod lobby;
-mod look;
-pub mod mille_bornes;
-mod net_table;
-mod podium;
-mod race;
-pub mod rallye;
+pub(crate) mod lobby;
+pub(crate) mod look;
 pub mod replay;
-mod stamp;
+pub(crate) mod stamp;
 pub mod start;
-pub mod table_bolide;
-pub mod table_ente;
-pub mod table_mb;
 
 use crate::embed::{Embed, HostAsk};
 use crate::games::Registry;
@@ -35,14 +24,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
-/// A hosted table, as the lobby shows it.
-#[derive(Debug, Clone)]
-pub struct HostInfo {
-    pub code: String,
-    pub addresses: Vec<SocketAddr>,
-    /// The host's door: locked after too many wrong room codes (shown in the lobby).
-    pub door: Option<crate::embed::Door>,
-}
+pub use face::HostInfo;
 
 /// A table this window sits at.
 struct Seated {
@@ -149,7 +131,7 @@ pub struct BolideApp {
     games: Registry,
     /// A past night being watched.
     replay: Option<replay::ReplayUi>,
-    drill: Option<drill::DrillUi>,
+    drill: Option<crate::games::bolide::drill::DrillUi>,
     /// The nights kept, as the start screen lists them (read again when one is kept).
     replays: Option<Vec<crate::shelf::Kept>>,
 }
@@ -245,17 +227,17 @@ impl BolideApp {
 
     /// Sits the window at a table already linked (tests feed a detached one).
     pub fn sit(&mut self, live: Live, host: Option<HostInfo>) {
-        self.sit_at(Table::<_, table_bolide::BolideTableUi>::boxed(live), None, host);
+        self.sit_at(Table::<_, crate::games::bolide::table::BolideTableUi>::boxed(live), None, host);
     }
 
     /// Sits the window at a 1000 Bornes table already linked (tests feed a detached one).
     pub fn sit_mille_bornes(&mut self, live: LiveOf<::mille_bornes::MilleBornes>, host: Option<HostInfo>) {
-        self.sit_at(Table::<_, table_mb::MbTableUi>::boxed(live), None, host);
+        self.sit_at(Table::<_, crate::games::mille_bornes::table::MbTableUi>::boxed(live), None, host);
     }
 
     /// Sits the window at an Entenrallye table already linked (tests feed a detached one).
     pub fn sit_entenrallye(&mut self, live: LiveOf<::entenrallye::Entenrallye>, host: Option<HostInfo>) {
-        self.sit_at(Table::<_, table_ente::EnteTableUi>::boxed(live), None, host);
+        self.sit_at(Table::<_, crate::games::entenrallye::table::EnteTableUi>::boxed(live), None, host);
     }
 
     fn sit_at(&mut self, face: Box<dyn TableFace>, target: Option<Target>, host: Option<HostInfo>) {
@@ -424,7 +406,7 @@ impl BolideApp {
                     Err(why) => self.start.error = Some((w.replay_cannot_open)(&why)),
                 }
             }
-            Intent::Drill => self.drill = Some(drill::DrillUi::new()),
+            Intent::Drill => self.drill = Some(crate::games::bolide::drill::DrillUi::new()),
         }
     }
 
@@ -539,15 +521,6 @@ impl BolideApp {
             }
         }
     }
-}
-
-/// The seconds a countdown to a bot's move shows, `left_us` before it: whole seconds in the
-/// last ten, tens of seconds before (never more than is left), so an idle screen wakes only
-/// when the figure changes — a frame every ten seconds until the end is near.
-fn seconds_shown(ui: &egui::Ui, left_us: u64) -> u64 {
-    let step = if left_us >= 10_000_000 { 10_000_000 } else { 1_000_000 };
-    ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
-    left_us / step * step / 1_000_000
 }
 
 /// Where the window keeps its files: `--data-dir`, or the user's data dir.

@@ -147,3 +147,13 @@ pub(crate) fn short_slice() {
         }
     }
 }
+
+/// Reports when the frame that first drew a timed moment reached the screen (fairness.md §2,
+/// [`on_screen`]).
+pub(crate) fn shown<W: crate::game::ClientGame>(ui: &egui::Ui, live: &crate::live::LiveOf<W>, moment: u64) {
+    let link = live.clone();
+    on_screen(ui, &live.clock, move |at_us| {
+        link.send(crate::live::CommandOf::Shown(bolide_table::wire::Shown { moment, at_us }));
+        tracing::debug!(moment, at_us, "a timed moment reached the screen");
+    });
+}

@@ -3,13 +3,13 @@
 //! What may be done comes only from the host's `legal` list; the board's reachable tiles are
 //! the `Move` actions in it.
 
-use super::{board, look};
+use super::board;
 use crate::games::bolide::Mirror;
 use crate::lang::Words;
-use crate::live::{Command, CommandOf, Live, LiveOf};
+use crate::live::{Command, Live};
+use crate::ui::look;
 use bolide::view::{PhaseView, TurnStep};
 use bolide::{Action, Atout, Colour, Event, Pawn, PlayerView, Seat, Timed};
-use bolide_table::wire::Shown;
 use egui::{Color32, RichText, Vec2};
 
 /// What the race screen remembers between frames.
@@ -247,8 +247,8 @@ impl RaceUi {
                 let text = RichText::new(label).size(20.0).color(look::ink(c)).strong();
                 let button = egui::Button::new(text).fill(fill).min_size(size);
                 let key = keys.get(i).copied().filter(|_| allowed);
-                if let Some(trigger) = super::stamp::press(&ui.add_enabled(allowed, button), key) {
-                    let input_us = super::stamp::input_us(trigger, &live.clock, live.now_us());
+                if let Some(trigger) = crate::ui::stamp::press(&ui.add_enabled(allowed, button), key) {
+                    let input_us = crate::ui::stamp::input_us(trigger, &live.clock, live.now_us());
                     self.asked = Some((view.race, view.round, p.pawn));
                     live.send(if timed {
                         Command::Timed { action: take, input_us }
@@ -345,16 +345,6 @@ impl RaceUi {
     }
 }
 
-/// Reports when the frame that first drew a timed moment reached the screen (fairness.md §2,
-/// [`super::stamp::on_screen`]).
-pub(super) fn stamp_shown<W: crate::game::ClientGame>(ui: &egui::Ui, live: &LiveOf<W>, moment: u64) {
-    let link = live.clone();
-    super::stamp::on_screen(ui, &live.clock, move |at_us| {
-        link.send(CommandOf::Shown(Shown { moment, at_us }));
-        tracing::debug!(moment, at_us, "a timed moment reached the screen");
-    });
-}
-
 fn digit_pressed(i: &egui::InputState) -> Option<u8> {
     use egui::Key::*;
     [Num0, Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9].iter().position(|k| i.key_pressed(*k)).map(|d| d as u8)
@@ -376,8 +366,8 @@ fn cup_down(ui: &mut egui::Ui, s: &Scene) {
     }
     if t.legal.contains(&Action::Klaxon) {
         let klaxon = egui::Button::new(RichText::new(w.klaxon_button).size(22.0)).min_size(Vec2::new(180.0, 50.0));
-        if let Some(trigger) = super::stamp::press(&ui.add(klaxon), Some(egui::Key::K)) {
-            let at_us = super::stamp::input_us(trigger, &s.live.clock, s.live.now_us());
+        if let Some(trigger) = crate::ui::stamp::press(&ui.add(klaxon), Some(egui::Key::K)) {
+            let at_us = crate::ui::stamp::input_us(trigger, &s.live.clock, s.live.now_us());
             s.live.send(Command::Act { action: Action::Klaxon, at_us });
         }
     }
@@ -390,7 +380,7 @@ impl RaceUi {
         if self.drawn != Some(moment) {
             self.drawn = Some(moment);
             let (race, round, timed) = moment;
-            stamp_shown(ui, live, timed.name(race, round));
+            crate::ui::stamp::shown(ui, live, timed.name(race, round));
         }
     }
 
@@ -412,7 +402,7 @@ impl RaceUi {
         ui.heading(w.echange_now);
         let mut declared = None;
         let mut declare = |action, trigger| {
-            let input_us = super::stamp::input_us(trigger, &live.clock, live.now_us());
+            let input_us = crate::ui::stamp::input_us(trigger, &live.clock, live.now_us());
             live.send(Command::Timed { action, input_us });
             declared = Some(round);
         };
@@ -421,13 +411,13 @@ impl RaceUi {
                 let theirs =
                     view.car(with).pawn.and_then(|p| view.pawns.iter().find(|v| v.pawn == p)).and_then(|p| p.reservoir);
                 let label = (w.echange_with)(s.name(with), theirs.unwrap_or(0));
-                if super::stamp::pressed(&ui.button(RichText::new(label).size(17.0))) {
-                    declare(Action::Echange { with }, super::stamp::Trigger::Primary);
+                if crate::ui::stamp::pressed(&ui.button(RichText::new(label).size(17.0))) {
+                    declare(Action::Echange { with }, crate::ui::stamp::Trigger::Primary);
                 }
             }
             if t.legal.contains(&Action::KeepPawn) {
                 let keep = ui.button(RichText::new(w.keep_my_pawn).size(17.0));
-                if let Some(trigger) = super::stamp::press(&keep, Some(egui::Key::Escape)) {
+                if let Some(trigger) = crate::ui::stamp::press(&keep, Some(egui::Key::Escape)) {
                     declare(Action::KeepPawn, trigger);
                 }
             }
@@ -447,7 +437,7 @@ fn status_line(ui: &mut egui::Ui, s: &Scene) {
             ui.label((w.drives)(s.name(turn.seat)));
         }
         if let Some(deadline) = t.deadline_at_us.filter(|_| view.phase != PhaseView::CupDown) {
-            ui.label((w.before_bot)(super::seconds_shown(ui, deadline.saturating_sub(s.now_us))));
+            ui.label((w.before_bot)(crate::ui::look::seconds_shown(ui, deadline.saturating_sub(s.now_us))));
         }
         if let Some(me) = t.seat {
             ui.separator();

@@ -1,7 +1,7 @@
 //! The 1000 Bornes table as its screen reads it, for one frame: the client core's mirror over
 //! the wire (Practice's included) or a replay's step, and what the screen asks of the link.
-//! Its own module so that the screen (`ui::mille_bornes`) and the table's lobby and link
-//! (`ui::table_mb`) each read it without reading each other both ways.
+//! Its own module so that the screen (`screen`) and the table's lobby and link
+//! (`table`) each read it without reading each other both ways.
 
 use crate::game::ClientGame;
 use crate::lang::Words;
@@ -126,7 +126,7 @@ impl<'a> NetTable<'a> {
     pub fn cards_checked(&self) -> Option<Result<usize, String>> {
         let mirror = self.mirror();
         let verdict = mirror.dice.verdict().map(|v| v.clone().map(|report| report.hands));
-        left_out(mirror.part_in, verdict)
+        crate::ui::lobby::left_out(mirror.part_in, verdict)
     }
 
     /// Plays `action`, taken at `now`: a timed moment's (the Coup-Fourré, M-15.6) goes with its
@@ -141,17 +141,6 @@ impl<'a> NetTable<'a> {
 
     /// The frame being built is the first to draw the Coup-Fourré window `moment`.
     pub fn drawn(&mut self, ui: &egui::Ui, moment: u64) {
-        super::race::stamp_shown(ui, self.live, moment);
+        crate::ui::stamp::shown(ui, self.live, moment);
     }
 }
-
-/// A check's verdict, unless this laptop's part of the luck was left out of the seed: then the
-/// luck was the host's to choose, whatever the draws say.
-pub(super) fn left_out<T>(part_in: Option<bool>, verdict: Option<Result<T, String>>) -> Option<Result<T, String>> {
-    match (part_in, verdict) {
-        (Some(false), Some(_)) => Some(Err(LEFT_OUT.into())),
-        (_, verdict) => verdict,
-    }
-}
-
-const LEFT_OUT: &str = "this laptop's part of the luck is not among those the host mixed the seed from";

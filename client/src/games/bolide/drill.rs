@@ -9,9 +9,10 @@
 //! (`zero_ns` says where its zero is on CLOCK_MONOTONIC), and the script compares them with
 //! the instants it saw the reservoirs' pixels and sent the key through XTest.
 
-use super::{look, stamp};
 use crate::lang::Words;
 use crate::net::{Clock, MonotonicClock};
+use crate::ui::look;
+use crate::ui::stamp;
 use bolide_table::colour::Colour;
 use egui::{RichText, Vec2};
 use rand::{RngExt, SeedableRng};

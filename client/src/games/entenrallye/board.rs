@@ -322,7 +322,7 @@ fn actions(
     // The keys: 1 to 9 the actions in the order shown, R rolls, Enter ends the turn.
     let (number, roll, end) = ui.input(|i| {
         (
-            super::look::NUMBER_KEYS.iter().position(|k| i.key_pressed(*k)),
+            crate::ui::look::NUMBER_KEYS.iter().position(|k| i.key_pressed(*k)),
             i.key_pressed(egui::Key::R),
             i.key_pressed(egui::Key::Enter),
         )

@@ -2,6 +2,13 @@
 //! timed moments, the cup (B-4.6) its countdown; the reveal and the window come by datagram
 //! twin as well as on the stream.
 
+mod board;
+pub mod drill;
+mod lobby;
+mod podium;
+mod race;
+pub mod table;
+
 use crate::bot::BotGame;
 use crate::game::{ClientGame, Stage, TwinUpdate};
 use crate::net::{ClientError, ConnectOptionsOf, SessionOf};

@@ -4,7 +4,7 @@
 //! a black slick; cars sit in their colours, several to a tile. Tiles the pilot may pick
 //! (a move's end, Huile) are outlined in gold and clickable.
 
-use super::look;
+use crate::ui::look;
 use bolide::model::{FINISH, START};
 use bolide::{Colour, PlayerView, Seat};
 use egui::{Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};

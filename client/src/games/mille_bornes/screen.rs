@@ -72,7 +72,7 @@ impl MilleBornesUi {
                 if let Some((seat, at)) = game.awaited().filter(|(seat, _)| Some(*seat) != you) {
                     ui.separator();
                     let who = names.get(seat.index()).map_or("?", String::as_str);
-                    ui.label((w.mb_bot_plays_for)(who, super::seconds_shown(ui, at.saturating_sub(now))));
+                    ui.label((w.mb_bot_plays_for)(who, crate::ui::look::seconds_shown(ui, at.saturating_sub(now))));
                 }
             });
         });
@@ -150,7 +150,7 @@ impl MilleBornesUi {
             if let Some(deadline) =
                 game.deadline().filter(|_| matches!(view.phase, Phase::Turn { seat } if seat == you))
             {
-                ui.label((w.before_bot)(super::seconds_shown(ui, deadline.saturating_sub(now))));
+                ui.label((w.before_bot)(crate::ui::look::seconds_shown(ui, deadline.saturating_sub(now))));
             }
             if let Some(text) = game.refusal(w) {
                 ui.colored_label(Color32::from_rgb(240, 130, 50), text);
@@ -163,14 +163,14 @@ impl MilleBornesUi {
             let button = egui::Button::new(RichText::new(w.mb_coup_fourre_button).size(24.0).strong())
                 .fill(Color32::from_rgb(214, 168, 34))
                 .min_size(Vec2::new(320.0, 56.0));
-            if let Some(trigger) = super::stamp::press(&ui.add(button), Some(egui::Key::Space)) {
-                game.act(Action::CoupFourre, super::stamp::input_us(trigger, game.clock(), now));
+            if let Some(trigger) = crate::ui::stamp::press(&ui.add(button), Some(egui::Key::Space)) {
+                game.act(Action::CoupFourre, crate::ui::stamp::input_us(trigger, game.clock(), now));
             }
         }
         let width = (ui.available_width() / 8.0).clamp(70.0, 150.0);
         let size = Vec2::new(width, width * 1.4);
         let mut pointed = None;
-        let keys = &super::look::NUMBER_KEYS[..7];
+        let keys = &crate::ui::look::NUMBER_KEYS[..7];
         ui.horizontal(|ui| {
             for (i, card) in view.hand.iter().enumerate() {
                 let playable = legal.iter().any(|a| matches!(a, Action::Play { card: c, .. } if c == card));

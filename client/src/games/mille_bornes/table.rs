@@ -3,14 +3,14 @@
 //! Practice's). A Coup-Fourré goes out as a timed request: `shown` is the frame that first
 //! drew the attack (the grab's own stamp, `race::stamp_shown`), `input` the key or the click.
 
-use super::face::{Players, Replayed, Setup};
-use super::lobby::{Frame, frame};
 pub use super::net_table::NetTable;
 use crate::embed::HostAsk;
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::replay::{Night, ReplayError};
 use crate::state::MirrorOf;
+use crate::ui::face::{Players, Replayed, Setup};
+use crate::ui::lobby::{Frame, frame};
 use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
 use mille_bornes::manche::side_of;
@@ -22,7 +22,7 @@ fn lobby(
     ui: &mut egui::Ui,
     live: &LiveOf<MilleBornes>,
     t: &MirrorOf<MilleBornes>,
-    hosting: Option<&super::HostInfo>,
+    hosting: Option<&crate::ui::face::HostInfo>,
     games: &[(&'static str, &'static str)],
     w: &Words,
 ) {
@@ -168,15 +168,15 @@ fn teams(ui: &mut egui::Ui, s: &mut mille_bornes::Lobby, lobby: &LobbyStateOf<Mi
 /// starts, then the game screen (its podium at the end).
 #[derive(Default)]
 pub struct MbTableUi {
-    screen: super::mille_bornes::MilleBornesUi,
+    screen: super::screen::MilleBornesUi,
 }
 
-impl super::face::Screen<MilleBornes> for MbTableUi {
+impl crate::ui::face::Screen<MilleBornes> for MbTableUi {
     type Game = ::mille_bornes::Partie;
 
-    fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, at: &mut super::face::AtTable) {
+    fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, at: &mut crate::ui::face::AtTable) {
         let (hosting, games, w) = (at.host, at.games, at.w);
-        if super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, games, w)) {
+        if crate::ui::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, games, w)) {
             let now = live.now_us();
             let mut table = NetTable::new(live);
             self.screen.show(ui, &mut table, now, w);
@@ -187,14 +187,14 @@ impl super::face::Screen<MilleBornes> for MbTableUi {
     fn night(text: &str) -> Result<Box<dyn Replayed>, ReplayError> {
         let night = Night::<MilleBornes>::open::<mille_bornes::Partie>(text)?;
         let (live, _) = LiveOf::detached("");
-        Ok(Box::new(MbNight { night, live, table: super::mille_bornes::MilleBornesUi::default() }))
+        Ok(Box::new(MbNight { night, live, table: super::screen::MilleBornesUi::default() }))
     }
 
     fn setup() -> Box<dyn Setup> {
         Box::new(MbSetup { host_hands: None, practice_players: 4, practice_hands: None })
     }
 
-    fn howto(w: &Words) -> super::face::HowTo {
+    fn howto(w: &Words) -> crate::ui::face::HowTo {
         (w.howto_mille_bornes, None)
     }
 
@@ -204,7 +204,7 @@ impl super::face::Screen<MilleBornes> for MbTableUi {
         if !t.lobby.as_ref().is_some_and(|l| l.started) {
             return "Bolide — 1000 Bornes — lobby";
         }
-        super::mille_bornes::title(t.view.as_ref(), t.seat)
+        super::screen::title(t.view.as_ref(), t.seat)
     }
 }
 
@@ -223,7 +223,7 @@ pub fn mid_hand(names: &[&str], seed: u64) -> LiveOf<MilleBornes> {
         });
         let mut state = live.state();
         state.welcome(Some(Seat(0)), None, BeatSchedule::Steady);
-        state.mirror.lobby = Some(super::lobby::everyone_ready(names, mille_bornes::Lobby::default()));
+        state.mirror.lobby = Some(crate::ui::lobby::everyone_ready(names, mille_bornes::Lobby::default()));
         state.mirror.view = Some(partie.view(Some(Seat(0))));
         state.mirror.legal = partie.legal_actions(Seat(0));
     }
@@ -273,7 +273,7 @@ struct MbNight {
     night: Night<MilleBornes>,
     /// Detached: its clock serves the screen, and what it would send goes nowhere.
     live: LiveOf<MilleBornes>,
-    table: super::mille_bornes::MilleBornesUi,
+    table: super::screen::MilleBornesUi,
 }
 
 impl Replayed for MbNight {
@@ -285,7 +285,7 @@ impl Replayed for MbNight {
         turns_round_the_table(&self.night)
     }
 
-    fn nav(&self, w: &'static Words) -> super::face::Nav {
+    fn nav(&self, w: &'static Words) -> crate::ui::face::Nav {
         (&w.mb_replay_nav, w.mb_replay_where)
     }
 

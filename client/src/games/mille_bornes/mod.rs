@@ -3,6 +3,11 @@
 //! Whether this laptop holds the safety changes nothing it says on the wire: the attacked
 //! side's seats all compete, and all beat alike, holding it or not.
 
+mod cards;
+pub mod net_table;
+pub mod screen;
+pub mod table;
+
 use crate::bot::BotGame;
 use crate::game::{ClientGame, Stage, TwinUpdate};
 use bolide_table::BotLevel;

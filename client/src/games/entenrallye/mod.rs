@@ -2,6 +2,9 @@
 //! in turn — so no moment, no twin and nothing to beat for; what is left is checking what
 //! the host sends against the game's own ranges (`View::check`).
 
+pub mod board;
+pub mod table;
+
 use crate::bot::BotGame;
 use crate::game::ClientGame;
 use bolide_table::BotLevel;

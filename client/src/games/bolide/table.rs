@@ -1,13 +1,15 @@
 //! A Bolide table over the wire, as the window shows it: Practice's first-round guide, the
 //! lobby until the championship starts, the races, then the podium.
 
-use super::face::Replayed;
-use super::face::{AtTable, Screen, Setup};
-use super::{lobby, podium, race};
+use super::lobby;
+use super::podium;
+use super::race;
 use crate::embed::HostAsk;
 use crate::lang::Words;
 use crate::live::{Command, Live};
 use crate::replay::{Night, ReplayError};
+use crate::ui::face::Replayed;
+use crate::ui::face::{AtTable, Screen, Setup};
 use bolide::view::PhaseView;
 use bolide_table::Seat;
 use bolide_table::wire::StandingLine;
@@ -70,7 +72,7 @@ impl Screen<bolide::Bolide> for BolideTableUi {
         Box::new(BolideSetup { host_races: 3, practice_bots: 3, practice_races: 1 })
     }
 
-    fn howto(w: &Words) -> super::face::HowTo {
+    fn howto(w: &Words) -> crate::ui::face::HowTo {
         (w.howto_bolide, Some(w.no_sound_note))
     }
 
@@ -138,7 +140,7 @@ impl Replayed for BolideNight {
         (0..self.night.steps()).map(|k| self.night.view(k).map_or((0, 0), |v| (u16::from(v.race), v.round))).collect()
     }
 
-    fn nav(&self, w: &'static Words) -> super::face::Nav {
+    fn nav(&self, w: &'static Words) -> crate::ui::face::Nav {
         (&w.replay_nav, w.replay_where)
     }
 

@@ -1,9 +1,9 @@
 //! The end of a championship: the podium (B-7.3) and the points race after race (B-7.2).
 
-use super::look;
 use super::race::points_by_race;
 use crate::games::bolide::Mirror;
 use crate::lang::Words;
+use crate::ui::look;
 use bolide_table::wire::StandingLine;
 use egui::RichText;
 

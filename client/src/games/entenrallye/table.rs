@@ -2,13 +2,13 @@
 //! game screen (`ui::entenrallye`) fed by the client core's mirror — a live table's, or a
 //! replay's step (`mirror_table`). Nothing is timed: an action goes out as a plain request.
 
-use super::face::Replayed;
-use super::lobby::{Frame, frame};
-use super::rallye::{self, Table};
+use super::board::{self, Table};
 use crate::lang::Words;
 use crate::live::{CommandOf, LiveOf};
 use crate::replay::{Night, ReplayError};
 use crate::state::MirrorOf;
+use crate::ui::face::Replayed;
+use crate::ui::lobby::{Frame, frame};
 use ::entenrallye::{Entenrallye, FirstPlayer, Ties};
 use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
@@ -27,7 +27,7 @@ pub fn mirror_table(t: &MirrorOf<Entenrallye>) -> Option<Table<'_>> {
             lines
         }),
         refusal: t.refusal.as_deref(),
-        rolls_checked: super::net_table::left_out(t.part_in, t.dice.verdict().cloned()),
+        rolls_checked: crate::ui::lobby::left_out(t.part_in, t.dice.verdict().cloned()),
     })
 }
 
@@ -42,7 +42,7 @@ fn lobby(
     ui: &mut egui::Ui,
     live: &LiveOf<Entenrallye>,
     t: &MirrorOf<Entenrallye>,
-    hosting: Option<&super::HostInfo>,
+    hosting: Option<&crate::ui::face::HostInfo>,
     games: &[(&'static str, &'static str)],
     w: &Words,
 ) {
@@ -104,12 +104,12 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, lobby: &LobbyStateOf<
 #[derive(Default)]
 pub struct EnteTableUi;
 
-impl super::face::Screen<Entenrallye> for EnteTableUi {
+impl crate::ui::face::Screen<Entenrallye> for EnteTableUi {
     type Game = ::entenrallye::Rallye;
 
-    fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, at: &mut super::face::AtTable) {
+    fn show(&mut self, ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, at: &mut crate::ui::face::AtTable) {
         let (hosting, games, w) = (at.host, at.games, at.w);
-        if !super::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, games, w)) {
+        if !crate::ui::lobby::until_started(ui, live, |ui, t| lobby(ui, live, t, hosting, games, w)) {
             return;
         }
         let state = live.state();
@@ -118,7 +118,7 @@ impl super::face::Screen<Entenrallye> for EnteTableUi {
         let Some(mut table) = mirror_table(t) else { return };
         table.names = &names;
         let you = t.seat;
-        let chosen = rallye::show(ui, &table, you, w);
+        let chosen = board::show(ui, &table, you, w);
         drop(state);
         if let Some(action) = chosen {
             live.send(CommandOf::Act { action, at_us: live.now_us() });
@@ -130,7 +130,7 @@ impl super::face::Screen<Entenrallye> for EnteTableUi {
         Ok(Box::new(EnteNight(Night::<Entenrallye>::open::<entenrallye::Rallye>(text)?)))
     }
 
-    fn howto(w: &Words) -> super::face::HowTo {
+    fn howto(w: &Words) -> crate::ui::face::HowTo {
         (w.howto_entenrallye, None)
     }
 
@@ -140,7 +140,7 @@ impl super::face::Screen<Entenrallye> for EnteTableUi {
         if !t.lobby.as_ref().is_some_and(|l| l.started) {
             return "Bolide — Entenrallye — lobby";
         }
-        rallye::title(t.view.as_ref(), t.seat)
+        board::title(t.view.as_ref(), t.seat)
     }
 }
 
@@ -172,7 +172,7 @@ pub fn mid_year(names: &[&str], seed: u64) -> LiveOf<Entenrallye> {
         }
         let mut state = live.state();
         state.welcome(Some(Seat(0)), None, BeatSchedule::Steady);
-        state.mirror.lobby = Some(super::lobby::everyone_ready(names, ::entenrallye::Lobby::default()));
+        state.mirror.lobby = Some(crate::ui::lobby::everyone_ready(names, ::entenrallye::Lobby::default()));
         state.mirror.events = events.iter().map(|e| game.event_for(e, Some(Seat(0)))).collect();
         state.mirror.view = Some(game.view(Some(Seat(0))));
         game.legal_into(Seat(0), &mut state.mirror.legal);
@@ -193,7 +193,7 @@ impl Replayed for EnteNight {
         months_and_turns(&self.0)
     }
 
-    fn nav(&self, w: &'static Words) -> super::face::Nav {
+    fn nav(&self, w: &'static Words) -> crate::ui::face::Nav {
         (&w.ente_replay_nav, w.ente_replay_where)
     }
 
@@ -202,7 +202,7 @@ impl Replayed for EnteNight {
         let t = self.0.at(step)?;
         if let Some(mut table) = mirror_table(t) {
             table.names = &names;
-            rallye::show(ui, &table, None, w);
+            board::show(ui, &table, None, w);
         }
         Ok(())
     }
