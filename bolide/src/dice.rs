@@ -13,10 +13,10 @@
 //! opens it and checks every draw a laptop saw against it.
 
 use crate::Event;
+use crate::ServerMsg;
 use crate::model::{BonusKind, MAX_PILOTS, Pawn, Seat};
 use crate::{FirstPlayer, PlayerView};
-use crate::{LobbyState, ServerMsg};
-use bolide_table::seal::{Commitment, Seal, SealBroken, SeedReveal};
+use bolide_table::seal::{Commitment, SealBroken, SeedReveal, SeedWatch};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -309,52 +309,39 @@ impl DiceLog {
     }
 }
 
-/// A client's watch over the dice, fed every message from the host: it keeps the first
-/// commitment the lobby showed (a host that changes it later is not believed), records every
-/// draw, and checks them all once the seed is revealed. The window, `bolide-bot` and the lab
+/// A client's watch over the dice, fed every message from the host ([`observe`]): it keeps
+/// the first commitment the lobby showed (a host that changes it later is not believed),
+/// records every draw, and checks them all once the seed is revealed — the table's
+/// [`SeedWatch`] over what a laptop saw of Bolide's dice. The window, `bolide-bot` and the lab
 /// all read the same verdict.
+pub type DiceWatch = SeedWatch<DiceSeen, DiceReport, DiceMismatch>;
+
+/// What a laptop saw of the dice: every draw, and what the check needs of the table.
 #[derive(Debug, Clone, Default)]
-pub struct DiceWatch {
-    seal: Seal,
+pub struct DiceSeen {
     pilots: u8,
     first_player: Option<FirstPlayer>,
     log: DiceLog,
-    verdict: Option<Result<DiceReport, DiceMismatch>>,
 }
 
-impl DiceWatch {
-    pub fn observe(&mut self, msg: &ServerMsg) {
-        match msg {
-            ServerMsg::Lobby(lobby) => self.lobby(lobby),
-            ServerMsg::Update { events, view, .. } => {
-                self.log.record(events);
-                self.log.at(view);
+/// Feeds `watch` a message from the host.
+pub fn observe(watch: &mut DiceWatch, msg: &ServerMsg) {
+    match msg {
+        ServerMsg::Lobby(lobby) => {
+            if lobby.started {
+                watch.seen.pilots = lobby.seats.len() as u8;
+                watch.seen.first_player = Some(lobby.settings.options.first_player);
             }
-            _ => {}
+            let judged = watch.seen.first_player.is_some();
+            watch.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref(), judged, |seed, seen| {
+                seen.log.check_seed(seed, seen.pilots, seen.first_player.unwrap_or_default())
+            });
         }
-    }
-
-    fn lobby(&mut self, lobby: &LobbyState) {
-        if lobby.started {
-            self.pilots = lobby.seats.len() as u8;
-            self.first_player = Some(lobby.settings.options.first_player);
+        ServerMsg::Update { events, view, .. } => {
+            watch.seen.log.record(events);
+            watch.seen.log.at(view);
         }
-        let opened = self.seal.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref());
-        if let (Some(opened), None, Some(first)) = (opened, &self.verdict, self.first_player) {
-            let pilots = self.pilots;
-            self.verdict =
-                Some(opened.map_err(DiceMismatch::from).and_then(|seed| self.log.check_seed(seed, pilots, first)));
-        }
-    }
-
-    /// The commitment this client was shown first.
-    pub fn commitment(&self) -> Option<Commitment> {
-        self.seal.commitment()
-    }
-
-    /// `None` until the host revealed its seed (the championship is over).
-    pub fn verdict(&self) -> Option<&Result<DiceReport, DiceMismatch>> {
-        self.verdict.as_ref()
+        _ => {}
     }
 }
 

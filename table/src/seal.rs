@@ -166,6 +166,60 @@ impl Seal {
     }
 }
 
+/// What a laptop keeps all night to check a game's luck, whatever the game: the seal (the
+/// commitment it was shown first, the parts the seed was mixed from), what it saw drawn
+/// (`seen`, the game's own record), and — once the lobby that ends the game reveals the seed —
+/// the game's verdict on what was seen, given once: a later lobby changes nothing.
+#[derive(Debug, Clone)]
+pub struct SeedWatch<S, V, E> {
+    seal: Seal,
+    /// What this laptop saw drawn, as the game records it.
+    pub seen: S,
+    verdict: Option<Result<V, E>>,
+}
+
+/// A broken seal in words, for a game whose check says what failed in words.
+impl From<SealBroken> for String {
+    fn from(broken: SealBroken) -> String {
+        broken.to_string()
+    }
+}
+
+impl<S: Default, V, E> Default for SeedWatch<S, V, E> {
+    fn default() -> Self {
+        SeedWatch { seal: Seal::default(), seen: S::default(), verdict: None }
+    }
+}
+
+impl<S, V, E: From<SealBroken>> SeedWatch<S, V, E> {
+    /// Reads a lobby's seal. When it reveals the seed and what was seen can be judged
+    /// (`judged`: the game knows enough of the table), `check` judges it against the seed; a
+    /// broken seal is the verdict itself.
+    pub fn lobby(
+        &mut self,
+        dice: Commitment,
+        luck: Option<&Luck>,
+        reveal: Option<&SeedReveal>,
+        judged: bool,
+        check: impl FnOnce(u64, &S) -> Result<V, E>,
+    ) {
+        let opened = self.seal.lobby(dice, luck, reveal);
+        if let (Some(opened), None, true) = (opened, &self.verdict, judged) {
+            self.verdict = Some(opened.map_err(E::from).and_then(|seed| check(seed, &self.seen)));
+        }
+    }
+
+    /// The commitment this laptop was shown first.
+    pub fn commitment(&self) -> Option<Commitment> {
+        self.seal.commitment()
+    }
+
+    /// `None` until the host revealed its seed (the game is over).
+    pub fn verdict(&self) -> Option<&Result<V, E>> {
+        self.verdict.as_ref()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -120,7 +120,7 @@ impl ClientGame for Bolide {
     }
 
     fn watch(watch: &mut DiceWatch, msg: &ServerMsg) {
-        watch.observe(msg);
+        bolide::dice::observe(watch, msg);
     }
 }
 

@@ -9,35 +9,19 @@ use crate::bot::BotGame;
 use crate::game::ClientGame;
 use bolide_table::BotLevel;
 use bolide_table::Seat;
-use bolide_table::seal::{Commitment, Seal};
+use bolide_table::seal::SeedWatch;
 use bolide_table::wire::ServerMsgOf;
 use entenrallye::{Entenrallye, Event, View};
 use rand_chacha::ChaCha8Rng;
 
-/// What a laptop checks of the host's die (E-4.2, `entenrallye::dice`): every roll it saw,
-/// by its number in the year, against the seed the host committed to in its first lobby and
-/// reveals when the year ends.
-#[derive(Debug, Clone, Default)]
-pub struct RollWatch {
-    seal: Seal,
-    rolls: Vec<(u32, u8)>,
-    verdict: Option<Result<usize, String>>,
-}
+/// What a laptop checks of the host's die (E-4.2, `entenrallye::dice`): every roll it saw
+/// (its number in the year, the die), against the seed the host committed to in its first
+/// lobby and reveals when the year ends — the table's [`SeedWatch`]; its verdict, how many
+/// rolls matched, or what did not.
+pub type RollWatch = SeedWatch<Vec<(u32, u8)>, usize, String>;
 
 /// Rolls a watch keeps (a year takes a few hundred; a runaway host cannot grow it).
 const WATCHED_ROLLS: usize = 4096;
-
-impl RollWatch {
-    /// The commitment this laptop was shown first.
-    pub fn commitment(&self) -> Option<Commitment> {
-        self.seal.commitment()
-    }
-
-    /// `None` until the host revealed its seed: how many rolls matched, or what did not.
-    pub fn verdict(&self) -> Option<&Result<usize, String>> {
-        self.verdict.as_ref()
-    }
-}
 
 impl ClientGame for Entenrallye {
     type Watch = RollWatch;
@@ -63,20 +47,16 @@ impl ClientGame for Entenrallye {
     fn watch(watch: &mut RollWatch, msg: &ServerMsgOf<Entenrallye>) {
         match msg {
             ServerMsgOf::Lobby(lobby) => {
-                if let (Some(opened), None) =
-                    (watch.seal.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref()), &watch.verdict)
-                {
-                    watch.verdict = Some(opened.map_err(|e| e.to_string()).and_then(|seed| {
-                        entenrallye::dice::check_rolls(seed, &watch.rolls).map_err(|e| e.to_string())
-                    }));
-                }
+                watch.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref(), true, |seed, rolls| {
+                    entenrallye::dice::check_rolls(seed, rolls).map_err(|e| e.to_string())
+                });
             }
             ServerMsgOf::Update { events, .. } => {
                 for event in events {
                     if let Event::Rolled { die, roll, .. } = event
-                        && watch.rolls.len() < WATCHED_ROLLS
+                        && watch.seen.len() < WATCHED_ROLLS
                     {
-                        watch.rolls.push((*roll, *die));
+                        watch.seen.push((*roll, *die));
                     }
                 }
             }

@@ -12,7 +12,7 @@ use crate::bot::BotGame;
 use crate::game::{ClientGame, Stage, TwinUpdate};
 use bolide_table::BotLevel;
 use bolide_table::Seat;
-use bolide_table::seal::{Commitment, Seal};
+use bolide_table::seal::SeedWatch;
 use bolide_table::wire::ServerMsgOf;
 use mille_bornes::card::DECK_SIZE;
 use mille_bornes::deal::{DealMismatch, check_hand};
@@ -22,17 +22,18 @@ use mille_bornes::{Action, Event, MilleBornes, Phase, View};
 use rand_chacha::ChaCha8Rng;
 
 /// What a laptop checks of the host's deals (M-3.2): every card it saw, hand by hand,
-/// against the seed the host committed to in its first lobby and reveals when the game ends.
-/// A hand this laptop did not see whole (it joined, or came back, in its middle: a draw it
-/// missed would shift every later one) is left unchecked, and said so.
+/// against the seed the host committed to in its first lobby and reveals when the game ends —
+/// the table's [`SeedWatch`] over the deals this laptop saw.
+pub type DeckWatch = SeedWatch<Deals, DeckReport, String>;
+
+/// The deals a laptop saw. A hand it did not see whole (it joined, or came back, in its
+/// middle: a draw it missed would shift every later one) is left unchecked, and said so.
 #[derive(Debug, Clone, Default)]
-pub struct DeckWatch {
-    seal: Seal,
+pub struct Deals {
     players: u8,
     /// Each hand's number, its events as this laptop got them from its `Dealt`, and whether
     /// it saw it whole.
     hands: Vec<(u16, Vec<Event>, bool)>,
-    verdict: Option<Result<DeckReport, String>>,
 }
 
 /// What the deal check found: every card seen matches the seed.
@@ -46,17 +47,7 @@ pub struct DeckReport {
 /// Hands a watch keeps (a game to 20 000 takes a few dozen; a runaway host cannot grow it).
 const WATCHED_HANDS: usize = 256;
 
-impl DeckWatch {
-    /// The commitment this laptop was shown first.
-    pub fn commitment(&self) -> Option<Commitment> {
-        self.seal.commitment()
-    }
-
-    /// `None` until the host revealed its seed (the game is over).
-    pub fn verdict(&self) -> Option<&Result<DeckReport, String>> {
-        self.verdict.as_ref()
-    }
-
+impl Deals {
     fn update(&mut self, events: &[Event], view: &View) {
         for event in events {
             match *event {
@@ -185,17 +176,13 @@ impl ClientGame for MilleBornes {
         match msg {
             ServerMsgOf::Lobby(lobby) => {
                 if lobby.started {
-                    watch.players = u8::try_from(lobby.seats.len()).unwrap_or(u8::MAX);
+                    watch.seen.players = u8::try_from(lobby.seats.len()).unwrap_or(u8::MAX);
                 }
-                if let (Some(opened), None) =
-                    (watch.seal.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref()), &watch.verdict)
-                {
-                    watch.verdict = Some(
-                        opened.map_err(|e| e.to_string()).and_then(|seed| watch.check(seed).map_err(|e| e.to_string())),
-                    );
-                }
+                watch.lobby(lobby.dice, lobby.luck.as_ref(), lobby.reveal.as_ref(), true, |seed, deals| {
+                    deals.check(seed).map_err(|e| e.to_string())
+                });
             }
-            ServerMsgOf::Update { events, view, .. } => watch.update(events, view),
+            ServerMsgOf::Update { events, view, .. } => watch.seen.update(events, view),
             _ => {}
         }
     }
