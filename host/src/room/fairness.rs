@@ -166,27 +166,16 @@ pub struct FairRecord<A> {
 }
 
 pub(super) struct Fairness<A> {
-    /// Each connection's clock, from its probes.
-    clocks: BTreeMap<ConnId, ClockModel>,
-    /// What each connection's beats proved about its next action (§7).
-    vouched: BTreeMap<ConnId, Vouched>,
-    /// What each connection's beats showed of its path: the slack its claims need (§5).
-    slack: BTreeMap<ConnId, Slack>,
-    /// The highest action `seq` held from each connection.
-    acts_seen: BTreeMap<ConnId, u32>,
+    /// What the host knows of each connection: its clock, its path, what its beats vouched.
+    conns: BTreeMap<ConnId, ConnPath>,
     /// The calls under the countdown now running (Bolide's Klaxon), and what each asked.
     calls: Option<CallOrder>,
     called: Vec<(Seat, A, u32)>,
     /// The countdown's end has passed; the calls' order is being settled.
     countdown_over: bool,
-    /// The countdown's end as each connection was told it under this countdown, on its own clock —
-    /// once: its countdown ends there, and its calls are judged against it.
-    told_end: BTreeMap<ConnId, u64>,
     moment: Option<Moment<A>>,
     /// Countdowns each seat made wait for its clock model to warm up.
     warm_ups: BTreeMap<Seat, u8>,
-    /// Connections whose implausible times were logged (once each).
-    implausible: std::collections::BTreeSet<ConnId>,
     /// Timed moments each seat held up by beating without vouching (`LogLine::Stalled`),
     /// in this championship.
     stalls: BTreeMap<Seat, u8>,
@@ -196,6 +185,25 @@ pub(super) struct Fairness<A> {
     lines: Vec<(u64, SeatLine)>,
     /// The warnings requests raise, rate-limited.
     warnings: Throttle,
+}
+
+/// What the host knows of one connection, as quinn-proto keeps a `PathData` per path: one
+/// owner for all of it, gone with the connection ([`Fairness::forget`]).
+#[derive(Debug, Default)]
+struct ConnPath {
+    /// Its clock, from its probes (§1).
+    clock: Option<ClockModel>,
+    /// What its beats proved about its next action (§7).
+    vouched: Option<Vouched>,
+    /// What its beats showed of its path: the slack its claims need (§5).
+    slack: Option<Slack>,
+    /// The highest action `seq` held from it.
+    acts_seen: u32,
+    /// The countdown's end as it was told it under this countdown, on its own clock — once:
+    /// its countdown ends there, and its calls are judged against it.
+    told_end: Option<u64>,
+    /// Its implausible times were logged (once).
+    implausible: bool,
 }
 
 /// Log lines a source may write: a burst, then one a second; the rest are counted and the
@@ -228,17 +236,12 @@ impl Throttle {
 impl<A> Default for Fairness<A> {
     fn default() -> Fairness<A> {
         Fairness {
-            clocks: BTreeMap::new(),
-            vouched: BTreeMap::new(),
-            slack: BTreeMap::new(),
-            acts_seen: BTreeMap::new(),
+            conns: BTreeMap::new(),
             calls: None,
             called: Vec::new(),
             countdown_over: false,
-            told_end: BTreeMap::new(),
             moment: None,
             warm_ups: BTreeMap::new(),
-            implausible: std::collections::BTreeSet::new(),
             stalls: BTreeMap::new(),
             stalls_counted: 0,
             lines: Vec::new(),
@@ -252,29 +255,39 @@ impl<A: Copy> Fairness<A> {
 
     /// A timing probe came back from `conn` (§1).
     pub fn probe(&mut self, conn: ConnId, sample: Sample) {
-        self.clocks.entry(conn).or_default().add(sample);
+        self.conns.entry(conn).or_default().clock.get_or_insert_with(ClockModel::default).add(sample);
     }
 
     /// The connection is gone: what was known of its clock goes with it.
     pub fn forget(&mut self, conn: ConnId) {
-        self.clocks.remove(&conn);
-        self.vouched.remove(&conn);
-        self.slack.remove(&conn);
-        self.acts_seen.remove(&conn);
-        self.told_end.remove(&conn);
-        self.implausible.remove(&conn);
+        self.conns.remove(&conn);
     }
 
     /// A model of `conn`'s clock, once it has a probe.
     fn clock(&self, conn: ConnId) -> Option<&ClockModel> {
-        self.clocks.get(&conn).filter(|c| c.samples() > 0)
+        self.model(conn).filter(|c| c.samples() > 0)
+    }
+
+    /// `conn`'s clock model, probed or not.
+    fn model(&self, conn: ConnId) -> Option<&ClockModel> {
+        self.conns.get(&conn).and_then(|p| p.clock.as_ref())
+    }
+
+    /// What `conn`'s beats showed of its path.
+    fn slack(&self, conn: ConnId) -> Option<&Slack> {
+        self.conns.get(&conn).and_then(|p| p.slack.as_ref())
+    }
+
+    /// What `conn`'s beats vouched.
+    fn vouched(&self, conn: ConnId) -> Option<&Vouched> {
+        self.conns.get(&conn).and_then(|p| p.vouched.as_ref())
     }
 
     /// What the host measured of `conn`'s path, once it has a probe (the lobby's check).
     pub fn path(&self, conn: ConnId) -> Option<bolide_table::wire::PathCheck> {
         let clock = self.clock(conn)?;
         let ms = |us: u64| u16::try_from(us.div_ceil(1000)).unwrap_or(u16::MAX);
-        let (silences, longest) = self.slack.get(&conn).map_or((0, 0), Slack::silences);
+        let (silences, longest) = self.slack(conn).map_or((0, 0), Slack::silences);
         Some(bolide_table::wire::PathCheck {
             delay_ms: ms(clock.owd_max()),
             jitter_ms: ms(clock.jitter()),
@@ -287,7 +300,7 @@ impl<A: Copy> Fairness<A> {
     /// their own spread — there is no true offset between two laptops' clocks to compare with.
     pub fn field_path(&self, conn: ConnId) -> Option<FieldPath> {
         let clock = self.clock(conn)?;
-        let (silences, longest_silence_us) = self.slack.get(&conn).map_or((0, 0), Slack::silences);
+        let (silences, longest_silence_us) = self.slack(conn).map_or((0, 0), Slack::silences);
         Some(FieldPath {
             owd_floor_us: clock.owd_floor(),
             jitter_us: clock.jitter(),
@@ -332,7 +345,7 @@ impl<A: Copy> Fairness<A> {
 
     /// A duration on `conn`'s clock, on the host's.
     fn to_host_duration(&self, conn: ConnId, client_us: u64) -> u64 {
-        self.clocks.get(&conn).map_or(client_us as f64, |c| c.to_host_duration(client_us)) as u64
+        self.model(conn).map_or(client_us as f64, |c| c.to_host_duration(client_us)) as u64
     }
 
     /// Whether the next countdown must wait for a pilot's clock model to warm up: one of the seated
@@ -341,7 +354,7 @@ impl<A: Copy> Fairness<A> {
     /// round).
     pub fn needs_warm_up(&mut self, pilots: impl Iterator<Item = (ConnId, Seat)>) -> bool {
         let cold: Vec<Seat> = pilots
-            .filter(|(c, _)| self.clocks.get(c).is_none_or(|m| m.samples() < WARM_SAMPLES))
+            .filter(|(c, _)| self.model(*c).is_none_or(|m| m.samples() < WARM_SAMPLES))
             .map(|(_, seat)| seat)
             .filter(|seat| self.warm_ups.get(seat).copied().unwrap_or(0) < WARM_UPS)
             .collect();
@@ -354,7 +367,7 @@ impl<A: Copy> Fairness<A> {
     /// Action `seq` of `conn` is here. `false`: a copy of one already here (timed requests
     /// come on the stream and as datagram copies: the first one counts).
     pub fn saw_act(&mut self, conn: ConnId, seq: u32) -> bool {
-        let seen = self.acts_seen.entry(conn).or_default();
+        let seen = &mut self.conns.entry(conn).or_default().acts_seen;
         let new = *seen < seq;
         *seen = (*seen).max(seq);
         new
@@ -363,13 +376,13 @@ impl<A: Copy> Fairness<A> {
     /// The highest action `seq` held from `conn`.
     #[cfg(test)]
     pub fn acts_seen(&self, conn: ConnId) -> u32 {
-        self.acts_seen.get(&conn).copied().unwrap_or(0)
+        self.conns.get(&conn).map_or(0, |p| p.acts_seen)
     }
 
     /// §7: `claimed_us` (action `seq` of `conn`, client clock) raised to the last beat that
     /// did not count it; and how much that added.
     fn beat_bound(&self, conn: ConnId, seq: u32, claimed_us: u64) -> (u64, u64) {
-        self.vouched.get(&conn).map_or((claimed_us, 0), |v| v.bound(seq, claimed_us))
+        self.vouched(conn).map_or((claimed_us, 0), |v| v.bound(seq, claimed_us))
     }
 
     /// §7 read the other way round: a laptop that beat in the moment and then went silent
@@ -381,7 +394,7 @@ impl<A: Copy> Fairness<A> {
     /// vouches past an input it has not sent, so its input is at or after that beat). A liar
     /// that hushes after one beat gains the silence, as far as the caller's cap.
     fn silent_since(&self, conn: ConnId, seq: u32, shown_us: u64, now: u64, owd_max: u64) -> u64 {
-        let Some(last) = self.vouched.get(&conn).and_then(|v| v.floor(seq)).filter(|t| *t >= shown_us) else {
+        let Some(last) = self.vouched(conn).and_then(|v| v.floor(seq)).filter(|t| *t >= shown_us) else {
             return 0;
         };
         crate::fair::slack::BASE_US
@@ -395,7 +408,9 @@ impl<A: Copy> Fairness<A> {
         self.calls = Some(CallOrder::new(pilots, end, SILENCE_US + slowest_path));
         self.called.clear();
         self.countdown_over = false;
-        self.told_end.clear();
+        for conn in self.conns.values_mut() {
+            conn.told_end = None;
+        }
     }
 
     /// The end instant on `conn`'s clock, for its countdown: the same instant every time it
@@ -403,11 +418,11 @@ impl<A: Copy> Fairness<A> {
     /// pilot watched. `None` before the host has a model of `conn`'s clock.
     pub fn countdown_end_for(&mut self, conn: ConnId) -> Option<u64> {
         let end = self.countdown_end()?;
-        if let Some(told) = self.told_end.get(&conn) {
-            return Some(*told);
+        if let Some(told) = self.conns.get(&conn).and_then(|p| p.told_end) {
+            return Some(told);
         }
         let told = self.to_client(conn, end)?;
-        self.told_end.insert(conn, told);
+        self.conns.entry(conn).or_default().told_end = Some(told);
         Some(told)
     }
 
@@ -418,7 +433,7 @@ impl<A: Copy> Fairness<A> {
     /// the pilot's countdown and its call alike, and no longer the order of calls. A
     /// connection never told (no clock model then) is converted through the model.
     fn in_countdown(&self, conn: ConnId, client_us: u64, now: u64) -> u64 {
-        match (self.countdown_end(), self.told_end.get(&conn)) {
+        match (self.countdown_end(), self.conns.get(&conn).and_then(|p| p.told_end.as_ref())) {
             (Some(end), Some(&told)) if client_us <= told => {
                 end.saturating_sub(self.to_host_duration(conn, told - client_us))
             }
@@ -454,8 +469,7 @@ impl<A: Copy> Fairness<A> {
             Some((conn, seq, Some(t))) => {
                 let owd_max = self.owd_max(conn);
                 let allowance = self
-                    .slack
-                    .get(&conn)
+                    .slack(conn)
                     .map_or(Self::default_allowance(owd_max), |s| s.input_allowance(Self::default_allowance(owd_max)));
                 let earliest = now.saturating_sub(owd_max.saturating_add(allowance));
                 self.in_countdown(conn, self.beat_bound(conn, seq, t).0, now).max(earliest)
@@ -557,14 +571,14 @@ impl<A: Copy> Fairness<A> {
         // Shown: the moment came in time (the reveal as copies, the Échange window early), so
         // the clock model's error and the jitter tail — and on a path that goes quiet, the
         // moment's last copy, since the host cannot hear the silences on the way in.
-        let jitter = self.clocks.get(&conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
+        let jitter = self.model(conn).map_or(UNKNOWN_OWD_US, |c| c.jitter());
         let (default, shown_base) = (Self::default_allowance(owd_max), 2 * jitter + 15_000);
         let never_beat = Slack::default();
-        let slack = self.slack.get(&conn).unwrap_or(&never_beat);
+        let slack = self.slack(conn).unwrap_or(&never_beat);
         let shown_allowance = slack.shown_allowance(shown_base);
         // Times no clock can have read are refused before any arithmetic on them.
         if !self.plausible(conn, (shown, input), (sent, now), (owd_max, shown_allowance)) {
-            if self.implausible.insert(conn) {
+            if !std::mem::replace(&mut self.conns.entry(conn).or_default().implausible, true) {
                 tracing::warn!(%seat, shown, input, "a timed request with times its laptop's clock cannot have read: refused (logged once per connection)");
             }
             return Err(TableRefusal::ImplausibleTiming);
@@ -593,7 +607,7 @@ impl<A: Copy> Fairness<A> {
             allowance,
             plausible_us,
         );
-        self.slack.entry(conn).or_default().request(input);
+        self.conns.entry(conn).or_default().slack.get_or_insert_with(Slack::default).request(input);
         // M-15.6: in a moment that ends with its time, a request is valid only within that
         // time on the laptop's own screen — as far as the bounds let the host believe it.
         if self.moment.as_ref().and_then(|m| m.window_us).is_some_and(|w| b.reaction_us > w) {
@@ -675,8 +689,9 @@ impl<A: Copy> Fairness<A> {
     /// its way.
     pub fn heartbeat(&mut self, conn: ConnId, seat: Seat, beat: Beat, now: u64) {
         let Beat { now_us, shown, acts, dense } = beat;
-        let vouches = self.acts_seen.get(&conn).copied().unwrap_or(0) >= acts;
-        self.vouched.entry(conn).or_default().beat(acts, now_us);
+        let path = self.conns.entry(conn).or_default();
+        let vouches = path.acts_seen >= acts;
+        path.vouched.get_or_insert_with(Vouched::default).beat(acts, now_us);
         // Only a beat that names the open moment counts in it: one from the grab that arrives
         // once the Échange window is open says nothing about the window.
         let id = self.moment.as_ref().map(|m| m.id);
@@ -684,7 +699,7 @@ impl<A: Copy> Fairness<A> {
         // How late this stamped message came past the path bound, and the gap since the one
         // before: what the connection's claims will be allowed (§5).
         let late = self.clock(conn).map_or(0, |c| now.saturating_sub(c.to_host(now_us).saturating_add(c.owd_max())));
-        self.slack.entry(conn).or_default().beat(late, now_us, dense, now);
+        self.conns.entry(conn).or_default().slack.get_or_insert_with(Slack::default).beat(late, now_us, dense, now);
         let host_now = if vouches && self.calls.is_some() { self.in_countdown(conn, now_us, now) } else { 0 };
         if let Some(order) = &mut self.calls {
             order.heartbeat(seat, host_now);

@@ -1109,9 +1109,9 @@ fn a_pilot_who_comes_back_over_and_over_cannot_hold_the_table_past_one_time_limi
     let start = run(&mut r, 0, 600_000_000, &mut out, anne_to_move);
     // Anne reconnects every 50 ms and never decides: her time limit (1 s) still runs from the
     // start of the decision, and a stand-in decides for her when it is over.
-    let applied = r.applied;
+    let applied = r.timers.applied;
     let (mut now, mut conn) = (start, 100);
-    while r.applied == applied {
+    while r.timers.applied == applied {
         assert!(now < start + 5_000_000, "the decision is still held 5 s after it began");
         r.hello(now, conn, hello("Anne", Some(token)), Steady, &mut out);
         let next = now + 50_000;

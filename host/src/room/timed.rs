@@ -260,8 +260,8 @@ impl<G: Game> RoomOf<G> {
             }
             slot.zombie = true;
             tracing::warn!(%seat, "a seat stalled a second timed moment: its stand-in plays it for this one");
-            self.due.retain(|d| d.kind != DueKind::Act(seat));
-            self.due.push(super::Due { at: now, kind: DueKind::Act(seat) });
+            self.timers.due.retain(|d| d.kind != DueKind::Act(seat));
+            self.timers.due.push(super::Due { at: now, kind: DueKind::Act(seat) });
         }
     }
 
@@ -299,7 +299,7 @@ impl<G: Game> RoomOf<G> {
                 } else {
                     // A bot whose pawn went to a faster hand picks again.
                     let at = now.saturating_add(us(self.config.bot_delay_ms) / 4);
-                    self.due.push(super::Due { at, kind: DueKind::Act(seat) });
+                    self.timers.due.push(super::Due { at, kind: DueKind::Act(seat) });
                 }
             }
         }
