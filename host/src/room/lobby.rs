@@ -82,18 +82,7 @@ impl<G: Game> RoomOf<G> {
             let name = bolide_table::wire::clean_name(&hello.name);
             let name = if name.is_empty() { format!("Pilot {}", self.seats.len() + 1) } else { name };
             let name = self.unique_name(name);
-            self.seats.push(SeatSlot {
-                name,
-                colour,
-                token: Some(token),
-                bot: None,
-                conn: Some(conn),
-                ready: false,
-                zombie: false,
-                part: None,
-                comebacks: Vec::new(),
-                fielded: false,
-            });
+            self.seats.push(SeatSlot { conn: Some(conn), ..SeatSlot::new(name, colour, Some(token), None) });
             let seat = Seat(self.seats.len() as u8 - 1);
             self.members.insert(conn, Some(seat));
             out.push(OutputOf::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
@@ -197,18 +186,7 @@ impl<G: Game> RoomOf<G> {
         for n in 1..=self.config.settings.bots() {
             let Some(colour) = self.free_colour() else { break };
             let level = self.config.settings.bot_level();
-            self.seats.push(SeatSlot {
-                name: format!("Bot {n}"),
-                colour,
-                token: None,
-                bot: Some(level),
-                conn: None,
-                ready: true,
-                zombie: false,
-                part: None,
-                comebacks: Vec::new(),
-                fielded: false,
-            });
+            self.seats.push(SeatSlot { ready: true, ..SeatSlot::new(format!("Bot {n}"), colour, None, Some(level)) });
         }
         // Where everyone sits (a game's teams, drawn or placed), before the game sees a seat.
         if let Some(order) = self.config.settings.seating(players, &mut self.rng) {

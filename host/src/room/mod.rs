@@ -129,18 +129,7 @@ impl<G: Game> RoomOf<G> {
         room.seats = carried
             .into_iter()
             .take(usize::from(G::PLAYERS.1))
-            .map(|c| SeatSlot {
-                name: c.name,
-                colour: c.colour,
-                token: Some(c.token),
-                bot: None,
-                conn: None,
-                ready: false,
-                zombie: false,
-                part: None,
-                comebacks: Vec::new(),
-                fielded: false,
-            })
+            .map(|c| SeatSlot::new(c.name, c.colour, Some(c.token), None))
             .collect();
         room.lobby.held_until = (!room.seats.is_empty()).then(|| now.saturating_add(CARRY_US));
         room

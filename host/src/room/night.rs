@@ -75,18 +75,7 @@ impl<G: Game> RoomOf<G> {
         room.luck = luck.clone();
         room.seats = seats
             .iter()
-            .map(|s| SeatSlot {
-                name: s.name.clone(),
-                colour: s.colour,
-                token: s.token,
-                bot: s.bot,
-                conn: None,
-                ready: true,
-                zombie: false,
-                part: None,
-                comebacks: Vec::new(),
-                fielded: false,
-            })
+            .map(|s| SeatSlot { ready: true, ..SeatSlot::new(s.name.clone(), s.colour, s.token, s.bot) })
             .collect();
         let players = u8::try_from(room.seats.len()).map_err(|_| ResumeError::Setup("too many seats".into()))?;
         let mut game = G::start(&room.game_settings(), players, luck.seed_with(*seed), &mut Vec::new())

@@ -26,6 +26,23 @@ pub(super) struct SeatSlot {
 }
 
 impl SeatSlot {
+    /// A seat taken by `name` in `colour`, with its token (a person's) or its bot's level;
+    /// nobody connected, not ready, no part of the luck yet.
+    pub(super) fn new(name: String, colour: Colour, token: Option<SeatToken>, bot: Option<BotLevel>) -> SeatSlot {
+        SeatSlot {
+            name,
+            colour,
+            token,
+            bot,
+            conn: None,
+            ready: false,
+            zombie: false,
+            part: None,
+            comebacks: Vec::new(),
+            fielded: false,
+        }
+    }
+
     pub(super) fn bot_plays(&self) -> bool {
         self.bot.is_some() || self.conn.is_none() || self.zombie
     }
