@@ -3,7 +3,7 @@
 
 use bolide::TableOptions;
 use bolide::options::Settings;
-use bolide_host::game::RoomConfig;
+use bolide_host::games::bolide::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
 use std::process::Command;
 

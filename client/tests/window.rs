@@ -271,7 +271,7 @@ fn a_pilot_leaving_the_lobby_leaves_every_other_window_its_own_seat() {
     // A real room: Anne, Bob and Chloé join, then Anne leaves. The host moves Bob and Chloé
     // up; each laptop's core is fed what the host sent it, and their windows follow.
     use bolide::ClientMsg;
-    use bolide_host::game::{Output, Room, RoomConfig};
+    use bolide_host::games::bolide::{Output, Room, RoomConfig};
     use bolide_table::wire::{BeatSchedule, Hello, PROTOCOL_VERSION};
     let settings =
         Settings { options: TableOptions::default(), circuit: "cannes".into(), bots: 0, bot_level: Default::default() };

@@ -7,7 +7,7 @@
 //! frame the room sends can outgrow the limit.
 
 use crate::fair::Sample;
-use crate::game::{Room, RoomConfig};
+use crate::games::bolide::{Room, RoomConfig};
 use crate::room::{ConnId, OutputOf, RoomConfigOf, RoomOf};
 use bolide::options::Settings;
 use bolide::{Action, BotLevel, Pawn, Seat, TableOptions};
@@ -544,7 +544,7 @@ pub fn mutate(
 /// championship against a bot — welcome, lobbies, every update, the moments' datagram twins —
 /// as `bolide_client::fuzzing::host_bytes` reads them.
 pub fn client_seeds() -> Vec<Vec<u8>> {
-    use crate::game::Output;
+    use crate::games::bolide::Output;
     let settings = Settings {
         options: TableOptions { races: 1, ..TableOptions::default() },
         circuit: "cannes".into(),

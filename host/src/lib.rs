@@ -7,7 +7,6 @@ pub mod field;
 pub mod files;
 pub mod flags;
 pub mod fuzzing;
-pub mod game;
 pub mod games;
 pub mod net;
 pub mod nights;

@@ -8,7 +8,7 @@ use bolide_table::wire::ServerMsgOf;
 /// her) beside two host bots, to the end: the night's journal the room hands Anne's laptop.
 /// For the tests and the replay's cost (`bolide-client`'s `examples/replay_cost.rs`).
 pub fn night_of_bots(races: u8) -> String {
-    use crate::game::{Room, RoomConfig};
+    use crate::games::bolide::{Room, RoomConfig};
     use bolide::TableOptions;
     use bolide::options::Settings;
 

@@ -5,7 +5,7 @@
 //! and the whole log is checked against the seed and the commitment — the same check the
 //! window makes at the end of a championship with what it saw.
 
-use crate::game::JournalEntry;
+type JournalEntry = bolide_table::journal::JournalEntryOf<bolide::Bolide>;
 use bolide::dice::{DiceLog, DiceMismatch, DiceReport};
 use bolide::game::{Championship, Phase, Standing};
 use bolide_table::journal::{ReplayError, replay};

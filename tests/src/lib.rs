@@ -5,7 +5,7 @@ pub mod lab;
 
 use bolide::TableOptions;
 use bolide::options::Settings;
-use bolide_host::game::RoomConfig;
+use bolide_host::games::bolide::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
 use std::path::PathBuf;
 

@@ -14,6 +14,13 @@ use bolide_table::seal::Commitment;
 use bolide_words::lang::Words;
 use std::path::Path;
 
+/// Bolide's room and what it speaks, by their plain names (the host's tests, fuzzers and
+/// nights of bots drive Bolide's room by them).
+pub type Room = crate::room::RoomOf<Championship>;
+pub type RoomConfig = crate::room::RoomConfigOf<Settings>;
+pub type Output = crate::room::OutputOf<bolide::Bolide>;
+pub type JournalEntry = crate::room::JournalEntryOf<bolide::Bolide>;
+
 impl Served for Championship {
     const TIMED: bool = true;
 

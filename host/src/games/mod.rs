@@ -5,9 +5,9 @@
 //! game needs of the host beyond the table's [`Game`] is its [`Served`] file beside this one;
 //! the rest of the host knows no game.
 
-mod bolide;
-mod entenrallye;
-mod mille_bornes;
+pub mod bolide;
+pub mod entenrallye;
+pub mod mille_bornes;
 
 use crate::field::{FieldReport, HostLog};
 use crate::flags::{Opening, ServeArgs};

@@ -1,7 +1,7 @@
 //! The room without sockets: synthetic connections and times.
 
 use super::*;
-use crate::game::{JournalEntry, Output, Room, RoomConfig};
+use crate::games::bolide::{JournalEntry, Output, Room, RoomConfig};
 use bolide::event::Contest;
 use bolide::game::Phase;
 use bolide::options::Settings;

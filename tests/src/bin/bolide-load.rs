@@ -15,7 +15,7 @@ use bolide::TableOptions;
 use bolide::bots::BotLevel;
 use bolide::options::Settings;
 use bolide_client::bot;
-use bolide_host::game::RoomConfig;
+use bolide_host::games::bolide::RoomConfig;
 use bolide_host::net::server::Limits;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::room::RoomConfigOf;

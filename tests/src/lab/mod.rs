@@ -17,7 +17,7 @@ use bolide_client::games::bolide::{ConnectOptions, Session};
 use bolide_client::net::{ClientError, Clock, Conduct};
 use bolide_host::fair::score::{self, Contender, Tally, judge};
 pub use bolide_host::fair::score::{BUCKETS, Bucket, Percentiles, percentiles, wilson};
-use bolide_host::game::RoomConfig;
+use bolide_host::games::bolide::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_table::wire::Shown;
 use rand::{RngExt, SeedableRng};
