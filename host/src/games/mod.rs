@@ -12,7 +12,7 @@ pub mod mille_bornes;
 use crate::field::{FieldReport, HostLog};
 use crate::flags::{Opening, ServeArgs};
 use crate::net::server::FairLog;
-use crate::net::{Games, Server};
+use crate::net::{Games, Journal, Server};
 use crate::room::{FairRecord, FieldRecord, JournalEntryOf, LobbyOf};
 use bolide_table::seal::Commitment;
 use bolide_table::{BotLevel, Game, Seat, Words};
@@ -103,6 +103,7 @@ pub struct Entry {
     pub players: (u8, u8),
     pub timed: bool,
     open: fn(&Server, &ServeArgs, Opening) -> anyhow::Result<String>,
+    add_room: fn(&Server, &ServeArgs, &str, Journal) -> anyhow::Result<String>,
     switch_to: fn(Games, &ServeArgs, bool) -> anyhow::Result<Games>,
     pub narrate: fn(&str, &Lang) -> anyhow::Result<String>,
     pub verify: fn(&str, Option<Commitment>) -> anyhow::Result<Verdict>,
@@ -122,6 +123,9 @@ impl Entry {
             players: G::PLAYERS,
             timed: G::TIMED,
             open: |server, args, opening| crate::flags::open_room::<G>(server, args, G::lobby(args)?, opening),
+            add_room: |server, args, word, journal| {
+                server.add_room::<G>(crate::flags::table_config(args, word, G::lobby(args)?)?, journal, None)
+            },
             switch_to: |games, args, served| {
                 let lobby = if served { G::lobby(args)? } else { G::lobby_for_switch(args)? };
                 let args = args.clone();
@@ -150,6 +154,13 @@ impl Entry {
     /// many it seats, if not.
     pub fn check_players(&self, players: u8) -> Result<(), String> {
         (self.check_players)(players)
+    }
+
+    /// Opens one more room of this game on `server`, its lobby and timers from the table's
+    /// flags, with the code word `word` and `journal` (the load benchmark's many rooms; `serve`
+    /// opens its one through [`Entry::open`], which also resumes and checks a word people type).
+    pub fn add_room(&self, server: &Server, args: &ServeArgs, word: &str, journal: Journal) -> anyhow::Result<String> {
+        (self.add_room)(server, args, word, journal)
     }
 
     /// The seats whose laptops made timed requests (a field run waits for their records).

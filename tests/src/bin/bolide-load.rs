@@ -11,14 +11,11 @@
 //!
 //! `cargo run --release -p bolide-tests --bin bolide-load -- --rooms 500 --bots-per-room 6`
 
-use bolide::TableOptions;
 use bolide::bots::BotLevel;
-use bolide::options::Settings;
 use bolide_client::bot;
-use bolide_host::games::bolide::RoomConfig;
 use bolide_host::net::server::Limits;
 use bolide_host::net::{Identity, Journal, Server};
-use bolide_host::room::RoomConfigOf;
+use bolide_host::serve::ServeArgs;
 use clap::Parser;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -192,30 +189,20 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
         let limits =
             Limits { connections, pending: connections, pending_per_address: connections, ..Limits::default() };
         let server = Server::bind_with("127.0.0.1:0".parse()?, &identity, limits)?;
+        // The games come from the host's registry, each room opened from the table's flags as
+        // `serve` opens one: Bolide's three races on a circuit of their own, a second-long
+        // countdown; with --mix every other room 1000 Bornes to 5000.
+        let games = bolide_host::games::Registry::standard();
+        let (bolide, mille_bornes) = (games.get("bolide")?, games.get("mille-bornes")?);
         let mut codes = Vec::new();
         for r in 0..args.rooms {
             let journal =
                 if args.journal { Journal::File(dir.join(format!("room{r}.journal"))) } else { Journal::None };
-            if args.mix && r % 2 == 1 {
-                let lobby = mille_bornes::Lobby {
-                    game: mille_bornes::Settings::default(),
-                    bots: 0,
-                    bot_level: Default::default(),
-                    places: Vec::new(),
-                };
-                let config = RoomConfigOf::new(&format!("R{r}"), lobby, r as u64);
-                codes.push(server.add_room::<mille_bornes::Partie>(config, journal, None)?);
-                continue;
-            }
-            let settings = Settings {
-                options: TableOptions { races: 3, ..TableOptions::default() },
-                circuit: format!("random:{r}"),
-                bots: 0,
-                bot_level: Default::default(),
-            };
-            let mut config = RoomConfig::new(&format!("R{r}"), settings, r as u64);
-            config.countdown_ms = 1000;
-            codes.push(server.add_room::<bolide::game::Championship>(config, journal, None)?);
+            let game = if args.mix && r % 2 == 1 { mille_bornes } else { bolide };
+            let (circuit, seed) = (format!("random:{r}"), r.to_string());
+            let flags = ["--races", "3", "--circuit", &circuit, "--lift-delay-ms", "1000", "--seed", &seed];
+            let flags = ServeArgs::parse_words(flags.map(String::from))?;
+            codes.push(game.add_room(&server, &flags, &format!("R{r}"), journal)?);
         }
         let hello =
             serde_json::json!({"addr": server.local_addr().to_string(), "codes": codes, "rss_kb": rss_kb("VmRSS:")});
