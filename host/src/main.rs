@@ -114,7 +114,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let text =
                 std::fs::read_to_string(&journal).with_context(|| format!("cannot read {}", journal.display()))?;
-            let narration = verify::narrate(&text, lang.words()).with_context(|| journal.display().to_string())?;
+            let narration =
+                bolide_host::games::narrate(&text, lang.words()).with_context(|| journal.display().to_string())?;
             print!("{narration}");
             Ok(ExitCode::SUCCESS)
         }

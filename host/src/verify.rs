@@ -1,11 +1,9 @@
-//! `bolide-host verify JOURNAL` and `replay JOURNAL`: any game's journal through its entry in
-//! the registry ([`narrate`]); and Bolide's provably fair dice, checked from a host's journal
-//! ([`journal`]). The championship is replayed action by action from the seed the journal
+//! Bolide's provably fair dice, checked from a host's journal ([`journal`]; `bolide-host
+//! verify` reads any game's journal through its entry in `crate::games`). The championship is replayed action by action from the seed the journal
 //! holds, every draw it makes is recorded as a client records what it is shown ([`DiceLog`]),
 //! and the whole log is checked against the seed and the commitment — the same check the
 //! window makes at the end of a championship with what it saw.
 
-type JournalEntry = bolide_table::journal::JournalEntryOf<bolide::Bolide>;
 use bolide::dice::{DiceLog, DiceMismatch, DiceReport};
 use bolide::game::{Championship, Phase, Standing};
 use bolide_table::journal::{ReplayError, replay};
@@ -66,43 +64,6 @@ pub fn journal(text: &str, expected: Option<Commitment>) -> Result<Verified, Ver
     })
 }
 
-/// `bolide-host replay JOURNAL`: the game a journal holds, narrated by its game as the
-/// window's log narrates it, then the standings — in `w`'s language.
-pub fn narrate(text: &str, w: &bolide_words::lang::Words) -> anyhow::Result<String> {
-    (crate::games::Registry::standard().of_journal(text)?.narrate)(text, w)
-}
-
-/// A Bolide championship narrated: every event, the board after each round, the standings.
-pub(crate) fn narrate_championship(text: &str, w: &bolide_words::lang::Words) -> Result<String, VerifyError> {
-    use std::fmt::Write;
-    let names: Vec<String> = JournalEntry::parse_all(text)?
-        .first()
-        .map(|e| match e {
-            JournalEntry::Started { seats, .. } => seats.iter().map(|s| s.name.clone()).collect(),
-            _ => Vec::new(),
-        })
-        .unwrap_or_default();
-    let mut out = String::new();
-    let (champ, _) = replay::<Championship>(text, |champ, events| {
-        for line in events.iter().filter_map(|e| bolide_words::text::describe(e, &names, w)) {
-            let _ = writeln!(out, "{line}");
-        }
-        let round_over =
-            events.iter().any(|e| matches!(e, bolide::Event::RoundEnded { .. } | bolide::Event::RaceEnded { .. }));
-        if round_over {
-            out.push_str(&bolide_words::text::board(&champ.spectator_view(), &names, w));
-        }
-    })?;
-    if champ.is_over() {
-        let _ = writeln!(out, "{}", w.championship_over);
-        for s in champ.standings() {
-            let name = names.get(s.seat.index()).map_or("?", String::as_str);
-            let _ = writeln!(out, "  {}", (w.standing_full)(s.rank, name, s.points, s.wins));
-        }
-    }
-    Ok(out)
-}
-
 /// Parses a commitment written as 64 hex digits.
 pub fn parse_commitment(text: &str) -> Option<Commitment> {
     let text = text.trim();
@@ -119,6 +80,7 @@ pub fn parse_commitment(text: &str) -> Option<Commitment> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::bolide::JournalEntry;
     use crate::room::JournalSeat;
     use bolide::options::Settings;
     use bolide::{Colour, Event, TableOptions};
@@ -172,6 +134,7 @@ mod tests {
     #[test]
     fn a_journal_is_narrated_in_either_language_to_its_standings() {
         let text = journal_of_a_championship(4);
+        let narrate = crate::games::narrate;
         let en = narrate(&text, &bolide_words::lang::EN).unwrap();
         assert!(en.contains("Race 1! ") && en.contains("The cup is lifted!"), "{en}");
         assert!(en.contains("Championship over:") && en.contains("1. "), "the standings close it");

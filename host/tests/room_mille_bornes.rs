@@ -570,7 +570,7 @@ fn m_13_3_bolide_host_replay_narrates_a_game_of_1000_bornes_to_its_final_places(
     let ((mut room, mut out), mut now) = (started(7), 0);
     run(&mut room, &mut now, &mut out, |_| false);
     let text: String = journal(&out).iter().map(JournalEntryOf::to_line).collect();
-    let told = bolide_host::verify::narrate(&text, &bolide_words::lang::EN).unwrap();
+    let told = bolide_host::games::narrate(&text, &bolide_words::lang::EN).unwrap();
     assert!(told.lines().any(|l| l == "Game over"), "{told}");
     assert!(told.lines().any(|l| l.starts_with("  1. ")), "the winning side's line: {told}");
     // A spectator's log: nobody's drawn card is named.

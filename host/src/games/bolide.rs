@@ -69,7 +69,7 @@ impl Served for Championship {
     }
 
     fn narrate(text: &str, w: &Words) -> anyhow::Result<String> {
-        Ok(crate::verify::narrate_championship(text, w)?)
+        narrate_championship(text, w)
     }
 
     fn verify(text: &str, expected: Option<Commitment>) -> anyhow::Result<Verdict> {
@@ -126,4 +126,35 @@ impl Served for Championship {
         let report = crate::scenario::run_bolide(serde_json::from_value(json)?, base)?;
         Ok(ScenarioReport { output: serde_json::to_value(&report.output)?, failure: report.failure })
     }
+}
+
+/// A Bolide championship narrated: every event, the board after each round, the standings.
+fn narrate_championship(text: &str, w: &Words) -> anyhow::Result<String> {
+    use std::fmt::Write;
+    let names: Vec<String> = JournalEntry::parse_all(text)?
+        .first()
+        .map(|e| match e {
+            JournalEntry::Started { seats, .. } => seats.iter().map(|s| s.name.clone()).collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default();
+    let mut out = String::new();
+    let (champ, _) = bolide_table::journal::replay::<Championship>(text, |champ, events| {
+        for line in events.iter().filter_map(|e| bolide_words::text::describe(e, &names, w)) {
+            let _ = writeln!(out, "{line}");
+        }
+        let round_over =
+            events.iter().any(|e| matches!(e, bolide::Event::RoundEnded { .. } | bolide::Event::RaceEnded { .. }));
+        if round_over {
+            out.push_str(&bolide_words::text::board(&champ.spectator_view(), &names, w));
+        }
+    })?;
+    if champ.is_over() {
+        let _ = writeln!(out, "{}", w.championship_over);
+        for s in champ.standings() {
+            let name = names.get(s.seat.index()).map_or("?", String::as_str);
+            let _ = writeln!(out, "  {}", (w.standing_full)(s.rank, name, s.points, s.wins));
+        }
+    }
+    Ok(out)
 }

@@ -232,6 +232,12 @@ impl Registry {
     }
 }
 
+/// `bolide-host replay JOURNAL`: the game a journal holds, narrated by its game as the
+/// window's log narrates it, then the standings — in `w`'s language.
+pub fn narrate(text: &str, w: &Lang) -> anyhow::Result<String> {
+    (Registry::standard().of_journal(text)?.narrate)(text, w)
+}
+
 /// Seats whose laptops made timed requests (a person's or a bot's on another laptop, never the
 /// host's own bots).
 fn timed_seats<A>(records: &[FairRecord<A>]) -> Vec<Seat> {
