@@ -17,7 +17,9 @@ use std::time::Duration;
 fn start_host(data: &std::path::Path, bind: &str, resume: bool, options: &[&str]) -> (Reaped, serde_json::Value) {
     let mut cmd = Command::new(workspace_bin("bolide-host"));
     cmd.args(["serve", "--game", "mille-bornes", "--bind", bind, "--data-dir"]).arg(data);
-    cmd.args(["--code", "GARE", "--json", "--no-mdns", "--bots", "3", "--seed", "5", "--bot-delay-ms", "5"]);
+    // The bots think 20 ms a play, so the game (≈ 10 s) outlasts the five kill windows
+    // (≤ 3 s together) by far, however fast the machine: at 5 ms it once ended after four.
+    cmd.args(["--code", "GARE", "--json", "--no-mdns", "--bots", "3", "--seed", "5", "--bot-delay-ms", "20"]);
     cmd.args(["--turn-timeout-s", "5", "--grab-timeout-s", "2"]);
     for option in options {
         cmd.args(["--option", option]);
