@@ -8,7 +8,9 @@
 //! fails both proofs. The host proves first; the laptop checks before it proves in turn (and
 //! before it sends its seat token).
 
-use ring::hmac;
+use crate::sealed::Channel;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
 use spake2::{Ed25519Group, Identity, Password, Spake2};
 
 /// The TLS exporter label both sides derive their binding from.
@@ -38,9 +40,20 @@ fn password(word: &str) -> Password {
 /// A laptop's side, between its message and the host's answer.
 pub struct Laptop(Spake2<Ed25519Group>);
 
-/// The keys both sides agree on, once the exchange is done.
+/// The key both sides agree on, once the exchange is done.
 pub struct Confirmed {
-    key: hmac::Key,
+    key: Vec<u8>,
+}
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// HMAC-SHA256 of the parts under `key` (any length is a valid key).
+fn mac(key: &[u8], parts: &[&[u8]]) -> HmacSha256 {
+    let mut mac = <HmacSha256 as KeyInit>::new_from_slice(key).unwrap_or_else(|_| unreachable!("HMAC takes any key"));
+    for part in parts {
+        mac.update(part);
+    }
+    mac
 }
 
 impl Laptop {
@@ -58,6 +71,12 @@ impl Laptop {
         let confirmed = Confirmed::new(&key);
         confirmed.check(Side::Host, binding, host_proof)?;
         Ok(confirmed)
+    }
+
+    /// The key without the host's proof checked (tests of what a wrong key cannot do).
+    #[cfg(test)]
+    pub(crate) fn finish_unchecked(self, host_msg: &[u8]) -> Result<Confirmed, PakeError> {
+        Ok(Confirmed::new(&self.0.finish(host_msg).map_err(|_| PakeError::Malformed)?))
     }
 }
 
@@ -80,15 +99,13 @@ pub fn host_answer(word: &str, laptop_msg: &[u8], binding: &[u8]) -> Result<(Con
 /// of it from the pass, and a pass is worth nothing on another connection (a relay holds
 /// another binding).
 pub fn seat_pass(token: u128, binding: &[u8]) -> Vec<u8> {
-    let key = hmac::Key::new(hmac::HMAC_SHA256, &token.to_le_bytes());
-    hmac::sign(&key, &[PASS_TAG, binding].concat()).as_ref().to_vec()
+    mac(&token.to_le_bytes(), &[PASS_TAG, binding]).finalize().into_bytes().to_vec()
 }
 
 /// Whether `pass` is [`seat_pass`] of `token` on the connection `binding` names (constant
 /// time).
 pub fn pass_opens(token: u128, binding: &[u8], pass: &[u8]) -> bool {
-    let key = hmac::Key::new(hmac::HMAC_SHA256, &token.to_le_bytes());
-    hmac::verify(&key, &[PASS_TAG, binding].concat(), pass).is_ok()
+    mac(&token.to_le_bytes(), &[PASS_TAG, binding]).verify_slice(pass).is_ok()
 }
 
 /// Bytes of a seat pass (HMAC-SHA256).
@@ -104,25 +121,31 @@ pub enum Side {
 
 impl Confirmed {
     fn new(key: &[u8]) -> Confirmed {
-        Confirmed { key: hmac::Key::new(hmac::HMAC_SHA256, key) }
+        Confirmed { key: key.to_vec() }
     }
 
-    fn tagged(side: Side, binding: &[u8]) -> Vec<u8> {
-        let tag: &[u8] = match side {
+    fn tag(side: Side) -> &'static [u8] {
+        match side {
             Side::Host => b"host proves",
             Side::Laptop => b"laptop proves",
-        };
-        [tag, binding].concat()
+        }
     }
 
     /// `side`'s proof of the key on the connection `binding` names.
     pub fn proof(&self, side: Side, binding: &[u8]) -> Vec<u8> {
-        hmac::sign(&self.key, &Self::tagged(side, binding)).as_ref().to_vec()
+        mac(&self.key, &[Self::tag(side), binding]).finalize().into_bytes().to_vec()
     }
 
     /// Checks `side`'s proof, in constant time.
     pub fn check(&self, side: Side, binding: &[u8], proof: &[u8]) -> Result<(), PakeError> {
-        hmac::verify(&self.key, &Self::tagged(side, binding), proof).map_err(|_| PakeError::WrongWord)
+        mac(&self.key, &[Self::tag(side), binding]).verify_slice(proof).map_err(|_| PakeError::WrongWord)
+    }
+
+    /// `side`'s sealed channel on the link `binding` names, for a link without TLS of its own
+    /// (a browser's WebSocket): its keys are derived from this exchange's key
+    /// ([`crate::sealed`]).
+    pub fn channel(&self, side: Side, binding: &[u8]) -> Channel {
+        Channel::derive(&self.key, binding, side)
     }
 }
 
