@@ -8,7 +8,6 @@
 //! fails both proofs. The host proves first; the laptop checks before it proves in turn (and
 //! before it sends its seat token).
 
-use crate::sealed::Channel;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use spake2::{Ed25519Group, Identity, Password, Spake2};
@@ -141,11 +140,9 @@ impl Confirmed {
         mac(&self.key, &[Self::tag(side), binding]).verify_slice(proof).map_err(|_| PakeError::WrongWord)
     }
 
-    /// `side`'s sealed channel on the link `binding` names, for a link without TLS of its own
-    /// (a browser's WebSocket): its keys are derived from this exchange's key
-    /// ([`crate::sealed`]).
-    pub fn channel(&self, side: Side, binding: &[u8]) -> Channel {
-        Channel::derive(&self.key, binding, side)
+    /// The exchange's key itself, for what is derived from it ([`crate::sealed`]).
+    pub(crate) fn key(&self) -> &[u8] {
+        &self.key
     }
 }
 

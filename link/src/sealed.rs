@@ -7,7 +7,7 @@
 //! changes nothing: a message altered, dropped, replayed or reordered fails to open, and the
 //! link ends. (The link is ordered and reliable, so the receiver's count is the sender's.)
 
-use crate::pake::Side;
+use crate::pake::{Confirmed, Side};
 use chacha20poly1305::aead::{Aead, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
 use hkdf::Hkdf;
@@ -61,9 +61,9 @@ fn nonce(n: u64) -> Nonce {
 }
 
 impl Channel {
-    /// `side`'s channel from the exchange's key on the link `binding` names.
-    pub(crate) fn derive(key: &[u8], binding: &[u8], side: Side) -> Channel {
-        let kdf = Hkdf::<Sha256>::new(Some(binding), key);
+    /// `side`'s channel from the exchange `confirmed` on the link `binding` names.
+    pub fn new(confirmed: &Confirmed, side: Side, binding: &[u8]) -> Channel {
+        let kdf = Hkdf::<Sha256>::new(Some(binding), confirmed.key());
         let (to_laptop, to_host) = (cipher(&kdf, HOST_TO_LAPTOP), cipher(&kdf, LAPTOP_TO_HOST));
         let (mine, theirs) = match side {
             Side::Host => (to_laptop, to_host),
@@ -104,7 +104,7 @@ mod tests {
         let (host, host_msg, _) = pake::host_answer("GARAGE", &msg, CHALLENGE).unwrap();
         // The laptop's side finishes even where its check of the host's proof would fail.
         let laptop = laptop.finish_unchecked(&host_msg).unwrap();
-        (host.channel(Side::Host, CHALLENGE), laptop.channel(Side::Laptop, CHALLENGE))
+        (super::Channel::new(&host, Side::Host, CHALLENGE), super::Channel::new(&laptop, Side::Laptop, CHALLENGE))
     }
 
     #[test]

@@ -29,7 +29,7 @@ use tokio::sync::{mpsc, watch};
 
 /// What a room's task receives. Messages and datagrams come as bytes: the connection does not
 /// know which game its room plays, and the room reads them in its game's words.
-enum RoomInput {
+pub(super) enum RoomInput {
     Hello {
         conn: ConnId,
         hello: Hello,
@@ -136,7 +136,7 @@ impl JoinGuard {
 }
 
 /// A place in the pending count, given back when the exchange over the code word has ended.
-struct PendingSlot {
+pub(super) struct PendingSlot {
     doors: Arc<Mutex<Doors>>,
     ip: IpAddr,
 }
@@ -149,15 +149,36 @@ impl Drop for PendingSlot {
     }
 }
 
-/// A connection as its room's task sees it: the writer's bounded queue, and the connection
-/// itself, to drop a laptop that does not read.
-struct ConnOut {
-    tx: mpsc::Sender<Outgoing>,
-    connection: quinn::Connection,
+/// A connection as its room's task sees it: the writer's bounded queue, and a way to drop a
+/// laptop that does not read. Whatever carries it (QUIC, a browser's WebSocket) looks the
+/// same from here.
+pub(super) struct ConnOut {
+    pub(super) tx: mpsc::Sender<Outgoing>,
+    pub(super) hangup: Hangup,
+}
+
+/// Ends a connection at once with a code and a reason, whatever carries it.
+#[derive(Clone)]
+pub(super) struct Hangup(Arc<CloseFn>);
+
+type CloseFn = dyn Fn(u32, &str) + Send + Sync;
+
+impl Hangup {
+    pub(super) fn new(close: impl Fn(u32, &str) + Send + Sync + 'static) -> Hangup {
+        Hangup(Arc::new(close))
+    }
+
+    fn quic(connection: quinn::Connection) -> Hangup {
+        Hangup::new(move |code, reason| connection.close(code.into(), reason.as_bytes()))
+    }
+
+    pub(super) fn close(&self, code: u32, reason: &str) {
+        (self.0)(code, reason)
+    }
 }
 
 /// What a connection's writer receives.
-enum Outgoing {
+pub(super) enum Outgoing {
     Frame(Vec<u8>),
     Datagram(Vec<u8>),
     Close { code: u32, reason: String },
@@ -191,7 +212,7 @@ impl Stats {
     }
 }
 
-struct RoomHandle {
+pub(super) struct RoomHandle {
     /// The room's code word, proved by each laptop (`bolide_link::pake`), never compared.
     word: String,
     /// The room's public number on this host: the room code's `-N` (0: none).
@@ -205,7 +226,7 @@ struct RoomHandle {
 /// A room's seat tokens, published by its task after every step that changed them.
 type Seated = Arc<Mutex<Vec<SeatToken>>>;
 
-type Rooms = Arc<Mutex<Vec<RoomHandle>>>;
+pub(super) type Rooms = Arc<Mutex<Vec<RoomHandle>>>;
 
 /// Every verdict of every room's timed moments, and their logs' lines (M-15.14), kept by
 /// type — each game's are its own: the fairness lab reads a game's records back as they were
@@ -488,21 +509,200 @@ fn udp_socket(addr: SocketAddr) -> std::io::Result<std::net::UdpSocket> {
 const RECV_BUFFER: usize = 2 << 20;
 
 /// What a connection needs from the server: the rooms, the door keeper, the open count.
-struct Door {
-    rooms: Rooms,
+pub(super) struct Door {
+    pub(super) rooms: Rooms,
     /// [`Limits::steady_beats`].
-    steady_beats: usize,
-    doors: Arc<Mutex<Doors>>,
-    open: Arc<AtomicU64>,
-    slot: Option<PendingSlot>,
+    pub(super) steady_beats: usize,
+    pub(super) doors: Arc<Mutex<Doors>>,
+    pub(super) open: Arc<AtomicU64>,
+    pub(super) slot: Option<PendingSlot>,
 }
 
 /// A connection that got past its hello: counted open until it ends.
-struct OpenSlot(Arc<AtomicU64>);
+pub(super) struct OpenSlot(Arc<AtomicU64>);
 
 impl Drop for OpenSlot {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The door's side of a connection, whatever carries it (QUIC; a browser's WebSocket): frames
+/// out and in, and the moment the exchange's key is known.
+pub(super) trait DoorLink {
+    /// Sends one frame; an error: the link is gone.
+    async fn send(&mut self, frame: &[u8]) -> Result<(), ()>;
+    /// Reads until `decoder` holds a whole frame; `Ok(None)`: the link ended first.
+    async fn recv(&mut self, decoder: &mut FrameDecoder) -> Result<Option<Vec<u8>>, FrameError>;
+    /// The exchange over the word is done and the host's answer has left: a link without TLS of
+    /// its own seals everything from here on, both ways.
+    fn keyed(&mut self, _confirmed: &pake::Confirmed) {}
+}
+
+/// Why a laptop is turned away at the door: by a close alone, or with the refusal's frame
+/// first (`again`: it may knock again later).
+#[derive(Debug)]
+pub(super) enum Turned {
+    Close { code: u32, reason: String },
+    AtDoor { code: u32, reason: String, again: bool },
+}
+
+impl Turned {
+    fn bad_hello(e: impl std::fmt::Display) -> Turned {
+        Turned::Close { code: close::BAD_FRAME, reason: format!("bad hello: {e}") }
+    }
+
+    fn at_door(code: u32, reason: impl Into<String>, again: bool) -> Turned {
+        Turned::AtDoor { code, reason: reason.into(), again }
+    }
+
+    /// The refusal's frame, when it has one.
+    pub(super) fn frame(&self) -> Option<Vec<u8>> {
+        match self {
+            Turned::Close { .. } => None,
+            Turned::AtDoor { reason, again, .. } => {
+                Some(wire::encode(&wire::Door::Refused { reason: reason.clone(), again: *again }))
+            }
+        }
+    }
+
+    pub(super) fn code_and_reason(&self) -> (u32, &str) {
+        match self {
+            Turned::Close { code, reason } | Turned::AtDoor { code, reason, .. } => (*code, reason),
+        }
+    }
+}
+
+const POISONED: &str = "the host hit an internal error at its door: ask the host to restart it";
+
+impl Door {
+    /// The door, whatever carries the laptop: its hello (`body`), the room its Knock names, the
+    /// locks, and the exchange over the code word bound to this link (`binding`). Returns the
+    /// hello to hand the room, and the room.
+    pub(super) async fn enter<L: DoorLink>(
+        &mut self,
+        link: &mut L,
+        decoder: &mut FrameDecoder,
+        body: &[u8],
+        binding: &[u8],
+        peer: SocketAddr,
+    ) -> Result<(Hello, mpsc::Sender<RoomInput>), Turned> {
+        let version = wire::hello_version(body).map_err(Turned::bad_hello)?;
+        if version != PROTOCOL_VERSION {
+            tracing::warn!(%peer, version, "refused a client that speaks protocol {version}; this host speaks {PROTOCOL_VERSION}");
+            let reason = format!(
+                "this host speaks protocol version {PROTOCOL_VERSION}, your client speaks {version}: \
+                 update both to the same release of Bolide LAN"
+            );
+            return Err(Turned::at_door(close::VERSION_MISMATCH, reason, false));
+        }
+        let knock: Knock = wire::decode(body).map_err(Turned::bad_hello)?;
+        let shut = || Turned::Close { code: close::SHUTDOWN, reason: POISONED.into() };
+        // The room the code names (its number is public); its word is proved, never sent.
+        let found = self
+            .rooms
+            .lock()
+            .map_err(|_| shut())?
+            .iter()
+            .find(|r| r.number == knock.room)
+            .map(|r| (r.word.clone(), r.tx.clone(), r.seated.lock().map(|s| s.clone()).unwrap_or_default()));
+        let Some((word, room, seated)) = found else {
+            let reason = format!("this host has no room {}: check the code on the host's screen", knock.room);
+            return Err(Turned::at_door(close::WRONG_CODE, reason, false));
+        };
+        // A try is spent now, before the host answers: its answer tells the laptop whether its
+        // word was right, whatever the laptop does next.
+        let knocker = match &knock.pass {
+            Some(pass) if seated.iter().any(|t| pake::pass_opens(t.0, binding, pass)) => Knocker::Seated,
+            _ => Knocker::Guest,
+        };
+        let ticket = self.doors.lock().map_err(|_| shut())?.knock(peer.ip(), knocker, Instant::now());
+        let ticket = ticket.map_err(|shut| Turned::at_door(close::WRONG_CODE, shut.reason(), true))?;
+        let proved = tokio::time::timeout(PROOF_DEADLINE, prove_the_word(link, decoder, &word, &knock.pake, binding))
+            .await
+            .unwrap_or(Err(WordProof::Silent));
+        let seat_token = match proved {
+            Ok(token) => {
+                if let Ok(mut doors) = self.doors.lock() {
+                    doors.proved(ticket, Instant::now());
+                }
+                token
+            }
+            Err(failed) => {
+                // A wrong proof, a laptop that stopped once it saw ours (its word is not this
+                // room's), a frame that is no proof: one guess, spent.
+                if let Ok(mut doors) = self.doors.lock() {
+                    doors.wrong(ticket, &format!("{failed:?}"), Instant::now());
+                }
+                return Err(match failed {
+                    WordProof::Malformed(e) => Turned::bad_hello(e),
+                    WordProof::Wrong | WordProof::Silent => {
+                        let reason = "wrong room code: ask the host for the code it printed";
+                        Turned::at_door(close::WRONG_CODE, reason, false)
+                    }
+                });
+            }
+        };
+        Ok((Hello { version, code: word, name: knock.name, seat_token, watch: knock.watch }, room))
+    }
+
+    /// Past the door: this connection no longer holds a place there; it is counted open, and
+    /// its room hears its hello.
+    pub(super) async fn seat(
+        &mut self,
+        conn: ConnId,
+        hello: Hello,
+        room: &mpsc::Sender<RoomInput>,
+        out: ConnOut,
+    ) -> Result<OpenSlot, Turned> {
+        self.slot.take();
+        let others = self.open.fetch_add(1, Ordering::Relaxed) as usize;
+        let open = OpenSlot(self.open.clone());
+        let beats = if others < self.steady_beats { BeatSchedule::Steady } else { BeatSchedule::WhileActing };
+        if room.send(RoomInput::Hello { conn, hello, out, beats }).await.is_err() {
+            let reason = "this room has stopped (see the host's log): ask the host to start it again";
+            return Err(Turned::at_door(close::SHUTDOWN, reason, false));
+        }
+        Ok(open)
+    }
+}
+
+/// A connection's frames within their rate: `Err` is the reason a flood is closed with.
+pub(super) fn within_rate(allowance: &mut Bucket) -> Result<(), String> {
+    if allowance.take(MSG_BURST, MSGS_PER_S, Instant::now()) {
+        Ok(())
+    } else {
+        Err(format!("closed: more than {MSGS_PER_S} messages a second; reconnect with your seat token"))
+    }
+}
+
+/// A new allowance of frames.
+pub(super) fn frame_allowance() -> Bucket {
+    Bucket::full(MSG_BURST, Instant::now())
+}
+
+/// QUIC's side of the door: its game stream.
+struct QuicDoor<'a> {
+    send: &'a mut quinn::SendStream,
+    recv: &'a mut quinn::RecvStream,
+}
+
+impl DoorLink for QuicDoor<'_> {
+    async fn send(&mut self, frame: &[u8]) -> Result<(), ()> {
+        self.send.write_all(frame).await.map_err(|_| ())
+    }
+
+    async fn recv(&mut self, decoder: &mut FrameDecoder) -> Result<Option<Vec<u8>>, FrameError> {
+        let mut buf = [0u8; 2048];
+        loop {
+            if let Some(body) = decoder.next_frame()? {
+                return Ok(Some(body));
+            }
+            match self.recv.read(&mut buf).await {
+                Ok(Some(n)) => decoder.push(&buf[..n]),
+                _ => return Ok(None),
+            }
+        }
     }
 }
 
@@ -535,21 +735,8 @@ async fn handshake_and_knock(
     }
 }
 
-/// Ends a connection at the door: the refusal's frame (`again`: the laptop may knock again
-/// later), then the close.
-async fn refuse_at_door(
-    connection: &quinn::Connection,
-    send: &mut quinn::SendStream,
-    code: u32,
-    reason: &str,
-    again: bool,
-) -> anyhow::Result<()> {
-    let _ = send.write_all(&wire::encode(&wire::Door::Refused { reason: reason.into(), again })).await;
-    refuse(connection, code, reason).await
-}
-
-/// One connection: the door (handshake, Knock, the exchange over the code word), then frames
-/// both ways until it ends.
+/// One QUIC connection: the door (handshake, Knock, the exchange over the code word), then
+/// frames both ways until it ends.
 async fn serve_connection(
     incoming: quinn::Incoming,
     mut door: Door,
@@ -563,93 +750,31 @@ async fn serve_connection(
     let (connection, mut send, mut recv, mut decoder, body) =
         knocked.map_err(|_| anyhow::anyhow!("no hello within {HELLO_DEADLINE:?}"))??;
     let peer = connection.remote_address();
-    let version = match wire::hello_version(&body) {
-        Ok(v) => v,
-        Err(e) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
-    };
-    if version != PROTOCOL_VERSION {
-        tracing::warn!(%peer, version, "refused a client that speaks protocol {version}; this host speaks {PROTOCOL_VERSION}");
-        let reason = format!(
-            "this host speaks protocol version {PROTOCOL_VERSION}, your client speaks {version}: \
-             update both to the same release of Bolide LAN"
-        );
-        return refuse_at_door(&connection, &mut send, close::VERSION_MISMATCH, &reason, false).await;
-    }
-    let knock: Knock = match wire::decode(&body) {
-        Ok(k) => k,
-        Err(e) => return refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
-    };
     let mut binding = [0; pake::BINDING_LEN];
     if connection.export_keying_material(&mut binding, pake::EXPORTER_LABEL, b"").is_err() {
         return refuse(&connection, close::BAD_FRAME, "bad hello: no keying material").await;
     }
-    // The room the code names (its number is public); its word is proved, never sent.
-    let found = door
-        .rooms
-        .lock()
-        .map_err(|_| anyhow::anyhow!("poisoned"))?
-        .iter()
-        .find(|r| r.number == knock.room)
-        .map(|r| (r.word.clone(), r.tx.clone(), r.seated.lock().map(|s| s.clone()).unwrap_or_default()));
-    let Some((word, room, seated)) = found else {
-        let reason = format!("this host has no room {}: check the code on the host's screen", knock.room);
-        return refuse_at_door(&connection, &mut send, close::WRONG_CODE, &reason, false).await;
+    let mut link = QuicDoor { send: &mut send, recv: &mut recv };
+    let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
+    let out = ConnOut { tx, hangup: Hangup::quic(connection.clone()) };
+    let seated = match door.enter(&mut link, &mut decoder, &body, &binding, peer).await {
+        Ok((hello, room)) => door.seat(conn_id, hello, &room, out).await.map(|open| (open, room)),
+        Err(turned) => Err(turned),
     };
-    // A try is spent now, before the host answers: its answer tells the laptop whether its
-    // word was right, whatever the laptop does next.
-    let knocker = match &knock.pass {
-        Some(pass) if seated.iter().any(|t| pake::pass_opens(t.0, &binding, pass)) => Knocker::Seated,
-        _ => Knocker::Guest,
-    };
-    let ticket = door.doors.lock().map_err(|_| anyhow::anyhow!("poisoned"))?.knock(peer.ip(), knocker, Instant::now());
-    let ticket = match ticket {
-        Ok(ticket) => ticket,
-        Err(shut) => return refuse_at_door(&connection, &mut send, close::WRONG_CODE, shut.reason(), true).await,
-    };
-    let proved = tokio::time::timeout(
-        PROOF_DEADLINE,
-        prove_the_word(&mut send, &mut recv, &mut decoder, &word, &knock.pake, &binding),
-    )
-    .await
-    .unwrap_or(Err(WordProof::Silent));
-    let seat_token = match proved {
-        Ok(token) => {
-            if let Ok(mut doors) = door.doors.lock() {
-                doors.proved(ticket, Instant::now());
+    let (_open, room) = match seated {
+        Ok(seated) => seated,
+        Err(turned) => {
+            if let Some(frame) = turned.frame() {
+                let _ = send.write_all(&frame).await;
             }
-            token
-        }
-        Err(failed) => {
-            // A wrong proof, a laptop that stopped once it saw ours (its word is not this
-            // room's), a frame that is no proof: one guess, spent.
-            if let Ok(mut doors) = door.doors.lock() {
-                doors.wrong(ticket, &format!("{failed:?}"), Instant::now());
-            }
-            return match failed {
-                WordProof::Malformed(e) => refuse(&connection, close::BAD_FRAME, &format!("bad hello: {e}")).await,
-                WordProof::Wrong | WordProof::Silent => {
-                    let reason = "wrong room code: ask the host for the code it printed";
-                    refuse_at_door(&connection, &mut send, close::WRONG_CODE, reason, false).await
-                }
-            };
+            let (code, reason) = turned.code_and_reason();
+            return refuse(&connection, code, reason).await;
         }
     };
-    // Past the door: the game's frame limit and window, datagrams read by the room; this
-    // connection no longer holds a place at the door.
-    door.slot.take();
+    // Past the door: the game's frame limit and window, datagrams read by the room.
     drop(draining);
     decoder.set_limit(wire::MAX_FRAME);
     connection.set_receive_window(bolide_link::tls::RECEIVE_WINDOW.into());
-    let hello = Hello { version, code: word, name: knock.name, seat_token, watch: knock.watch };
-    let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
-    let out = ConnOut { tx, connection: connection.clone() };
-    let others = door.open.fetch_add(1, Ordering::Relaxed) as usize;
-    let _open = OpenSlot(door.open.clone());
-    let beats = if others < door.steady_beats { BeatSchedule::Steady } else { BeatSchedule::WhileActing };
-    if room.send(RoomInput::Hello { conn: conn_id, hello, out, beats }).await.is_err() {
-        let reason = "this room has stopped (see the host's log): ask the host to start it again";
-        return refuse_at_door(&connection, &mut send, close::SHUTDOWN, reason, false).await;
-    }
     let probes = tokio::spawn(datagrams(connection.clone(), room.clone(), conn_id, started));
     // Writer: frames out, in order; a close request ends the connection with its reason.
     let writer_conn = connection.clone();
@@ -678,14 +803,12 @@ async fn serve_connection(
     // connection only. The room reads each body in its game's words (and closes a connection
     // whose frame does not decode).
     let mut buf = vec![0u8; 16 * 1024];
-    let mut allowance = Bucket::full(MSG_BURST, Instant::now());
+    let mut allowance = frame_allowance();
     let result: anyhow::Result<()> = async {
         loop {
             match decoder.next_frame() {
                 Ok(Some(body)) => {
-                    if !allowance.take(MSG_BURST, MSGS_PER_S, Instant::now()) {
-                        let reason =
-                            format!("closed: more than {MSGS_PER_S} messages a second; reconnect with your seat token");
+                    if let Err(reason) = within_rate(&mut allowance) {
                         connection.close(close::FLOOD.into(), reason.as_bytes());
                         anyhow::bail!(reason);
                     }
@@ -724,9 +847,8 @@ enum WordProof {
 
 /// The host's side of the exchange over the code word (`bolide_link::pake`): its message and
 /// proof, bound to this connection (`binding`), then the laptop's proof and seat token.
-async fn prove_the_word(
-    send: &mut quinn::SendStream,
-    recv: &mut quinn::RecvStream,
+async fn prove_the_word<L: DoorLink>(
+    link: &mut L,
     decoder: &mut FrameDecoder,
     word: &str,
     laptop_msg: &[u8],
@@ -734,18 +856,12 @@ async fn prove_the_word(
 ) -> Result<Option<SeatToken>, WordProof> {
     let (confirmed, msg, proof) =
         pake::host_answer(word, laptop_msg, binding).map_err(|e| WordProof::Malformed(e.to_string()))?;
-    send.write_all(&wire::encode(&wire::Door::Pake { msg, proof })).await.map_err(|_| WordProof::Silent)?;
-    let mut buf = vec![0u8; wire::DOOR_FRAME];
-    let body = loop {
-        match decoder.next_frame() {
-            Ok(Some(body)) => break body,
-            Ok(None) => {}
-            Err(e) => return Err(WordProof::Malformed(e.to_string())),
-        }
-        match recv.read(&mut buf).await {
-            Ok(Some(n)) => decoder.push(&buf[..n]),
-            _ => return Err(WordProof::Silent),
-        }
+    link.send(&wire::encode(&wire::Door::Pake { msg, proof })).await.map_err(|_| WordProof::Silent)?;
+    link.keyed(&confirmed);
+    let body = match link.recv(decoder).await {
+        Ok(Some(body)) => body,
+        Ok(None) => return Err(WordProof::Silent),
+        Err(e) => return Err(WordProof::Malformed(e.to_string())),
     };
     let Proof { proof, seat_token } = wire::decode(&body).map_err(|e| WordProof::Malformed(e.to_string()))?;
     confirmed.check(pake::Side::Laptop, binding, &proof).map_err(|_| WordProof::Wrong)?;
@@ -763,8 +879,13 @@ impl Drop for AbortOnDrop {
     }
 }
 
+/// Why a connection whose frame did not read is closed.
+pub(super) fn bad_frame_reason(e: &FrameError) -> String {
+    format!("closed: {e}; the game goes on without this connection")
+}
+
 fn bad_frame(connection: &quinn::Connection, e: &FrameError) -> anyhow::Error {
-    let reason = format!("closed: {e}; the game goes on without this connection");
+    let reason = bad_frame_reason(e);
     tracing::warn!(peer = %connection.remote_address(), "{reason}");
     connection.close(close::BAD_FRAME.into(), reason.as_bytes());
     anyhow::anyhow!(reason)
@@ -785,70 +906,146 @@ const PROBE_BURST_EVERY: Duration = Duration::from_millis(50);
 /// host with thousands of clients is not swamped by them (the load benchmark).
 const PROBE_EVERY: Duration = Duration::from_millis(500);
 
-/// A connection's datagrams (fairness.md §1, §4): the host pings the client on its own
-/// schedule ([`PROBE_BURST`] then [`PROBE_EVERY`]) and hands each answer to the room as a
-/// clock sample; a client's own pings are echoed; every other datagram (heartbeats, timed
-/// requests' copies) goes to the room, which reads it in its game's words (one that does not
-/// decode is dropped there, as a lost one would be).
+/// A connection's datagrams on the host's side, whatever carries them (fairness.md §1, §4):
+/// the host pings the client on its own schedule ([`PROBE_BURST`] then [`PROBE_EVERY`]) and
+/// hands each answer to the room as a clock sample; a client's own pings are echoed; every
+/// other datagram (heartbeats, timed requests' copies) goes to the room, which reads it in its
+/// game's words (one that does not decode is dropped there, as a lost one would be).
+pub(super) struct ProbeDesk {
+    conn: ConnId,
+    sent: u32,
+    outstanding: OutstandingProbes,
+    allowance: Bucket,
+    overflow: Bucket,
+    next_ping: Instant,
+}
+
+/// What became of a datagram that landed.
+pub(super) enum Landed {
+    /// Send this back (a pong).
+    Answer(Vec<u8>),
+    /// Hand this to the room.
+    Room(RoomInput),
+    /// Nothing to do (dropped past the allowance, or a probe not taken).
+    Nothing,
+    /// Far past the allowance: close the connection with this reason.
+    Flood(String),
+}
+
+/// What the transport measured of its own round trips (µs): its least, and its smoothed one.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TransportRtt {
+    pub(super) min_us: u64,
+    pub(super) smoothed_us: u64,
+}
+
+impl ProbeDesk {
+    pub(super) fn new(conn: ConnId) -> ProbeDesk {
+        let now = Instant::now();
+        ProbeDesk {
+            conn,
+            sent: 0,
+            outstanding: OutstandingProbes::default(),
+            allowance: Bucket::full(DATAGRAM_BURST, now),
+            overflow: Bucket::full(DATAGRAM_FLOOD_BURST, now),
+            next_ping: now,
+        }
+    }
+
+    /// When the next probe is due.
+    pub(super) fn next_ping(&self) -> Instant {
+        self.next_ping
+    }
+
+    /// The probe to send now, stamped `t0` on the host's clock.
+    pub(super) fn ping(&mut self, t0: u64) -> Vec<u8> {
+        self.outstanding.sent(t0);
+        self.sent += 1;
+        self.next_ping += if self.sent < PROBE_BURST { PROBE_BURST_EVERY } else { PROBE_EVERY };
+        wire::encode_probe(&ClockProbe::HostPing { t0 })
+    }
+
+    /// A datagram that landed at `t` (µs, the host's clock); `now` reads the clock again for a
+    /// pong's send time, and `rtt` is what the transport measured of its own round trips.
+    pub(super) fn landed(
+        &mut self,
+        datagram: &[u8],
+        t: u64,
+        now: impl Fn() -> u64,
+        rtt: impl FnOnce() -> Option<TransportRtt>,
+    ) -> Landed {
+        // Past the allowance a datagram is dropped here, as a loss would drop it: nothing queues
+        // for it. Far past it, the connection is closed.
+        let arrived = Instant::now();
+        if !self.allowance.take(DATAGRAM_BURST, DATAGRAMS_PER_S, arrived) {
+            if !self.overflow.take(DATAGRAM_FLOOD_BURST, DATAGRAM_FLOOD_PER_S, arrived) {
+                tracing::warn!(conn = self.conn, "a datagram flood: connection closed");
+                return Landed::Flood(format!(
+                    "closed: far more than {DATAGRAMS_PER_S} datagrams a second; reconnect with your seat token"
+                ));
+            }
+            return Landed::Nothing;
+        }
+        match wire::decode_probe(datagram) {
+            Some(ClockProbe::Ping { t0 }) => {
+                Landed::Answer(wire::encode_probe(&ClockProbe::Pong { t0, t1: t, t2: now() }))
+            }
+            // Only an answer to a probe this host sent, once (fairness: a laptop may not invent
+            // samples of its own path). And only one the transport could have measured: an
+            // answer held back to look far away is dropped (`Sample::within_transport`).
+            Some(ClockProbe::ClientPong { t0, t1, t2 }) => {
+                if !self.outstanding.answered(t0) {
+                    return Landed::Nothing;
+                }
+                let sample = Sample::from_probe(t0, t1, t2, t);
+                let sample = match rtt() {
+                    Some(rtt) => {
+                        let sample = sample.with_transport_min_rtt(rtt.min_us);
+                        if !sample.within_transport(rtt.smoothed_us) {
+                            return Landed::Nothing;
+                        }
+                        sample
+                    }
+                    None => sample,
+                };
+                Landed::Room(RoomInput::Probe { conn: self.conn, sample })
+            }
+            Some(ClockProbe::Pong { .. } | ClockProbe::HostPing { .. }) => Landed::Nothing,
+            None => Landed::Room(RoomInput::Datagram { conn: self.conn, bytes: datagram.to_vec() }),
+        }
+    }
+}
+
+/// A QUIC connection's datagrams, through its [`ProbeDesk`].
 async fn datagrams(connection: quinn::Connection, room: mpsc::Sender<RoomInput>, conn: ConnId, started: Instant) {
     let now = || started.elapsed().as_micros() as u64;
-    let mut sent = 0u32;
-    let mut outstanding = OutstandingProbes::default();
-    let mut allowance = Bucket::full(DATAGRAM_BURST, Instant::now());
-    let mut overflow = Bucket::full(DATAGRAM_FLOOD_BURST, Instant::now());
-    let mut next_ping = tokio::time::Instant::now();
+    let mut desk = ProbeDesk::new(conn);
     loop {
         tokio::select! {
-            _ = tokio::time::sleep_until(next_ping) => {
-                let t0 = now();
-                let ping = wire::encode_probe(&ClockProbe::HostPing { t0 });
-                if connection.send_datagram(ping.into()).is_err() {
+            _ = tokio::time::sleep_until(desk.next_ping().into()) => {
+                if connection.send_datagram(desk.ping(now()).into()).is_err() {
                     return;
                 }
-                outstanding.sent(t0);
-                sent += 1;
-                next_ping += if sent < PROBE_BURST { PROBE_BURST_EVERY } else { PROBE_EVERY };
             }
             datagram = connection.read_datagram() => {
                 let Ok(datagram) = datagram else { return };
                 let t = now();
-                // Past the allowance a datagram is dropped here, as a loss would drop it: nothing
-                // queues for it. Far past it, the connection is closed.
-                let arrived = Instant::now();
-                if !allowance.take(DATAGRAM_BURST, DATAGRAMS_PER_S, arrived) {
-                    if !overflow.take(DATAGRAM_FLOOD_BURST, DATAGRAM_FLOOD_PER_S, arrived) {
-                        tracing::warn!(conn, "a datagram flood: connection closed");
-                        let reason = format!(
-                            "closed: far more than {DATAGRAMS_PER_S} datagrams a second; reconnect with your seat token"
-                        );
+                let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+                let rtt = || Some(TransportRtt { min_us: micros(connection.min_rtt()), smoothed_us: micros(connection.rtt()) });
+                match desk.landed(&datagram, t, now, rtt) {
+                    Landed::Answer(bytes) => {
+                        let _ = connection.send_datagram(bytes.into());
+                    }
+                    Landed::Room(input) => {
+                        if let Err(mpsc::error::TrySendError::Closed(_)) = room.try_send(input) {
+                            return;
+                        }
+                    }
+                    Landed::Nothing => {}
+                    Landed::Flood(reason) => {
                         connection.close(close::FLOOD.into(), reason.as_bytes());
                         return;
                     }
-                    continue;
-                }
-                let input = match wire::decode_probe(&datagram) {
-                    Some(ClockProbe::Ping { t0 }) => {
-                        let pong = wire::encode_probe(&ClockProbe::Pong { t0, t1: t, t2: now() });
-                        let _ = connection.send_datagram(pong.into());
-                        None
-                    }
-                    // Only an answer to a probe this host sent, once (fairness: a laptop may
-                    // not invent samples of its own path).
-                    // And only one the transport could have measured: an answer held back to
-                    // look far away is dropped (`Sample::within_transport`).
-                    Some(ClockProbe::ClientPong { t0, t1, t2 }) => outstanding.answered(t0).then(|| {
-                        let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
-                        let sample = Sample::from_probe(t0, t1, t2, t)
-                            .with_transport_min_rtt(micros(connection.min_rtt()));
-                        sample.within_transport(micros(connection.rtt())).then_some(RoomInput::Probe { conn, sample })
-                    }).flatten(),
-                    Some(ClockProbe::Pong { .. } | ClockProbe::HostPing { .. }) => None,
-                    None => Some(RoomInput::Datagram { conn, bytes: datagram.to_vec() }),
-                };
-                if let Some(input) = input
-                    && let Err(mpsc::error::TrySendError::Closed(_)) = room.try_send(input)
-                {
-                    return;
                 }
             }
         }
@@ -995,7 +1192,7 @@ impl<G: Game> RoomDriver<G> {
                 tracing::info!(room = %self.parts.word, game, "the first pilot switched the table's game");
                 for (_, c) in self.parts.conns.drain() {
                     if c.tx.try_send(Outgoing::Close { code: close::GAME_CHANGED, reason: game.clone() }).is_err() {
-                        c.connection.close(close::GAME_CHANGED.into(), game.as_bytes());
+                        c.hangup.close(close::GAME_CHANGED, &game);
                     }
                 }
                 return start(self.parts);
@@ -1020,7 +1217,7 @@ impl<G: Game> RoomDriver<G> {
             let reason = format!("{why}: the room has stopped; the host can restart it with --resume");
             tracing::error!(room = %self.parts.word, "{reason}");
             for (_, c) in self.parts.conns.drain() {
-                c.connection.close(close::SHUTDOWN.into(), reason.as_bytes());
+                c.hangup.close(close::SHUTDOWN, &reason);
             }
             self.parts.failed_tx.send_replace(Some(reason));
         }
@@ -1042,7 +1239,9 @@ impl<G: Game> RoomDriver<G> {
                 Err(e) => {
                     // The reader sees the close and tells the room the connection is gone.
                     if let Some(c) = self.parts.conns.get(&conn) {
-                        bad_frame(&c.connection, &e);
+                        let reason = bad_frame_reason(&e);
+                        tracing::warn!(conn, "{reason}");
+                        c.hangup.close(close::BAD_FRAME, &reason);
                     }
                     Ok(())
                 }
@@ -1079,7 +1278,7 @@ impl<G: Game> RoomDriver<G> {
         if let Err(mpsc::error::TrySendError::Full(_)) = c.tx.try_send(item) {
             let reason = "closed: your laptop stopped reading the game; reconnect to take your seat back";
             tracing::warn!(conn, "{reason}");
-            c.connection.close(close::BAD_FRAME.into(), reason.as_bytes());
+            c.hangup.close(close::BAD_FRAME, reason);
             self.parts.conns.remove(&conn);
             let now = self.now();
             // What the room says in answer waits for the next flush.
@@ -1094,7 +1293,7 @@ impl<G: Game> RoomDriver<G> {
     /// queue is full then is not reading the game, and it is closed with a reason, as
     /// [`deliver`](Self::deliver) closes one (its reader then tells the room it is gone).
     fn send_at(&self, conn: ConnId, at: u64, items: Vec<Outgoing>) {
-        let Some((tx, connection)) = self.parts.conns.get(&conn).map(|c| (c.tx.clone(), c.connection.clone())) else {
+        let Some((tx, hangup)) = self.parts.conns.get(&conn).map(|c| (c.tx.clone(), c.hangup.clone())) else {
             return;
         };
         let when = self.parts.started + Duration::from_micros(at);
@@ -1102,7 +1301,7 @@ impl<G: Game> RoomDriver<G> {
             tokio::time::sleep_until(when.into()).await;
             if let Err(TimedDropped) = hand_over_timed(&tx, items).await {
                 tracing::warn!(conn, "{TIMED_DROPPED}");
-                connection.close(close::BAD_FRAME.into(), TIMED_DROPPED.as_bytes());
+                hangup.close(close::BAD_FRAME, TIMED_DROPPED);
             }
         });
     }
@@ -1168,7 +1367,7 @@ impl<G: Game> RoomDriver<G> {
                     if let Some(c) = self.parts.conns.remove(&conn)
                         && c.tx.try_send(Outgoing::Close { code, reason: reason.clone() }).is_err()
                     {
-                        c.connection.close(code.into(), reason.as_bytes());
+                        c.hangup.close(code, &reason);
                     }
                 }
             }
