@@ -20,6 +20,17 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value_t = SocketAddr::from(([0, 0, 0, 0], DEFAULT_PORT)))]
     pub bind: SocketAddr,
+    /// Where browsers join — the page and its link, over HTTP (default: --bind's address, the
+    /// next port: 47118).
+    #[arg(long)]
+    pub web_bind: Option<SocketAddr>,
+    /// Serve no browsers (laptops join with the window only).
+    #[arg(long)]
+    pub no_web: bool,
+    /// The browser client's page: a folder of its built files (index.html, .js, .wasm), read
+    /// into memory once when the host starts.
+    #[arg(long, value_name = "DIR")]
+    pub web_page: Option<PathBuf>,
     /// Where the certificate and the championship journal live (default: a per-user data folder).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,

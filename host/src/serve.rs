@@ -41,6 +41,8 @@ pub struct Hosting {
     pub server: Server,
     pub code: String,
     pub addresses: Vec<SocketAddr>,
+    /// Where browsers join (`http://…`), when the browser door is open.
+    pub web: Option<SocketAddr>,
     pub data_dir: PathBuf,
     pub advert: Option<Advert>,
 }
@@ -103,6 +105,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
             "game": hosting.game,
             "code": hosting.code,
             "addresses": hosting.addresses.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+            "web": hosting.web_addresses().iter().map(|a| format!("http://{a}")).collect::<Vec<_>>(),
             "port": addr.port(),
             "data_dir": hosting.data_dir.display().to_string(),
             "resumed": resumed,
@@ -112,6 +115,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         println!("{} host — room code {}", hosting.title, hosting.code);
         for a in &hosting.addresses {
             println!("  join at {a}");
+        }
+        for a in hosting.web_addresses() {
+            println!("  or from a browser: http://{a}");
         }
         println!("(the part after the dash proves to every laptop that it reached this host)");
     }
@@ -242,6 +248,7 @@ pub async fn start_in(registry: &Registry, args: ServeArgs) -> anyhow::Result<Ho
         entry.title
     );
     let mut server = Server::bind(args.bind, &identity)?;
+    let web = open_web(&server, &args).await?;
     server.serve_games(registry.switchable(&args, entry.name)?);
     let code = entry.open(&server, &args, Opening { path: journal_path, resume: resume.as_deref() })?;
     let addr = server.local_addr();
@@ -257,7 +264,40 @@ pub async fn start_in(registry: &Registry, args: ServeArgs) -> anyhow::Result<Ho
             }
         }
     };
-    Ok(Hosting { game: entry.name, title: entry.title, entry, server, code, addresses, data_dir, advert })
+    Ok(Hosting { game: entry.name, title: entry.title, entry, server, code, addresses, web, data_dir, advert })
+}
+
+/// The browser door, as the flags ask: on `--web-bind`, or beside the QUIC port. A door asked
+/// for by address must open; the default one may be taken (another program on 47118), and the
+/// table then goes on for the window alone, saying so.
+async fn open_web(server: &Server, args: &ServeArgs) -> anyhow::Result<Option<SocketAddr>> {
+    if args.no_web {
+        return Ok(None);
+    }
+    let page = match &args.web_page {
+        Some(dir) => crate::net::web::Bundle::from_dir(dir).context("--web-page")?,
+        None => crate::net::web::Bundle::empty(),
+    };
+    let quic = server.local_addr();
+    let addr = args.web_bind.unwrap_or_else(|| {
+        let port = if quic.port() == 0 { 0 } else { quic.port().wrapping_add(1) };
+        SocketAddr::new(args.bind.ip(), port)
+    });
+    match server.serve_web(addr, page).await {
+        Ok(bound) => Ok(Some(bound)),
+        Err(e) if args.web_bind.is_none() => {
+            tracing::warn!("{e}; browsers cannot join this table");
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+impl Hosting {
+    /// The addresses to give browsers.
+    pub fn web_addresses(&self) -> Vec<SocketAddr> {
+        self.web.map(join_addresses).unwrap_or_default()
+    }
 }
 
 fn unix_time() -> u64 {

@@ -147,8 +147,7 @@ fn the_network_layer_and_the_client_core_name_no_game() {
         "Entenrallye",
         "entenrallye",
     ];
-    let layers =
-        ["host/src/net", "client/src/state.rs", "client/src/net.rs", "client/src/beat.rs", "client/src/game.rs"];
+    let layers = ["host/src/net", "client/src/state.rs", "client/src/net", "client/src/beat.rs", "client/src/game.rs"];
     let paths = game_paths();
     let games: Vec<&str> = games.into_iter().chain(paths.iter().map(String::as_str)).collect();
     let found = violations(&layers, &games);
@@ -159,6 +158,21 @@ fn the_network_layer_and_the_client_core_name_no_game() {
     );
     // The scan sees a game where one is named.
     assert!(!violations(&["client/src/games/bolide/mod.rs"], &games).is_empty());
+}
+
+#[test]
+fn the_room_does_not_know_which_door_a_seat_came_by() {
+    // A seat that came by QUIC and one that came by the browser door (a WebSocket) are the same
+    // seat to the room, the table and every game: only the drivers in `host/src/net` know.
+    let transports = ["quinn", "tungstenite", "WebSocket", "TcpStream", "net::web", "sealed::", "Via::"];
+    let found = violations(&["host/src/room", "host/src/games", "table/src"], &transports);
+    assert!(
+        found.is_empty(),
+        "Architecture Invariant: the room does not know which door a seat came by:\n{}",
+        found.join("\n")
+    );
+    // The scan sees a transport where one is named.
+    assert!(!violations(&["host/src/net/web.rs"], &transports).is_empty());
 }
 
 #[test]

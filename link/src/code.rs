@@ -79,6 +79,22 @@ pub fn split_code(code: &str) -> Option<(String, String)> {
 
 /// The fingerprint a person typed: spaces dropped, look-alikes forgiven; `None` unless it is
 /// [`FINGERPRINT_CHARS`] characters of the alphabet.
+/// A room as a browser's address names it after its `#`: the word, then the room's number
+/// after a dash (`GARAGE`, `garage-2`). A full room code reads too: its fingerprint names a
+/// TLS certificate, which a browser's link has none of, so it is left aside.
+pub fn parse_word(code: &str) -> Option<(String, u16)> {
+    if let Some(full) = parse_code(code) {
+        return Some((full.word, full.room));
+    }
+    let code = code.trim();
+    let (word, room) = match code.split_once('-') {
+        Some((word, room)) => (word, room.trim().parse().ok().filter(|_| room.trim().len() <= 4)?),
+        None => (code, 0),
+    };
+    let word = word.trim();
+    (!word.is_empty() && word.chars().all(|c| c.is_ascii_alphabetic())).then(|| (word.to_ascii_uppercase(), room))
+}
+
 fn fingerprint_of(typed: &str) -> Option<String> {
     let fp: String = typed
         .chars()
@@ -110,6 +126,12 @@ mod tests {
         assert_eq!((second.word.as_str(), second.fingerprint.as_str(), second.room), ("GARE", FP, 2));
         assert_eq!(parse_code("GARE-7F3K-0Q9M-2XWB-HC4T").unwrap().room, 0);
         assert_eq!(parse_code("GARE-7F3K-0Q9M-2XWB-HC4T-x"), None);
+        assert_eq!(parse_word(" garage "), Some(("GARAGE".into(), 0)));
+        assert_eq!(parse_word("garage-2"), Some(("GARAGE".into(), 2)));
+        assert_eq!(parse_word("gare-7f3k-0q9m-2xwb-hc4t-2"), Some(("GARE".into(), 2)));
+        assert_eq!(parse_word("GARAGE-x"), None);
+        assert_eq!(parse_word("GAR4GE"), None);
+        assert_eq!(parse_word(""), None);
         let digits = "12345678901234567890"[..FINGERPRINT_CHARS].to_string();
         let code = format_code("gare", &digits, 0);
         assert_eq!(parse_code(&code).map(|c| (c.fingerprint, c.room)), Some((digits.clone(), 0)));

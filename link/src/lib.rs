@@ -11,3 +11,4 @@ pub mod pake;
 pub mod sealed;
 pub mod secret;
 pub mod tls;
+pub mod web;

@@ -1,4 +1,5 @@
-//! The network layer: QUIC (quinn + rustls/ring), the host's identity, mDNS. It moves bytes
+//! The network layer: QUIC (quinn + rustls/ring), the browser door (HTTP and a WebSocket,
+//! [`web`]), the host's identity, mDNS. It moves bytes
 //! and keeps time; the rules are in `crate::game`, the room logic in `crate::room`.
 
 pub mod door;
@@ -6,6 +7,7 @@ pub mod identity;
 pub mod mdns;
 pub mod server;
 pub mod tls;
+pub mod web;
 
 pub use bolide_link::pake;
 pub use identity::{Identity, room_code, split_code};

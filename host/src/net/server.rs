@@ -137,8 +137,8 @@ impl JoinGuard {
 
 /// A place in the pending count, given back when the exchange over the code word has ended.
 pub(super) struct PendingSlot {
-    doors: Arc<Mutex<Doors>>,
-    ip: IpAddr,
+    pub(super) doors: Arc<Mutex<Doors>>,
+    pub(super) ip: IpAddr,
 }
 
 impl Drop for PendingSlot {
@@ -483,12 +483,35 @@ impl Server {
         });
     }
 
+    /// What another door (the browser's, `super::web`) shares with QUIC's: the rooms, the
+    /// door keeper and its counts, the connection ids, the clock and the limits.
+    pub(super) fn door_parts(&self) -> DoorParts {
+        DoorParts {
+            rooms: self.rooms.clone(),
+            doors: self.doors.clone(),
+            open: self.open.clone(),
+            next_conn: self.next_conn.clone(),
+            started: self.started,
+            limits: self.limits,
+        }
+    }
+
     /// Closes every connection with a clear reason (Ctrl-C) and waits briefly for the close
     /// frames to leave.
     pub async fn shutdown(&self) {
         self.endpoint.close(close::SHUTDOWN.into(), b"the host is shutting down");
         let _ = tokio::time::timeout(Duration::from_secs(1), self.endpoint.wait_idle()).await;
     }
+}
+
+/// See [`Server::door_parts`].
+pub(super) struct DoorParts {
+    pub(super) rooms: Rooms,
+    pub(super) doors: Arc<Mutex<Doors>>,
+    pub(super) open: Arc<AtomicU64>,
+    pub(super) next_conn: Arc<AtomicU64>,
+    pub(super) started: Instant,
+    pub(super) limits: Limits,
 }
 
 /// The host's UDP socket, with a larger receive buffer ([`RECV_BUFFER`]): every client's
@@ -579,14 +602,13 @@ impl Door {
     /// The door, whatever carries the laptop: its hello (`body`), the room its Knock names, the
     /// locks, and the exchange over the code word bound to this link (`binding`). Returns the
     /// hello to hand the room, and the room.
-    pub(super) async fn enter<L: DoorLink>(
+    async fn enter<L: DoorLink>(
         &mut self,
         link: &mut L,
         decoder: &mut FrameDecoder,
-        body: &[u8],
-        binding: &[u8],
-        peer: SocketAddr,
+        knocked: &Knocked<'_>,
     ) -> Result<(Hello, mpsc::Sender<RoomInput>), Turned> {
+        let Knocked { body, binding, peer } = *knocked;
         let version = wire::hello_version(body).map_err(Turned::bad_hello)?;
         if version != PROTOCOL_VERSION {
             tracing::warn!(%peer, version, "refused a client that speaks protocol {version}; this host speaks {PROTOCOL_VERSION}");
@@ -646,9 +668,33 @@ impl Door {
         Ok((Hello { version, code: word, name: knock.name, seat_token, watch: knock.watch }, room))
     }
 
+    /// The door ([`Door::enter`]), then the seat ([`Door::seat`]): the hello handed to its
+    /// room, whose sender is returned with the connection's open place. A laptop turned away
+    /// has been sent the refusal's frame, when it has one; its driver closes the link with the
+    /// reason.
+    pub(super) async fn pass<L: DoorLink>(
+        &mut self,
+        link: &mut L,
+        decoder: &mut FrameDecoder,
+        knocked: &Knocked<'_>,
+        conn: ConnId,
+        out: ConnOut,
+    ) -> Result<(OpenSlot, mpsc::Sender<RoomInput>), Turned> {
+        let seated = match self.enter(link, decoder, knocked).await {
+            Ok((hello, room)) => self.seat(conn, hello, &room, out).await.map(|open| (open, room)),
+            Err(turned) => Err(turned),
+        };
+        if let Err(turned) = &seated
+            && let Some(frame) = turned.frame()
+        {
+            let _ = link.send(&frame).await;
+        }
+        seated
+    }
+
     /// Past the door: this connection no longer holds a place there; it is counted open, and
     /// its room hears its hello.
-    pub(super) async fn seat(
+    async fn seat(
         &mut self,
         conn: ConnId,
         hello: Hello,
@@ -665,6 +711,15 @@ impl Door {
         }
         Ok(open)
     }
+}
+
+/// A laptop's hello at the door: its first frame's body, the link's binding (what both
+/// sides' proofs are bound to), and its address.
+#[derive(Clone, Copy)]
+pub(super) struct Knocked<'a> {
+    pub(super) body: &'a [u8],
+    pub(super) binding: &'a [u8],
+    pub(super) peer: SocketAddr,
 }
 
 /// A connection's frames within their rate: `Err` is the reason a flood is closed with.
@@ -757,16 +812,10 @@ async fn serve_connection(
     let mut link = QuicDoor { send: &mut send, recv: &mut recv };
     let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
     let out = ConnOut { tx, hangup: Hangup::quic(connection.clone()) };
-    let seated = match door.enter(&mut link, &mut decoder, &body, &binding, peer).await {
-        Ok((hello, room)) => door.seat(conn_id, hello, &room, out).await.map(|open| (open, room)),
-        Err(turned) => Err(turned),
-    };
-    let (_open, room) = match seated {
+    let knocked = Knocked { body: &body, binding: &binding, peer };
+    let (_open, room) = match door.pass(&mut link, &mut decoder, &knocked, conn_id, out).await {
         Ok(seated) => seated,
         Err(turned) => {
-            if let Some(frame) = turned.frame() {
-                let _ = send.write_all(&frame).await;
-            }
             let (code, reason) = turned.code_and_reason();
             return refuse(&connection, code, reason).await;
         }

@@ -5,7 +5,7 @@
 
 use crate::game::ClientGame;
 use crate::state::{BadView, ClientStateOf, SharedStateOf};
-use bolide_link::code::{RoomCode, parse_code};
+use bolide_link::code::{RoomCode, parse_code, parse_word};
 use bolide_link::{pake, tls};
 use bolide_table::Seat;
 use bolide_table::wire::{
@@ -18,6 +18,8 @@ use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use tokio::sync::mpsc;
+
+mod web;
 
 /// The client's monotonic clock, in µs. Reactions are measured on it (fairness.md §0); the
 /// lab substitutes one with an offset and a drift.
@@ -142,6 +144,8 @@ pub struct ConnectOptionsOf<W: ClientGame> {
     pub answers: Option<Arc<dyn ProbeAnswers>>,
     /// How this laptop beats otherwise than a real one; `None`: as the host asks.
     pub conduct: Option<Arc<Conduct>>,
+    /// By QUIC or the host's browser door.
+    pub via: Via,
 }
 
 /// A laptop that beats otherwise than the host asks: the fairness lab's liars, switched while
@@ -174,6 +178,7 @@ impl<W: ClientGame> Default for ConnectOptionsOf<W> {
             watch: false,
             answers: None,
             conduct: None,
+            via: Via::Quic,
         }
     }
 }
@@ -190,6 +195,7 @@ impl<W: ClientGame> ConnectOptionsOf<W> {
             watch: self.watch,
             answers: self.answers.clone(),
             conduct: self.conduct.clone(),
+            via: self.via,
         }
     }
 }
@@ -228,22 +234,152 @@ pub enum ClientError {
     GameChanged { game: String, token: Option<SeatToken> },
 }
 
+/// A host's close, as QUIC or a browser's link carries it: a game switch names the game,
+/// anything else is a reason shown (cleaned: a host's text is never trusted).
+pub(crate) fn closed_with(code: u64, reason: &str) -> ClientError {
+    if code == u64::from(bolide_table::wire::close::GAME_CHANGED) {
+        // A name as the host's advert would give it, never a free text to show.
+        return ClientError::GameChanged { game: bolide_table::wire::clean_name(reason), token: None };
+    }
+    ClientError::Closed { code, reason: bolide_table::wire::clean_reason(reason) }
+}
+
 impl From<quinn::ConnectionError> for ClientError {
     fn from(e: quinn::ConnectionError) -> Self {
         match e {
-            quinn::ConnectionError::ApplicationClosed(close)
-                if close.error_code.into_inner() == u64::from(bolide_table::wire::close::GAME_CHANGED) =>
-            {
-                // A name as the host's advert would give it, never a free text to show.
-                let game = bolide_table::wire::clean_name(&String::from_utf8_lossy(&close.reason));
-                ClientError::GameChanged { game, token: None }
+            quinn::ConnectionError::ApplicationClosed(close) => {
+                closed_with(close.error_code.into_inner(), &String::from_utf8_lossy(&close.reason))
             }
-            // A host's close reason is shown, never trusted: cleaned as any text from the wire.
-            quinn::ConnectionError::ApplicationClosed(close) => ClientError::Closed {
-                code: close.error_code.into_inner(),
-                reason: bolide_table::wire::clean_reason(&String::from_utf8_lossy(&close.reason)),
-            },
             other => ClientError::Lost(other.to_string()),
+        }
+    }
+}
+
+/// By what a laptop reaches a host: QUIC (the window, the bots), or the host's browser door —
+/// a WebSocket, sealed after the exchange over the code word — as a browser's page does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Via {
+    #[default]
+    Quic,
+    Web,
+}
+
+/// What carries a session: QUIC's stream and datagrams, or a browser's link. The session, the
+/// client core and every face above them are the same over both.
+enum Carrier {
+    Quic { endpoint: quinn::Endpoint, connection: quinn::Connection, send: quinn::SendStream, recv: quinn::RecvStream },
+    Web(web::Link),
+}
+
+/// Where datagrams leave from, for a task of their own (a timed request's copies, the answers
+/// to the host's probes).
+#[derive(Clone)]
+enum DatagramOut {
+    Quic(quinn::Connection),
+    Web(mpsc::Sender<web::Out>),
+}
+
+impl DatagramOut {
+    fn send(&self, bytes: Vec<u8>) -> Result<(), ClientError> {
+        match self {
+            DatagramOut::Quic(connection) => connection.send_datagram(bytes.into()).map_err(|e| match e {
+                quinn::SendDatagramError::ConnectionLost(e) => ClientError::from(e),
+                other => ClientError::Lost(other.to_string()),
+            }),
+            // A full queue drops it, as a lost datagram would be.
+            DatagramOut::Web(out) => match out.try_send(web::Out::Datagram(bytes)) {
+                Err(mpsc::error::TrySendError::Closed(_)) => Err(ClientError::Lost("the link is closed".into())),
+                _ => Ok(()),
+            },
+        }
+    }
+}
+
+/// Where datagrams arrive from.
+enum DatagramIn {
+    Quic(quinn::Connection),
+    Web(mpsc::Receiver<Vec<u8>>),
+}
+
+impl DatagramIn {
+    async fn next(&mut self) -> Option<Vec<u8>> {
+        match self {
+            DatagramIn::Quic(connection) => connection.read_datagram().await.ok().map(|d| d.to_vec()),
+            DatagramIn::Web(rx) => rx.recv().await,
+        }
+    }
+}
+
+impl Carrier {
+    async fn write(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
+        match self {
+            Carrier::Quic { send, .. } => write(send, bytes).await,
+            Carrier::Web(link) => link
+                .out
+                .send(web::Out::Frame(bytes.to_vec()))
+                .await
+                .map_err(|_| ClientError::Lost("the link is closed".into())),
+        }
+    }
+
+    /// Reads more of the game stream into `decoder`; an error says how the connection ended.
+    async fn read_into(&mut self, decoder: &mut FrameDecoder, buf: &mut [u8]) -> Result<(), ClientError> {
+        match self {
+            Carrier::Quic { connection, recv, .. } => match recv.read(buf).await {
+                Ok(Some(n)) => {
+                    decoder.push(buf.get(..n).unwrap_or_default());
+                    Ok(())
+                }
+                Ok(None) => Err(closed_reason(connection).await),
+                Err(quinn::ReadError::ConnectionLost(e)) => Err(e.into()),
+                Err(e) => Err(ClientError::Lost(e.to_string())),
+            },
+            Carrier::Web(link) => match link.incoming.recv().await {
+                Some(web::Incoming::Bytes(bytes)) => {
+                    decoder.push(&bytes);
+                    Ok(())
+                }
+                Some(web::Incoming::Closed(code, reason)) => Err(closed_with(u64::from(code), &reason)),
+                Some(web::Incoming::Lost(why)) => Err(ClientError::Lost(why)),
+                None => Err(ClientError::Lost("the link is closed".into())),
+            },
+        }
+    }
+
+    fn datagrams_out(&self) -> DatagramOut {
+        match self {
+            Carrier::Quic { connection, .. } => DatagramOut::Quic(connection.clone()),
+            Carrier::Web(link) => DatagramOut::Web(link.out.clone()),
+        }
+    }
+
+    /// The datagrams that arrive, for the task that answers probes (taken once).
+    fn datagrams_in(&mut self) -> DatagramIn {
+        match self {
+            Carrier::Quic { connection, .. } => DatagramIn::Quic(connection.clone()),
+            Carrier::Web(link) => DatagramIn::Web(link.datagrams.take().unwrap_or_else(|| mpsc::channel(1).1)),
+        }
+    }
+
+    /// Closes with `reason` and waits a moment for the close to leave.
+    async fn close(self, reason: &str) {
+        match self {
+            Carrier::Quic { endpoint, connection, .. } => {
+                connection.close(0u32.into(), reason.as_bytes());
+                let _ = tokio::time::timeout(Duration::from_millis(500), endpoint.wait_idle()).await;
+            }
+            Carrier::Web(mut link) => {
+                let _ = link.out.try_send(web::Out::Close(bolide_table::wire::close::NORMAL, reason.into()));
+                link.idle().await;
+            }
+        }
+    }
+
+    /// Drops the connection without a word, as a laptop that loses its Wi-Fi would.
+    fn drop_abruptly(self) {
+        match self {
+            Carrier::Quic { endpoint, .. } => endpoint.close(0u32.into(), b""),
+            Carrier::Web(link) => link.abort(),
         }
     }
 }
@@ -252,10 +388,7 @@ impl From<quinn::ConnectionError> for ClientError {
 /// read, which names the game the table plays. [`Admitted::session`] goes on in that game's
 /// words.
 pub struct Admitted {
-    endpoint: quinn::Endpoint,
-    connection: quinn::Connection,
-    send: quinn::SendStream,
-    recv: quinn::RecvStream,
+    carrier: Carrier,
     decoder: FrameDecoder,
     /// The game the table plays (`Words::NAME`).
     pub game: String,
@@ -266,10 +399,7 @@ pub struct Admitted {
 
 /// One connection to a host, after a successful hello.
 pub struct SessionOf<W: ClientGame> {
-    endpoint: quinn::Endpoint,
-    connection: quinn::Connection,
-    send: quinn::SendStream,
-    recv: quinn::RecvStream,
+    carrier: Carrier,
     decoder: FrameDecoder,
     buf: Vec<u8>,
     /// What the client knows and says, sans-I/O; this session drives it.
@@ -288,6 +418,97 @@ pub struct SessionOf<W: ClientGame> {
     /// Heartbeats sent on this connection.
     beats_sent: u64,
     probes: tokio::task::JoinHandle<()>,
+}
+
+/// The laptop's side of the host's door, whatever carries it (QUIC; the browser door's
+/// WebSocket): frames out and in, and the moment the exchange's key is known.
+pub(crate) trait LaptopDoor {
+    async fn send(&mut self, frame: &[u8]) -> Result<(), ClientError>;
+    /// Reads more of the stream into `decoder`.
+    async fn read_into(&mut self, decoder: &mut FrameDecoder) -> Result<(), ClientError>;
+    /// The host has proved the word: a link without TLS of its own seals from here on.
+    fn keyed(&mut self, _confirmed: &pake::Confirmed) {}
+}
+
+/// QUIC's side of the door: its game stream.
+struct QuicDoor<'a> {
+    connection: &'a quinn::Connection,
+    send: &'a mut quinn::SendStream,
+    recv: &'a mut quinn::RecvStream,
+}
+
+impl LaptopDoor for QuicDoor<'_> {
+    async fn send(&mut self, frame: &[u8]) -> Result<(), ClientError> {
+        write(self.send, frame).await
+    }
+
+    async fn read_into(&mut self, decoder: &mut FrameDecoder) -> Result<(), ClientError> {
+        let mut buf = [0u8; 4096];
+        match self.recv.read(&mut buf).await {
+            Ok(Some(n)) => {
+                decoder.push(buf.get(..n).unwrap_or_default());
+                Ok(())
+            }
+            Ok(None) => Err(closed_reason(self.connection).await),
+            Err(quinn::ReadError::ConnectionLost(e)) => Err(e.into()),
+            Err(e) => Err(ClientError::Lost(e.to_string())),
+        }
+    }
+}
+
+/// The next frame at the door.
+async fn door_frame<L: LaptopDoor>(link: &mut L, decoder: &mut FrameDecoder) -> Result<Door, ClientError> {
+    loop {
+        if let Some(body) = decoder.next_frame()? {
+            return Ok(wire::decode(&body)?);
+        }
+        link.read_into(decoder).await?;
+    }
+}
+
+/// What a knock asks for, whatever carries it.
+struct Asking<'a> {
+    word: &'a str,
+    room: u16,
+    name: &'a str,
+    token: Option<SeatToken>,
+    version: u32,
+    watch: bool,
+}
+
+/// The laptop's side of the door, on the link `binding` names. The code word is proved, never
+/// sent (`bolide_link::pake`): the host proves it first, bound to this link; only then does
+/// this laptop prove it, and send its seat token. A seated laptop shows a pass for its seat —
+/// an HMAC of its token over this very link, never the token — which lets it through a door
+/// strangers' guessing locked. Returns the welcome's seat, token, beats and game.
+async fn pass_the_door<L: LaptopDoor>(
+    link: &mut L,
+    decoder: &mut FrameDecoder,
+    ask: Asking<'_>,
+    binding: &[u8],
+) -> Result<(Option<Seat>, Option<SeatToken>, BeatSchedule, String), ClientError> {
+    let pass = ask.token.map(|t| pake::seat_pass(t.0, binding));
+    let (laptop, msg) = pake::Laptop::start(ask.word);
+    let knock =
+        Knock { version: ask.version, room: ask.room, pake: msg, name: ask.name.to_string(), watch: ask.watch, pass };
+    link.send(&wire::encode(&knock)).await?;
+    let (host_msg, host_proof) = match door_frame(link, decoder).await? {
+        Door::Pake { msg, proof } => (msg, proof),
+        Door::Refused { reason, again } => return Err(refused(&reason, again)),
+        Door::Welcome { .. } => {
+            return Err(ClientError::Lost("the host welcomed this laptop before proving the code word".into()));
+        }
+    };
+    let confirmed =
+        laptop.finish(&host_msg, &host_proof, binding).map_err(|e| ClientError::NotTheHost(e.to_string()))?;
+    link.keyed(&confirmed);
+    let proof = confirmed.proof(pake::Side::Laptop, binding);
+    link.send(&wire::encode(&Proof { proof, seat_token: ask.token })).await?;
+    match door_frame(link, decoder).await? {
+        Door::Welcome { seat, token, beats, game, .. } => Ok((seat, token, beats, wire::clean_name(&game))),
+        Door::Refused { reason, again } => Err(refused(&reason, again)),
+        Door::Pake { .. } => Err(ClientError::Lost("the host proved the code word twice".into())),
+    }
 }
 
 /// Knocks at the host at `addr` with the full room code `WORD-FINGERPRINT`: refuses a host
@@ -322,46 +543,49 @@ pub async fn knock(
         .await
         .map_err(|_| connect_err("no answer within 10 s (wrong address, or a firewall?)".into()))?
         .map_err(|e| connect_err(e.to_string()))?;
-    let (send, recv) = connection.open_bi().await?;
-    let mut door = Admitted {
-        endpoint,
-        connection,
-        send,
-        recv,
-        decoder: FrameDecoder::default(),
-        game: String::new(),
-        seat: None,
-        token: None,
-        beats: BeatSchedule::WhileActing,
-    };
-    // The code word is proved, never sent (`bolide_link::pake`): the host proves it first,
-    // bound to this connection; only then does this laptop prove it, and send its seat token.
-    // A seated laptop shows a pass for its seat — an HMAC of its token over this very
-    // connection, never the token — which lets it through a door strangers' guessing locked.
-    let binding = binding(&door.connection)?;
-    let pass = token.map(|t| pake::seat_pass(t.0, &binding));
-    let (laptop, msg) = pake::Laptop::start(&word);
-    let knock = Knock { version, room, pake: msg, name: name.to_string(), watch, pass };
-    write(&mut door.send, &wire::encode(&knock)).await?;
-    let (host_msg, host_proof) = match door.next().await? {
-        Door::Pake { msg, proof } => (msg, proof),
-        Door::Refused { reason, again } => return Err(refused(&reason, again)),
-        Door::Welcome { .. } => {
-            return Err(ClientError::Lost("the host welcomed this laptop before proving the code word".into()));
-        }
-    };
-    let confirmed =
-        laptop.finish(&host_msg, &host_proof, &binding).map_err(|e| ClientError::NotTheHost(e.to_string()))?;
-    let proof = confirmed.proof(pake::Side::Laptop, &binding);
-    write(&mut door.send, &wire::encode(&Proof { proof, seat_token: token })).await?;
-    match door.next().await? {
-        Door::Welcome { seat, token, beats, game, .. } => {
-            (door.seat, door.token, door.beats) = (seat, token, beats);
-            door.game = wire::clean_name(&game);
-            Ok(door)
-        }
-        Door::Refused { reason, again } => Err(refused(&reason, again)),
-        Door::Pake { .. } => Err(ClientError::Lost("the host proved the code word twice".into())),
+    let (mut send, mut recv) = connection.open_bi().await?;
+    let mut decoder = FrameDecoder::default();
+    let binding = binding(&connection)?;
+    let ask = Asking { word: &word, room, name, token, version, watch };
+    let mut link = QuicDoor { connection: &connection, send: &mut send, recv: &mut recv };
+    let (seat, token, beats, game) = pass_the_door(&mut link, &mut decoder, ask, &binding).await?;
+    let carrier = Carrier::Quic { endpoint, connection, send, recv };
+    Ok(Admitted { carrier, decoder, game, seat, token, beats })
+}
+
+/// Knocks at the host's browser door at `addr` (its HTTP port), as a browser's page does: the
+/// room by its word (`GARAGE`, `GARAGE-2`; a full room code reads too), proved over the
+/// exchange, then everything sealed. No certificate here: the exchange alone proves the host
+/// knows the word.
+pub async fn knock_web(
+    addr: SocketAddr,
+    code: &str,
+    name: &str,
+    token: Option<SeatToken>,
+    version: u32,
+    watch: bool,
+) -> Result<Admitted, ClientError> {
+    let (word, room) = parse_word(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
+    let mut door = web::open(addr).await?;
+    let mut decoder = FrameDecoder::default();
+    let binding = door.binding;
+    let ask = Asking { word: &word, room, name, token, version, watch };
+    let (seat, token, beats, game) = pass_the_door(&mut door, &mut decoder, ask, &binding).await?;
+    let carrier = Carrier::Web(door.into_link()?);
+    Ok(Admitted { carrier, decoder, game, seat, token, beats })
+}
+
+/// Knocks as `options` say: by QUIC (with its socket) or the browser door.
+pub async fn knock_with<W: ClientGame>(
+    addr: SocketAddr,
+    code: &str,
+    name: &str,
+    token: Option<SeatToken>,
+    options: &ConnectOptionsOf<W>,
+) -> Result<Admitted, ClientError> {
+    match options.via {
+        Via::Quic => knock(addr, code, name, token, options.version, options.socket.clone(), options.watch).await,
+        Via::Web => knock_web(addr, code, name, token, options.version, options.watch).await,
     }
 }
 
@@ -377,28 +601,17 @@ impl Admitted {
         self.token
     }
 
-    /// The next frame at the door.
-    async fn next(&mut self) -> Result<Door, ClientError> {
-        let mut buf = vec![0; 16 * 1024];
-        loop {
-            if let Some(body) = self.decoder.next_frame()? {
-                return Ok(wire::decode(&body)?);
-            }
-            match self.recv.read(&mut buf).await {
-                Ok(Some(n)) => self.decoder.push(buf.get(..n).unwrap_or_default()),
-                Ok(None) => return Err(closed_reason(&self.connection).await),
-                Err(quinn::ReadError::ConnectionLost(e)) => return Err(e.into()),
-                Err(e) => return Err(ClientError::Lost(e.to_string())),
-            }
-        }
-    }
-
     /// Goes on in `W`'s words, driving the client core `options` holds. A table that plays
     /// another game is an error that names it (the connection closes).
-    pub fn session<W: ClientGame>(self, options: ConnectOptionsOf<W>) -> Result<SessionOf<W>, ClientError> {
+    pub fn session<W: ClientGame>(mut self, options: ConnectOptionsOf<W>) -> Result<SessionOf<W>, ClientError> {
         if self.game != W::NAME {
-            self.connection.close(0u32.into(), b"another game");
-            return Err(ClientError::OtherGame { host: self.game, here: W::NAME.to_string() });
+            let here = W::NAME.to_string();
+            let host = self.game;
+            match self.carrier {
+                Carrier::Quic { connection, .. } => connection.close(0u32.into(), b"another game"),
+                Carrier::Web(link) => link.abort(),
+            }
+            return Err(ClientError::OtherGame { host, here });
         }
         // Bounded: what the host sends as datagrams is copies and echoes; past a few, more is
         // a flood, dropped here instead of growing this laptop's memory.
@@ -412,13 +625,11 @@ impl Admitted {
             answered: answered.clone(),
             answers: options.answers.clone(),
         };
-        let probes = tokio::spawn(answer_probes(self.connection.clone(), to_probes));
+        let (incoming, outgoing) = (self.carrier.datagrams_in(), self.carrier.datagrams_out());
+        let probes = tokio::spawn(answer_probes(incoming, outgoing, to_probes));
         options.state.lock().welcome(self.seat, self.token, self.beats);
         Ok(SessionOf {
-            endpoint: self.endpoint,
-            connection: self.connection,
-            send: self.send,
-            recv: self.recv,
+            carrier: self.carrier,
             decoder: self.decoder,
             buf: vec![0; 16 * 1024],
             state: options.state,
@@ -435,8 +646,7 @@ impl Admitted {
 
     /// Leaves politely (a table this laptop does not play).
     pub async fn close(self) {
-        self.connection.close(0u32.into(), b"bye");
-        let _ = tokio::time::timeout(Duration::from_millis(500), self.endpoint.wait_idle()).await;
+        self.carrier.close("bye").await;
     }
 }
 
@@ -496,12 +706,12 @@ impl<W: ClientGame> SessionOf<W> {
         token: Option<SeatToken>,
         options: ConnectOptionsOf<W>,
     ) -> Result<SessionOf<W>, ClientError> {
-        let admitted = knock(addr, code, name, token, options.version, options.socket.clone(), options.watch).await?;
+        let admitted = knock_with(addr, code, name, token, &options).await?;
         admitted.session(options)
     }
 
     async fn write(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
-        write(&mut self.send, bytes).await
+        self.carrier.write(bytes).await
     }
 
     pub async fn send(&mut self, msg: &ClientMsgOf<W>) -> Result<(), ClientError> {
@@ -551,17 +761,17 @@ impl<W: ClientGame> SessionOf<W> {
         }
         let (seq, msg, copy) = self.state().timed(action, shown_us, input_us);
         let copy = copy.map(|d| wire::encode_datagram(&d));
+        let datagrams = self.carrier.datagrams_out();
         if let Some(copy) = &copy {
-            let _ = self.connection.send_datagram(copy.clone().into());
+            let _ = datagrams.send(copy.clone());
         }
         self.send(&msg).await?;
         self.unsent.sent(input_us);
         if let Some(copy) = copy {
-            let connection = self.connection.clone();
             tokio::spawn(async move {
                 for gap in wire::COPY_GAPS {
                     tokio::time::sleep(gap).await;
-                    let _ = connection.send_datagram(copy.clone().into());
+                    let _ = datagrams.send(copy.clone());
                 }
             });
         }
@@ -582,10 +792,7 @@ impl<W: ClientGame> SessionOf<W> {
         let beat = state.beat(now_us, self.unsent.vouchable(now_us).min(until_us));
         drop(state);
         self.beats_sent += 1;
-        self.connection.send_datagram(wire::encode_datagram(&beat).into()).map_err(|e| match e {
-            quinn::SendDatagramError::ConnectionLost(e) => ClientError::from(e),
-            other => ClientError::Lost(other.to_string()),
-        })
+        self.carrier.datagrams_out().send(wire::encode_datagram(&beat))
     }
 
     /// When this session's next beat is due, on its clock: what the state asks for, unless a
@@ -623,16 +830,7 @@ impl<W: ClientGame> SessionOf<W> {
             let beat_at =
                 due.map(|due| Instant::now() + Duration::from_micros(due.saturating_sub(self.clock.now_us())));
             tokio::select! {
-                read = self.recv.read(&mut self.buf) => match read {
-                    Ok(Some(n)) => {
-                        let n = n.min(self.buf.len());
-                        let chunk = self.buf[..n].to_vec();
-                        self.decoder.push(&chunk);
-                    }
-                    Ok(None) => return Err(closed_reason(&self.connection).await),
-                    Err(quinn::ReadError::ConnectionLost(e)) => return Err(e.into()),
-                    Err(e) => return Err(ClientError::Lost(e.to_string())),
-                },
+                read = self.carrier.read_into(&mut self.decoder, &mut self.buf) => read?,
                 Some(datagram) = self.twins.recv() => {
                     let revealed = self.state.lock().on_twin(datagram, self.clock.now_us());
                     if let Some(msg) = revealed {
@@ -668,9 +866,7 @@ impl<W: ClientGame> SessionOf<W> {
     /// One timing probe over a QUIC datagram: the round trip to the host.
     pub async fn ping(&mut self) -> Result<Duration, ClientError> {
         let t0 = self.clock.now_us();
-        self.connection
-            .send_datagram(wire::encode_probe(&ClockProbe::Ping { t0 }).into())
-            .map_err(|e| ClientError::Lost(e.to_string()))?;
+        self.carrier.datagrams_out().send(wire::encode_probe(&ClockProbe::Ping { t0 }))?;
         loop {
             match self.pongs.recv().await {
                 Some(echoed) if echoed == t0 => return Ok(Duration::from_micros(self.clock.now_us() - t0)),
@@ -693,13 +889,13 @@ impl<W: ClientGame> SessionOf<W> {
     /// Drops the connection without a word, as a laptop that loses its Wi-Fi would.
     pub fn drop_abruptly(self) {
         self.probes.abort();
-        self.endpoint.close(0u32.into(), b"");
+        self.carrier.drop_abruptly();
     }
 
     /// Leaves politely.
     pub async fn close(self) {
-        self.connection.close(0u32.into(), b"bye");
-        let _ = tokio::time::timeout(Duration::from_millis(500), self.endpoint.wait_idle()).await;
+        self.probes.abort();
+        self.carrier.close("bye").await;
     }
 }
 
@@ -725,17 +921,17 @@ struct Probes<W: ClientGame> {
 /// Answers the host's clock probes with this client's clock (fairness.md §1), passes the
 /// echoes of our own pings to [`Session::ping`] and the twins of opening updates to
 /// [`Session::next`].
-async fn answer_probes<W: ClientGame>(connection: quinn::Connection, to: Probes<W>) {
-    while let Ok(datagram) = connection.read_datagram().await {
+async fn answer_probes<W: ClientGame>(mut incoming: DatagramIn, outgoing: DatagramOut, to: Probes<W>) {
+    while let Some(datagram) = incoming.next().await {
         let t1 = to.clock.now_us();
         match wire::decode_probe(&datagram) {
             Some(ClockProbe::HostPing { t0 }) => {
                 let t2 = to.clock.now_us();
                 let (hold, t1, t2) = to.answers.as_ref().map_or((Duration::ZERO, t1, t2), |a| a.answer(t1, t2));
                 let pong = wire::encode_probe(&ClockProbe::ClientPong { t0, t1, t2 });
-                let (connection, answered) = (connection.clone(), to.answered.clone());
+                let (outgoing, answered) = (outgoing.clone(), to.answered.clone());
                 let send = async move {
-                    if connection.send_datagram(pong.into()).is_ok() {
+                    if outgoing.send(pong).is_ok() {
                         answered.fetch_add(1, Ordering::Relaxed);
                     }
                 };
