@@ -39,12 +39,12 @@ impl Embed for EmbeddedHost {
     fn host(
         &self,
         ask: HostAsk,
-        runtime: &tokio::runtime::Handle,
+        runtime: &bolide_client::platform::rt::Runtime,
         stop: oneshot::Receiver<()>,
     ) -> oneshot::Receiver<Result<Hosted, String>> {
         let (tx, rx) = oneshot::channel();
         let args = EmbeddedHost::serve_args(ask);
-        runtime.spawn(async move {
+        runtime.handle().spawn(async move {
             let started = match args {
                 Ok(args) => serve::start(args).await.map_err(|e| format!("{e:#}")),
                 Err(why) => Err(why),

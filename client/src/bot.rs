@@ -6,6 +6,7 @@ use crate::beat;
 use crate::game::ClientGame;
 use crate::game::Stage;
 use crate::net::{Admitted, ClientError, ConnectOptionsOf, SessionOf};
+use crate::platform::rt::Instant;
 use crate::state::MirrorOf;
 use bolide::bots::BotLevel;
 use bolide::event::PhotoFinish;
@@ -18,7 +19,6 @@ use rand_chacha::ChaCha8Rng;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use tokio::time::Instant;
 
 /// Final standings, best first.
 pub type Standings = Vec<StandingLine>;
@@ -144,11 +144,20 @@ pub struct Plan<'a> {
     pub seed: u64,
     pub choose: Option<&'a str>,
     pub field: Option<FieldTest>,
+    /// By QUIC, or the host's browser door as a browser's page would come.
+    pub via: crate::net::Via,
 }
 
 impl Plan<'_> {
     pub fn new(level: BotLevel, think: Duration, seed: u64) -> Plan<'static> {
-        Plan { level, think, seed, choose: None, field: None }
+        Plan { level, think, seed, choose: None, field: None, via: crate::net::Via::Quic }
+    }
+}
+
+impl<'a> Plan<'a> {
+    /// The same plan, knocking by `via`.
+    pub fn by(self, via: crate::net::Via) -> Plan<'a> {
+        Plan { via, ..self }
     }
 }
 
@@ -205,7 +214,7 @@ pub async fn play_as<W: BotGame>(
     let mut reconnects = 0;
     // One client core across the comebacks: what the bot knows of the table, and the draws it
     // saw, go on.
-    let options = ConnectOptionsOf::<W>::default();
+    let options = ConnectOptionsOf::<W> { via: plan.via, ..ConnectOptionsOf::default() };
     loop {
         let session = match admitted.take() {
             Some(admitted) => admitted.session(options.clone()),
@@ -241,7 +250,7 @@ pub async fn play_as<W: BotGame>(
         }
         reconnects += 1;
         COMEBACKS.fetch_add(1, Ordering::Relaxed);
-        tokio::time::sleep(Duration::from_secs(u64::from(reconnects))).await;
+        crate::platform::rt::sleep(Duration::from_secs(u64::from(reconnects))).await;
     }
 }
 
@@ -251,7 +260,7 @@ pub async fn play_session<W: BotGame>(
     plan: Plan<'_>,
     watch: WatchOf<'_, W>,
 ) -> Result<Standings, ClientError> {
-    let Plan { level, think, seed, choose, field } = plan;
+    let Plan { level, think, seed, choose, field, .. } = plan;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // A field run's reactions differ between laptops that run the same bots: drawn from the
     // OS's randomness, not the seat's seed.
@@ -394,7 +403,7 @@ pub async fn play_session<W: BotGame>(
 /// does once it has every laptop's record, or has waited long enough), so that the record is
 /// not lost with a close of its own.
 async fn hand_over<W: ClientGame>(session: &mut SessionOf<W>) {
-    let _ = tokio::time::timeout(FIELD_HANDOVER, async {
+    let _ = crate::platform::rt::timeout(FIELD_HANDOVER, async {
         while let Ok(msg) = session.next().await {
             if let ServerMsgOf::LobbyRefused { reason } = msg {
                 tracing::warn!(%reason, "the host did not take the field record");
@@ -407,7 +416,7 @@ async fn hand_over<W: ClientGame>(session: &mut SessionOf<W>) {
 
 async fn sleep_until(at: Option<Instant>) {
     match at {
-        Some(at) => tokio::time::sleep_until(at).await,
+        Some(at) => crate::platform::rt::sleep_until(at).await,
         None => std::future::pending().await,
     }
 }

@@ -3,11 +3,11 @@
 //! `bolide-host serve` — and that a face which cannot host (a browser) leaves unanswered. The
 //! client's core and faces never name the host.
 
+use crate::platform::rt::Instant;
 use bolide_table::BotLevel;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 use tokio::sync::oneshot;
 
 /// A table to host on this laptop.
@@ -70,7 +70,7 @@ pub trait Embed: Send + Sync {
     fn host(
         &self,
         ask: HostAsk,
-        runtime: &tokio::runtime::Handle,
+        runtime: &crate::platform::rt::Runtime,
         stop: oneshot::Receiver<()>,
     ) -> oneshot::Receiver<Result<Hosted, String>>;
 }

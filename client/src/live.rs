@@ -113,11 +113,17 @@ pub struct Target {
     pub watch: bool,
     /// The seat token of a seat this laptop already has (a table that changed game).
     pub token: Option<SeatToken>,
+    /// By QUIC (the window) or the host's browser door (a browser's page).
+    pub via: net::Via,
 }
 
 impl<W: ClientGame> LiveOf<W> {
     /// Starts the link's task on `runtime`; `repaint` is called whenever the table changes.
-    pub fn connect(runtime: &tokio::runtime::Handle, target: Target, repaint: Arc<dyn Fn() + Send + Sync>) -> Self {
+    pub fn connect(
+        runtime: &crate::platform::rt::Runtime,
+        target: Target,
+        repaint: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
         Self::connect_through(runtime, target, None, Hooks::repaint(repaint))
     }
 
@@ -125,7 +131,7 @@ impl<W: ClientGame> LiveOf<W> {
     /// door that a link in another game's words opened ([`LiveOf::take_door`]), with the
     /// face's `hooks`.
     pub fn connect_through(
-        runtime: &tokio::runtime::Handle,
+        runtime: &crate::platform::rt::Runtime,
         target: Target,
         door: Option<net::Admitted>,
         hooks: Hooks,
@@ -138,6 +144,7 @@ impl<W: ClientGame> LiveOf<W> {
             unsent: live.unsent.clone(),
             state: live.state.clone(),
             watch: target.watch,
+            via: target.via,
             ..ConnectOptionsOf::default()
         };
         let ends = Ends { link: live.link.clone(), door: live.door.clone(), repaint };
@@ -242,7 +249,7 @@ async fn drive<W: ClientGame>(
         let (addr, code, name) = (target.addr, &target.code, &target.name);
         let admitted = match door.take() {
             Some(door) => Ok(door),
-            None => net::knock(addr, code, name, token, options.version, None, options.watch).await,
+            None => net::knock_with(addr, code, name, token, &options.dial()).await,
         };
         let result = match admitted {
             Ok(other) if other.game != W::NAME => {
@@ -284,7 +291,7 @@ async fn drive<W: ClientGame>(
         };
         attempt += 1;
         set(Link::Reconnecting { attempt, why: ended });
-        tokio::time::sleep(Duration::from_secs(u64::from(attempt.min(5)))).await;
+        crate::platform::rt::sleep(Duration::from_secs(u64::from(attempt.min(5)))).await;
     }
 }
 

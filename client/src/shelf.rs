@@ -3,10 +3,11 @@
 //! `bolide-host verify` and `replay` read. At most [`Shelf::MAX`]: the oldest goes first. The
 //! file names are this laptop's (the time kept, the commitment), never anything a host chose.
 
+use crate::platform::files;
 use bolide_table::seal::Commitment;
 use bolide_table::wire::{MAX_NIGHT_BYTES, clean_name};
 use serde::Deserialize;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// A folder of kept nights.
@@ -48,16 +49,16 @@ impl Shelf {
     /// shelf already (a laptop that came back after the end is sent it again); the oldest
     /// nights past [`Shelf::MAX`] are removed. Returns the file.
     pub fn keep(&self, text: &str, commitment: &Commitment, when: u64) -> io::Result<PathBuf> {
-        bolide_link::files::private_dir(&self.dir)?;
+        files::private_dir(&self.dir)?;
         let tag = commitment.short();
         if let Some(kept) = self.files()?.into_iter().find(|p| name_of(p).is_some_and(|n| n.ends_with(&tag))) {
             return Ok(kept);
         }
         let path = self.dir.join(format!("{when:012}-{tag}.journal"));
-        bolide_link::files::write_private(&path, text.as_bytes())?;
+        files::write_private(&path, text.as_bytes())?;
         let files = self.files()?;
         for old in files.iter().take(files.len().saturating_sub(Shelf::MAX)) {
-            std::fs::remove_file(old)?;
+            files::remove(old)?;
         }
         Ok(path)
     }
@@ -71,25 +72,18 @@ impl Shelf {
 
     /// A kept night's journal, read no further than a night can be.
     pub fn read(path: &Path) -> io::Result<String> {
-        let mut text = String::new();
-        std::fs::File::open(path)?.take(MAX_NIGHT_BYTES as u64 + 1).read_to_string(&mut text)?;
-        if text.len() > MAX_NIGHT_BYTES {
-            return Err(io::Error::other("this file is larger than a night can be: it is not a replay"));
-        }
-        Ok(text)
+        files::read_small(path, MAX_NIGHT_BYTES as u64).map_err(|e| match e.kind() {
+            io::ErrorKind::Other => io::Error::other("this file is larger than a night can be: it is not a replay"),
+            _ => e,
+        })
     }
 
     /// The journal files, oldest first (their names start with the time they were kept).
     fn files(&self) -> io::Result<Vec<PathBuf>> {
-        let mut files: Vec<PathBuf> = match std::fs::read_dir(&self.dir) {
-            Ok(dir) => dir
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "journal") && name_of(p).is_some())
-                .collect(),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(e),
-        };
+        let mut files: Vec<PathBuf> = files::list(&self.dir)?
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "journal") && name_of(p).is_some())
+            .collect();
         files.sort();
         Ok(files)
     }
@@ -117,10 +111,8 @@ fn summary(path: &Path) -> Option<Kept> {
         name: String,
     }
     let when = name_of(path)?.split_once('-')?.0.parse().ok()?;
-    let mut first = String::new();
-    let file = std::fs::File::open(path).ok()?;
-    io::BufRead::read_line(&mut io::BufReader::new(file.take(64 * 1024)), &mut first).ok()?;
-    let (json, _) = first.rsplit_once('\t')?;
+    let text = files::read_small(path, MAX_NIGHT_BYTES as u64).ok()?;
+    let (json, _) = text.lines().next()?.rsplit_once('\t')?;
     let First::Started { game, seats } = serde_json::from_str(json).ok()?;
     let game = if game.is_empty() { "bolide".into() } else { game };
     Some(Kept { path: path.to_path_buf(), when, game, names: seats.iter().map(|s| clean_name(&s.name)).collect() })

@@ -42,7 +42,7 @@ async fn the_window_s_link_follows_the_table_s_game_to_the_same_seat() {
             .collect();
     let hosting = serve::start(ServeArgs::parse_words(args).unwrap()).await.unwrap();
     let addr = SocketAddr::from(([127, 0, 0, 1], hosting.server.local_addr().port()));
-    let runtime = tokio::runtime::Handle::current();
+    let runtime = bolide_client::platform::rt::Runtime::new(tokio::runtime::Handle::current());
     let repaint: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
     let target = Target {
         addr,
@@ -51,6 +51,7 @@ async fn the_window_s_link_follows_the_table_s_game_to_the_same_seat() {
         colour: Some(bolide_table::colour::Colour::Vert),
         watch: false,
         token: None,
+        via: Default::default(),
     };
 
     // Joined by address, the window does not know the game: it speaks Bolide first.

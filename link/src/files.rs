@@ -50,10 +50,16 @@ pub fn append_private(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
-/// Writes `bytes` to a new private file at `path` (an old one is replaced, a symlink refused).
+/// Writes `bytes` to a private file at `path`: an old one is replaced and tightened to 0600 (a
+/// file from an older release may be 0644), a symlink refused.
 pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
     let mut file: File = private_options().write(true).create(true).truncate(true).open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
     file.write_all(bytes)?;
     file.sync_all()
 }

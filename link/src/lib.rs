@@ -6,9 +6,11 @@
 //! needs this, not the host, to join a table.
 
 pub mod code;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod files;
 pub mod pake;
 pub mod sealed;
 pub mod secret;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod tls;
 pub mod web;

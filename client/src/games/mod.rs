@@ -15,17 +15,14 @@ use crate::live::{Hooks, LiveOf, Target};
 use crate::net::{Admitted, ClientError};
 use crate::replay::ReplayError;
 use crate::ui::face::{HowTo, Replayed, Screen, Setup, Table, TableFace};
-use bolide_table::wire::PROTOCOL_VERSION;
-use std::future::Future;
 use std::net::SocketAddr;
-use std::pin::Pin;
 
 /// Game switches a bot follows in one lobby before it gives up (a first pilot flipping
 /// between games).
 const SWITCHES: u32 = 8;
 
 /// Opens a link to a table in one game's words.
-pub type Connect = fn(&tokio::runtime::Handle, Target, Option<Admitted>, Hooks) -> Box<dyn TableFace>;
+pub type Connect = fn(&crate::platform::rt::Runtime, Target, Option<Admitted>, Hooks) -> Box<dyn TableFace>;
 
 /// A bot's game over a connection the door admitted, to its end.
 pub type Play = for<'a> fn(
@@ -34,7 +31,7 @@ pub type Play = for<'a> fn(
     &'a str,
     &'a str,
     Plan<'a>,
-) -> Pin<Box<dyn Future<Output = Result<PlayedAny, ClientError>> + Send + 'a>>;
+) -> crate::platform::rt::BoxFuture<'a, Result<PlayedAny, ClientError>>;
 
 /// One game as this client plays it.
 #[derive(Clone, Copy)]
@@ -127,7 +124,7 @@ impl Registry {
     ) -> Result<PlayedAny, ClientError> {
         let mut token = None;
         for _ in 0..=SWITCHES {
-            let admitted = crate::net::knock(addr, code, name, token, PROTOCOL_VERSION, None, false).await?;
+            let admitted = crate::net::knock_via(plan.via, addr, code, name, token).await?;
             let Some(game) = self.get(&admitted.game) else {
                 let host = admitted.game.clone();
                 admitted.close().await;

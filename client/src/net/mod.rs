@@ -4,9 +4,14 @@
 //! build on it.
 
 use crate::game::ClientGame;
+use crate::platform::rt::Instant;
 use crate::state::{BadView, ClientStateOf, SharedStateOf};
-use bolide_link::code::{RoomCode, parse_code, parse_word};
-use bolide_link::{pake, tls};
+use bolide_link::code::parse_word;
+#[cfg(not(target_arch = "wasm32"))]
+use bolide_link::code::{RoomCode, parse_code};
+use bolide_link::pake;
+#[cfg(not(target_arch = "wasm32"))]
+use bolide_link::tls;
 use bolide_table::Seat;
 use bolide_table::wire::{
     self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, Door, FrameDecoder, FrameError, Knock, PROTOCOL_VERSION,
@@ -15,7 +20,7 @@ use bolide_table::wire::{
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use thiserror::Error;
 use tokio::sync::mpsc;
 
@@ -131,6 +136,7 @@ pub struct ConnectOptionsOf<W: ClientGame> {
     pub version: u32,
     pub clock: Arc<dyn Clock>,
     /// A UDP socket of one's own (the lab's delaying socket); `None` binds a real one.
+    #[cfg(not(target_arch = "wasm32"))]
     pub socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
     /// Inputs stamped by a face and not yet sent: shared with the face, kept across comebacks.
     pub unsent: Unsent,
@@ -172,6 +178,7 @@ impl<W: ClientGame> Default for ConnectOptionsOf<W> {
         ConnectOptionsOf {
             version: PROTOCOL_VERSION,
             clock: Arc::new(MonotonicClock::new()),
+            #[cfg(not(target_arch = "wasm32"))]
             socket: None,
             unsent: Unsent::default(),
             state: SharedStateOf::default(),
@@ -189,6 +196,7 @@ impl<W: ClientGame> ConnectOptionsOf<W> {
         ConnectOptionsOf {
             version: self.version,
             clock: self.clock.clone(),
+            #[cfg(not(target_arch = "wasm32"))]
             socket: self.socket.clone(),
             unsent: self.unsent.clone(),
             state: SharedStateOf::default(),
@@ -244,6 +252,7 @@ pub(crate) fn closed_with(code: u64, reason: &str) -> ClientError {
     ClientError::Closed { code, reason: bolide_table::wire::clean_reason(reason) }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl From<quinn::ConnectionError> for ClientError {
     fn from(e: quinn::ConnectionError) -> Self {
         match e {
@@ -267,7 +276,13 @@ pub enum Via {
 /// What carries a session: QUIC's stream and datagrams, or a browser's link. The session, the
 /// client core and every face above them are the same over both.
 enum Carrier {
-    Quic { endpoint: quinn::Endpoint, connection: quinn::Connection, send: quinn::SendStream, recv: quinn::RecvStream },
+    #[cfg(not(target_arch = "wasm32"))]
+    Quic {
+        endpoint: quinn::Endpoint,
+        connection: quinn::Connection,
+        send: quinn::SendStream,
+        recv: quinn::RecvStream,
+    },
     Web(web::Link),
 }
 
@@ -275,6 +290,7 @@ enum Carrier {
 /// to the host's probes).
 #[derive(Clone)]
 enum DatagramOut {
+    #[cfg(not(target_arch = "wasm32"))]
     Quic(quinn::Connection),
     Web(mpsc::Sender<web::Out>),
 }
@@ -282,6 +298,7 @@ enum DatagramOut {
 impl DatagramOut {
     fn send(&self, bytes: Vec<u8>) -> Result<(), ClientError> {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             DatagramOut::Quic(connection) => connection.send_datagram(bytes.into()).map_err(|e| match e {
                 quinn::SendDatagramError::ConnectionLost(e) => ClientError::from(e),
                 other => ClientError::Lost(other.to_string()),
@@ -297,6 +314,7 @@ impl DatagramOut {
 
 /// Where datagrams arrive from.
 enum DatagramIn {
+    #[cfg(not(target_arch = "wasm32"))]
     Quic(quinn::Connection),
     Web(mpsc::Receiver<Vec<u8>>),
 }
@@ -304,6 +322,7 @@ enum DatagramIn {
 impl DatagramIn {
     async fn next(&mut self) -> Option<Vec<u8>> {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             DatagramIn::Quic(connection) => connection.read_datagram().await.ok().map(|d| d.to_vec()),
             DatagramIn::Web(rx) => rx.recv().await,
         }
@@ -313,6 +332,7 @@ impl DatagramIn {
 impl Carrier {
     async fn write(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Carrier::Quic { send, .. } => write(send, bytes).await,
             Carrier::Web(link) => link
                 .out
@@ -324,7 +344,10 @@ impl Carrier {
 
     /// Reads more of the game stream into `decoder`; an error says how the connection ended.
     async fn read_into(&mut self, decoder: &mut FrameDecoder, buf: &mut [u8]) -> Result<(), ClientError> {
+        #[cfg(target_arch = "wasm32")]
+        let _ = buf;
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Carrier::Quic { connection, recv, .. } => match recv.read(buf).await {
                 Ok(Some(n)) => {
                     decoder.push(buf.get(..n).unwrap_or_default());
@@ -334,6 +357,7 @@ impl Carrier {
                 Err(quinn::ReadError::ConnectionLost(e)) => Err(e.into()),
                 Err(e) => Err(ClientError::Lost(e.to_string())),
             },
+            // The reader task has read the socket: `buf` is QUIC's.
             Carrier::Web(link) => match link.incoming.recv().await {
                 Some(web::Incoming::Bytes(bytes)) => {
                     decoder.push(&bytes);
@@ -348,6 +372,7 @@ impl Carrier {
 
     fn datagrams_out(&self) -> DatagramOut {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Carrier::Quic { connection, .. } => DatagramOut::Quic(connection.clone()),
             Carrier::Web(link) => DatagramOut::Web(link.out.clone()),
         }
@@ -356,6 +381,7 @@ impl Carrier {
     /// The datagrams that arrive, for the task that answers probes (taken once).
     fn datagrams_in(&mut self) -> DatagramIn {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Carrier::Quic { connection, .. } => DatagramIn::Quic(connection.clone()),
             Carrier::Web(link) => DatagramIn::Web(link.datagrams.take().unwrap_or_else(|| mpsc::channel(1).1)),
         }
@@ -364,9 +390,10 @@ impl Carrier {
     /// Closes with `reason` and waits a moment for the close to leave.
     async fn close(self, reason: &str) {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Carrier::Quic { endpoint, connection, .. } => {
                 connection.close(0u32.into(), reason.as_bytes());
-                let _ = tokio::time::timeout(Duration::from_millis(500), endpoint.wait_idle()).await;
+                let _ = crate::platform::rt::timeout(Duration::from_millis(500), endpoint.wait_idle()).await;
             }
             Carrier::Web(mut link) => {
                 let _ = link.out.try_send(web::Out::Close(bolide_table::wire::close::NORMAL, reason.into()));
@@ -378,6 +405,7 @@ impl Carrier {
     /// Drops the connection without a word, as a laptop that loses its Wi-Fi would.
     fn drop_abruptly(self) {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Carrier::Quic { endpoint, .. } => endpoint.close(0u32.into(), b""),
             Carrier::Web(link) => link.abort(),
         }
@@ -417,7 +445,7 @@ pub struct SessionOf<W: ClientGame> {
     answered: Arc<AtomicU64>,
     /// Heartbeats sent on this connection.
     beats_sent: u64,
-    probes: tokio::task::JoinHandle<()>,
+    probes: crate::platform::rt::Task,
 }
 
 /// The laptop's side of the host's door, whatever carries it (QUIC; the browser door's
@@ -431,12 +459,14 @@ pub(crate) trait LaptopDoor {
 }
 
 /// QUIC's side of the door: its game stream.
+#[cfg(not(target_arch = "wasm32"))]
 struct QuicDoor<'a> {
     connection: &'a quinn::Connection,
     send: &'a mut quinn::SendStream,
     recv: &'a mut quinn::RecvStream,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl LaptopDoor for QuicDoor<'_> {
     async fn send(&mut self, frame: &[u8]) -> Result<(), ClientError> {
         write(self.send, frame).await
@@ -514,6 +544,7 @@ async fn pass_the_door<L: LaptopDoor>(
 /// Knocks at the host at `addr` with the full room code `WORD-FINGERPRINT`: refuses a host
 /// whose certificate does not match the fingerprint, proves the code word (never sending it),
 /// and reads the welcome, which names the game. `watch`: ask to watch rather than take a seat.
+#[cfg(not(target_arch = "wasm32"))]
 pub async fn knock(
     addr: SocketAddr,
     code: &str,
@@ -539,7 +570,7 @@ pub async fn knock(
     .map_err(|e| connect_err(e.to_string()))?;
     endpoint.set_default_client_config(tls::client_config(&fingerprint).map_err(|e| connect_err(e.to_string()))?);
     let connecting = endpoint.connect(addr, "bolide.local").map_err(|e| connect_err(e.to_string()))?;
-    let connection = tokio::time::timeout(Duration::from_secs(10), connecting)
+    let connection = crate::platform::rt::timeout(Duration::from_secs(10), connecting)
         .await
         .map_err(|_| connect_err("no answer within 10 s (wrong address, or a firewall?)".into()))?
         .map_err(|e| connect_err(e.to_string()))?;
@@ -575,18 +606,58 @@ pub async fn knock_web(
     Ok(Admitted { carrier, decoder, game, seat, token, beats })
 }
 
-/// Knocks as `options` say: by QUIC (with its socket) or the browser door.
-pub async fn knock_with<W: ClientGame>(
+/// How a knock goes, whatever the game: by which door, speaking which version, to watch or
+/// to sit, and (QUIC) over which socket.
+#[derive(Clone, Default)]
+pub struct Dial {
+    pub via: Via,
+    pub version: u32,
+    pub watch: bool,
+    #[cfg(not(target_arch = "wasm32"))]
+    pub socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
+}
+
+impl<W: ClientGame> ConnectOptionsOf<W> {
+    /// How these options knock.
+    pub fn dial(&self) -> Dial {
+        Dial {
+            via: self.via,
+            version: self.version,
+            watch: self.watch,
+            #[cfg(not(target_arch = "wasm32"))]
+            socket: self.socket.clone(),
+        }
+    }
+}
+
+/// Knocks as `dial` says: by QUIC (with its socket) or the browser door.
+pub async fn knock_with(
     addr: SocketAddr,
     code: &str,
     name: &str,
     token: Option<SeatToken>,
-    options: &ConnectOptionsOf<W>,
+    dial: &Dial,
 ) -> Result<Admitted, ClientError> {
-    match options.via {
-        Via::Quic => knock(addr, code, name, token, options.version, options.socket.clone(), options.watch).await,
-        Via::Web => knock_web(addr, code, name, token, options.version, options.watch).await,
+    match dial.via {
+        #[cfg(not(target_arch = "wasm32"))]
+        Via::Quic => knock(addr, code, name, token, dial.version, dial.socket.clone(), dial.watch).await,
+        #[cfg(target_arch = "wasm32")]
+        Via::Quic => {
+            Err(ClientError::Connect { addr, reason: "a browser reaches a host by its browser door only".into() })
+        }
+        Via::Web => knock_web(addr, code, name, token, dial.version, dial.watch).await,
     }
+}
+
+/// Knocks by `via` for a seat with this protocol's version, as a bot does.
+pub async fn knock_via(
+    via: Via,
+    addr: SocketAddr,
+    code: &str,
+    name: &str,
+    token: Option<SeatToken>,
+) -> Result<Admitted, ClientError> {
+    knock_with(addr, code, name, token, &Dial { via, version: PROTOCOL_VERSION, ..Dial::default() }).await
 }
 
 /// A refusal at the door, its reason cleaned (a host's text is shown, never trusted).
@@ -608,6 +679,7 @@ impl Admitted {
             let here = W::NAME.to_string();
             let host = self.game;
             match self.carrier {
+                #[cfg(not(target_arch = "wasm32"))]
                 Carrier::Quic { connection, .. } => connection.close(0u32.into(), b"another game"),
                 Carrier::Web(link) => link.abort(),
             }
@@ -626,7 +698,7 @@ impl Admitted {
             answers: options.answers.clone(),
         };
         let (incoming, outgoing) = (self.carrier.datagrams_in(), self.carrier.datagrams_out());
-        let probes = tokio::spawn(answer_probes(incoming, outgoing, to_probes));
+        let probes = crate::platform::rt::spawn(answer_probes(incoming, outgoing, to_probes));
         options.state.lock().welcome(self.seat, self.token, self.beats);
         Ok(SessionOf {
             carrier: self.carrier,
@@ -650,6 +722,7 @@ impl Admitted {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 async fn write(send: &mut quinn::SendStream, bytes: &[u8]) -> Result<(), ClientError> {
     send.write_all(bytes).await.map_err(|e| match e {
         quinn::WriteError::ConnectionLost(e) => ClientError::from(e),
@@ -659,6 +732,7 @@ async fn write(send: &mut quinn::SendStream, bytes: &[u8]) -> Result<(), ClientE
 
 /// This connection's exported TLS keying material: what both sides' proofs of the code word
 /// are bound to.
+#[cfg(not(target_arch = "wasm32"))]
 fn binding(connection: &quinn::Connection) -> Result<[u8; pake::BINDING_LEN], ClientError> {
     let mut binding = [0; pake::BINDING_LEN];
     connection
@@ -667,8 +741,9 @@ fn binding(connection: &quinn::Connection) -> Result<[u8; pake::BINDING_LEN], Cl
     Ok(binding)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 async fn closed_reason(connection: &quinn::Connection) -> ClientError {
-    match tokio::time::timeout(Duration::from_secs(2), connection.closed()).await {
+    match crate::platform::rt::timeout(Duration::from_secs(2), connection.closed()).await {
         Ok(e) => e.into(),
         Err(_) => ClientError::Lost("the host ended the stream".into()),
     }
@@ -706,7 +781,7 @@ impl<W: ClientGame> SessionOf<W> {
         token: Option<SeatToken>,
         options: ConnectOptionsOf<W>,
     ) -> Result<SessionOf<W>, ClientError> {
-        let admitted = knock_with(addr, code, name, token, &options).await?;
+        let admitted = knock_with(addr, code, name, token, &options.dial()).await?;
         admitted.session(options)
     }
 
@@ -768,9 +843,9 @@ impl<W: ClientGame> SessionOf<W> {
         self.send(&msg).await?;
         self.unsent.sent(input_us);
         if let Some(copy) = copy {
-            tokio::spawn(async move {
+            crate::platform::rt::spawn(async move {
                 for gap in wire::COPY_GAPS {
-                    tokio::time::sleep(gap).await;
+                    crate::platform::rt::sleep(gap).await;
                     let _ = datagrams.send(copy.clone());
                 }
             });
@@ -859,7 +934,7 @@ impl<W: ClientGame> SessionOf<W> {
                 continue;
             }
             let next = due.map_or(until_us, |due| due.min(until_us));
-            tokio::time::sleep(Duration::from_micros(next - now)).await;
+            crate::platform::rt::sleep(Duration::from_micros(next - now)).await;
         }
     }
 
@@ -901,7 +976,7 @@ impl<W: ClientGame> SessionOf<W> {
 
 async fn sleep_until(at: Option<Instant>) {
     match at {
-        Some(at) => tokio::time::sleep_until(at.into()).await,
+        Some(at) => crate::platform::rt::sleep_until(at).await,
         None => std::future::pending().await,
     }
 }
@@ -939,8 +1014,8 @@ async fn answer_probes<W: ClientGame>(mut incoming: DatagramIn, outgoing: Datagr
                 if hold.is_zero() {
                     send.await;
                 } else {
-                    tokio::spawn(async move {
-                        tokio::time::sleep(hold).await;
+                    crate::platform::rt::spawn(async move {
+                        crate::platform::rt::sleep(hold).await;
                         send.await;
                     });
                 }

@@ -3,8 +3,11 @@
 //! takes the host's from the code on its screen. A browse runs on mdns-sd's own thread; the list is shared with the window. Tests
 //! feed a list by hand ([`Discovery::fixed`]).
 
+#[cfg(not(target_arch = "wasm32"))]
 use bolide_table::wire::MDNS_SERVICE;
-use std::net::{IpAddr, SocketAddr};
+#[cfg(not(target_arch = "wasm32"))]
+use std::net::IpAddr;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 /// One host as it advertises itself.
@@ -25,11 +28,20 @@ pub struct FoundHost {
 
 pub struct Discovery {
     found: Arc<Mutex<Vec<FoundHost>>>,
+    #[cfg(not(target_arch = "wasm32"))]
     daemon: Option<mdns_sd::ServiceDaemon>,
 }
 
 impl Discovery {
+    /// A browser's page cannot listen to the network's adverts: its guests come by the host's
+    /// address and QR code.
+    #[cfg(target_arch = "wasm32")]
+    pub fn browse(_changed: Arc<dyn Fn() + Send + Sync>) -> anyhow::Result<Discovery> {
+        anyhow::bail!("a browser cannot list the tables on the network: open the address the host shows")
+    }
+
     /// Starts browsing every interface; calls `changed` when the list changes.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn browse(changed: Arc<dyn Fn() + Send + Sync>) -> anyhow::Result<Discovery> {
         let daemon = mdns_sd::ServiceDaemon::new()?;
         let events = daemon.browse(MDNS_SERVICE)?;
@@ -76,7 +88,11 @@ impl Discovery {
 
     /// A fixed list (tests, or a machine with no multicast).
     pub fn fixed(hosts: Vec<FoundHost>) -> Discovery {
-        Discovery { found: Arc::new(Mutex::new(hosts)), daemon: None }
+        Discovery {
+            found: Arc::new(Mutex::new(hosts)),
+            #[cfg(not(target_arch = "wasm32"))]
+            daemon: None,
+        }
     }
 
     pub fn hosts(&self) -> Vec<FoundHost> {
@@ -84,6 +100,7 @@ impl Discovery {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Drop for Discovery {
     fn drop(&mut self) {
         if let Some(d) = self.daemon.take() {

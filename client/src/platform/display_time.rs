@@ -31,9 +31,14 @@
 //! show them at once. Everywhere else (no X display, another platform, the headless tests)
 //! nothing is read and the window keeps the pass's instants.
 
+// In a browser's page there is no X server: what reads the DOM's event times plugs in as
+// another `Source`, and until then the X server's half is unused there.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
+use crate::platform::rt::Instant;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What went down: a key (its X keycode) or a pointer button (1 is the primary).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,6 +193,11 @@ impl DisplayTime {
     }
 
     /// Reports the changes of eframe's window from now on (once it is an X window).
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn watch_frame(&mut self, _frame: &eframe::Frame) {}
+
+    /// Reports the changes of eframe's window from now on (once it is an X window).
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn watch_frame(&mut self, frame: &eframe::Frame) {
         use raw_window_handle::{HasWindowHandle, RawWindowHandle};
         let Some(source) = self.source.as_mut() else { return };

@@ -5,4 +5,6 @@
 
 pub mod discovery;
 pub(crate) mod display_time;
+pub mod files;
 pub mod prefs;
+pub mod rt;

@@ -1,6 +1,7 @@
 //! What the window remembers between runs: the pilot's name and colour, the last host joined.
 //! A small JSON file in the user's config folder; a missing or unreadable one means defaults.
 
+use super::files;
 use bolide_table::colour::Colour;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -42,8 +43,12 @@ impl Default for Prefs {
 }
 
 impl Prefs {
-    /// `$XDG_CONFIG_HOME/bolide/settings.json`, else `~/.config/bolide/settings.json`.
+    /// `$XDG_CONFIG_HOME/bolide/settings.json`, else `~/.config/bolide/settings.json`; in a
+    /// browser's page, its storage's `bolide/settings.json`.
     pub fn default_path() -> Option<PathBuf> {
+        if cfg!(target_arch = "wasm32") {
+            return Some(PathBuf::from("bolide/settings.json"));
+        }
         let base = std::env::var_os("XDG_CONFIG_HOME")
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
@@ -57,9 +62,8 @@ impl Prefs {
     }
 
     pub fn load(path: Option<&PathBuf>) -> Prefs {
-        path.and_then(|p| std::fs::read(p).ok())
-            .filter(|bytes| bytes.len() < 64 * 1024)
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        path.and_then(|p| files::read_small(p, 64 * 1024).ok())
+            .and_then(|text| serde_json::from_str(&text).ok())
             .unwrap_or_default()
     }
 
@@ -69,11 +73,11 @@ impl Prefs {
     pub fn save(&self, path: Option<&PathBuf>) {
         let Some(path) = path else { return };
         if let Some(dir) = path.parent() {
-            let _ = private_dir(dir);
+            let _ = files::private_dir(dir);
         }
         let kept = Prefs { last_code: without_word(&self.last_code), ..self.clone() };
         if let Ok(json) = serde_json::to_vec_pretty(&kept) {
-            let _ = write_private(path, &json);
+            let _ = files::write_private(path, &json);
         }
     }
 }
@@ -82,34 +86,6 @@ impl Prefs {
 /// room's number if any, are public).
 fn without_word(code: &str) -> String {
     code.trim().split_once('-').map(|(_, rest)| format!("-{rest}")).unwrap_or_default()
-}
-
-fn private_dir(dir: &std::path::Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
-
-/// Writes `bytes` to `path`, created 0600 or tightened to it (a file from an older release was
-/// 0644), never through a symlink.
-fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
-    }
-    let mut file = options.open(path)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    }
-    file.write_all(bytes)
 }
 
 #[cfg(test)]

@@ -51,12 +51,12 @@ const SWITCHES_APART: std::time::Duration = std::time::Duration::from_secs(60);
 #[derive(Debug, Default, Clone, Copy)]
 struct Switches {
     in_a_row: u32,
-    last: Option<std::time::Instant>,
+    last: Option<crate::platform::rt::Instant>,
 }
 
 impl Switches {
     /// One more switch at `now`: whether the window still follows it.
-    fn follow(&mut self, now: std::time::Instant) -> bool {
+    fn follow(&mut self, now: crate::platform::rt::Instant) -> bool {
         let in_a_row = self.last.is_some_and(|last| now.saturating_duration_since(last) < SWITCHES_APART);
         self.in_a_row = if in_a_row { self.in_a_row.saturating_add(1) } else { 1 };
         self.last = Some(now);
@@ -75,12 +75,15 @@ type Starting = (oneshot::Receiver<Result<crate::embed::Hosted, String>>, bool);
 /// (`scripts/idle-cpu.sh`, a joined laptop at its own turn: ~2 ms of CPU a second with two
 /// workers, ~1.5 ms with this thread).
 struct NetThread {
-    handle: tokio::runtime::Handle,
+    runtime: crate::platform::rt::Runtime,
+    #[cfg(not(target_arch = "wasm32"))]
     stop: Option<oneshot::Sender<()>>,
+    #[cfg(not(target_arch = "wasm32"))]
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl NetThread {
+    #[cfg(not(target_arch = "wasm32"))]
     fn start() -> std::io::Result<NetThread> {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let handle = runtime.handle().clone();
@@ -90,10 +93,18 @@ impl NetThread {
                 let _ = stopped.await;
             });
         })?;
-        Ok(NetThread { handle, stop: Some(stop), thread: Some(thread) })
+        let runtime = crate::platform::rt::Runtime::new(handle);
+        Ok(NetThread { runtime, stop: Some(stop), thread: Some(thread) })
+    }
+
+    /// In a browser's page the links run on the page's own event loop.
+    #[cfg(target_arch = "wasm32")]
+    fn start() -> std::io::Result<NetThread> {
+        Ok(NetThread { runtime: crate::platform::rt::Runtime::page() })
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Drop for NetThread {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
@@ -433,7 +444,7 @@ impl BolideApp {
         };
         let practice = ask.practice;
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        self.starting = Some((embed.host(ask, &self.runtime.handle, stop_rx), practice));
+        self.starting = Some((embed.host(ask, &self.runtime.runtime, stop_rx), practice));
         self.pending_stop = Some(stop_tx);
     }
 
@@ -477,14 +488,15 @@ impl BolideApp {
             self.start.error = Some((w.table_plays_unknown)(game));
             return;
         };
-        let face = (face.connect)(&self.runtime.handle, target.clone(), None, self.hooks());
+        let face = (face.connect)(&self.runtime.runtime, target.clone(), None, self.hooks());
         self.sit_at(face, Some(target), host);
     }
 
     /// Where a link from this window goes, as this pilot.
     fn target(&self, addr: SocketAddr, code: &str, watch: bool) -> Target {
         let colour = Some(self.prefs.colour);
-        Target { addr, code: code.to_string(), name: self.prefs.name.clone(), colour, watch, token: None }
+        let via = crate::net::Via::default();
+        Target { addr, code: code.to_string(), name: self.prefs.name.clone(), colour, watch, token: None, via }
     }
 
     /// A table that plays another game than its link speaks (it was switched in the lobby,
@@ -497,7 +509,7 @@ impl BolideApp {
         let Some(face) = self.games.get(&game) else {
             return seated.face.end((w.table_plays_unknown)(&game));
         };
-        if !seated.switches.follow(std::time::Instant::now()) {
+        if !seated.switches.follow(crate::platform::rt::Instant::now()) {
             return seated.face.end((w.too_many_switches)(SWITCHES));
         }
         target.token = token.or(target.token);
@@ -507,7 +519,7 @@ impl BolideApp {
         if door.is_none() {
             target.colour = None;
         }
-        seated.face = (face.connect)(&self.runtime.handle, target.clone(), door, hooks);
+        seated.face = (face.connect)(&self.runtime.runtime, target.clone(), door, hooks);
         seated.target = Some(target);
         seated.ready_sent = false;
     }
@@ -525,7 +537,7 @@ impl BolideApp {
 
 /// Where the window keeps its files: `--data-dir`, or the user's data dir.
 fn files_dir(data_dir: Option<&PathBuf>) -> anyhow::Result<PathBuf> {
-    data_dir.cloned().map_or_else(bolide_link::files::default_data_dir, Ok)
+    data_dir.cloned().map_or_else(crate::platform::files::default_data_dir, Ok)
 }
 
 impl eframe::App for BolideApp {
@@ -628,6 +640,7 @@ fn banner(ui: &mut egui::Ui, code: &str, link: &Link, w: &crate::lang::Words) ->
 }
 
 /// Opens the window and runs it until it is closed.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_window(embed: Option<Arc<dyn Embed>>) -> Result<(), String> {
     stamp::GL_PAINTER.store(true, std::sync::atomic::Ordering::Relaxed);
     stamp::short_slice();

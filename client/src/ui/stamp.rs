@@ -27,7 +27,7 @@ pub(crate) static GL_PAINTER: AtomicBool = AtomicBool::new(false);
 struct Waiting {
     frame: u64,
     /// Called with the instant the display server put the frame up, when it told.
-    stamp: Box<dyn FnOnce(Option<std::time::Instant>) + Send>,
+    stamp: Box<dyn FnOnce(Option<crate::platform::rt::Instant>) + Send>,
 }
 
 /// At most a few at once (a reveal, an Échange); a bound all the same.
@@ -49,7 +49,7 @@ pub(crate) fn on_screen(ui: &egui::Ui, clock: &Arc<MonotonicClock>, then: impl F
     if waiting.len() == MOST_WAITING {
         waiting.remove(0);
     }
-    let stamp = move |up: Option<std::time::Instant>| {
+    let stamp = move |up: Option<crate::platform::rt::Instant>| {
         let now = clock.now_us();
         then(up.map_or(now, |at| clock.at_us(at).min(now)));
     };
@@ -110,6 +110,7 @@ pub(crate) fn pressed(response: &egui::Response) -> bool {
 /// for a spinning neighbour's slice to end (3 ms by default under EEVDF) before its stamp,
 /// which `scripts/window-timing.sh` measured. The thread gets no more CPU, only sooner; no
 /// privilege is needed. Linux 6.12 and later honour it; elsewhere nothing changes.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn short_slice() {
     #[cfg(target_os = "linux")]
     {

@@ -220,4 +220,6 @@ fn log_zero(clock: &MonotonicClock) {
             tracing::debug!(target: "bolide::drill", zero_ns = zero_ns as i64, "clock");
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = clock;
 }

@@ -178,7 +178,7 @@ impl LobbyUi {
                     (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
                     _ => std::path::PathBuf::from(path.as_str()),
                 };
-                let read = bolide_link::files::read_small(&expanded, bolide::circuits::MAX_FILE);
+                let read = crate::platform::files::read_small(&expanded, bolide::circuits::MAX_FILE);
                 match read
                     .map_err(|e| e.to_string())
                     .and_then(|text| bolide::Circuit::parse(&text).map_err(|e| e.to_string()))
