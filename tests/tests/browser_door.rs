@@ -113,6 +113,8 @@ async fn the_browser_door_serves_only_its_page_from_memory_with_cross_origin_iso
     let wasm: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 251) as u8).collect();
     std::fs::write(page.join("index.html"), "<!doctype html><title>Bolide</title>").unwrap();
     std::fs::write(page.join("bolide_web_bg.wasm"), &wasm).unwrap();
+    // Its gzip, as `scripts/build-web.sh` leaves it beside the file.
+    std::fs::write(page.join("bolide_web_bg.wasm.gz"), b"as if gzipped").unwrap();
     let (_host, _, web, _) = start("browser-http", 2, &["--web-page", page.to_str().unwrap()]);
     // Changed after the host started: what it serves is what it read then.
     std::fs::write(page.join("index.html"), "changed").unwrap();
@@ -127,6 +129,13 @@ async fn the_browser_door_serves_only_its_page_from_memory_with_cross_origin_iso
     let (status, headers, body) = get(web, "GET /bolide_web_bg.wasm HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(status.contains("200") && headers.contains("application/wasm"), "{status} {headers}");
     assert!(body == wasm, "the page's bytes are exactly the bundle's");
+    assert!(!headers.contains("Content-Encoding"), "{headers}");
+    let (status, headers, body) =
+        get(web, "GET /bolide_web_bg.wasm HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate, br\r\n\r\n");
+    assert!(status.contains("200") && headers.contains("Content-Encoding: gzip"), "{status} {headers}");
+    assert_eq!(body, b"as if gzipped", "a browser that takes gzip is sent the bundle's gzip");
+    let (status, _, _) = get(web, "GET /bolide_web_bg.wasm.gz HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(status.contains("404"), "the gzip is no file of its own: {status}");
     for path in ["/late.js", "/../Cargo.toml", "/%2e%2e/Cargo.toml", "//etc/passwd"] {
         let (status, _, _) = get(web, &format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n"));
         assert!(status.contains("404"), "{path}: {status}");

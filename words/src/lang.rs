@@ -203,6 +203,9 @@ pub struct Words {
     /// A table whose advert names a game this laptop does not know (update the game).
     pub unknown_game: &'static str,
     pub or_type: &'static str,
+    /// The browser's start page: where it joins, and the code word from the host's screen.
+    pub page_blurb: &'static str,
+    pub code_word: &'static str,
     pub address: &'static str,
     pub room_code: &'static str,
     pub join: &'static str,
@@ -706,6 +709,8 @@ pub static EN: Words = Words {
     watch_this_table: "Watch this table",
     unknown_game: "a game this laptop does not know: update it",
     or_type: "Or type what the host's screen shows:",
+    page_blurb: "This page came from the table's host: join it, or watch.",
+    code_word: "Code word on the host's screen",
     address: "Address",
     room_code: "Room code",
     join: "Join",
@@ -1249,6 +1254,8 @@ pub static FR: Words = Words {
     watch_this_table: "Regarder cette table",
     unknown_game: "un jeu que cet ordinateur ne connaît pas : mettez-le à jour",
     or_type: "Ou tapez ce que montre l'écran de l'hôte :",
+    page_blurb: "Cette page vient de l'hôte de la table : rejoignez-la, ou regardez.",
+    code_word: "Mot de code sur l'écran de l'hôte",
     address: "Adresse",
     room_code: "Code de la table",
     join: "Rejoindre",

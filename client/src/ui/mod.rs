@@ -145,6 +145,8 @@ pub struct BolideApp {
     drill: Option<crate::games::bolide::drill::DrillUi>,
     /// The nights kept, as the start screen lists them (read again when one is kept).
     replays: Option<Vec<crate::shelf::Kept>>,
+    /// By which door this window's links knock: QUIC, or the host's browser door (a page).
+    via: crate::net::Via,
 }
 
 impl BolideApp {
@@ -159,6 +161,25 @@ impl BolideApp {
             .map_err(|e| tracing::warn!("no mDNS on this machine ({e}): join by address"))
             .ok();
         // Filled by the clear instead ([`BolideApp::clear_color`]).
+        ctx.all_styles_mut(|style| style.visuals.panel_fill = egui::Color32::TRANSPARENT);
+        app.ctx = Some(ctx.clone());
+        Ok(app)
+    }
+
+    /// A browser's page that the host at `host` served (its browser door), the code word from
+    /// its address: the start page joins that table by the door it came from, and keeps the
+    /// prefs and the nights in the browser's storage.
+    pub fn page(
+        ctx: &egui::Context,
+        host: SocketAddr,
+        word: &str,
+        lang: crate::lang::Lang,
+    ) -> anyhow::Result<BolideApp> {
+        let prefs_path = Prefs::default_path();
+        let mut app = BolideApp::with(Prefs::load(prefs_path.as_ref()), prefs_path, None)?;
+        app.start = StartUi::new(&app.games).for_page(host, word);
+        app.via = crate::net::Via::Web;
+        app.system_lang = lang;
         ctx.all_styles_mut(|style| style.visuals.panel_fill = egui::Color32::TRANSPARENT);
         app.ctx = Some(ctx.clone());
         Ok(app)
@@ -187,6 +208,7 @@ impl BolideApp {
             replay: None,
             drill: None,
             replays: None,
+            via: crate::net::Via::Quic,
         })
     }
 
@@ -495,8 +517,15 @@ impl BolideApp {
     /// Where a link from this window goes, as this pilot.
     fn target(&self, addr: SocketAddr, code: &str, watch: bool) -> Target {
         let colour = Some(self.prefs.colour);
-        let via = crate::net::Via::default();
-        Target { addr, code: code.to_string(), name: self.prefs.name.clone(), colour, watch, token: None, via }
+        Target {
+            addr,
+            code: code.to_string(),
+            name: self.prefs.name.clone(),
+            colour,
+            watch,
+            token: None,
+            via: self.via,
+        }
     }
 
     /// A table that plays another game than its link speaks (it was switched in the lobby,

@@ -56,6 +56,8 @@ pub struct StartUi {
     pub error: Option<String>,
     /// The "How to play" page, when open, and the game it explains.
     howto: Option<&'static str>,
+    /// In a browser's page: the host that served it, the one table it joins.
+    page: Option<SocketAddr>,
 }
 
 impl Default for StartUi {
@@ -81,7 +83,17 @@ impl StartUi {
             picked: None,
             error: None,
             howto: None,
+            page: None,
         }
+    }
+
+    /// The start page of a browser's page that `host` served, the code word from its address
+    /// (`#GARAGE`) typed in already: join or watch that one table — no hosting, no practice,
+    /// no list of tables (a page can do none of them).
+    pub fn for_page(mut self, host: SocketAddr, word: &str) -> StartUi {
+        self.page = Some(host);
+        self.code = word.to_string();
+        self
     }
 
     /// The game called `name`, or the first when there is none of that name.
@@ -142,11 +154,15 @@ impl StartUi {
             }
         });
         ui.add_space(10.0);
-        ui.columns(3, |cols| {
-            cols[0].group(|ui| intent = intent.take().or(self.host(ui, prefs, can_resume, w)));
-            cols[1].group(|ui| intent = intent.take().or(self.join(ui, prefs, discovery, w)));
-            cols[2].group(|ui| intent = intent.take().or(self.practice(ui, prefs, w)));
-        });
+        if let Some(host) = self.page {
+            ui.group(|ui| intent = self.join_page(ui, host, w));
+        } else {
+            ui.columns(3, |cols| {
+                cols[0].group(|ui| intent = intent.take().or(self.host(ui, prefs, can_resume, w)));
+                cols[1].group(|ui| intent = intent.take().or(self.join(ui, prefs, discovery, w)));
+                cols[2].group(|ui| intent = intent.take().or(self.practice(ui, prefs, w)));
+            });
+        }
         // Below the three doors (the window scripts click them where they have always been):
         // the language — the system's until the pilot picks one, then remembered — and the rules.
         ui.add_space(10.0);
@@ -297,6 +313,27 @@ impl StartUi {
             }
         }
         intent
+    }
+
+    /// The browser's one door: the table of the host that served the page.
+    fn join_page(&mut self, ui: &mut egui::Ui, host: SocketAddr, w: &Words) -> Option<Intent> {
+        ui.heading(w.join_heading);
+        ui.label(w.page_blurb);
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(w.code_word);
+            let field = egui::TextEdit::singleline(&mut self.code).hint_text("GARAGE").char_limit(24);
+            ui.add(field).labelled_by(label.id);
+        });
+        let big = |text: &str| egui::Button::new(RichText::new(text).size(20.0)).min_size(Vec2::new(180.0, 48.0));
+        let (join, watch) =
+            ui.horizontal_wrapped(|ui| (ui.add(big(w.join_this_table)), ui.add(big(w.watch_this_table)))).inner;
+        let watch = watch.clicked();
+        if !(join.clicked() || watch) {
+            return None;
+        }
+        let code = self.code.trim().to_string();
+        let game = self.games.first().map_or(String::new(), |g| g.name.to_string());
+        Some(Intent::Join { addr: host, code, watch, game })
     }
 
     fn practice(&mut self, ui: &mut egui::Ui, prefs: &mut Prefs, w: &Words) -> Option<Intent> {

@@ -47,6 +47,8 @@ pub struct Bundle {
 struct File {
     bytes: Arc<[u8]>,
     kind: &'static str,
+    /// The same bytes gzipped, when the bundle has them (`NAME.gz` beside `NAME`).
+    gzip: Option<Arc<[u8]>>,
 }
 
 impl Bundle {
@@ -59,7 +61,14 @@ impl Bundle {
     /// Adds a file at `path` (`/index.html`, `/bolide_web_bg.wasm`).
     pub fn insert(&mut self, path: &str, bytes: Vec<u8>) {
         let kind = content_type(path);
-        self.files.insert(path.to_string(), File { bytes: bytes.into(), kind });
+        self.files.insert(path.to_string(), File { bytes: bytes.into(), kind, gzip: None });
+    }
+
+    /// Gives the file at `path` its gzipped bytes (sent to a browser that takes gzip).
+    pub fn insert_gzip(&mut self, path: &str, gzip: Vec<u8>) {
+        if let Some(file) = self.files.get_mut(path) {
+            file.gzip = Some(gzip.into());
+        }
     }
 
     /// Every file at the top of `dir`, read now, once: what the host serves all night.
@@ -67,13 +76,20 @@ impl Bundle {
         let mut bundle = Bundle::empty();
         let entries =
             std::fs::read_dir(dir).map_err(|e| anyhow::anyhow!("cannot read the page in {}: {e}", dir.display()))?;
+        let mut gzipped = Vec::new();
         for entry in entries {
             let entry = entry?;
-            if entry.file_type()?.is_file()
-                && let Some(name) = entry.file_name().to_str()
-            {
-                bundle.insert(&format!("/{name}"), std::fs::read(entry.path())?);
+            if !entry.file_type()?.is_file() {
+                continue;
             }
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else { continue };
+            match name.strip_suffix(".gz") {
+                Some(plain) => gzipped.push((format!("/{plain}"), std::fs::read(entry.path())?)),
+                None => bundle.insert(&format!("/{name}"), std::fs::read(entry.path())?),
+            }
+        }
+        for (path, gzip) in gzipped {
+            bundle.insert_gzip(&path, gzip);
         }
         anyhow::ensure!(bundle.files.contains_key("/index.html"), "{} has no index.html", dir.display());
         Ok(bundle)
@@ -171,6 +187,8 @@ struct Request {
     upgrade: Option<String>,
     host: Option<String>,
     origin: Option<String>,
+    /// The browser takes a gzipped body.
+    gzip: bool,
     /// Bytes read past the head.
     extra: usize,
 }
@@ -236,6 +254,7 @@ fn parse_head(buf: &[u8]) -> Result<Option<Request>, HeadError> {
         upgrade: if upgrades { header("sec-websocket-key") } else { None },
         host: header("host"),
         origin: header("origin"),
+        gzip: header("accept-encoding").is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip"))),
         extra: buf.len() - len,
     }))
 }
@@ -258,8 +277,12 @@ const COMMON: &str = "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Em
      Cross-Origin-Resource-Policy: same-origin\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n\
      Connection: close\r\n";
 
-async fn answer(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) -> std::io::Result<()> {
-    let head = format!("HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{COMMON}\r\n", body.len());
+async fn answer(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8], gzip: bool) -> std::io::Result<()> {
+    let encoding = if gzip { "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n" } else { "" };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{encoding}{COMMON}\r\n",
+        body.len()
+    );
     let send = async {
         stream.write_all(head.as_bytes()).await?;
         stream.write_all(body).await?;
@@ -269,7 +292,7 @@ async fn answer(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) -
 }
 
 async fn plain(stream: &mut TcpStream, status: &str, text: &str) -> anyhow::Result<()> {
-    answer(stream, status, "text/plain; charset=utf-8", text.as_bytes()).await?;
+    answer(stream, status, "text/plain; charset=utf-8", text.as_bytes(), false).await?;
     Ok(())
 }
 
@@ -308,7 +331,10 @@ async fn serve(
     }
     drop(slot);
     match bundle.get(&request.path) {
-        Some(file) => answer(&mut stream, "200 OK", file.kind, &file.bytes).await?,
+        Some(file) => match (&file.gzip, request.gzip) {
+            (Some(gzip), true) => answer(&mut stream, "200 OK", file.kind, gzip, true).await?,
+            _ => answer(&mut stream, "200 OK", file.kind, &file.bytes, false).await?,
+        },
         None if !bundle.has_page() => {
             let text = "this host serves no browser page (it was built without one): join from the Bolide LAN window\n";
             plain(&mut stream, "404 Not Found", text).await?

@@ -1,0 +1,61 @@
+//! The browser's page: the window's own client (`bolide_client::ui::BolideApp`) on eframe's
+//! web runner, in the page the host's browser door served. It joins the table of that very
+//! host, by the door it came from (a WebSocket, sealed after the exchange over the code word);
+//! the code word comes from the address's fragment (`#GARAGE`), which no browser sends to
+//! any server. On a laptop this crate is empty: the window is `bolide-app`.
+
+#![cfg(target_arch = "wasm32")]
+
+use bolide_client::lang::Lang;
+use bolide_client::ui::BolideApp;
+use std::net::SocketAddr;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// The page's canvas, as `index.html` names it.
+const CANVAS: &str = "bolide";
+
+#[wasm_bindgen(start)]
+pub fn start() -> Result<(), JsValue> {
+    let window = web_sys::window().ok_or("no window")?;
+    let location = window.location();
+    let host = location.host()?;
+    let word = fragment_word(&location.hash()?);
+    let lang = match window.navigator().language() {
+        Some(tag) if tag.to_ascii_lowercase().starts_with("fr") => Lang::Fr,
+        _ => Lang::En,
+    };
+    let canvas = window
+        .document()
+        .and_then(|d| d.get_element_by_id(CANVAS))
+        .ok_or("the page has no canvas")?
+        .dyn_into::<web_sys::HtmlCanvasElement>()?;
+    let Ok(addr) = host.parse::<SocketAddr>() else {
+        let message = format!("open this page by the host's address, as its screen shows it (not {host})");
+        web_sys::console::error_1(&message.clone().into());
+        return Err(message.into());
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let runner = eframe::WebRunner::new();
+        let started = runner
+            .start(
+                canvas,
+                eframe::WebOptions::default(),
+                Box::new(move |cc| {
+                    Ok(Box::new(BolideApp::page(&cc.egui_ctx, addr, &word, lang).map_err(|e| e.to_string())?))
+                }),
+            )
+            .await;
+        if let Err(e) = started {
+            web_sys::console::error_1(&e);
+        }
+    });
+    Ok(())
+}
+
+/// The code word in the address's fragment: `#GARAGE`, `#garage-2`; anything else, nothing.
+fn fragment_word(hash: &str) -> String {
+    let word = hash.trim_start_matches('#');
+    let word = js_sys::decode_uri_component(word).ok().and_then(|w| w.as_string()).unwrap_or_default();
+    word.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(32).collect()
+}
