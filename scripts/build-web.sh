@@ -18,7 +18,7 @@ cargo build -p bolide-web --target wasm32-unknown-unknown --profile "$profile"
 target_dir="${CARGO_TARGET_DIR:-target}"
 rm -rf "$out"
 mkdir -p "$out"
-wasm-bindgen --target web --no-typescript --out-dir "$out" "$target_dir/wasm32-unknown-unknown/$profile/bolide_web.wasm"
+wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section --out-dir "$out" "$target_dir/wasm32-unknown-unknown/$profile/bolide_web.wasm"
 cp web/index.html "$out/"
 # Each file beside its gzip: the host sends the smaller to a browser that takes gzip.
 for f in "$out"/*.wasm "$out"/*.js; do gzip -9 -k -n "$f"; done

@@ -367,6 +367,11 @@ impl BolideApp {
         if self.title != title {
             self.title = title;
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+            // eframe's web runner leaves the page's title alone: the tab says it instead.
+            #[cfg(target_arch = "wasm32")]
+            if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+                document.set_title(title);
+            }
         }
     }
 

@@ -1,0 +1,126 @@
+// A guest at a table from a browser, as a person would be: `bolide-host serve` serves the
+// page (`scripts/build-web.sh`) from memory; Debian's Chromium, headless, driven by Playwright
+// over the DevTools protocol, opens the address with the code word in its fragment, joins,
+// and plays a one-race championship to the podium against the host's two bots, by keyboard
+// and mouse, following the page's title (which names its screen, as the window's does).
+// Before the race, a phone-sized touch screen (390×844) taps a wrong word in, and is
+// refused; and the page's bytes are the bundle's.
+//
+//   node scripts/browser/game.mjs HOST_BINARY BUNDLE_DIR SCREENSHOT_DIR
+//
+// Bounded: every wait has a deadline, the whole run 5 minutes.
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { readFileSync, mkdtempSync, mkdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [hostBin, bundle, out] = process.argv.slice(2);
+if (!hostBin || !bundle || !out) {
+  console.error('usage: node scripts/browser/game.mjs HOST_BINARY BUNDLE_DIR SCREENSHOT_DIR');
+  process.exit(2);
+}
+mkdirSync(out, { recursive: true });
+const deadline = Date.now() + 5 * 60_000;
+setTimeout(() => { console.error('browser game: out of time'); process.exit(1); }, 5 * 60_000).unref();
+
+// The host: one race, two bots, a drawn code word, the page from BUNDLE_DIR.
+const data = mkdtempSync(join(tmpdir(), 'bolide-browser-'));
+const host = spawn(hostBin, ['serve', '--bind', '127.0.0.1:0', '--json', '--no-mdns', '--bots', '2', '--races', '1',
+  '--bot-delay-ms', '300', '--lift-delay-ms', '800', '--web-page', bundle, '--data-dir', data],
+  { stdio: ['ignore', 'pipe', 'pipe'] });
+let hostLog = '';
+host.stderr.on('data', (d) => { hostLog += d; });
+process.on('exit', () => host.kill('SIGKILL'));
+const info = await new Promise((resolve, reject) => {
+  createInterface({ input: host.stdout }).once('line', (line) => resolve(JSON.parse(line)));
+  host.once('exit', (code) => reject(new Error(`the host exited (${code}): ${hostLog}`)));
+});
+const url = info.web[0];
+const word = info.code.split('-')[0];
+console.log(`browser game: the host serves ${url}, word ${word}`);
+
+// The page's bytes are the bundle's, gzipped or not.
+for (const file of ['index.html', 'bolide_web.js', 'bolide_web_bg.wasm']) {
+  const plain = Buffer.from(await (await fetch(`${url}/${file}`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+  const want = readFileSync(join(bundle, file));
+  if (!plain.equals(want)) throw new Error(`${file}: the page's bytes are not the bundle's`);
+}
+{
+  const res = await fetch(`${url}/bolide_web_bg.wasm`, { headers: { 'accept-encoding': 'gzip' } });
+  console.log(`browser game: the wasm crosses the network as ${res.headers.get('content-length')} bytes (${res.headers.get('content-encoding') ?? 'plain'})`);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+async function until(page, pattern, what) {
+  while (!pattern.test(await page.title())) {
+    if (Date.now() > deadline) throw new Error(`no ${what} in time (title: ${await page.title()})`);
+    await page.waitForTimeout(200);
+  }
+}
+
+// From the request to a start page that answers: the first frame drawn and the title set.
+const desk = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+const asked = Date.now();
+await desk.goto(`${url}/#${word}`);
+await until(desk, /^Bolide$/, 'start page');
+console.log(`browser game: the start page answered ${Date.now() - asked} ms after the request`);
+await desk.screenshot({ path: join(out, 'browser-start.png') });
+await desk.mouse.click(210, 125);
+await desk.keyboard.type('Anne');
+await desk.mouse.click(105, 256);
+await until(desk, /lobby/, 'lobby');
+await desk.waitForTimeout(500);
+await desk.screenshot({ path: join(out, 'browser-lobby.png') });
+// A phone: the start page, and a wrong word refused (the host counts the guess).
+const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+await phone.goto(`${url}/#WRONGWORD`);
+await until(phone, /^Bolide$/, 'phone start page');
+await phone.waitForTimeout(500);
+await phone.screenshot({ path: join(out, 'browser-phone-start.png') });
+const failedBefore = (hostLog.match(/a try at the room code failed/g) ?? []).length;
+await phone.touchscreen.tap(105, 271);
+await phone.waitForTimeout(3000);
+await phone.screenshot({ path: join(out, 'browser-phone-refused.png') });
+const failed = (hostLog.match(/a try at the room code failed/g) ?? []).length - failedBefore;
+if (failed !== 1) throw new Error(`the host counted ${failed} failed tries for one wrong word`);
+console.log('browser game: a wrong word tapped on a phone is refused, and the host counts the try');
+await phone.close();
+await desk.mouse.click(320, 220); // Ready
+
+let shots = '';
+while (true) {
+  if (Date.now() > deadline) throw new Error(`the championship did not end in time (title: ${await desk.title()})`);
+  const t = await desk.title();
+  if (/grab!/.test(t)) {
+    if (!shots.includes('grab')) { await desk.screenshot({ path: join(out, 'browser-grab.png') }); shots += ' grab'; }
+    await desk.keyboard.press('1'); await desk.keyboard.press('2'); await desk.keyboard.press('3');
+  } else if (/your turn/.test(t)) {
+    await desk.keyboard.press('r'); await desk.waitForTimeout(400);
+    if (!shots.includes('turn')) { await desk.screenshot({ path: join(out, 'browser-turn.png') }); shots += ' turn'; }
+    for (const k of '987654321') await desk.keyboard.press(k);
+    await desk.waitForTimeout(300);
+    await desk.keyboard.press('e');
+  } else if (/Échange/.test(t)) {
+    await desk.keyboard.press('Escape');
+  } else if (/podium/.test(t)) {
+    // The last moves play out on the board before the podium shows.
+    await desk.waitForTimeout(4000);
+    await desk.screenshot({ path: join(out, 'browser-podium.png') });
+    console.log('browser game: played to the podium');
+    break;
+  }
+  await desk.waitForTimeout(200);
+}
+
+await browser.close();
+host.kill('SIGINT');
+process.exit(0);
