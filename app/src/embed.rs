@@ -21,6 +21,9 @@ impl EmbeddedHost {
         args.bots = ask.bots;
         args.bot_level = ask.level;
         args.data_dir = ask.data_dir;
+        // The browser's page, when one was built (`scripts/build-web.sh`): the table's guests
+        // then join from any browser.
+        args.web_page = std::env::var_os("BOLIDE_WEB_PAGE").map(std::path::PathBuf::from);
         if let Some(races) = ask.races {
             args.races = races;
         }
@@ -62,6 +65,7 @@ impl Embed for EmbeddedHost {
                 code: hosting.code.clone(),
                 addresses: hosting.addresses.clone(),
                 port: hosting.server.local_addr().port(),
+                web: hosting.web_addresses(),
                 game: hosting.game.to_string(),
                 door,
             }));

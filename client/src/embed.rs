@@ -57,6 +57,8 @@ pub struct Hosted {
     pub addresses: Vec<SocketAddr>,
     /// Its port on this laptop (the window joins it on the loopback).
     pub port: u16,
+    /// Where browsers join (the host's browser door), when it is open.
+    pub web: Vec<SocketAddr>,
     /// The game it serves, by its name (a resumed journal's).
     pub game: String,
     pub door: Door,

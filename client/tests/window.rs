@@ -206,16 +206,20 @@ fn join_by_hand_checks_the_address() {
 }
 
 #[test]
-fn hosting_shows_the_room_code_large_with_the_addresses_to_join() {
+fn hosting_shows_the_room_code_large_with_the_addresses_to_join_and_a_qr_code_for_phones() {
     let (mut app, live, _commands) = seated(false);
     let addresses = vec!["192.168.1.20:47117".parse().unwrap(), "[fe80::1]:47117".parse().unwrap()];
-    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K-0Q9M-2XWB-HC4T".into(), addresses, door: None }));
+    let web = vec!["192.168.1.20:47118".parse().unwrap()];
+    app.sit(live, Some(HostInfo { code: "GARAGE-7F3K-0Q9M-2XWB-HC4T".into(), addresses, web, door: None }));
     let mut h = harness(app);
     h.run();
     assert!(h.query_by_label("Room code — tell it to everyone at the table").is_some());
     // In the banner, and large under the heading.
     assert_eq!(h.query_all_by_label("GARAGE-7F3K-0Q9M-2XWB-HC4T").count(), 2);
     assert!(h.query_by_label("Join at 192.168.1.20:47117  or  [fe80::1]:47117").is_some());
+    // Phones: the browser door's address with the word in its fragment, and its QR code.
+    assert!(h.query_by_label("From a phone or any browser: http://192.168.1.20:47118/#GARAGE").is_some());
+    assert!(h.query_by_role_and_label(egui::accesskit::Role::Image, "http://192.168.1.20:47118/#GARAGE").is_some());
 }
 
 #[test]

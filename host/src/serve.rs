@@ -116,8 +116,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         for a in &hosting.addresses {
             println!("  join at {a}");
         }
-        for a in hosting.web_addresses() {
-            println!("  or from a browser: http://{a}");
+        let pages: Vec<String> =
+            hosting.web_addresses().iter().filter_map(|a| bolide_link::web::page_url(*a, &hosting.code)).collect();
+        for page in &pages {
+            println!("  or from a phone or any browser: {page}");
+        }
+        if let Some(qr) = pages.first().and_then(|page| terminal_qr(page)) {
+            println!("{qr}");
         }
         println!("(the part after the dash proves to every laptop that it reached this host)");
     }
@@ -265,6 +270,18 @@ pub async fn start_in(registry: &Registry, args: ServeArgs) -> anyhow::Result<Ho
         }
     };
     Ok(Hosting { game: entry.name, title: entry.title, entry, server, code, addresses, web, data_dir, advert })
+}
+
+/// `text` as a QR code in a terminal, two rows of modules a line (dark on light, as a phone's
+/// camera reads it whatever the terminal's colours).
+fn terminal_qr(text: &str) -> Option<String> {
+    let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
+    Some(
+        code.render::<qrcode::render::unicode::Dense1x2>()
+            .dark_color(qrcode::render::unicode::Dense1x2::Light)
+            .light_color(qrcode::render::unicode::Dense1x2::Dark)
+            .build(),
+    )
 }
 
 /// The browser door, as the flags ask: on `--web-bind`, or beside the QUIC port. A door asked

@@ -12,6 +12,16 @@ pub const CHALLENGE_LEN: usize = 32;
 /// The largest WebSocket message either side takes: a frame at the game's limit, sealed.
 pub const MAX_MESSAGE: usize = bolide_table::wire::MAX_FRAME + 4 + 1 + crate::sealed::OVERHEAD;
 
+/// The address a guest opens: the host's browser door, the room's word in the fragment (a
+/// browser never sends a fragment in a request), e.g. `http://192.168.1.20:47118/#GARAGE`.
+pub fn page_url(door: std::net::SocketAddr, code: &str) -> Option<String> {
+    let (word, room) = crate::code::parse_word(code)?;
+    Some(match room {
+        0 => format!("http://{door}/#{word}"),
+        n => format!("http://{door}/#{word}-{n}"),
+    })
+}
+
 /// What a message carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -58,6 +68,15 @@ pub fn read_close(body: &[u8]) -> Option<(u32, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_page_address_carries_the_word_in_its_fragment_never_the_fingerprint() {
+        let door: std::net::SocketAddr = "192.168.1.20:47118".parse().unwrap();
+        let url = page_url(door, "garage-7f3k-0q9m-2xwb-hc4t").unwrap();
+        assert_eq!(url, "http://192.168.1.20:47118/#GARAGE");
+        assert_eq!(page_url(door, "GARAGE-7F3K-0Q9M-2XWB-HC4T-2").unwrap(), "http://192.168.1.20:47118/#GARAGE-2");
+        assert_eq!(page_url(door, "not a code"), None);
+    }
 
     #[test]
     fn a_message_reads_back_as_it_was_packed_and_nonsense_reads_as_none() {

@@ -221,6 +221,8 @@ pub struct Words {
     pub waiting_lobby: &'static str,
     pub room_code_tell: &'static str,
     pub join_at: fn(&str) -> String,
+    /// The address a phone or any browser opens (the lobby shows its QR code beside).
+    pub from_a_browser: fn(&str) -> String,
     pub or_sep: &'static str,
     /// The host's door locked for new joins: for how many seconds, after how many wrong codes.
     pub joins_locked: fn(u64, u64) -> String,
@@ -726,6 +728,7 @@ pub static EN: Words = Words {
     waiting_lobby: "Waiting for the lobby…",
     room_code_tell: "Room code — tell it to everyone at the table",
     join_at: |list| format!("Join at {list}"),
+    from_a_browser: |url| format!("From a phone or any browser: {url}"),
     or_sep: "  or  ",
     joins_locked: |secs, wrong| {
         format!(
@@ -1273,6 +1276,7 @@ pub static FR: Words = Words {
     waiting_lobby: "En attente du salon…",
     room_code_tell: "Code de la table — dites-le à tout le monde autour de la table",
     join_at: |list| format!("Rejoindre à {list}"),
+    from_a_browser: |url| format!("Depuis un téléphone ou un navigateur : {url}"),
     or_sep: "  ou  ",
     joins_locked: |secs, wrong| {
         format!(

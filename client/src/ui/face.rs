@@ -19,6 +19,8 @@ use std::sync::Arc;
 pub struct HostInfo {
     pub code: String,
     pub addresses: Vec<SocketAddr>,
+    /// Where browsers join: the lobby shows the first as an address and a QR code.
+    pub web: Vec<SocketAddr>,
     /// The host's door: locked after too many wrong room codes (shown in the lobby).
     pub door: Option<crate::embed::Door>,
 }

@@ -112,6 +112,10 @@ fn room_code(ui: &mut egui::Ui, host: &super::face::HostInfo, w: &Words) {
         ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
         let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
         ui.label((w.join_at)(&addresses.join(w.or_sep)));
+        if let Some(url) = host.web.first().and_then(|door| bolide_link::web::page_url(*door, &host.code)) {
+            ui.label(RichText::new((w.from_a_browser)(&url)).size(18.0));
+            qr_code(ui, &url);
+        }
         if let Some(lock) = host.door.as_ref().and_then(|door| (door.0)()) {
             ui.colored_label(egui::Color32::LIGHT_RED, (w.joins_locked)(lock.since.elapsed().as_secs(), lock.wrong));
             // The seconds count up while the door stays locked.
@@ -119,6 +123,26 @@ fn room_code(ui: &mut egui::Ui, host: &super::face::HostInfo, w: &Words) {
         }
     });
     ui.separator();
+}
+
+/// `text` as a QR code a phone's camera reads across a table: dark modules on white, with the
+/// quiet zone the standard asks (4 modules), about 150 points wide.
+pub(crate) fn qr_code(ui: &mut egui::Ui, text: &str) {
+    let Ok(code) = qrcode::QrCode::new(text.as_bytes()) else { return };
+    let width = code.width();
+    let dark: Vec<bool> = code.to_colors().iter().map(|c| *c == qrcode::Color::Dark).collect();
+    const QUIET: usize = 4;
+    let module = (150.0 / (width + 2 * QUIET) as f32).max(2.0).round();
+    let side = module * (width + 2 * QUIET) as f32;
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, text));
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, egui::Color32::WHITE);
+    for (i, _) in dark.iter().enumerate().filter(|(_, d)| **d) {
+        let (x, y) = ((i % width + QUIET) as f32, (i / width + QUIET) as f32);
+        let at = rect.min + egui::vec2(x * module, y * module);
+        painter.rect_filled(egui::Rect::from_min_size(at, egui::vec2(module, module)), 0.0, egui::Color32::BLACK);
+    }
 }
 
 /// The first pilot's way to switch the table to another game: every laptop follows to its

@@ -495,7 +495,12 @@ impl BolideApp {
             Ok(Ok(hosted)) => {
                 self.starting = None;
                 let (port, game) = (hosted.port, hosted.game);
-                let info = HostInfo { code: hosted.code, addresses: hosted.addresses, door: Some(hosted.door) };
+                let info = HostInfo {
+                    code: hosted.code,
+                    addresses: hosted.addresses,
+                    web: hosted.web,
+                    door: Some(hosted.door),
+                };
                 let addr = SocketAddr::from(([127, 0, 0, 1], port));
                 let target = self.target(addr, &info.code, false);
                 self.connect(&game, target, (!practice).then_some(info));
