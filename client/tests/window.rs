@@ -216,10 +216,15 @@ fn hosting_shows_the_room_code_large_with_the_addresses_to_join_and_a_qr_code_fo
     assert!(h.query_by_label("Room code — tell it to everyone at the table").is_some());
     // In the banner, and large under the heading.
     assert_eq!(h.query_all_by_label("GARAGE-7F3K-0Q9M-2XWB-HC4T").count(), 2);
-    assert!(h.query_by_label("Join at 192.168.1.20:47117  or  [fe80::1]:47117").is_some());
-    // Phones: the browser door's address with the word in its fragment, and its QR code.
-    assert!(h.query_by_label("From a phone or any browser: http://192.168.1.20:47118/#GARAGE").is_some());
-    assert!(h.query_by_role_and_label(egui::accesskit::Role::Image, "http://192.168.1.20:47118/#GARAGE").is_some());
+    // Phones: the browser door's address with the word in its fragment, and its QR code; a
+    // click shows the code large.
+    let join = "Join at 192.168.1.20:47117  or  [fe80::1]:47117   ·   From a phone or any browser: http://192.168.1.20:47118/#GARAGE";
+    assert!(h.query_by_label(join).is_some());
+    let url = "http://192.168.1.20:47118/#GARAGE";
+    h.get_by_role_and_label(egui::accesskit::Role::Image, url).click();
+    h.run();
+    assert!(h.query_by_label("Join from a phone").is_some(), "the large code's window");
+    assert_eq!(h.query_all_by_role_and_label(egui::accesskit::Role::Image, url).count(), 2);
 }
 
 #[test]

@@ -223,6 +223,7 @@ pub struct Words {
     pub join_at: fn(&str) -> String,
     /// The address a phone or any browser opens (the lobby shows its QR code beside).
     pub from_a_browser: fn(&str) -> String,
+    pub from_a_browser_title: &'static str,
     pub or_sep: &'static str,
     /// The host's door locked for new joins: for how many seconds, after how many wrong codes.
     pub joins_locked: fn(u64, u64) -> String,
@@ -729,6 +730,7 @@ pub static EN: Words = Words {
     room_code_tell: "Room code — tell it to everyone at the table",
     join_at: |list| format!("Join at {list}"),
     from_a_browser: |url| format!("From a phone or any browser: {url}"),
+    from_a_browser_title: "Join from a phone",
     or_sep: "  or  ",
     joins_locked: |secs, wrong| {
         format!(
@@ -1277,6 +1279,7 @@ pub static FR: Words = Words {
     room_code_tell: "Code de la table — dites-le à tout le monde autour de la table",
     join_at: |list| format!("Rejoindre à {list}"),
     from_a_browser: |url| format!("Depuis un téléphone ou un navigateur : {url}"),
+    from_a_browser_title: "Rejoindre depuis un téléphone",
     or_sep: "  ou  ",
     joins_locked: |secs, wrong| {
         format!(

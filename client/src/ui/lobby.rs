@@ -107,38 +107,69 @@ pub(crate) fn frame<W: ClientGame>(
 
 /// The hosting laptop's lobby: the room code, large, and the addresses to join.
 fn room_code(ui: &mut egui::Ui, host: &super::face::HostInfo, w: &Words) {
-    ui.vertical_centered(|ui| {
+    let url = host.web.first().and_then(|door| bolide_link::web::page_url(*door, &host.code));
+    let block = ui.vertical_centered(|ui| {
         ui.label(w.room_code_tell);
         ui.label(RichText::new(&host.code).size(48.0).strong().monospace());
         let addresses: Vec<String> = host.addresses.iter().map(|a| a.to_string()).collect();
-        ui.label((w.join_at)(&addresses.join(w.or_sep)));
-        if let Some(url) = host.web.first().and_then(|door| bolide_link::web::page_url(*door, &host.code)) {
-            ui.label(RichText::new((w.from_a_browser)(&url)).size(18.0));
-            qr_code(ui, &url);
+        let mut join = (w.join_at)(&addresses.join(w.or_sep));
+        if let Some(url) = &url {
+            join = format!("{join}   ·   {}", (w.from_a_browser)(url));
         }
+        ui.label(join);
         if let Some(lock) = host.door.as_ref().and_then(|door| (door.0)()) {
             ui.colored_label(egui::Color32::LIGHT_RED, (w.joins_locked)(lock.since.elapsed().as_secs(), lock.wrong));
             // The seconds count up while the door stays locked.
             ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));
         }
     });
+    // Phones: the address's QR code at the block's right, as tall as the block (the lobby
+    // below keeps its place); a click shows it large, to be read across the table.
+    if let Some(url) = url {
+        let block = block.response.rect;
+        let side = block.height();
+        let rect = egui::Rect::from_min_size(egui::pos2(block.right() - side, block.top()), egui::vec2(side, side));
+        let large_id = ui.scope_id().with("qr-large");
+        // Painted over the block's empty right end: the layout below does not move.
+        let small = ui.interact(rect, large_id.with("small"), egui::Sense::click());
+        small.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &url));
+        paint_qr(&ui.painter_at(rect), rect, &url);
+        let clicked = small.clicked();
+        let mut large = ui.data(|d| d.get_temp::<bool>(large_id)).unwrap_or(false) || clicked;
+        egui::Window::new(w.from_a_browser_title)
+            .collapsible(false)
+            .resizable(false)
+            .open(&mut large)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ui.ctx(), |ui| {
+                ui.label(RichText::new(&url).size(22.0));
+                qr_code(ui, &url, 420.0);
+            });
+        ui.data_mut(|d| d.insert_temp(large_id, large));
+    }
     ui.separator();
 }
 
-/// `text` as a QR code a phone's camera reads across a table: dark modules on white, with the
-/// quiet zone the standard asks (4 modules), about 150 points wide.
-pub(crate) fn qr_code(ui: &mut egui::Ui, text: &str) {
+/// `text` as a QR code a phone's camera reads: dark modules on white, with the quiet zone
+/// the standard asks (4 modules), whole pixels a module, at most `most` points wide. Returns
+/// whether it was clicked.
+pub(crate) fn qr_code(ui: &mut egui::Ui, text: &str, most: f32) -> bool {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(most, most), egui::Sense::click());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, text));
+    paint_qr(&ui.painter_at(rect), rect, text);
+    response.clicked()
+}
+
+/// The QR code of `text` painted in `rect` (its largest whole-pixel size, at its top left).
+fn paint_qr(painter: &egui::Painter, rect: egui::Rect, text: &str) {
+    const QUIET: usize = 4;
     let Ok(code) = qrcode::QrCode::new(text.as_bytes()) else { return };
     let width = code.width();
-    let dark: Vec<bool> = code.to_colors().iter().map(|c| *c == qrcode::Color::Dark).collect();
-    const QUIET: usize = 4;
-    let module = (150.0 / (width + 2 * QUIET) as f32).max(2.0).round();
+    let module = (rect.width().min(rect.height()) / (width + 2 * QUIET) as f32).floor().max(1.0);
     let side = module * (width + 2 * QUIET) as f32;
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, text));
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 0.0, egui::Color32::WHITE);
-    for (i, _) in dark.iter().enumerate().filter(|(_, d)| **d) {
+    painter.rect_filled(egui::Rect::from_min_size(rect.min, egui::vec2(side, side)), 0.0, egui::Color32::WHITE);
+    let dark = code.to_colors();
+    for (i, _) in dark.iter().enumerate().filter(|(_, c)| **c == qrcode::Color::Dark) {
         let (x, y) = ((i % width + QUIET) as f32, (i / width + QUIET) as f32);
         let at = rect.min + egui::vec2(x * module, y * module);
         painter.rect_filled(egui::Rect::from_min_size(at, egui::vec2(module, module)), 0.0, egui::Color32::BLACK);

@@ -329,7 +329,9 @@ async fn serve(
         stream.write_all(head.as_bytes()).await?;
         return seat(stream, peer, slot, shared, id).await;
     }
-    drop(slot);
+    // A file holds its place at the door until it has left (at most SEND_DEADLINE): slow
+    // readers are bounded as handshakes are, per address and in all.
+    let _slot = slot;
     match bundle.get(&request.path) {
         Some(file) => match (&file.gzip, request.gzip) {
             (Some(gzip), true) => answer(&mut stream, "200 OK", file.kind, gzip, true).await?,

@@ -43,13 +43,14 @@ struct Args {
 /// Each abuse and the table it is compared with: `baseline` (Bo left: a stand-in plays his
 /// seat at bot speed) or `afk` (Bo stays and never plays: each of his decisions waits for his
 /// time limit, as the flooder's do — a pilot who does not play slows any table that much).
-const SCENARIOS: [(&str, &str); 8] = [
+const SCENARIOS: [(&str, &str); 9] = [
     ("baseline", "baseline"),
     ("slow-hellos", "baseline"),
     ("streams", "baseline"),
     ("spectators", "baseline"),
     ("datagrams", "baseline"),
     ("datagrams-max", "baseline"),
+    ("browser-door", "baseline"),
     ("afk", "afk"),
     ("flood", "afk"),
 ];
@@ -120,7 +121,7 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
     let data = std::env::temp_dir().join(format!("bolide-abuse-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     std::fs::create_dir_all(&data)?;
-    let (mut host, addr, code) = start_host(&data)?;
+    let (mut host, addr, web, code) = start_host(&data)?;
     let pid = host.id();
     let tally = Arc::new(Tally::default());
     // Bo sits first: the championship starts once Ana is ready too.
@@ -152,6 +153,7 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
                 "datagrams" => tokio::spawn(datagrams(addr, code, tally, Some(5_000))),
                 // …and as fast as loopback takes them, which no Wi-Fi carries.
                 "datagrams-max" => tokio::spawn(datagrams(addr, code, tally, None)),
+                "browser-door" => tokio::spawn(browser_door(web, tally)),
                 _ => tokio::spawn(std::future::pending()),
             }
         }
@@ -180,7 +182,7 @@ async fn scenario(name: &str, window: Duration) -> anyhow::Result<Run> {
     Ok(Run { pace, peak_rss_kb: peak, cpu, tally })
 }
 
-fn start_host(data: &Path) -> anyhow::Result<(Child, SocketAddr, String)> {
+fn start_host(data: &Path) -> anyhow::Result<(Child, SocketAddr, SocketAddr, String)> {
     let mut child = Command::new(std::env::current_exe()?)
         .args(["--role-host", "--", "--bind", "127.0.0.1:0", "--json", "--no-mdns", "--code", "GARE"])
         .args(["--bots", "2", "--races", "20", "--bot-delay-ms", "30", "--lift-delay-ms", "100"])
@@ -194,7 +196,8 @@ fn start_host(data: &Path) -> anyhow::Result<(Child, SocketAddr, String)> {
     let info: serde_json::Value = serde_json::from_str(&line)?;
     let addr = info["addresses"][0].as_str().unwrap_or_default().parse()?;
     let code = info["code"].as_str().unwrap_or_default().to_string();
-    Ok((child, addr, code))
+    let web = info["web"][0].as_str().unwrap_or_default().trim_start_matches("http://").parse()?;
+    Ok((child, addr, web, code))
 }
 
 fn actions(journal: &PathBuf) -> usize {
@@ -252,6 +255,58 @@ async fn slow_hellos(addr: SocketAddr, code: String, tally: Arc<Tally>) {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     std::future::pending::<()>().await;
+}
+
+/// Strangers at the browser door, 400 connections a second in turns: heads sent a byte a
+/// second (slow loris), the page asked for and never read, WebSocket links that knock with
+/// garbage, and heads too long. Each is held until the host lets go of it.
+async fn browser_door(web: SocketAddr, tally: Arc<Tally>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    for i in 0u64.. {
+        Tally::add(&tally.tried);
+        let tally = tally.clone();
+        tokio::spawn(async move {
+            let Ok(Ok(mut tcp)) =
+                tokio::time::timeout(Duration::from_secs(2), tokio::net::TcpStream::connect(web)).await
+            else {
+                return Tally::add(&tally.refused);
+            };
+            let upgrade = "GET /link HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                           Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+            let sent = match i % 4 {
+                0 => tcp.write_all(b"GET / HT").await,
+                1 => tcp.write_all(b"GET /bolide_web_bg.wasm HTTP/1.1\r\nHost: x\r\n\r\n").await,
+                2 => match tcp.write_all(upgrade.as_bytes()).await {
+                    // A masked binary frame of garbage where the Knock goes.
+                    Ok(()) => tcp.write_all(&[0x82, 0x84, 1, 2, 3, 4, 9, 9, 9, 9]).await,
+                    Err(e) => Err(e),
+                },
+                _ => tcp.write_all(format!("GET / HTTP/1.1\r\nX: {}\r\n", "a".repeat(9_000)).as_bytes()).await,
+            };
+            if sent.is_err() {
+                return Tally::add(&tally.refused);
+            }
+            Tally::add(&tally.accepted);
+            Tally::add(&tally.sent);
+            // Never read what comes, until the host ends the connection (or 40 s).
+            let mut byte = [0u8; 1];
+            let held = tokio::time::timeout(Duration::from_secs(40), async {
+                loop {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    if i % 4 == 0 && tcp.write_all(b"T").await.is_err() {
+                        return;
+                    }
+                    if i % 4 != 1 && matches!(tcp.read(&mut byte).await, Ok(0) | Err(_)) {
+                        return;
+                    }
+                }
+            });
+            if held.await.is_ok() {
+                Tally::add(&tally.closed);
+            }
+        });
+        tokio::time::sleep(Duration::from_micros(2_500)).await;
+    }
 }
 
 /// Six connections opening every stream they may, again and again.

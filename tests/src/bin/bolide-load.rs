@@ -13,7 +13,9 @@
 
 use bolide::bots::BotLevel;
 use bolide_client::bot;
+use bolide_client::net::Via;
 use bolide_host::net::server::Limits;
+use bolide_host::net::web::Bundle;
 use bolide_host::net::{Identity, Journal, Server};
 use bolide_host::serve::ServeArgs;
 use clap::Parser;
@@ -49,6 +51,10 @@ struct Args {
     /// Every other room plays 1000 Bornes (the bots join whichever game their room plays).
     #[arg(long)]
     mix: bool,
+    /// Of each room's bots, one in this many comes by the browser door (a sealed WebSocket)
+    /// instead of QUIC, as a browser's page would: 3 puts a third of the seats there (0: none).
+    #[arg(long, default_value_t = 0)]
+    web_every: usize,
     /// Internal: run as the host.
     #[arg(long, hide = true)]
     role_host: bool,
@@ -86,6 +92,7 @@ fn main() -> anyhow::Result<()> {
     let mut lines = BufReader::new(child.stdout.take().expect("piped")).lines();
     let hello: serde_json::Value = serde_json::from_str(&lines.next().expect("host speaks")?)?;
     let addr: std::net::SocketAddr = hello["addr"].as_str().expect("addr").parse()?;
+    let web: std::net::SocketAddr = hello["web"].as_str().expect("web").parse()?;
     let codes: Vec<String> =
         hello["codes"].as_array().expect("codes").iter().map(|c| c.as_str().unwrap().to_string()).collect();
     let base_rss_kb = hello["rss_kb"].as_u64().unwrap_or(0);
@@ -106,9 +113,11 @@ fn main() -> anyhow::Result<()> {
                 let (code, think) = (code.clone(), Duration::from_millis(args.think_ms));
                 let level = if b % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random };
                 let seed = (r * 10 + b) as u64;
+                let by_web = args.web_every > 0 && b % args.web_every == 0;
+                let (addr, via) = if by_web { (web, Via::Web) } else { (addr, Via::Quic) };
                 tasks.push(tokio::spawn(async move {
                     bolide_client::games::Registry::standard()
-                        .play(addr, &code, &format!("r{r}b{b}"), bot::Plan::new(level, think, seed))
+                        .play(addr, &code, &format!("r{r}b{b}"), bot::Plan::new(level, think, seed).by(via))
                         .await
                         .map_err(|e| (e.to_string(), started.elapsed().as_secs_f64()))
                 }));
@@ -204,8 +213,14 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
             let flags = ServeArgs::parse_words(flags.map(String::from))?;
             codes.push(game.add_room(&server, &flags, &format!("R{r}"), journal)?);
         }
-        let hello =
-            serde_json::json!({"addr": server.local_addr().to_string(), "codes": codes, "rss_kb": rss_kb("VmRSS:")});
+        // The browser door beside QUIC's, no page: its bots come by the link alone.
+        let web = server.serve_web("127.0.0.1:0".parse()?, Bundle::empty()).await?;
+        let hello = serde_json::json!({
+            "addr": server.local_addr().to_string(),
+            "web": web.to_string(),
+            "codes": codes,
+            "rss_kb": rss_kb("VmRSS:"),
+        });
         println!("{hello}");
         std::io::stdout().flush()?;
         // Wait for the parent's "report" (or its end).
