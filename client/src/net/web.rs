@@ -269,8 +269,11 @@ mod socket {
         let tcp = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
         let _ = tcp.set_nodelay(true);
         let url = format!("ws://{addr}{}", web::PATH);
-        let config =
-            WebSocketConfig::default().max_message_size(Some(web::MAX_MESSAGE)).max_frame_size(Some(web::MAX_MESSAGE));
+        let config = WebSocketConfig::default()
+            .max_message_size(Some(web::MAX_MESSAGE))
+            .max_frame_size(Some(web::MAX_MESSAGE))
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(0);
         let (ws, _) =
             tokio_tungstenite::client_async_with_config(url, tcp, Some(config)).await.map_err(|e| e.to_string())?;
         let (mut sink, mut stream) = ws.split();

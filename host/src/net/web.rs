@@ -379,6 +379,10 @@ fn ws_config() -> WebSocketConfig {
     WebSocketConfig::default()
         .max_message_size(Some(web::MAX_MESSAGE))
         .max_frame_size(Some(web::MAX_MESSAGE))
+        // A seat's messages are small: 8 KiB read at a time (tungstenite's default, 128 KiB a
+        // connection, was most of a browser seat's memory under the load benchmark).
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
         // What QUIC's writer holds for a laptop that stops reading, roughly: past it a send
         // fails, and the room's own bounded queue fills and drops the laptop.
         .max_write_buffer_size(4 * web::MAX_MESSAGE)
