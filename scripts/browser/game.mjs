@@ -87,7 +87,7 @@ await until(phone, /^Bolide$/, 'phone start page');
 await phone.waitForTimeout(500);
 await phone.screenshot({ path: join(out, 'browser-phone-start.png') });
 const failedBefore = (hostLog.match(/a try at the room code failed/g) ?? []).length;
-await phone.touchscreen.tap(105, 271);
+await phone.touchscreen.tap(105, 315);
 await phone.waitForTimeout(3000);
 await phone.screenshot({ path: join(out, 'browser-phone-refused.png') });
 const failed = (hostLog.match(/a try at the room code failed/g) ?? []).length - failedBefore;

@@ -140,7 +140,8 @@ impl StartUi {
         if let Some(error) = &self.error {
             ui.colored_label(egui::Color32::from_rgb(240, 110, 60), RichText::new(error).size(16.0));
         }
-        ui.horizontal(|ui| {
+        // Wrapped: on a phone's narrow page the colours go under the name.
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label(RichText::new(w.your_name).size(18.0));
             let edit =
                 egui::TextEdit::singleline(&mut prefs.name).hint_text(w.pilot).char_limit(24).desired_width(220.0);
