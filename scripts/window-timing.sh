@@ -25,17 +25,11 @@ sleep 1
 # The display server and the poller (below) at a real-time priority where allowed: they are
 # the instrument here, and the spinners must load the window, not what watches it.
 chrt -f -p 10 "$xvfb" 2>/dev/null || echo "window timing: Xvfb at its usual priority (chrt not allowed)"
-hogs=()
-stop_hogs() { for h in "${hogs[@]}"; do kill "$h" 2>/dev/null || true; done; hogs=(); }
+source scripts/hogs.sh
 trap 'stop_hogs; stop_window' EXIT
 : >"$OUT/window-timing.json"
 for condition in ${CONDITIONS:-idle busy}; do
-  if [ "$condition" = busy ]; then
-    for _ in $(seq "$(nproc)"); do
-      (while :; do :; done) &
-      hogs+=($!)
-    done
-  fi
+  [ "$condition" = busy ] && start_hogs
   # The poller at a real-time priority where allowed, so that the window's own drawing (Mesa
   # spreads it over every core) does not hold back the instant it sees the pixels.
   rt=()

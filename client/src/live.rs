@@ -13,7 +13,7 @@ use crate::net::{self, ClientError, Clock, ConnectOptionsOf, MonotonicClock, Ses
 use crate::state::{ClientStateOf, SharedStateOf};
 use bolide::{Bolide, Colour};
 use bolide_table::Words;
-use bolide_table::wire::{ClientMsgOf, SeatToken, Shown, close};
+use bolide_table::wire::{ClientMsgOf, FieldLine, FieldTruth, MAX_FIELD_LINES, SeatToken, ServerMsgOf, Shown, close};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -115,6 +115,10 @@ pub struct Target {
     pub token: Option<SeatToken>,
     /// By QUIC (the window) or the host's browser door (a browser's page).
     pub via: net::Via,
+    /// A fairness field run (`bolide-host serve --fairness-test`): what this pilot did in
+    /// each timed moment is kept on the link's clock and handed to the host once the
+    /// championship is over, as `bolide-bot --fairness-test` hands in its own.
+    pub field: bool,
 }
 
 impl<W: ClientGame> LiveOf<W> {
@@ -245,6 +249,8 @@ async fn drive<W: ClientGame>(
     };
     let (mut token, mut colour) = (target.token, target.colour);
     let mut attempt = 0;
+    // A field run's record, kept across comebacks.
+    let mut record = target.field.then(FieldTruth::default);
     loop {
         let (addr, code, name) = (target.addr, &target.code, &target.name);
         let admitted = match door.take() {
@@ -271,7 +277,7 @@ async fn drive<W: ClientGame>(
                 if let Some(colour) = colour.take() {
                     let _ = session.send(&ClientMsgOf::PickColour(colour)).await;
                 }
-                play(&mut session, &mut commands, &ends.repaint).await
+                play(&mut session, &mut commands, &ends.repaint, &mut record).await
             }
             Err(e) => Err(e),
         };
@@ -322,18 +328,24 @@ pub fn explain(e: &ClientError) -> String {
     }
 }
 
-/// Plays one connection: messages in, commands out (the session beats meanwhile).
+/// Plays one connection: messages in, commands out (the session beats meanwhile); keeps a
+/// field run's `record` when there is one.
 async fn play<W: ClientGame>(
     session: &mut SessionOf<W>,
     commands: &mut mpsc::UnboundedReceiver<CommandOf<W>>,
     repaint: &Arc<dyn Fn() + Send + Sync>,
+    record: &mut Option<FieldTruth>,
 ) -> Result<(), ClientError> {
     loop {
         tokio::select! {
             // The session applied it to the client core the window reads.
             msg = session.next() => {
-                msg?;
+                let msg = msg?;
                 repaint();
+                // The truth goes to the host only now: nothing of it was known during play.
+                if let (ServerMsgOf::Finished { .. }, Some(record)) = (&msg, record.as_mut()) {
+                    session.send(&ClientMsgOf::FieldRecord(std::mem::take(record))).await?;
+                }
             }
             command = commands.recv() => {
                 let Some(command) = command else { return Ok(()) };
@@ -347,8 +359,17 @@ async fn play<W: ClientGame>(
                     }
                     CommandOf::Timed { action, input_us } => {
                         // The frame that drew the moment, or else its scheduled instant.
-                        let shown_us = session.state().shown_for(input_us);
-                        session.timed(action, shown_us, input_us).await?;
+                        let (shown_us, moment) = {
+                            let state = session.state();
+                            (state.shown_for(input_us), state.open_moment())
+                        };
+                        let seq = session.timed(action, shown_us, input_us).await?;
+                        if let (Some(record), Some(moment)) = (record.as_mut(), moment)
+                            && record.lines.len() < MAX_FIELD_LINES
+                        {
+                            tracing::debug!(target: "bolide::field", seq, moment, shown_us, input_us, "timed");
+                            record.lines.push(FieldLine { seq, moment, shown_us, input_us });
+                        }
                     }
                     CommandOf::Shown(moment) => session.state().show(moment),
                     CommandOf::Leave => {

@@ -392,7 +392,7 @@ impl<W: ClientGame> ClientStateOf<W> {
     }
 
     /// The timed moment the mirror is in.
-    fn open_moment(&self) -> Option<u64> {
+    pub fn open_moment(&self) -> Option<u64> {
         self.mirror.view.as_ref().and_then(W::moment)
     }
 

@@ -52,6 +52,7 @@ async fn the_window_s_link_follows_the_table_s_game_to_the_same_seat() {
         watch: false,
         token: None,
         via: Default::default(),
+        field: false,
     };
 
     // Joined by address, the window does not know the game: it speaks Bolide first.

@@ -10,12 +10,8 @@
 //
 // Bounded: every wait has a deadline, the whole run 5 minutes.
 
-import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { readFileSync, mkdtempSync, mkdirSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { tmpdir } from 'node:os';
+import { startHost, launchChromium, until as untilTitle, playTurn } from './lib.mjs';
+import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [hostBin, bundle, out] = process.argv.slice(2);
@@ -28,17 +24,8 @@ const deadline = Date.now() + 5 * 60_000;
 setTimeout(() => { console.error('browser game: out of time'); process.exit(1); }, 5 * 60_000).unref();
 
 // The host: one race, two bots, a drawn code word, the page from BUNDLE_DIR.
-const data = mkdtempSync(join(tmpdir(), 'bolide-browser-'));
-const host = spawn(hostBin, ['serve', '--bind', '127.0.0.1:0', '--json', '--no-mdns', '--bots', '2', '--races', '1',
-  '--bot-delay-ms', '300', '--lift-delay-ms', '800', '--web-page', bundle, '--data-dir', data],
-  { stdio: ['ignore', 'pipe', 'pipe'] });
-let hostLog = '';
-host.stderr.on('data', (d) => { hostLog += d; });
-process.on('exit', () => host.kill('SIGKILL'));
-const info = await new Promise((resolve, reject) => {
-  createInterface({ input: host.stdout }).once('line', (line) => resolve(JSON.parse(line)));
-  host.once('exit', (code) => reject(new Error(`the host exited (${code}): ${hostLog}`)));
-});
+const { host, info, log } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '300',
+  '--lift-delay-ms', '800', '--web-page', bundle]);
 const url = info.web[0];
 const word = info.code.split('-')[0];
 console.log(`browser game: the host serves ${url}, word ${word}`);
@@ -54,18 +41,8 @@ for (const file of ['index.html', 'bolide_web.js', 'bolide_web_bg.wasm']) {
   console.log(`browser game: the wasm crosses the network as ${res.headers.get('content-length')} bytes (${res.headers.get('content-encoding') ?? 'plain'})`);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-
-async function until(page, pattern, what) {
-  while (!pattern.test(await page.title())) {
-    if (Date.now() > deadline) throw new Error(`no ${what} in time (title: ${await page.title()})`);
-    await page.waitForTimeout(200);
-  }
-}
+const browser = await launchChromium();
+const until = (page, pattern, what) => untilTitle(page, pattern, what, deadline);
 
 // From the request to a start page that answers: the first frame drawn and the title set.
 const desk = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -86,11 +63,11 @@ await phone.goto(`${url}/#WRONGWORD`);
 await until(phone, /^Bolide$/, 'phone start page');
 await phone.waitForTimeout(500);
 await phone.screenshot({ path: join(out, 'browser-phone-start.png') });
-const failedBefore = (hostLog.match(/a try at the room code failed/g) ?? []).length;
+const failedBefore = (log().match(/a try at the room code failed/g) ?? []).length;
 await phone.touchscreen.tap(105, 315);
 await phone.waitForTimeout(3000);
 await phone.screenshot({ path: join(out, 'browser-phone-refused.png') });
-const failed = (hostLog.match(/a try at the room code failed/g) ?? []).length - failedBefore;
+const failed = (log().match(/a try at the room code failed/g) ?? []).length - failedBefore;
 if (failed !== 1) throw new Error(`the host counted ${failed} failed tries for one wrong word`);
 console.log('browser game: a wrong word tapped on a phone is refused, and the host counts the try');
 await phone.close();
@@ -104,11 +81,9 @@ while (true) {
     if (!shots.includes('grab')) { await desk.screenshot({ path: join(out, 'browser-grab.png') }); shots += ' grab'; }
     await desk.keyboard.press('1'); await desk.keyboard.press('2'); await desk.keyboard.press('3');
   } else if (/your turn/.test(t)) {
-    await desk.keyboard.press('r'); await desk.waitForTimeout(400);
-    if (!shots.includes('turn')) { await desk.screenshot({ path: join(out, 'browser-turn.png') }); shots += ' turn'; }
-    for (const k of '987654321') await desk.keyboard.press(k);
-    await desk.waitForTimeout(300);
-    await desk.keyboard.press('e');
+    await playTurn(desk, async () => {
+      if (!shots.includes('turn')) { await desk.screenshot({ path: join(out, 'browser-turn.png') }); shots += ' turn'; }
+    });
   } else if (/Échange/.test(t)) {
     await desk.keyboard.press('Escape');
   } else if (/podium/.test(t)) {

@@ -20,6 +20,10 @@ pub fn start() -> Result<(), JsValue> {
     let window = web_sys::window().ok_or("no window")?;
     let location = window.location();
     let host = location.host()?;
+    let query = location.search()?;
+    bolide_client::platform::console::install(&query);
+    // A fairness field run's pilot (`?field`, with a host started `serve --fairness-test`).
+    let field_test = query.trim_start_matches('?').split('&').any(|p| p == "field");
     let word = fragment_word(&location.hash()?);
     let lang = match window.navigator().language() {
         Some(tag) if tag.to_ascii_lowercase().starts_with("fr") => Lang::Fr,
@@ -42,7 +46,9 @@ pub fn start() -> Result<(), JsValue> {
                 canvas,
                 eframe::WebOptions::default(),
                 Box::new(move |cc| {
-                    Ok(Box::new(BolideApp::page(&cc.egui_ctx, addr, &word, lang).map_err(|e| e.to_string())?))
+                    Ok(Box::new(
+                        BolideApp::page(&cc.egui_ctx, addr, &word, lang, field_test).map_err(|e| e.to_string())?,
+                    ))
                 }),
             )
             .await;

@@ -31,8 +31,7 @@
 //! show them at once. Everywhere else (no X display, another platform, the headless tests)
 //! nothing is read and the window keeps the pass's instants.
 
-// In a browser's page there is no X server: what reads the DOM's event times plugs in as
-// another `Source`, and until then the X server's half is unused there.
+// In a browser's page the DOM is the display server ([`dom`]): the X server's half is unused.
 #![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
 use crate::platform::rt::Instant;
@@ -67,15 +66,18 @@ pub(crate) enum Noticed {
 struct Seen {
     down: Down,
     at: Instant,
+    /// When this side learnt of it: at once from the X server's reader thread; in a page,
+    /// when the page's thread ran the event's listener (as late as a busy page runs it).
+    learnt: Instant,
     /// Matched to a press egui read in a pass still running: the face may be stamping it.
     matched: bool,
 }
 
 /// Presses remembered at most: a few per pass are read; past that they are another window's.
 const KEPT: usize = 64;
-/// A press the window has not read within this long is taken as another window's (or a
-/// modifier egui reports no press of): it no longer holds the beats back. A pass reads a press
-/// within a few milliseconds even on a busy laptop.
+/// A press the window has not read within this long of learning of it is taken as another
+/// window's (or a modifier egui reports no press of): it no longer holds the beats back. A
+/// pass reads a press within a few milliseconds of learning of it even on a busy laptop.
 pub(crate) const UNREAD_HOLD: Duration = Duration::from_millis(50);
 /// A press older than this when drained is never matched.
 const STALE: Duration = Duration::from_secs(1);
@@ -109,6 +111,18 @@ pub(crate) trait Source: Send {
     fn fd(&self) -> Option<std::os::raw::c_int> {
         None
     }
+    /// When a frame whose pass ended at `ended` was up, the window's pixels having last
+    /// changed at `drawn`: a server that reports the change itself knows (the later of
+    /// the two); a browser, which tells only when it began each frame, rounds up to the
+    /// refresh after the pass ([`dom`]).
+    fn up_at(&self, drawn: Instant, ended: Instant) -> Instant {
+        drawn.max(ended)
+    }
+    /// How long a press may be on its way to this side, stamped but not yet told: none from
+    /// the X server's reader thread; in a page, its hop from the browser to the page's thread.
+    fn in_flight(&self) -> Duration {
+        Duration::ZERO
+    }
 }
 
 impl DisplayTime {
@@ -119,12 +133,13 @@ impl DisplayTime {
     fn drain(&mut self) {
         let Some(source) = self.source.as_mut() else { return };
         let (seen, drawn) = (&mut self.seen, &mut self.drawn);
+        let learnt = Instant::now();
         source.drain(&mut |noticed| match noticed {
             Noticed::Pressed(down, at) => {
                 if seen.len() == KEPT {
                     seen.pop_front();
                 }
-                seen.push_back(Seen { down, at, matched: false });
+                seen.push_back(Seen { down, at, learnt, matched: false });
             }
             Noticed::Drawn(at) => *drawn = Some(drawn.map_or(at, |d| d.max(at))),
         });
@@ -143,7 +158,12 @@ impl DisplayTime {
     pub(crate) fn pass_started(&mut self, events: &[egui::Event]) -> Option<Instant> {
         self.drain();
         let now = Instant::now();
-        let on_screen = self.drawn.take().zip(self.ended[1]).map(|(drawn, ended)| drawn.max(ended).min(now));
+        let source = self.source.as_deref();
+        let on_screen = self
+            .drawn
+            .take()
+            .zip(self.ended[1])
+            .map(|(drawn, ended)| source.map_or_else(|| drawn.max(ended), |s| s.up_at(drawn, ended)).min(now));
         self.pass.clear();
         let floor = self.ended[0].and_then(|e| e.checked_sub(SLACK));
         for event in events {
@@ -184,12 +204,18 @@ impl DisplayTime {
         self.pass.iter().find(|(t, _)| *t == trigger).map(|(_, at)| *at)
     }
 
-    /// How long ago the oldest press the window has not stamped yet went down (within
-    /// [`UNREAD_HOLD`]): a beat must not vouch for a time past it.
+    /// How long ago the oldest press the window has not stamped yet went down (learnt of
+    /// within [`UNREAD_HOLD`]): a beat must not vouch for a time past it.
     pub(crate) fn unread_age(&mut self) -> Option<Duration> {
         self.drain();
         let now = Instant::now();
-        self.seen.iter().map(|s| now.saturating_duration_since(s.at)).filter(|age| *age < UNREAD_HOLD).max()
+        let in_flight = self.source.as_ref().map_or(Duration::ZERO, |s| s.in_flight());
+        self.seen
+            .iter()
+            .filter(|s| now.saturating_duration_since(s.learnt) < UNREAD_HOLD)
+            .map(|s| now.saturating_duration_since(s.at))
+            .chain((!in_flight.is_zero()).then_some(in_flight))
+            .max()
     }
 
     /// Reports the changes of eframe's window from now on (once it is an X window).
@@ -230,8 +256,30 @@ impl crate::net::UnreadInput for Shared {
     }
 }
 
+/// The first refresh at or after `ended`, on the grid of `interval` through `drawn`.
+#[cfg(any(test, target_arch = "wasm32"))]
+fn up_on_grid(drawn: Instant, ended: Instant, interval: Duration) -> Instant {
+    let late = ended.saturating_duration_since(drawn);
+    if late.is_zero() || interval.is_zero() {
+        return drawn;
+    }
+    let steps = late.as_nanos().div_ceil(interval.as_nanos()).min(u128::from(u32::MAX));
+    drawn + interval * steps as u32
+}
+
 /// The real window's: the X server's once [`install`]ed, none elsewhere.
 static WINDOW: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
+
+/// Reads the browser's instants for the page (once, before its first pass).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn install_page() {
+    match dom::Page::open() {
+        Ok(page) => {
+            let _ = WINDOW.set(Shared::new(DisplayTime::new(Box::new(page))));
+        }
+        Err(why) => tracing::info!("inputs and frames stamped when the page learns of them: {why}"),
+    }
+}
 
 /// Reads the X server's instants for the real window, when it can (once, before it opens).
 pub(crate) fn install() {
@@ -294,6 +342,162 @@ fn x_server() -> Option<Box<dyn Source>> {
         }
     }
     None
+}
+
+#[cfg(target_arch = "wasm32")]
+mod dom {
+    //! The browser's instants, on the clock of `performance.now()` (which `Instant` reads in a
+    //! page): every key and pointer press carries its own `timeStamp`, the instant the browser
+    //! took it from the system — a mouse button, a finger on a phone's glass and a pen alike
+    //! (`pointerdown`). Listeners in the capture phase on the window copy them into a queue
+    //! the passes drain, as the X server's connection is drained on a laptop.
+    //!
+    //! A frame's pixels: a page cannot see them reach the screen. Every pass runs in an
+    //! animation frame, whose time (`document.timeline.currentTime`, the `requestAnimationFrame`
+    //! time) is when the browser began it — at the display's refresh that follows the
+    //! previous frame. So a pass reports its own frame's time as the moment the frame before
+    //! it was put up (`Noticed::Drawn`), which `DisplayTime::pass_started` never lets be before
+    //! that frame's pass ended. `scripts/browser-timing.sh` measures the error of both stamps
+    //! against what Chromium's compositor presented and when the key, click or touch was sent.
+
+    use super::{Down, Noticed, Source};
+    use crate::platform::rt::Instant;
+    use std::collections::VecDeque;
+    use std::sync::Mutex;
+    use std::time::Duration;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::prelude::Closure;
+
+    /// Presses not drained yet, with their `timeStamp` (ms): a bound, as the X queue has one.
+    static PRESSED: Mutex<VecDeque<(Down, f64)>> = Mutex::new(VecDeque::new());
+    const MOST_PRESSED: usize = 64;
+
+    fn push(down: Down, time_stamp: f64) {
+        let mut pressed = PRESSED.lock().unwrap_or_else(|e| e.into_inner());
+        if pressed.len() == MOST_PRESSED {
+            pressed.pop_front();
+        }
+        pressed.push_back((down, time_stamp));
+    }
+
+    pub(super) struct Page {
+        performance: web_sys::Performance,
+        document: web_sys::Document,
+        /// The newest animation frame's time reported.
+        last_frame: f64,
+        /// The display's refresh interval: the least step seen between two frames' times.
+        interval: Duration,
+    }
+
+    // SAFETY: a page runs its client on one thread; the JS handles never leave it.
+    unsafe impl Send for Page {}
+
+    impl Page {
+        pub(super) fn open() -> Result<Page, String> {
+            let window = web_sys::window().ok_or("no window")?;
+            let performance = window.performance().ok_or("no performance clock")?;
+            let document = window.document().ok_or("no document")?;
+            let key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(|e: web_sys::KeyboardEvent| {
+                if !e.repeat()
+                    && let Some(code) = key_code(&e.key()).or_else(|| key_code(physical(&e.code())))
+                {
+                    push(Down::Key(code), e.time_stamp());
+                }
+            });
+            let pointer = Closure::<dyn FnMut(web_sys::PointerEvent)>::new(|e: web_sys::PointerEvent| {
+                if e.button() == 0 {
+                    push(Down::Button(1), e.time_stamp());
+                }
+            });
+            for (kind, listener) in
+                [("keydown", key.as_ref().unchecked_ref()), ("pointerdown", pointer.as_ref().unchecked_ref())]
+            {
+                window
+                    .add_event_listener_with_callback_and_bool(kind, listener, true)
+                    .map_err(|_| format!("no {kind} listener"))?;
+            }
+            // Listening for the page's whole life.
+            key.forget();
+            pointer.forget();
+            Ok(Page { performance, document, last_frame: f64::NEG_INFINITY, interval: REFRESH })
+        }
+
+        /// A time on `performance.now()`'s clock as an `Instant`, when it is in the last second.
+        fn instant(&self, ms: f64) -> Option<Instant> {
+            let (now, now_ms) = (Instant::now(), self.performance.now());
+            let back_ms = now_ms - ms;
+            if back_ms.is_nan() || back_ms > 1_000.0 {
+                return None;
+            }
+            Some(now.checked_sub(Duration::from_secs_f64(back_ms.max(0.0) / 1_000.0)).unwrap_or(now))
+        }
+
+        /// The time of the animation frame running now (or the last one).
+        fn frame(&self) -> Option<f64> {
+            self.document.timeline().current_time().filter(|t| t.is_finite())
+        }
+    }
+
+    impl Source for Page {
+        fn drain(&mut self, into: &mut dyn FnMut(Noticed)) {
+            let pressed: Vec<_> = PRESSED.lock().unwrap_or_else(|e| e.into_inner()).drain(..).collect();
+            for (down, ms) in pressed {
+                if let Some(at) = self.instant(ms) {
+                    into(Noticed::Pressed(down, at));
+                }
+            }
+            if let Some(frame) = self.frame().filter(|f| *f > self.last_frame) {
+                let step = Duration::from_secs_f64((frame - self.last_frame).min(1_000.0) / 1_000.0);
+                if step >= FASTEST_REFRESH {
+                    self.interval = self.interval.min(step);
+                }
+                self.last_frame = frame;
+                if let Some(at) = self.instant(frame) {
+                    into(Noticed::Drawn(at));
+                }
+            }
+        }
+
+        fn keycode(&mut self, key: egui::Key) -> Option<u8> {
+            egui::Key::ALL.iter().position(|k| *k == key).and_then(|i| u8::try_from(i).ok())
+        }
+
+        /// The pass that drew the frame may have ended after the next frame began (a busy
+        /// page): the frame then went up at the first refresh after it ended, on the grid the
+        /// frames' times lay down.
+        fn up_at(&self, drawn: Instant, ended: Instant) -> Instant {
+            super::up_on_grid(drawn, ended, self.interval)
+        }
+
+        /// A press is stamped by the browser before the page's thread runs its listener: a
+        /// beat never vouches for the last few milliseconds, where one may still be on its way
+        /// (`scripts/browser/field.mjs` saw one 185 µs behind a beat without this).
+        fn in_flight(&self) -> Duration {
+            IN_FLIGHT
+        }
+    }
+
+    /// The hop from the browser's process to the page's thread, with room for a busy page.
+    const IN_FLIGHT: Duration = Duration::from_millis(4);
+
+    /// A 60 Hz display's refresh, until a shorter step between two frames is seen.
+    const REFRESH: Duration = Duration::from_nanos(16_666_667);
+    /// Steps shorter than a 240 Hz display's are two reads of one frame's neighbourhood.
+    const FASTEST_REFRESH: Duration = Duration::from_micros(4_100);
+
+    /// The key a DOM `key` names, as [`Source::keycode`] numbers it (egui's own names).
+    fn key_code(name: &str) -> Option<u8> {
+        let key = egui::Key::from_name(name).or_else(|| match name {
+            " " => Some(egui::Key::Space),
+            _ => egui::Key::from_name(&name.to_ascii_uppercase()),
+        })?;
+        egui::Key::ALL.iter().position(|k| *k == key).and_then(|i| u8::try_from(i).ok())
+    }
+
+    /// A DOM `code` (`Digit1`, `KeyA`, `Numpad3`) as the key it is on a plain layout.
+    fn physical(code: &str) -> &str {
+        ["Digit", "Key", "Numpad"].iter().find_map(|p| code.strip_prefix(p)).unwrap_or(code)
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -618,6 +822,20 @@ mod x11 {
 mod tests {
     use super::*;
 
+    /// A browser's frame is up at its own refresh when the pass that drew it ended in time,
+    /// else at the first refresh after that pass ended — never between two refreshes.
+    #[test]
+    fn a_frame_drawn_late_goes_up_at_the_next_refresh_on_the_grid() {
+        let t = Instant::now();
+        let hz60 = Duration::from_nanos(16_666_667);
+        let ms = Duration::from_millis;
+        assert_eq!(up_on_grid(t + ms(20), t + ms(5), hz60), t + ms(20), "ended before the refresh");
+        assert_eq!(up_on_grid(t, t, hz60), t);
+        assert_eq!(up_on_grid(t, t + ms(7), hz60), t + hz60, "ended 7 ms into the frame");
+        assert_eq!(up_on_grid(t, t + ms(20), hz60), t + hz60 * 2, "ended in the frame after");
+        assert_eq!(up_on_grid(t, t + ms(7), Duration::ZERO), t);
+    }
+
     /// What a test's server tells, with the keycode of every key being its digit.
     struct Script(Arc<Mutex<Vec<Noticed>>>);
 
@@ -730,8 +948,12 @@ mod tests {
         assert!(d.unread_age().is_some());
         d.pass_ended();
         assert_eq!(d.unread_age(), None);
-        // A press no pass reads (another window's) stops holding them after a while.
-        server.lock().unwrap().push(pressed(Down::Key(9), Instant::now() - UNREAD_HOLD));
+        // A press learnt of late (a busy page runs its listener 100 ms after the press) holds
+        // them back from the press on, from when it was learnt of.
+        server.lock().unwrap().push(pressed(Down::Key(9), Instant::now() - Duration::from_millis(100)));
+        assert!(d.unread_age().is_some_and(|age| age >= Duration::from_millis(100)));
+        // A press no pass reads (another window's) stops holding them a while after that.
+        std::thread::sleep(UNREAD_HOLD);
         assert_eq!(d.unread_age(), None);
     }
 }

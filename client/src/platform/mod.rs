@@ -3,6 +3,8 @@
 //! the network ([`discovery`], mDNS) and the settings file ([`prefs`]). The window and the
 //! client core read them through these modules alone.
 
+#[cfg(target_arch = "wasm32")]
+pub mod console;
 pub mod discovery;
 pub(crate) mod display_time;
 pub mod files;

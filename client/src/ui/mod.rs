@@ -147,6 +147,9 @@ pub struct BolideApp {
     replays: Option<Vec<crate::shelf::Kept>>,
     /// By which door this window's links knock: QUIC, or the host's browser door (a page).
     via: crate::net::Via,
+    /// A fairness field run's pilot (a page opened with `?field`): its links hand the host
+    /// what it did (`live::Target::field`).
+    field_test: bool,
 }
 
 impl BolideApp {
@@ -174,12 +177,19 @@ impl BolideApp {
         host: SocketAddr,
         word: &str,
         lang: crate::lang::Lang,
+        field_test: bool,
     ) -> anyhow::Result<BolideApp> {
         let prefs_path = Prefs::default_path();
         let mut app = BolideApp::with(Prefs::load(prefs_path.as_ref()), prefs_path, None)?;
         app.start = StartUi::new(&app.games).for_page(host, word);
         app.via = crate::net::Via::Web;
+        app.field_test = field_test;
         app.system_lang = lang;
+        // The browser's own instants of presses and frames, and frames stamped at the pass
+        // after the one that drew them, as the window's GL painter's are.
+        #[cfg(target_arch = "wasm32")]
+        display_time::install_page();
+        stamp::GL_PAINTER.store(true, std::sync::atomic::Ordering::Relaxed);
         ctx.all_styles_mut(|style| style.visuals.panel_fill = egui::Color32::TRANSPARENT);
         app.ctx = Some(ctx.clone());
         Ok(app)
@@ -209,6 +219,7 @@ impl BolideApp {
             drill: None,
             replays: None,
             via: crate::net::Via::Quic,
+            field_test: false,
         })
     }
 
@@ -535,6 +546,7 @@ impl BolideApp {
             watch,
             token: None,
             via: self.via,
+            field: self.field_test,
         }
     }
 

@@ -86,6 +86,9 @@ pub(crate) fn frame_ended() {
 /// saw it where it tells ([`crate::platform::display_time`]), else `now_us`, the pass's own instant.
 pub(crate) fn input_us(trigger: Trigger, clock: &MonotonicClock, now_us: u64) -> u64 {
     let seen = crate::platform::display_time::window().and_then(|d| d.lock().instant(trigger));
+    if seen.is_none() {
+        tracing::debug!(?trigger, "a press stamped with the pass that read it: the display server did not tell it");
+    }
     seen.map_or(now_us, |at| clock.at_us(at).min(now_us))
 }
 

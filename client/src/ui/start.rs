@@ -328,6 +328,11 @@ impl StartUi {
         let big = |text: &str| egui::Button::new(RichText::new(text).size(20.0)).min_size(Vec2::new(180.0, 48.0));
         let (join, watch) =
             ui.horizontal_wrapped(|ui| (ui.add(big(w.join_this_table)), ui.add(big(w.watch_this_table)))).inner;
+        // The warm-up, under them: a page's pilot tries their reflexes as a window's does.
+        let drill = ui.add(egui::Button::new(RichText::new(w.drill).size(16.0)).min_size(Vec2::new(0.0, 40.0)));
+        if drill.on_hover_text(w.drill_blurb).clicked() {
+            return Some(Intent::Drill);
+        }
         let watch = watch.clicked();
         if !(join.clicked() || watch) {
             return None;

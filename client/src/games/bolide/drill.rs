@@ -220,6 +220,12 @@ fn log_zero(clock: &MonotonicClock) {
             tracing::debug!(target: "bolide::drill", zero_ns = zero_ns as i64, "clock");
         }
     }
-    #[cfg(not(target_os = "linux"))]
+    // A page's clock is `performance.now()`'s: its zero on that clock, in µs.
+    #[cfg(target_arch = "wasm32")]
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let zero_page_us = (performance.now() * 1_000.0) as i64 - clock.now_us() as i64;
+        tracing::debug!(target: "bolide::drill", zero_page_us, "clock");
+    }
+    #[cfg(not(any(target_os = "linux", target_arch = "wasm32")))]
     let _ = clock;
 }

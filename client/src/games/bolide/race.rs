@@ -380,6 +380,16 @@ impl RaceUi {
         if self.drawn != Some(moment) {
             self.drawn = Some(moment);
             let (race, round, timed) = moment;
+            // What the pilot is shown, keys 1–6 in order (a field run's browser seats read it).
+            if tracing::enabled!(target: "bolide::field", tracing::Level::DEBUG) {
+                let pawns: Vec<String> = view
+                    .pawns
+                    .iter()
+                    .map(|p| format!("{}:{}", p.pawn.number(), p.reservoir.map_or(0, u32::from)))
+                    .collect();
+                let pawns = pawns.join(",");
+                tracing::debug!(target: "bolide::field", moment = timed.name(race, round), %pawns, "drawn");
+            }
             crate::ui::stamp::shown(ui, live, timed.name(race, round));
         }
     }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# A mixed table in a fairness field run: two seats in Chromium (the page the host serves) and
+# two native `bolide-bot --fairness-test` laptops against `bolide-host serve --fairness-test`,
+# on loopback (scripts/browser/field.mjs). Writes the host's report and a summary to OUT; fails
+# unless every pair 1 ms or more apart was ordered right and no browser request was clamped.
+#
+#   bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HOST=${1:?host binary}
+BOT=${2:?bot binary}
+BUNDLE=${3:?bundle dir}
+OUT=${4:-$(mktemp -d)}
+source scripts/browser-lib.sh
+browser_ready "browser field run"
+node scripts/browser/field.mjs "$HOST" "$BOT" "$BUNDLE" "$OUT"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# A browser hand's own stamps, measured from outside the page (scripts/browser/timing.mjs):
+# the page's warm-up in headless Chromium, TRIALS grabs by key, click and touch with the
+# machine idle, then TRIALS with every core kept busy by a spinning process. Prints one JSON
+# line per condition (p50/p99 of each error, ms) and writes them to OUT/browser-timing.json.
+#
+#   [CONDITIONS="idle busy"] bash scripts/browser-timing.sh HOST_BINARY BUNDLE_DIR [TRIALS] [OUT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HOST=${1:?host binary}
+BUNDLE=${2:?bundle dir}
+TRIALS=${3:-500}
+OUT=${4:-$(mktemp -d)}
+source scripts/browser-lib.sh
+browser_ready "browser timing"
+source scripts/hogs.sh
+trap stop_hogs EXIT
+: >"$OUT/browser-timing.json"
+for condition in ${CONDITIONS:-idle busy}; do
+  [ "$condition" = busy ] && start_hogs
+  node scripts/browser/timing.mjs "$HOST" "$BUNDLE" "$TRIALS" "$condition" "$OUT/trials-$condition.json" |
+    tee -a "$OUT/browser-timing.json"
+  stop_hogs
+done

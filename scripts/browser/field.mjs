@@ -1,0 +1,138 @@
+// A mixed table in a fairness field run (fairness.md §8): `bolide-host serve --fairness-test`
+// with two seats in Debian's Chromium (the page the host serves, headless) and two native
+// `bolide-bot --fairness-test` laptops, all on loopback. In each grab every laptop goes for the
+// same pawn — the bots' choice, the fullest reservoir — a drawn reaction after its own screen
+// showed the moment: the bots on their clock, the browser seats' hand (this script) a reaction
+// drawn the same way after the page logged the frame that showed it. Each page keeps what it
+// did on its own clock (`?field`) and hands it to the host after the podium, as the bots do;
+// the host scores its verdicts against those records. Prints the report's summary and checks:
+// every laptop's record matched, every pair 1 ms or more apart ordered right (browser against
+// native included: all four contend for one pawn), no request of a browser seat clamped.
+//
+//   node scripts/browser/field.mjs HOST_BINARY BOT_BINARY BUNDLE_DIR OUT_DIR
+//
+// Bounded: every wait has a deadline, the whole run 6 minutes.
+
+import { startHost, launchChromium, until, playTurn } from './lib.mjs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [hostBin, botBin, bundle, out] = process.argv.slice(2);
+if (!hostBin || !botBin || !bundle || !out) {
+  console.error('usage: node scripts/browser/field.mjs HOST_BINARY BOT_BINARY BUNDLE_DIR OUT_DIR');
+  process.exit(2);
+}
+mkdirSync(out, { recursive: true });
+const LONGEST_MS = 6 * 60_000;
+const deadline = Date.now() + LONGEST_MS;
+setTimeout(() => { console.error('browser field run: out of time'); process.exit(1); }, LONGEST_MS).unref();
+
+const report = join(out, 'field-report.json');
+const { host, info, log } = await startHost(hostBin, ['--fairness-test', '--report', report, '--races', '2',
+  '--lift-delay-ms', '300', '--turn-timeout-s', '10', '--grab-timeout-s', '4', '--web-page', bundle]);
+const word = info.code.split('-')[0];
+console.log(`browser field run: the host serves ${info.web[0]}`);
+
+// Reactions as the bots draw theirs (`bolide-bot --fairness-test`'s default 250,2): 250 ms
+// give or take up to 2 ms, the distance log-uniform from 10 µs, so every gap bucket has pairs.
+function reactionMs() {
+  const magnitude = 10 ** (1 + Math.random() * (Math.log10(2000) - 1)) / 1000;
+  return 250 + (Math.random() < 0.5 ? -magnitude : magnitude);
+}
+
+const browser = await launchChromium();
+const seats = [];
+for (const name of ['Browser 1', 'Browser 2']) {
+  const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const seat = { name, page, cdp, grabs: 0, finished: false };
+  page.on('console', (m) => {
+    const text = m.text();
+    if (!text.includes('bolide::field') || !text.includes('pawns=')) return;
+    const pawns = text.match(/pawns=([\d:,]+)/)[1].split(',').map((p) => p.split(':').map(Number));
+    // The bots' choice: the fullest reservoir, the lowest pawn among equals; its key.
+    let best = 0;
+    pawns.forEach(([pawn, reservoir], i) => {
+      const [bp, br] = pawns[best];
+      if (reservoir > br || (reservoir === br && pawn < bp)) best = i;
+    });
+    const key = String(best + 1);
+    setTimeout(() => {
+      cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, code: `Digit${key}`, text: key, windowsVirtualKeyCode: key.charCodeAt(0) })
+        .then(() => cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code: `Digit${key}`, windowsVirtualKeyCode: key.charCodeAt(0) }))
+        .catch(() => {});
+      seat.grabs += 1;
+    }, reactionMs());
+  });
+  await page.goto(`${info.web[0]}/?field&log=bolide::field#${word}`);
+  await until(page, /^Bolide$/, 'start page', deadline);
+  await page.mouse.click(210, 125);
+  await page.keyboard.type(name);
+  await page.mouse.click(105, 256);
+  await until(page, /lobby/, 'lobby', deadline);
+  seats.push(seat);
+}
+
+// The two native laptops, seated and ready at once; then the pages say they are ready.
+const bots = [1, 2].map((i) => spawn(botBin, ['--fairness-test', '--connect', `127.0.0.1:${info.port}`, '--code', info.code,
+  '--name', `Laptop ${i}`, '--count', '1'], { stdio: ['ignore', 'ignore', 'pipe'] }));
+process.on('exit', () => bots.forEach((b) => b.kill('SIGKILL')));
+await new Promise((r) => setTimeout(r, 3000));
+for (const { page } of seats) await page.mouse.click(320, 220); // Ready
+
+// The browser seats' turns, as a person would play them quickly; the grabs are the console's.
+async function play(seat) {
+  const { page } = seat;
+  while (!seat.finished && Date.now() < deadline) {
+    const t = await page.title().catch(() => '');
+    if (/your turn/.test(t)) {
+      await playTurn(page);
+    } else if (/Échange/.test(t)) {
+      await page.keyboard.press('Escape');
+    } else if (/podium/.test(t)) {
+      seat.finished = true;
+      break;
+    }
+    await page.waitForTimeout(150);
+  }
+}
+const playing = seats.map(play);
+const hostDone = new Promise((resolve) => host.once('exit', resolve));
+const code = await Promise.race([hostDone, new Promise((r) => setTimeout(() => r('timeout'), deadline - Date.now()))]);
+seats.forEach((s) => { s.finished = true; });
+await Promise.all(playing);
+if (code !== 0) throw new Error(`the host did not end the field run well (${code}): ${log().slice(-2000)}`);
+await seats[0].page.screenshot({ path: join(out, 'browser-field-podium.png') }).catch(() => {});
+await browser.close();
+writeFileSync(join(out, 'host.log'), log());
+if (!existsSync(report)) throw new Error(`no report: ${log().slice(-2000)}`);
+
+const r = JSON.parse(readFileSync(report, 'utf8'));
+const problems = [];
+for (const l of r.laptops) {
+  const browserSeat = l.name.startsWith('Browser');
+  if (l.problem || !(l.matched > 0)) problems.push(`${l.name}: ${l.problem ?? 'no request matched'}`);
+  if (browserSeat && l.clamped > 0) problems.push(`${l.name}: ${l.clamped} honest requests clamped`);
+}
+if (r.laptops.length !== 4) problems.push(`${r.laptops.length} laptops in the report, not 4`);
+const far = r.buckets.filter((b) => b.gap_ms[0] >= 1.0);
+const farPairs = far.reduce((n, b) => n + b.pairs, 0);
+const farWrong = far.reduce((n, b) => n + Math.round(b.pairs * (1 - (b.accuracy ?? 1))), 0);
+if (farPairs < 5) problems.push(`only ${farPairs} pairs 1 ms or more apart`);
+if (farWrong > 0) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong`);
+const summary = {
+  moments: r.moments, pairs: r.pairs, accuracy: r.accuracy, pairs_at_least_1ms: farPairs, wrong_at_least_1ms: farWrong,
+  resolution_ms: r.resolution_ms, commit_delay_ms: r.commit_delay_ms, photo_finish_error_ms: r.photo_finish_error_ms,
+  laptops: r.laptops.map((l) => ({ name: l.name, matched: l.matched, clamped: l.clamped, photo_finish_error_ms: l.photo_finish_error_ms })),
+  browser_grabs: seats.map((s) => s.grabs),
+};
+writeFileSync(join(out, 'field-summary.json'), JSON.stringify(summary, null, 1));
+console.log(JSON.stringify(summary));
+if (problems.length) {
+  console.error(`browser field run: ${problems.join('; ')}`);
+  process.exit(1);
+}
+console.log('browser field run: every laptop matched, every pair 1 ms or more apart ordered right, no browser request clamped');
+process.exit(0);

@@ -1,0 +1,90 @@
+// What every browser script shares: a `bolide-host serve` to talk to, Debian's Chromium
+// headless, the page's title to follow, and the two clocks lined up.
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/// `bolide-host serve ARGS --json` on loopback, with a data folder of its own; resolves to
+/// { host (the child), info (its JSON line), log() (its stderr so far) }.
+export async function startHost(hostBin, args) {
+  const data = mkdtempSync(join(tmpdir(), 'bolide-browser-'));
+  const host = spawn(hostBin, ['serve', '--bind', '127.0.0.1:0', '--json', '--no-mdns', '--data-dir', data, ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  host.stderr.on('data', (d) => { log += d; });
+  process.on('exit', () => host.kill('SIGKILL'));
+  const info = await new Promise((resolve, reject) => {
+    createInterface({ input: host.stdout }).once('line', (line) => resolve(JSON.parse(line)));
+    host.once('exit', (code) => reject(new Error(`the host exited (${code}): ${log}`)));
+  });
+  return { host, info, log: () => log };
+}
+
+/// Debian's Chromium (or $CHROMIUM), headless, drawing with SwiftShader's GL.
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/// Waits until the page's title matches `pattern` (the page names its screen there).
+export async function until(page, pattern, what, deadline) {
+  while (!pattern.test(await page.title())) {
+    if (Date.now() > deadline) throw new Error(`no ${what} in time (title: ${await page.title()})`);
+    await page.waitForTimeout(100);
+  }
+}
+
+/// A Bolide turn played by keys as a quick person would: roll the dice (r), move the most
+/// tiles the page allows (a digit, 9 down to 1), end the turn (e); `looked` runs once the
+/// roll shows.
+export async function playTurn(page, looked = async () => {}) {
+  await page.keyboard.press('r');
+  await page.waitForTimeout(300);
+  await looked();
+  for (const k of '987654321') await page.keyboard.press(k);
+  await page.waitForTimeout(250);
+  await page.keyboard.press('e');
+}
+
+/// This process's monotonic clock (CLOCK_MONOTONIC on Linux), in ns.
+export const nowNs = () => process.hrtime.bigint();
+
+/// Where the page's `performance.now()` sits on this process's monotonic clock: the offset
+/// (ns) of the round trip that took least among `rounds` reads over the DevTools protocol,
+/// and half that round trip, the offset's uncertainty. Both clocks are CLOCK_MONOTONIC on
+/// Linux, so the offset holds for the page's life.
+export async function lineUpClocks(cdp, rounds = 200) {
+  let best = null;
+  for (let i = 0; i < rounds; i++) {
+    const sent = nowNs();
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'performance.now()', returnByValue: true });
+    const back = nowNs();
+    const rtt = back - sent;
+    if (best === null || rtt < best.rtt) {
+      best = { rtt, offsetNs: (sent + back) / 2n - BigInt(Math.round(result.value * 1e6)) };
+    }
+  }
+  return { offsetNs: best.offsetNs, uncertaintyMs: Number(best.rtt) / 2e6 };
+}
+
+/// p-th percentile of numbers.
+export function percentile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.round((p / 100) * (s.length - 1)))];
+}
+
+/// The size of an error (p50, p99 of |error|) and its sign (median, extremes), in ms.
+export function summary(xs) {
+  if (xs.length === 0) return null;
+  const r = (x) => Math.round(x * 1000) / 1000;
+  const size = xs.map(Math.abs);
+  return { p50: r(percentile(size, 50)), p99: r(percentile(size, 99)), median: r(percentile(xs, 50)),
+    min: r(Math.min(...xs)), max: r(Math.max(...xs)) };
+}
