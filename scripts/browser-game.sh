@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# A guest plays from a browser: builds nothing, takes a host binary and the page's folder
-# (`scripts/build-web.sh`) and runs scripts/browser/game.mjs in Debian's Chromium, headless.
-# Screenshots go to OUT.
+# Guests play from a browser: builds nothing, takes a host binary and the page's folder
+# (`scripts/build-web.sh`) and runs, in Debian's Chromium, headless, scripts/browser/game.mjs
+# (a Bolide championship to the podium, a phone's wrong word, a phone watching) and
+# scripts/browser/games.mjs (a 1000 Bornes hand with its Coup-Fourré windows called, an
+# Entenrallye turn, a phone watching each). Screenshots go to OUT.
 #
 #   bash scripts/browser-game.sh HOST_BINARY BUNDLE_DIR [OUT]
 #
@@ -15,3 +17,4 @@ OUT=${3:-$(mktemp -d)}
 source scripts/browser-lib.sh
 browser_ready "browser game"
 node scripts/browser/game.mjs "$HOST" "$BUNDLE" "$OUT"
+node scripts/browser/games.mjs "$HOST" "$BUNDLE" "$OUT"

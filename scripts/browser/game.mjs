@@ -4,7 +4,8 @@
 // and plays a one-race championship to the podium against the host's two bots, by keyboard
 // and mouse, following the page's title (which names its screen, as the window's does).
 // Before the race, a phone-sized touch screen (390×844) taps a wrong word in, and is
-// refused; and the page's bytes are the bundle's.
+// refused; then it watches the race with the right word (its screens shot as it goes). And
+// the page's bytes are the bundle's.
 //
 //   node scripts/browser/game.mjs HOST_BINARY BUNDLE_DIR SCREENSHOT_DIR
 //
@@ -47,7 +48,15 @@ const until = (page, pattern, what) => untilTitle(page, pattern, what, deadline)
 // From the request to a start page that answers: the first frame drawn and the title set.
 const desk = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 const asked = Date.now();
-await desk.goto(`${url}/#${word}`);
+// Each frame's CPU time (logic, tessellation, the GL calls; SwiftShader rasterises in the
+// GPU process), kept while the race runs.
+const frameUs = [];
+let racing = false;
+desk.on('console', (m) => {
+  const us = m.text().match(/bolide::frame: .*cpu_us=(\d+)/);
+  if (us && racing) frameUs.push(Number(us[1]));
+});
+await desk.goto(`${url}/?log=bolide::frame#${word}`);
 await until(desk, /^Bolide$/, 'start page');
 console.log(`browser game: the start page answered ${Date.now() - asked} ms after the request`);
 await desk.screenshot({ path: join(out, 'browser-start.png') });
@@ -70,15 +79,28 @@ await phone.screenshot({ path: join(out, 'browser-phone-refused.png') });
 const failed = (log().match(/a try at the room code failed/g) ?? []).length - failedBefore;
 if (failed !== 1) throw new Error(`the host counted ${failed} failed tries for one wrong word`);
 console.log('browser game: a wrong word tapped on a phone is refused, and the host counts the try');
+// The phone, with the right word, watches the race (its screens are shot as it goes): a new
+// page, as a fragment alone does not load the page again.
 await phone.close();
+const watcher = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+await watcher.goto(`${url}/#${word}`);
+await until(watcher, /^Bolide$/, 'phone start page');
+await watcher.waitForTimeout(300);
+await watcher.touchscreen.tap(105, 366); // Watch this table
+await until(watcher, /lobby/, 'phone lobby');
 await desk.mouse.click(320, 220); // Ready
+racing = true;
 
 let shots = '';
 while (true) {
   if (Date.now() > deadline) throw new Error(`the championship did not end in time (title: ${await desk.title()})`);
   const t = await desk.title();
   if (/grab!/.test(t)) {
-    if (!shots.includes('grab')) { await desk.screenshot({ path: join(out, 'browser-grab.png') }); shots += ' grab'; }
+    if (!shots.includes('grab')) {
+      await desk.screenshot({ path: join(out, 'browser-grab.png') });
+      await watcher.screenshot({ path: join(out, 'browser-phone-grab.png') });
+      shots += ' grab';
+    }
     await desk.keyboard.press('1'); await desk.keyboard.press('2'); await desk.keyboard.press('3');
   } else if (/your turn/.test(t)) {
     await playTurn(desk, async () => {
@@ -90,7 +112,11 @@ while (true) {
     // The last moves play out on the board before the podium shows.
     await desk.waitForTimeout(4000);
     await desk.screenshot({ path: join(out, 'browser-podium.png') });
+    await watcher.screenshot({ path: join(out, 'browser-phone-podium.png') });
     console.log('browser game: played to the podium');
+    const sorted = frameUs.sort((a, b) => a - b);
+    const at = (p) => (sorted[Math.min(sorted.length - 1, Math.round((p / 100) * (sorted.length - 1)))] / 1000).toFixed(2);
+    console.log(`browser game: the race screen's frames (${sorted.length}) took p50 ${at(50)} ms, p99 ${at(99)} ms of the page's CPU`);
     break;
   }
   await desk.waitForTimeout(200);

@@ -67,6 +67,16 @@ pub const NUMBER_KEYS: [egui::Key; 9] = [
     egui::Key::Num9,
 ];
 
+/// Narrower than this (a phone held upright) a table's side panel goes under its board.
+const NARROW: f32 = 700.0;
+/// The height of a side panel under the board, scrolled.
+pub(crate) const NARROW_SIDE: f32 = 170.0;
+
+/// Whether this screen is a phone's held upright: no room beside the board.
+pub(crate) fn narrow(ui: &egui::Ui) -> bool {
+    ui.available_width() < NARROW
+}
+
 /// The seconds a countdown to a bot's move shows, `left_us` before it: whole seconds in the
 /// last ten, tens of seconds before (never more than is left), so an idle screen wakes only
 /// when the figure changes — a frame every ten seconds until the end is near.

@@ -607,8 +607,11 @@ impl eframe::App for BolideApp {
         }
         stamp::frame_started(ui.ctx());
         // Each frame drawn, for `scripts/idle-cpu.sh` (`RUST_LOG=bolide::frame=trace`): an idle
-        // window should draw one only when something it shows changed.
-        tracing::trace!(target: "bolide::frame", "frame");
+        // window should draw one only when something it shows changed. With the CPU time the
+        // previous frame took, logic and painting (a page's `?log=bolide::frame`: the browser
+        // game prints the race screen's).
+        let cpu_us = frame.info().cpu_usage.map_or(0, |s| (s * 1e6) as u64);
+        tracing::trace!(target: "bolide::frame", cpu_us, "frame");
         self.show(ui);
         stamp::frame_ended();
     }

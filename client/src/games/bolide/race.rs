@@ -79,13 +79,23 @@ impl RaceUi {
         let s = Scene::new(live, t, view, w);
         self.animate(ui, view);
 
+        // A phone held upright has no room beside the board: the pilots and what happened go
+        // between the board and the controls, which stay under the thumb.
+        let narrow = look::narrow(ui);
         egui::Panel::top("race-status").show(ui, |ui| status_line(ui, &s));
-        egui::Panel::right("race-side").min_size(280.0).show(ui, |ui| side_panel(ui, &s));
+        if !narrow {
+            egui::Panel::right("race-side").min_size(280.0).show(ui, |ui| side_panel(ui, &s));
+        }
         egui::Panel::bottom("race-controls").min_size(150.0).show(ui, |ui| {
             ui.add_space(6.0);
             self.controls(ui, &s);
             ui.add_space(6.0);
         });
+        if narrow {
+            egui::Panel::bottom("race-side").show(ui, |ui| {
+                egui::ScrollArea::vertical().max_height(look::NARROW_SIDE).show(ui, |ui| side_panel(ui, &s));
+            });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             let rect = ui.available_rect_before_wrap();
             let pickable = self.pickable(t, view);
@@ -223,7 +233,6 @@ impl RaceUi {
         let (live, t, view) = (s.live, s.t, s.view);
         let keys =
             [egui::Key::Num1, egui::Key::Num2, egui::Key::Num3, egui::Key::Num4, egui::Key::Num5, egui::Key::Num6];
-        let size = Vec2::new((ui.available_width() / 6.5).clamp(90.0, 260.0), 70.0);
         // One hand, one pawn: after a request, wait for its verdict (or a refusal) before
         // another — as at the table, you grab again only once someone was faster.
         let waiting = t.refusal.is_none()
@@ -231,33 +240,39 @@ impl RaceUi {
                 (race, round) == (view.race, view.round)
                     && view.pawns.iter().any(|p| p.pawn == asked && p.owner.is_none())
             });
-        ui.horizontal(|ui| {
-            for (i, p) in view.pawns.iter().enumerate() {
-                let c = s.colour(Seat(p.pawn.0));
-                let value = p.reservoir.map_or("?".to_string(), |v| v.to_string());
-                let (label, fill) = match p.owner {
-                    Some(owner) => (
-                        format!("{}\n{}", (s.w.pawn_label)(p.pawn.number(), &value), s.name(owner)),
-                        look::greyed(look::colour(t.colour(owner))),
-                    ),
-                    None => ((s.w.pawn_label)(p.pawn.number(), &value), look::colour(c)),
-                };
-                let take = Action::TakePawn { pawn: p.pawn };
-                let allowed = t.legal.contains(&take) && !waiting;
-                let text = RichText::new(label).size(20.0).color(look::ink(c)).strong();
-                let button = egui::Button::new(text).fill(fill).min_size(size);
-                let key = keys.get(i).copied().filter(|_| allowed);
-                if let Some(trigger) = crate::ui::stamp::press(&ui.add_enabled(allowed, button), key) {
-                    let input_us = crate::ui::stamp::input_us(trigger, &live.clock, live.now_us());
-                    self.asked = Some((view.race, view.round, p.pawn));
-                    live.send(if timed {
-                        Command::Timed { action: take, input_us }
-                    } else {
-                        Command::Act { action: take, at_us: input_us }
-                    });
+        // Six in a row on a laptop's screen; on a phone's narrow page, rows of three (or two),
+        // each pawn a target a thumb cannot miss.
+        let (columns, size) = pawn_grid(ui.available_width(), ui.spacing().item_spacing.x);
+        let pawns: Vec<(usize, &bolide::view::PawnView)> = view.pawns.iter().enumerate().collect();
+        for row in pawns.chunks(columns) {
+            ui.horizontal(|ui| {
+                for &(i, p) in row {
+                    let c = s.colour(Seat(p.pawn.0));
+                    let value = p.reservoir.map_or("?".to_string(), |v| v.to_string());
+                    let (label, fill) = match p.owner {
+                        Some(owner) => (
+                            format!("{}\n{}", (s.w.pawn_label)(p.pawn.number(), &value), s.name(owner)),
+                            look::greyed(look::colour(t.colour(owner))),
+                        ),
+                        None => ((s.w.pawn_label)(p.pawn.number(), &value), look::colour(c)),
+                    };
+                    let take = Action::TakePawn { pawn: p.pawn };
+                    let allowed = t.legal.contains(&take) && !waiting;
+                    let text = RichText::new(label).size(20.0).color(look::ink(c)).strong();
+                    let button = egui::Button::new(text).fill(fill).min_size(size);
+                    let key = keys.get(i).copied().filter(|_| allowed);
+                    if let Some(trigger) = crate::ui::stamp::press(&ui.add_enabled(allowed, button), key) {
+                        let input_us = crate::ui::stamp::input_us(trigger, &live.clock, live.now_us());
+                        self.asked = Some((view.race, view.round, p.pawn));
+                        live.send(if timed {
+                            Command::Timed { action: take, input_us }
+                        } else {
+                            Command::Act { action: take, at_us: input_us }
+                        });
+                    }
                 }
-            }
-        });
+            });
+        }
     }
 
     fn movement(&mut self, ui: &mut egui::Ui, s: &Scene) {
@@ -371,6 +386,18 @@ fn cup_down(ui: &mut egui::Ui, s: &Scene) {
             s.live.send(Command::Act { action: Action::Klaxon, at_us });
         }
     }
+}
+
+/// How many pawns a row holds across `width`, and each one's size: six of at least 90 px on a
+/// laptop; on a narrower page three (or two) to a row, each as wide as the row allows and
+/// taller, for a thumb.
+fn pawn_grid(width: f32, gap: f32) -> (usize, Vec2) {
+    if width >= 6.0 * 90.0 + 5.0 * gap {
+        return (6, Vec2::new((width / 6.5).clamp(90.0, 260.0), 70.0));
+    }
+    let columns = if width >= 3.0 * 100.0 + 2.0 * gap { 3 } else { 2 };
+    let n = columns as f32;
+    (columns, Vec2::new(((width - (n - 1.0) * gap) / n).floor().max(60.0), 96.0))
 }
 
 impl RaceUi {
@@ -552,5 +579,28 @@ fn race_points(ui: &mut egui::Ui, s: &Scene) {
                 ui.label((s.w.pts)(s.name(Seat(i as u8)), *p));
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pawn_grid;
+
+    /// B-4.3's grab on every screen: six in a row on a laptop, rows of three on a phone held
+    /// upright (390 px less the page's margins), two on narrower; every target at least as
+    /// wide as a thumb and never wider than the row.
+    #[test]
+    fn the_grab_is_six_large_targets_on_a_laptop_and_on_a_phone() {
+        let gap = 8.0;
+        let (columns, size) = pawn_grid(1264.0, gap);
+        assert_eq!(columns, 6);
+        assert!(size.x >= 90.0 && size.y >= 70.0);
+        for (width, want) in [(374.0, 3), (320.0, 3), (280.0, 2)] {
+            let (columns, size) = pawn_grid(width, gap);
+            assert_eq!(columns, want, "{width} px");
+            assert!(size.x >= 100.0 || columns == 2, "{width} px: {size:?}");
+            assert!(size.y >= 90.0, "a thumb's height");
+            assert!(columns as f32 * size.x + (columns as f32 - 1.0) * gap <= width, "{width} px fits");
+        }
     }
 }

@@ -76,13 +76,30 @@ impl MilleBornesUi {
                 }
             });
         });
-        let discard_picked =
-            egui::Panel::right("mb-side").min_size(300.0).show(ui, |ui| side_panel(ui, game, &view, &names, w)).inner;
+        // A phone held upright: the discard and what happened go under the table, above the
+        // hand (`ui::look::narrow`).
+        let narrow = crate::ui::look::narrow(ui);
+        let beside = (!narrow).then(|| {
+            egui::Panel::right("mb-side").min_size(300.0).show(ui, |ui| side_panel(ui, game, &view, &names, w)).inner
+        });
         if you.is_some() {
             egui::Panel::bottom("mb-hand").min_size(220.0).show(ui, |ui| {
                 self.hand(ui, game, &view, &legal, &names, now, w);
             });
         }
+        let discard_picked = match beside {
+            Some(picked) => picked,
+            None => {
+                egui::Panel::bottom("mb-side")
+                    .show(ui, |ui| {
+                        egui::ScrollArea::vertical()
+                            .max_height(crate::ui::look::NARROW_SIDE)
+                            .show(ui, |ui| side_panel(ui, game, &view, &names, w))
+                            .inner
+                    })
+                    .inner
+            }
+        };
         egui::CentralPanel::default().show(ui, |ui| {
             if view.over {
                 egui::ScrollArea::vertical().show(ui, |ui| podium(ui, game, &view, &names, w));

@@ -1,0 +1,117 @@
+// The other two games from a browser, as a person would play them: `bolide-host serve --game
+// GAME` with two bots serves the page; a 1280×800 page joins and plays by keys, following the
+// page's title, while a phone (390×844, touch) watches the same table. 1000 Bornes: one hand
+// (1 picks the first card, Enter plays it where it can only go, D discards it) with every
+// Coup-Fourré window answered by Space — at least one must come and be called. Entenrallye: the
+// first turn of the browser's player (1 takes the first action offered, until the turn passes).
+// Screenshots of both pages go to OUT.
+//
+//   node scripts/browser/games.mjs HOST_BINARY BUNDLE_DIR OUT
+//
+// Bounded: every wait has a deadline, each game 4 minutes.
+
+import { startHost, launchChromium, until as untilTitle } from './lib.mjs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [hostBin, bundle, out] = process.argv.slice(2);
+if (!hostBin || !bundle || !out) {
+  console.error('usage: node scripts/browser/games.mjs HOST_BINARY BUNDLE_DIR OUT');
+  process.exit(2);
+}
+mkdirSync(out, { recursive: true });
+setTimeout(() => { console.error('browser games: out of time'); process.exit(1); }, 9 * 60_000).unref();
+
+const browser = await launchChromium();
+
+/// A table of `game` with two bots; the desk seated as Anne, the phone watching.
+async function sit(game, args) {
+  const deadline = Date.now() + 4 * 60_000;
+  const until = (page, pattern, what) => untilTitle(page, pattern, what, deadline);
+  const { host, info } = await startHost(hostBin, ['--game', game, '--bots', '2', '--bot-delay-ms', '200',
+    '--web-page', bundle, ...args]);
+  const url = info.web[0], word = info.code.split('-')[0];
+  const desk = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await desk.goto(`${url}/#${word}`);
+  await until(desk, /^Bolide$/, `${game}: start page`);
+  await desk.mouse.click(210, 125);
+  await desk.keyboard.type('Anne');
+  await desk.mouse.click(105, 256); // Join this table
+  await until(desk, /lobby/, `${game}: lobby`);
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await phone.goto(`${url}/#${word}`);
+  await until(phone, /^Bolide$/, `${game}: phone start page`);
+  await phone.waitForTimeout(300);
+  await phone.touchscreen.tap(105, 366); // Watch this table
+  await until(phone, /lobby/, `${game}: phone lobby`);
+  await desk.waitForTimeout(500);
+  await desk.screenshot({ path: join(out, `browser-${game}-lobby.png`) });
+  await desk.mouse.click(320, 220); // Ready
+  return { host, desk, phone, until, deadline, shot: async (name) => {
+    await desk.screenshot({ path: join(out, `browser-${game}-${name}.png`) });
+    await phone.screenshot({ path: join(out, `browser-phone-${game}-${name}.png`) });
+  } };
+}
+
+// 1000 Bornes: one hand, every Coup-Fourré window called.
+{
+  const { host, desk, shot, deadline } = await sit('mille-bornes', ['--option', 'mode={"Hands":{"hands":1}}']);
+  let calls = 0, turns = 0, inWindow = false;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`1000 Bornes: the hand did not end in time (title: ${await desk.title()})`);
+    const t = await desk.title();
+    const window = /Coup-Fourré\?/.test(t);
+    if (window && !inWindow) {
+      if (calls === 0) await shot('coup-fourre');
+      await desk.keyboard.press('Space');
+      calls += 1;
+    }
+    inWindow = window;
+    if (window) {
+      await desk.waitForTimeout(150);
+      continue;
+    } else if (/your turn/.test(t)) {
+      if (turns === 0) { await desk.waitForTimeout(300); await shot('turn'); }
+      turns += 1;
+      await desk.keyboard.press('1'); await desk.keyboard.press('Enter'); await desk.keyboard.press('d');
+    } else if (/game over/.test(t)) {
+      await desk.waitForTimeout(1000);
+      await shot('score');
+      break;
+    }
+    await desk.waitForTimeout(150);
+  }
+  if (calls === 0) throw new Error('1000 Bornes: no Coup-Fourré window came to the browser in a whole hand');
+  console.log(`browser games: 1000 Bornes played to the end of its hand from a browser (${turns} turns, ${calls} Coup-Fourré windows called)`);
+  host.kill('SIGINT');
+  await desk.close();
+}
+
+// Entenrallye: the browser's first turn.
+{
+  const { host, desk, shot, deadline } = await sit('entenrallye', []);
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`Entenrallye: no turn came in time (title: ${await desk.title()})`);
+    if (/your turn/.test(await desk.title())) break;
+    await desk.waitForTimeout(150);
+  }
+  await desk.waitForTimeout(300);
+  await shot('turn');
+  // 1 takes the first action the turn offers (the roll, then what the die buys, then the end).
+  let presses = 0;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`Entenrallye: the turn did not pass (title: ${await desk.title()})`);
+    if (!/your turn/.test(await desk.title())) break;
+    await desk.keyboard.press('1');
+    presses += 1;
+    if (presses === 1) { await desk.waitForTimeout(500); await shot('rolled'); }
+    await desk.waitForTimeout(250);
+  }
+  await desk.waitForTimeout(300);
+  await shot('after');
+  console.log(`browser games: an Entenrallye turn played from a browser (${presses} actions)`);
+  host.kill('SIGINT');
+}
+
+await browser.close();
+process.exit(0);
