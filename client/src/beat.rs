@@ -89,6 +89,11 @@ impl Heartbeats {
         }
     }
 
+    /// The last timed moment this client showed.
+    pub fn last_moment(&self) -> Option<u64> {
+        self.shown.map(|s| s.moment)
+    }
+
     /// When this client showed `moment` (the timed moment now open). Back on a seat in the
     /// middle of one (a reconnect) without having shown it, it shows now (`now_us`).
     pub fn shown(&mut self, moment: u64, now_us: u64) -> Shown {

@@ -361,7 +361,7 @@ async fn play<W: ClientGame>(
                         // The frame that drew the moment, or else its scheduled instant.
                         let (shown_us, moment) = {
                             let state = session.state();
-                            (state.shown_for(input_us), state.open_moment())
+                            (state.shown_for(input_us), state.request_moment())
                         };
                         let seq = session.timed(action, shown_us, input_us).await?;
                         if let (Some(record), Some(moment)) = (record.as_mut(), moment)

@@ -392,8 +392,15 @@ impl<W: ClientGame> ClientStateOf<W> {
     }
 
     /// The timed moment the mirror is in.
-    pub fn open_moment(&self) -> Option<u64> {
+    fn open_moment(&self) -> Option<u64> {
         self.mirror.view.as_ref().and_then(W::moment)
+    }
+
+    /// The timed moment a request stamped now belongs to: the one the mirror is in, or else
+    /// the last one this laptop showed (a verdict may have closed it in the mirror while the
+    /// request was on its way from the face to the link; the host still judges it there).
+    pub fn request_moment(&self) -> Option<u64> {
+        self.open_moment().or_else(|| self.beats.last_moment())
     }
 
     /// Whether this seat still acts in the timed moment now open.

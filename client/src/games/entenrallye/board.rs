@@ -86,9 +86,13 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
             ui.label((w.ente_pile)(view.pile));
         });
     });
-    egui::Panel::right("ente-players").default_size(380.0).show(ui, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| players(ui, t, w));
-    });
+    // A phone held upright: the cars go under the road, above the hand (`ui::look::narrow`).
+    let narrow = crate::ui::look::narrow(ui);
+    if !narrow {
+        egui::Panel::right("ente-players").default_size(380.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| players(ui, t, w));
+        });
+    }
     egui::Panel::bottom("ente-hand").default_size(230.0).show(ui, |ui| {
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
@@ -123,6 +127,11 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
             });
         });
     });
+    if narrow {
+        egui::Panel::bottom("ente-players").show(ui, |ui| {
+            egui::ScrollArea::vertical().max_height(crate::ui::look::NARROW_SIDE).show(ui, |ui| players(ui, t, w));
+        });
+    }
     let clicked = egui::CentralPanel::default().show(ui, |ui| road(ui, view, t.legal, pointed)).inner;
     chosen.or(clicked)
 }
