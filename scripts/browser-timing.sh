@@ -15,6 +15,7 @@ source scripts/browser-lib.sh
 browser_ready "browser timing"
 source scripts/hogs.sh
 trap stop_hogs EXIT
+mkdir -p "$OUT"
 : >"$OUT/browser-timing.json"
 for condition in ${CONDITIONS:-idle busy}; do
   [ "$condition" = busy ] && start_hogs

@@ -23,7 +23,7 @@ pub fn start() -> Result<(), JsValue> {
     let query = location.search()?;
     bolide_client::platform::console::install(&query);
     // A fairness field run's pilot (`?field`, with a host started `serve --fairness-test`).
-    let field_test = query.trim_start_matches('?').split('&').any(|p| p == "field");
+    let field_test = bolide_client::platform::query::flag(&query, "field");
     let word = fragment_word(&location.hash()?);
     let lang = match window.navigator().language() {
         Some(tag) if tag.to_ascii_lowercase().starts_with("fr") => Lang::Fr,

@@ -47,24 +47,9 @@ impl Visit for Line<'_> {
     }
 }
 
-/// The targets a page's query (`?log=a,b`) names: at most 8, each at most 64 characters.
-pub fn targets(query: &str) -> Vec<String> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .filter_map(|pair| pair.strip_prefix("log="))
-        .flat_map(|list| list.split(','))
-        .filter(|t| {
-            !t.is_empty() && t.len() <= 64 && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
-        })
-        .take(8)
-        .map(str::to_string)
-        .collect()
-}
-
 /// Logs to the console the targets the page's query names, if any.
 pub fn install(query: &str) {
-    let targets = targets(query);
+    let targets = super::query::log_targets(query);
     if !targets.is_empty() {
         let _ = tracing::subscriber::set_global_default(Console { targets });
     }

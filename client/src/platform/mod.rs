@@ -9,4 +9,5 @@ pub mod discovery;
 pub(crate) mod display_time;
 pub mod files;
 pub mod prefs;
+pub mod query;
 pub mod rt;
