@@ -10,6 +10,7 @@ lab=${CARGO_TARGET_DIR:-target}/release/bolide-lab
 declare -A flags=(
   [near]="--latency-ms 1,2,3,5,8,10 --jitter-ms 2 --loss 0.01 --reaction-ms 250,2 --rounds 60"
   [wifi]="--latency-ms 1,2,3,5,8,10 --jitter-dist wifi --jitter-ms 20 --loss 0.01 --rounds 60"
+  [wifi-dynamic]="--latency-ms 1,2,3,5,8,10 --jitter-dist wifi-dynamic --jitter-ms 20 --loss 0.01 --rounds 60"
   [burst]="--burst-loss 0.01 --rounds 60"
   [asym]="--up-latency-ms 10,0.1,40,2,150,80 --loss 0.01 --rounds 60"
   [clocks]="--clock-step-ms 5 --slew-ppm 300 --loss 0.01 --rounds 60"
@@ -24,7 +25,7 @@ declare -A flags=(
   [liar-answers]="--latency-ms 1,2,3,5,8,10 --jitter-ms 2 --loss 0.01 --liar-peeks --liar-hold-share 0.05 --liar-hold-ms 28 --rounds 40"
   [liar-acks]="--latency-ms 1,2,3,5,8,10 --jitter-ms 2 --loss 0.01 --liar-peeks --liar-ack-delay-ms 60 --liar-hold-share 0.05 --liar-hold-ms 200 --rounds 40"
 )
-all=(near wifi burst asym clocks screens blackout liar liar30 liar-silent liar-hush liar-fake liar-shown liar-answers liar-acks)
+all=(near wifi wifi-dynamic burst asym clocks screens blackout liar liar30 liar-silent liar-hush liar-fake liar-shown liar-answers liar-acks)
 profiles=("$@")
 [ ${#profiles[@]} -gt 0 ] || profiles=("${all[@]}")
 for p in "${profiles[@]}"; do

@@ -21,8 +21,8 @@ impl EmbeddedHost {
         args.bots = ask.bots;
         args.bot_level = ask.level;
         args.data_dir = ask.data_dir;
-        // The browser's page, when one was built (`scripts/build-web.sh`): the table's guests
-        // then join from any browser.
+        // Guests join from any browser: the page built into the host, or one built since
+        // (`scripts/build-web.sh`) named by BOLIDE_WEB_PAGE.
         args.web_page = std::env::var_os("BOLIDE_WEB_PAGE").map(std::path::PathBuf::from);
         if let Some(races) = ask.races {
             args.races = races;

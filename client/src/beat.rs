@@ -7,6 +7,8 @@
 //! - under a countdown, once just after the countdown's end the host announced (on this client's
 //!   clock), so that the calls' order is settled as soon as it can be — then, until the host
 //!   ends it, every [`BEAT_US`] or [`CUP_BEAT_US`] (as below);
+//! - while a secret moment is about to open ([`Stage::Imminent`]: Bolide's Klaxon picks), on a
+//!   steady schedule, so that a Wi-Fi radio in power save is awake when the reveal comes;
 //! - and, on a host that asks for it in its welcome ([`BeatSchedule::Steady`]: a game night's
 //!   host does), all along from the lobby on: the host's record of this laptop's path. A path
 //!   that goes quiet in stretches (Wi-Fi) shows it in the gaps between dense beats, and only
@@ -143,7 +145,8 @@ impl Heartbeats {
     fn dense(&self, stage: Option<Stage>, competing: bool, at_us: u64) -> bool {
         match self.schedule {
             BeatSchedule::Steady => {
-                matches!(stage, Some(Stage::Countdown | Stage::Moment)) || at_us % BURST_EVERY_US < BURST_US
+                matches!(stage, Some(Stage::Countdown | Stage::Moment | Stage::Imminent))
+                    || at_us % BURST_EVERY_US < BURST_US
             }
             BeatSchedule::WhileActing => stage == Some(Stage::Moment) && competing,
         }
@@ -213,7 +216,8 @@ mod tests {
 
     #[test]
     fn fairness_5_on_a_host_that_asks_a_client_beats_densely_near_a_moment_and_in_bursts_elsewhere() {
-        for phase in [Stage::Countdown, Stage::Moment] {
+        // Under the cup, in a moment, and while a reveal is imminent (the radio stays awake).
+        for phase in [Stage::Countdown, Stage::Moment, Stage::Imminent] {
             let mut h = Heartbeats::new(BeatSchedule::Steady);
             h.on_update(phase, None);
             // Far from any burst: under the cup and in a moment, whether or not this seat acts.

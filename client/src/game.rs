@@ -21,6 +21,12 @@ pub enum Stage {
     Countdown,
     /// A timed moment: a competing seat beats while it acts.
     Moment,
+    /// A secret moment opens as soon as another seat is done (Bolide's Klaxon picks: the
+    /// others see the reservoirs once the callers have chosen). On a host that asked for a
+    /// steady schedule the laptop beats densely, so that a Wi-Fi radio in power save — which
+    /// dozes 100 ms after it last sent — is awake when the reveal comes: a dozing one gets it
+    /// at the access point's next beacon, up to 102 ms later than its path allows.
+    Imminent,
     /// Anything else.
     Other,
 }

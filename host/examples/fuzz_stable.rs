@@ -1,7 +1,7 @@
 //! A long fuzzing run on stable, without coverage guidance: the kept corpus of a harness
 //! mutated `RUNS` times (a million unless told), with the rate printed.
 //!
-//! `cargo run --release -p bolide-host --example fuzz_stable -- door|room|frames [RUNS] [SEED]`
+//! `cargo run --release -p bolide-host --example fuzz_stable -- door|room|frames|head [RUNS] [SEED]`
 
 use bolide_host::fuzzing::{self, Harness};
 
@@ -12,7 +12,8 @@ fn main() -> anyhow::Result<()> {
         "door" => fuzzing::door,
         "room" => fuzzing::room,
         "frames" => fuzzing::frames,
-        other => anyhow::bail!("no harness `{other}`: door, room or frames"),
+        "head" => fuzzing::head,
+        other => anyhow::bail!("no harness `{other}`: door, room, frames or head"),
     };
     let mut number = |what: &str, default: u64| -> anyhow::Result<u64> {
         match args.next() {

@@ -28,9 +28,12 @@ pub struct ServeArgs {
     #[arg(long)]
     pub no_web: bool,
     /// The browser client's page: a folder of its built files (index.html, .js, .wasm), read
-    /// into memory once when the host starts.
+    /// into memory once when the host starts (default: the page built into this host).
     #[arg(long, value_name = "DIR")]
     pub web_page: Option<PathBuf>,
+    /// Serve browsers no page: the door still seats a link (a page from elsewhere, a bot).
+    #[arg(long, conflicts_with = "web_page")]
+    pub no_web_page: bool,
     /// Where the certificate and the championship journal live (default: a per-user data folder).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,

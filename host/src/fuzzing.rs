@@ -1,4 +1,4 @@
-//! What the fuzzers drive (`fuzz/`, `cargo +nightly fuzz run frames|room`), and what the
+//! What the fuzzers drive (`fuzz/`, `cargo +nightly fuzz run frames|room|door|head`), and what the
 //! stable test `host/tests/fuzz_corpus.rs` replays from the committed corpora: the same
 //! entry points, so a crash found by a fuzzer stays found on every machine.
 //!
@@ -485,6 +485,12 @@ impl Bytes<'_> {
 
 /// A fuzz harness: hostile bytes in, a panic for what must not happen.
 pub type Harness = fn(&[u8]);
+
+/// The browser door's request heads: any bytes, cut into reads of any size
+/// (`net::web::fuzz_head`, parsed by httparse).
+pub fn head(data: &[u8]) {
+    crate::net::web::fuzz_head(data);
+}
 
 /// The inputs a fuzzer kept for `target` (`fuzz/corpus/TARGET` of this repository, never a
 /// path from elsewhere), sorted by name.

@@ -292,8 +292,9 @@ async fn open_web(server: &Server, args: &ServeArgs) -> anyhow::Result<Option<So
         return Ok(None);
     }
     let page = match &args.web_page {
+        _ if args.no_web_page => crate::net::web::Bundle::empty(),
         Some(dir) => crate::net::web::Bundle::from_dir(dir).context("--web-page")?,
-        None => crate::net::web::Bundle::empty(),
+        None => crate::net::web::Bundle::built_in(),
     };
     let quic = server.local_addr();
     let addr = args.web_bind.unwrap_or_else(|| {

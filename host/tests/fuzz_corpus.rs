@@ -78,3 +78,14 @@ fn every_kept_door_input_holds_the_door_s_bounds() {
 fn a_short_fuzzing_run_of_the_door_on_stable() {
     mutate("door", bolide_host::fuzzing::door, 50_000);
 }
+
+#[test]
+fn every_kept_request_head_parses_or_is_refused_without_a_panic() {
+    let inputs = replay("head", bolide_host::fuzzing::head);
+    assert!(inputs >= 4, "{inputs} request heads");
+}
+
+#[test]
+fn a_short_fuzzing_run_of_the_browser_door_s_request_heads_on_stable() {
+    mutate("head", bolide_host::fuzzing::head, 100_000);
+}

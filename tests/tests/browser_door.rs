@@ -154,10 +154,35 @@ async fn the_browser_door_serves_only_its_page_from_memory_with_cross_origin_iso
     assert!(status.contains("403"), "{status}");
 }
 
-/// A host without a page says so to a browser, and still seats a link.
+/// A host started with no page of its own serves the one built into it (`web/dist/`): the
+/// committed bytes to a browser that takes gzip, unpacked for one that does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_serves_the_page_built_into_it() {
+    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
+    let (_host, _, web, _) = start("browser-built-in", 2, &[]);
+    let (status, headers, body) = get(web, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(status.contains("200") && headers.contains("text/html"), "{status} {headers}");
+    assert_eq!(body, std::fs::read(dist.join("../index.html")).unwrap());
+    for file in ["bolide_web_bg.wasm", "bolide_web.js"] {
+        let packed = std::fs::read(dist.join(format!("{file}.gz"))).unwrap();
+        let ask = format!("GET /{file} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n");
+        let (status, headers, body) = get(web, &ask);
+        assert!(status.contains("200") && headers.contains("Content-Encoding: gzip"), "{status} {headers}");
+        assert!(body == packed, "{file}: the committed gzip, byte for byte");
+        let (status, headers, body) = get(web, &format!("GET /{file} HTTP/1.1\r\nHost: x\r\n\r\n"));
+        assert!(status.contains("200") && !headers.contains("Content-Encoding"), "{status} {headers}");
+        // A gzip ends with its unpacked length (mod 2³²).
+        let length = u32::from_le_bytes(packed[packed.len() - 4..].try_into().unwrap());
+        assert_eq!(body.len() as u32, length, "{file}: unpacked whole");
+    }
+    let (_, _, wasm) = get(web, "GET /bolide_web_bg.wasm HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(&wasm[..4], b"\0asm", "the page's module");
+}
+
+/// A host told to serve no page says so to a browser, and still seats a link.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_host_without_a_page_says_so_and_still_seats_a_link() {
-    let (_host, _, web, _) = start("browser-nopage", 2, &[]);
+    let (_host, _, web, _) = start("browser-nopage", 2, &["--no-web-page"]);
     let (status, _, body) = get(web, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(status.contains("404"), "{status}");
     assert!(String::from_utf8_lossy(&body).contains("join from the Bolide LAN window"));

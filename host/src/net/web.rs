@@ -18,8 +18,8 @@ use bolide_table::wire::{self, FrameDecoder, FrameError, close};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -45,11 +45,45 @@ pub struct Bundle {
 
 #[derive(Debug, Clone)]
 struct File {
-    bytes: Arc<[u8]>,
+    /// Its bytes; the page built into the host keeps only its gzipped bytes and unpacks them
+    /// the first time a browser that takes no gzip asks (`None`: they would not unpack).
+    bytes: Arc<OnceLock<Option<Arc<[u8]>>>>,
     kind: &'static str,
     /// The same bytes gzipped, when the bundle has them (`NAME.gz` beside `NAME`).
     gzip: Option<Arc<[u8]>>,
 }
+
+impl File {
+    fn plain(&self) -> Option<&Arc<[u8]>> {
+        self.bytes.get_or_init(|| self.gzip.as_deref().and_then(gunzip)).as_ref()
+    }
+}
+
+/// The largest file the page unpacks (its wasm is about 8 MB).
+const UNPACKED_LIMIT: u64 = 64 << 20;
+
+fn gunzip(gzip: &[u8]) -> Option<Arc<[u8]>> {
+    use std::io::Read;
+    let mut plain = Vec::new();
+    let mut decoder = flate2::read::GzDecoder::new(gzip).take(UNPACKED_LIMIT + 1);
+    match decoder.read_to_end(&mut plain) {
+        Ok(n) if (n as u64) <= UNPACKED_LIMIT => Some(plain.into()),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::error!("the browser page built into this host does not unpack: {e}");
+            None
+        }
+    }
+}
+
+/// The page built into the host: its HTML as written, its glue and module as
+/// `scripts/build-web.sh --dist` leaves them in `web/dist/` (CI checks they were built from the
+/// sources beside them, `web/dist/SOURCE`, and rebuilds them to compare).
+const BUILT_IN: [(&str, &[u8]); 3] = [
+    ("/index.html", include_bytes!("../../../web/index.html")),
+    ("/bolide_web.js.gz", include_bytes!("../../../web/dist/bolide_web.js.gz")),
+    ("/bolide_web_bg.wasm.gz", include_bytes!("../../../web/dist/bolide_web_bg.wasm.gz")),
+];
 
 impl Bundle {
     /// A bundle with no page: the door still seats browsers' links (a native client over
@@ -58,10 +92,29 @@ impl Bundle {
         Bundle::default()
     }
 
+    /// The page built into this host (`web/dist/`): what it serves unless told otherwise.
+    pub fn built_in() -> Bundle {
+        let mut bundle = Bundle::empty();
+        for (path, bytes) in BUILT_IN {
+            match path.strip_suffix(".gz") {
+                Some(plain) => bundle.insert_packed(plain, bytes.to_vec()),
+                None => bundle.insert(path, bytes.to_vec()),
+            }
+        }
+        bundle
+    }
+
     /// Adds a file at `path` (`/index.html`, `/bolide_web_bg.wasm`).
     pub fn insert(&mut self, path: &str, bytes: Vec<u8>) {
         let kind = content_type(path);
-        self.files.insert(path.to_string(), File { bytes: bytes.into(), kind, gzip: None });
+        let plain = Arc::new(OnceLock::from(Some(Arc::from(bytes))));
+        self.files.insert(path.to_string(), File { bytes: plain, kind, gzip: None });
+    }
+
+    /// Adds a file at `path` by its gzipped bytes alone, unpacked if a browser takes no gzip.
+    fn insert_packed(&mut self, path: &str, gzip: Vec<u8>) {
+        let kind = content_type(path);
+        self.files.insert(path.to_string(), File { bytes: Arc::default(), kind, gzip: Some(gzip.into()) });
     }
 
     /// Gives the file at `path` its gzipped bytes (sent to a browser that takes gzip).
@@ -205,6 +258,28 @@ enum HeadError {
     Io(#[from] std::io::Error),
 }
 
+/// The fuzzers' way in (`fuzzing::head`): `data` read as [`read_head`] reads a socket — its
+/// first byte says how many bytes each read brings, the rest is what the peer sent — until a
+/// head parses, fails, or passes [`HEAD_LIMIT`]. Whatever the bytes: no panic, and a parsed
+/// head accounts for no byte it was not given and keeps no query or fragment in its path.
+#[doc(hidden)]
+pub fn fuzz_head(data: &[u8]) {
+    let (step, sent) = data.split_first().map_or((1, data), |(&step, sent)| (usize::from(step).max(1), sent));
+    let mut read = 0;
+    while read < sent.len() && read < HEAD_LIMIT {
+        read = (read + step).min(sent.len());
+        match parse_head(&sent[..read]) {
+            Ok(None) => continue,
+            Ok(Some(request)) => {
+                assert!(request.extra <= read, "{} bytes past a head of {read}", request.extra);
+                assert!(!request.path.contains(['?', '#']), "{}", request.path);
+                return;
+            }
+            Err(_) => return,
+        }
+    }
+}
+
 /// Reads and parses one request head, at most [`HEAD_LIMIT`] bytes.
 async fn read_head(stream: &mut TcpStream) -> Result<Request, HeadError> {
     let mut buf = Vec::with_capacity(1024);
@@ -333,12 +408,17 @@ async fn serve(
     // readers are bounded as handshakes are, per address and in all.
     let _slot = slot;
     match bundle.get(&request.path) {
-        Some(file) => match (&file.gzip, request.gzip) {
-            (Some(gzip), true) => answer(&mut stream, "200 OK", file.kind, gzip, true).await?,
-            _ => answer(&mut stream, "200 OK", file.kind, &file.bytes, false).await?,
+        Some(file) => match (&file.gzip, request.gzip, file.plain()) {
+            (Some(gzip), true, _) => answer(&mut stream, "200 OK", file.kind, gzip, true).await?,
+            (_, _, Some(plain)) => answer(&mut stream, "200 OK", file.kind, plain, false).await?,
+            (_, _, None) => {
+                let text =
+                    "this host's page is damaged: ask a browser that takes gzip, or start the host with --web-page\n";
+                plain(&mut stream, "500 Internal Server Error", text).await?
+            }
         },
         None if !bundle.has_page() => {
-            let text = "this host serves no browser page (it was built without one): join from the Bolide LAN window\n";
+            let text = "this host serves no browser page (it was started with --no-web-page): join from the Bolide LAN window\n";
             plain(&mut stream, "404 Not Found", text).await?
         }
         None => plain(&mut stream, "404 Not Found", "no such file\n").await?,
@@ -676,9 +756,22 @@ Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrig
         assert!(!bundle.has_page());
         bundle.insert("/index.html", b"<html>".to_vec());
         bundle.insert("/bolide_web_bg.wasm", vec![0, 97, 115, 109]);
-        assert_eq!(&*bundle.get("/").unwrap().bytes, b"<html>");
+        assert_eq!(bundle.get("/").unwrap().plain().map(|b| &b[..]), Some(&b"<html>"[..]));
         assert_eq!(bundle.get("/bolide_web_bg.wasm").unwrap().kind, "application/wasm");
         assert!(bundle.get("/../Cargo.toml").is_none());
         assert!(bundle.get("/etc/passwd").is_none());
+    }
+
+    #[test]
+    fn the_page_built_in_unpacks_its_module_for_a_browser_without_gzip() {
+        let bundle = Bundle::built_in();
+        assert!(bundle.has_page());
+        let wasm = bundle.get("/bolide_web_bg.wasm").unwrap();
+        assert_eq!(wasm.kind, "application/wasm");
+        assert_eq!(&wasm.plain().unwrap()[..4], b"\0asm");
+        // Damaged bytes answer nothing rather than a panic.
+        let mut damaged = Bundle::empty();
+        damaged.insert_packed("/x.js", b"not gzip".to_vec());
+        assert!(damaged.get("/x.js").unwrap().plain().is_none());
     }
 }

@@ -664,7 +664,7 @@ fn analyse(
         commit_delay_ms: percentiles(commit),
         owd_max_ms: config.latency_ms.iter().chain(&config.up_latency_ms).cloned().fold(0.0, f64::max)
             + config.jitter_ms
-            + if config.jitter_dist == JitterDist::Wifi { socket::BEACON_US as f64 / 1000.0 } else { 0.0 },
+            + if config.jitter_dist.beacons() { socket::BEACON_US as f64 / 1000.0 } else { 0.0 },
         clock_error_ms: percentiles(clock_error),
         photo_finish_reactions: photo_error.len(),
         photo_finish_error_ms: percentiles(photo_error),

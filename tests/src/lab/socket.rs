@@ -27,15 +27,30 @@ pub enum JitterDist {
     /// Pareto with shape 1.5 scaled so that its median is `jitter / 4`: mostly small, with a
     /// heavy tail (capped at 10 × `jitter`).
     Pareto,
-    /// A laptop on Wi-Fi with power saving: what the access point sends it waits for the next
-    /// beacon ([`BEACON_US`], at a phase of its own per laptop) and leaves in a burst; both
-    /// ways, link-layer retries add a heavy tail ([`RETRY_SHARE`] of packets, Pareto from
-    /// 0.3 ms, capped at `jitter`).
+    /// A laptop on Wi-Fi whose radio dozes all the time (legacy power save, some phones'
+    /// strictest mode): what the access point sends it waits for the next beacon
+    /// ([`BEACON_US`], at a phase of its own per laptop) and leaves in a burst. Both ways,
+    /// link-layer retries add a heavy tail ([`RETRY_SHARE`] of packets, Pareto from 0.3 ms,
+    /// capped at `jitter`).
     Wifi,
+    /// As [`JitterDist::Wifi`], but the radio dozes as laptops' drivers make it (dynamic power
+    /// save): awake for [`DOZE_AFTER_US`] after it last sent or received, dozing after that.
+    WifiDynamic,
+}
+
+impl JitterDist {
+    /// Whether the access point may hold what it sends until a beacon.
+    pub fn beacons(self) -> bool {
+        matches!(self, JitterDist::Wifi | JitterDist::WifiDynamic)
+    }
 }
 
 /// A Wi-Fi beacon interval: 100 time units of 1.024 ms.
 pub const BEACON_US: u64 = 102_400;
+/// How long a radio in dynamic power save stays awake after it last sent or received data:
+/// Intel's iwlmvm driver sets 100 ms for both (`rx_data_timeout`, `tx_data_timeout`), as
+/// mac80211's `dynamic_ps_timeout` does for the others.
+pub const DOZE_AFTER_US: u64 = 100_000;
 /// The share of Wi-Fi packets that needed link-layer retries.
 pub const RETRY_SHARE: f64 = 0.2;
 /// Mean length of a burst of loss (`--burst-loss`): all packets of that stretch are lost.
@@ -64,6 +79,55 @@ struct Runs {
     until_us: f64,
 }
 
+/// When the laptop's radio is awake (Wi-Fi's dynamic power save), µs since the socket was
+/// bound: from when it last woke (a beacon, or its own send) until [`DOZE_AFTER_US`] after it
+/// last sent or was handed a packet. It starts dozing.
+#[derive(Debug, Default)]
+struct Radio {
+    awake_from_us: u64,
+    awake_until_us: u64,
+}
+
+impl Radio {
+    /// The laptop sends at `at_us`: awake now (a dozing radio wakes to send) and a while after.
+    /// What the access point holds for a beacon already due still leaves with that beacon
+    /// (the model keeps the host's packets in order).
+    fn sends(&mut self, at_us: u64) {
+        if at_us >= self.awake_until_us {
+            self.awake_from_us = at_us;
+        }
+        self.awake_until_us = self.awake_until_us.max(at_us.saturating_add(DOZE_AFTER_US));
+    }
+
+    /// How long the access point holds a packet it has at `at_us`: nothing while the radio is
+    /// awake; until the beacon that wakes it otherwise (`phase_us`: this laptop's beacons).
+    fn hold(&mut self, at_us: u64, phase_us: u64) -> u64 {
+        if (self.awake_from_us..self.awake_until_us).contains(&at_us) {
+            return 0;
+        }
+        if at_us < self.awake_from_us {
+            // The radio is to wake at a beacon already: the packet leaves with that burst.
+            return self.awake_from_us - at_us;
+        }
+        let hold = until_beacon(at_us, phase_us);
+        self.awake_from_us = at_us + hold;
+        self.awake_until_us = self.awake_from_us;
+        hold
+    }
+
+    /// The radio was handed a packet at `at_us`: awake a while longer.
+    fn handed(&mut self, at_us: u64) {
+        self.awake_until_us = self.awake_until_us.max(at_us.saturating_add(DOZE_AFTER_US));
+    }
+}
+
+/// From `at_us` to the next beacon of a laptop whose beacons fall at `phase_us` (mod
+/// [`BEACON_US`]); 0 on a beacon.
+fn until_beacon(at_us: u64, phase_us: u64) -> u64 {
+    let since = (at_us + BEACON_US - phase_us % BEACON_US) % BEACON_US;
+    (BEACON_US - since) % BEACON_US
+}
+
 /// One direction's state: its conditions, its random draws, its runs of loss.
 struct Direction {
     spec: PathSpec,
@@ -82,8 +146,9 @@ impl Direction {
         Direction { spec, rng: ChaCha8Rng::seed_from_u64(seed), runs, phase_us, downlink }
     }
 
-    /// A packet `at_us` after the socket was bound: lost (`None`) or its delay.
-    fn delay(&mut self, at_us: u64) -> Option<Duration> {
+    /// A packet `at_us` after the socket was bound: lost (`None`) or its delay. `radio` is
+    /// the laptop's, which both directions keep awake.
+    fn delay(&mut self, at_us: u64, radio: &mut Radio) -> Option<Duration> {
         let spec = self.spec;
         if spec.loss > 0.0 && self.rng.random_bool(spec.loss) {
             return None;
@@ -100,20 +165,23 @@ impl Direction {
             _ if spec.jitter_us == 0 && spec.dist != JitterDist::Wifi => 0,
             JitterDist::Uniform => rng.random_range(0..spec.jitter_us),
             JitterDist::Pareto => (pareto(rng, spec.jitter_us as f64 / 4.0, 1.5) as u64).min(10 * spec.jitter_us),
-            JitterDist::Wifi => {
+            JitterDist::Wifi | JitterDist::WifiDynamic => {
                 let retry = if rng.random_bool(RETRY_SHARE) {
                     (pareto(rng, 600.0, 1.2) as u64).min(spec.jitter_us.max(300))
                 } else {
                     0
                 };
-                let hold = if self.downlink {
-                    // Buffered at the access point until the next beacon after it got there.
-                    let at_ap = at_us + spec.latency_us;
-                    let since = (at_ap + BEACON_US - self.phase_us % BEACON_US) % BEACON_US;
-                    (BEACON_US - since) % BEACON_US
-                } else {
-                    0
+                if !self.downlink {
+                    radio.sends(at_us);
+                    return Some(Duration::from_micros(spec.latency_us + retry));
+                }
+                // Buffered at the access point, when it got there, while the radio dozes.
+                let at_ap = at_us + spec.latency_us;
+                let hold = match spec.dist {
+                    JitterDist::WifiDynamic => radio.hold(at_ap, self.phase_us),
+                    _ => until_beacon(at_ap, self.phase_us),
                 };
+                radio.handed(at_ap + hold + retry);
                 hold + retry
             }
         };
@@ -294,6 +362,8 @@ struct Shared {
     up: Mutex<Direction>,
     /// Host → client.
     down: Mutex<Direction>,
+    /// Locked after a direction, never before.
+    radio: Mutex<Radio>,
     blackouts: Blackouts,
 }
 
@@ -303,7 +373,8 @@ impl Shared {
         if self.blackouts.dark(at_us) {
             return None;
         }
-        direction.lock().expect("direction").delay(at_us)
+        let mut direction = direction.lock().expect("direction");
+        direction.delay(at_us, &mut self.radio.lock().expect("radio"))
     }
 }
 
@@ -334,6 +405,7 @@ impl DelaySocket {
             bound: Instant::now(),
             up: Mutex::new(Direction::new(path.up, seed, phase, false)),
             down: Mutex::new(Direction::new(path.down, seed.rotate_left(17) ^ 0xD0, phase, true)),
+            radio: Mutex::default(),
             blackouts: path.blackouts,
         });
         let (tx, rx) = mpsc::unbounded_channel();
@@ -411,22 +483,53 @@ mod tests {
         PathSpec { latency_us: 1_000, jitter_us: 20_000, dist, loss: 0.0, burst_loss }
     }
 
+    /// Whether a packet handed over at `delivered` left with a burst at one of the beacons
+    /// (30 ms + k·102.4 ms), give or take a retry.
+    fn at_a_beacon(delivered: u64) -> bool {
+        (delivered + BEACON_US - 30_000) % BEACON_US <= 20_000
+    }
+
     #[test]
-    fn wifi_holds_what_the_access_point_sends_until_the_beacon() {
+    fn a_dozing_radio_gets_what_the_access_point_sends_at_the_beacon() {
         let mut down = Direction::new(spec(JitterDist::Wifi, 0.0), 1, 30_000, true);
         let mut up = Direction::new(spec(JitterDist::Wifi, 0.0), 2, 30_000, false);
+        let mut radio = Radio::default();
         let (mut held, mut n) = (0, 0);
         for at in (0..10_000_000).step_by(7_919) {
-            let d = down.delay(at).unwrap().as_micros() as u64;
-            // Delivered at a beacon (30 ms + k·102.4 ms), plus any retry.
-            let delivered = at + d;
-            let since_beacon = (delivered + BEACON_US - 30_000) % BEACON_US;
-            held += u64::from(since_beacon <= 20_000);
+            // Sending every 8 ms does not wake it.
+            assert!(up.delay(at, &mut radio).unwrap().as_micros() as u64 <= 21_000);
+            let d = down.delay(at, &mut radio).unwrap().as_micros() as u64;
+            held += u64::from(at_a_beacon(at + d));
             n += 1;
             assert!(d <= 1_000 + BEACON_US + 20_000, "{d}");
-            assert!(up.delay(at).unwrap().as_micros() as u64 <= 21_000);
         }
         assert_eq!(held, n, "every downlink packet leaves at a beacon");
+    }
+
+    #[test]
+    fn a_radio_in_dynamic_power_save_wakes_when_it_sends_and_dozes_when_quiet() {
+        let mut down = Direction::new(spec(JitterDist::WifiDynamic, 0.0), 1, 30_000, true);
+        let mut up = Direction::new(spec(JitterDist::WifiDynamic, 0.0), 2, 30_000, false);
+        let mut radio = Radio::default();
+        // A laptop that beats every 10 ms: what the host sends it is never held for a beacon.
+        for at in (0..5_000_000).step_by(10_000) {
+            up.delay(at, &mut radio).unwrap();
+            let d = down.delay(at + 3_000, &mut radio).unwrap().as_micros() as u64;
+            assert!(d <= 1_000 + 20_000, "held {d} µs while the radio sends every 10 ms");
+        }
+        // Quiet for a second: it dozes, the first packet waits for the beacon, and one sent
+        // right after it finds the radio awake.
+        let quiet = 6_000_000 + 7_000;
+        let first = quiet + down.delay(quiet, &mut radio).unwrap().as_micros() as u64;
+        assert!(at_a_beacon(first) && first > quiet + 21_000, "{first}");
+        let next = first + 5_000;
+        let d = down.delay(next, &mut radio).unwrap().as_micros() as u64;
+        assert!(d <= 21_000, "held {d} µs right after a burst");
+        // A packet that reaches the access point before that beacon leaves with its burst.
+        let mut radio = Radio::default();
+        let a = down.delay(quiet, &mut radio).unwrap().as_micros() as u64 + quiet;
+        let b = down.delay(quiet + 10_000, &mut radio).unwrap().as_micros() as u64 + quiet + 10_000;
+        assert!(at_a_beacon(a) && at_a_beacon(b), "{a} {b}");
     }
 
     #[test]
@@ -435,7 +538,7 @@ mod tests {
         let (mut lost, mut runs, mut was_lost) = (0, 0, false);
         let n = 2_000_000;
         for i in 0..n {
-            let gone = d.delay(i * 1_000).is_none(); // a packet every ms for 2 000 s
+            let gone = d.delay(i * 1_000, &mut Radio::default()).is_none(); // a packet every ms for 2 000 s
             lost += usize::from(gone);
             runs += usize::from(gone && !was_lost);
             was_lost = gone;

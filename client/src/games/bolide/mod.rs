@@ -73,6 +73,7 @@ impl ClientGame for Bolide {
     fn stage(view: &PlayerView) -> Stage {
         match view.phase {
             PhaseView::CupDown => Stage::Countdown,
+            PhaseView::KlaxonPicks { .. } => Stage::Imminent,
             PhaseView::Grab | PhaseView::Echange => Stage::Moment,
             _ => Stage::Other,
         }
