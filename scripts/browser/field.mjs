@@ -14,7 +14,7 @@
 //
 // Bounded: every wait has a deadline, the whole run 6 minutes.
 
-import { startHost, launchChromium, until, playTurn } from './lib.mjs';
+import { startHost, launchChromium, until, playTurn, pageFlags } from './lib.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ setTimeout(() => { console.error('browser field run: out of time'); process.exit
 
 const report = join(out, 'field-report.json');
 const { host, info, log } = await startHost(hostBin, ['--fairness-test', '--report', report, '--races', '2',
-  '--lift-delay-ms', '300', '--turn-timeout-s', '10', '--grab-timeout-s', '4', '--web-page', bundle]);
+  '--lift-delay-ms', '300', '--turn-timeout-s', '10', '--grab-timeout-s', '4', ...pageFlags(bundle)]);
 const word = info.code.split('-')[0];
 console.log(`browser field run: the host serves ${info.web[0]}`);
 

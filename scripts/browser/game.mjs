@@ -7,12 +7,12 @@
 // refused; then it watches the race with the right word (its screens shot as it goes). And
 // the page's bytes are the bundle's.
 //
-//   node scripts/browser/game.mjs HOST_BINARY BUNDLE_DIR SCREENSHOT_DIR
+//   node scripts/browser/game.mjs HOST_BINARY BUNDLE_DIR|built-in SCREENSHOT_DIR
 //
 // Bounded: every wait has a deadline, the whole run 5 minutes.
 
-import { startHost, launchChromium, until as untilTitle, playTurn } from './lib.mjs';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { startHost, launchChromium, until as untilTitle, playTurn, pageFlags, pageFile } from './lib.mjs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [hostBin, bundle, out] = process.argv.slice(2);
@@ -24,9 +24,9 @@ mkdirSync(out, { recursive: true });
 const deadline = Date.now() + 5 * 60_000;
 setTimeout(() => { console.error('browser game: out of time'); process.exit(1); }, 5 * 60_000).unref();
 
-// The host: one race, two bots, a drawn code word, the page from BUNDLE_DIR.
+// The host: one race, two bots, a drawn code word, the page from BUNDLE_DIR (or its own).
 const { host, info, log } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '300',
-  '--lift-delay-ms', '800', '--web-page', bundle]);
+  '--lift-delay-ms', '800', ...pageFlags(bundle)]);
 const url = info.web[0];
 const word = info.code.split('-')[0];
 console.log(`browser game: the host serves ${url}, word ${word}`);
@@ -34,7 +34,7 @@ console.log(`browser game: the host serves ${url}, word ${word}`);
 // The page's bytes are the bundle's, gzipped or not.
 for (const file of ['index.html', 'bolide_web.js', 'bolide_web_bg.wasm']) {
   const plain = Buffer.from(await (await fetch(`${url}/${file}`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
-  const want = readFileSync(join(bundle, file));
+  const want = pageFile(bundle, file);
   if (!plain.equals(want)) throw new Error(`${file}: the page's bytes are not the bundle's`);
 }
 {

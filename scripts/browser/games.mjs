@@ -10,7 +10,7 @@
 //
 // Bounded: every wait has a deadline, each game 4 minutes.
 
-import { startHost, launchChromium, until as untilTitle } from './lib.mjs';
+import { startHost, launchChromium, until as untilTitle, pageFlags } from './lib.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -29,7 +29,7 @@ async function sit(game, args) {
   const deadline = Date.now() + 4 * 60_000;
   const until = (page, pattern, what) => untilTitle(page, pattern, what, deadline);
   const { host, info } = await startHost(hostBin, ['--game', game, '--bots', '2', '--bot-delay-ms', '200',
-    '--web-page', bundle, ...args]);
+    ...pageFlags(bundle), ...args]);
   const url = info.web[0], word = info.code.split('-')[0];
   const desk = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await desk.goto(`${url}/#${word}`);

@@ -4,9 +4,10 @@
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 /// `bolide-host serve ARGS --json` on loopback, with a data folder of its own; resolves to
 /// { host (the child), info (its JSON line), log() (its stderr so far) }.
@@ -87,4 +88,17 @@ export function summary(xs) {
   const size = xs.map(Math.abs);
   return { p50: r(percentile(size, 50)), p99: r(percentile(size, 99)), median: r(percentile(xs, 50)),
     min: r(Math.min(...xs)), max: r(Math.max(...xs)) };
+}
+
+/** The host's flags for the page in `bundle`: a folder (`scripts/build-web.sh OUT`), or
+ * `built-in` for the page built into the host (web/dist/). */
+export function pageFlags(bundle) {
+  return bundle === 'built-in' ? [] : ['--web-page', bundle];
+}
+
+/** The bytes the host must serve as `file` of the page in `bundle` (unpacked). */
+export function pageFile(bundle, file) {
+  if (bundle !== 'built-in') return readFileSync(join(bundle, file));
+  if (file === 'index.html') return readFileSync('web/index.html');
+  return gunzipSync(readFileSync(join('web/dist', `${file}.gz`)));
 }

@@ -19,7 +19,7 @@
 //
 // Bounded: every wait has a deadline; the run, 4 s a trial and 2 minutes more.
 
-import { startHost, launchChromium, until, nowNs, lineUpClocks, summary } from './lib.mjs';
+import { startHost, launchChromium, until, nowNs, lineUpClocks, summary, pageFlags } from './lib.mjs';
 import { decodePng } from './png.mjs';
 import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -61,7 +61,7 @@ const CLICK = [245, 195];
 const TOUCH = [561, 195];
 const KEYS = ['1', '2', '3', '4', '5', '6'];
 
-const { info } = await startHost(hostBin, ['--web-page', bundle]);
+const { info } = await startHost(hostBin, [...pageFlags(bundle)]);
 const browser = await launchChromium();
 // Chromium's browser process takes the system's input events (it is where a key's
 // `timeStamp` is set): it plays the X server's part and, as window-timing.sh runs Xvfb and its
