@@ -1,12 +1,13 @@
 // The other two games from a browser, as a person would play them: `bolide-host serve --game
 // GAME` with two bots serves the page; a 1280×800 page joins and plays by keys, following the
-// page's title, while a phone (390×844, touch) watches the same table. 1000 Bornes: one hand
+// page's title, while a phone (390×844, touch) and a TV-sized page (1920×1080) watch the same
+// table. 1000 Bornes: one hand
 // (1 picks the first card, Enter plays it where it can only go, D discards it) with every
 // Coup-Fourré window answered by Space — at least one must come and be called. Entenrallye: the
 // first turn of the browser's player (1 takes the first action offered, until the turn passes).
-// Screenshots of both pages go to OUT.
+// Screenshots of the three pages go to OUT.
 //
-//   node scripts/browser/games.mjs HOST_BINARY BUNDLE_DIR OUT
+//   node scripts/browser/games.mjs HOST_BINARY BUNDLE_DIR|built-in OUT
 //
 // Bounded: every wait has a deadline, each game 4 minutes.
 
@@ -24,7 +25,7 @@ setTimeout(() => { console.error('browser games: out of time'); process.exit(1);
 
 const browser = await launchChromium();
 
-/// A table of `game` with two bots; the desk seated as Anne, the phone watching.
+/// A table of `game` with two bots; the desk seated as Anne, a phone and a TV watching.
 async function sit(game, args) {
   const deadline = Date.now() + 4 * 60_000;
   const until = (page, pattern, what) => untilTitle(page, pattern, what, deadline);
@@ -44,12 +45,20 @@ async function sit(game, args) {
   await phone.waitForTimeout(300);
   await phone.touchscreen.tap(105, 366); // Watch this table
   await until(phone, /lobby/, `${game}: phone lobby`);
+  // A TV-sized browser watching too: the whole table on one screen.
+  const tv = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+  await tv.goto(`${url}/#${word}`);
+  await until(tv, /^Bolide$/, `${game}: TV start page`);
+  await tv.waitForTimeout(300);
+  await tv.mouse.click(293, 256); // Watch this table
+  await until(tv, /lobby/, `${game}: TV lobby`);
   await desk.waitForTimeout(500);
   await desk.screenshot({ path: join(out, `browser-${game}-lobby.png`) });
   await desk.mouse.click(320, 220); // Ready
   return { host, desk, phone, until, deadline, shot: async (name) => {
     await desk.screenshot({ path: join(out, `browser-${game}-${name}.png`) });
     await phone.screenshot({ path: join(out, `browser-phone-${game}-${name}.png`) });
+    await tv.screenshot({ path: join(out, `browser-tv-${game}-${name}.png`) });
   } };
 }
 
