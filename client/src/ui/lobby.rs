@@ -89,14 +89,24 @@ pub(crate) fn frame<W: ClientGame>(
     if let Some(host) = hosting {
         room_code(ui, host, w);
     }
-    ui.columns(2, |cols| {
-        seats(&mut cols[0], live, t, lobby, says.starts_when, w);
-        let first = t.seat == Some(Seat(0));
-        settings(&mut cols[1], lobby, first);
+    let first = t.seat == Some(Seat(0));
+    if super::look::narrow(ui) {
+        // A phone held upright: the table's settings under the pilots, not squeezed beside them.
+        seats(ui, live, t, lobby, says.starts_when, w);
+        ui.separator();
+        settings(ui, lobby, first);
         if first {
-            other_games(&mut cols[1], live, says.game, says.games, w);
+            other_games(ui, live, says.game, says.games, w);
         }
-    });
+    } else {
+        ui.columns(2, |cols| {
+            seats(&mut cols[0], live, t, lobby, says.starts_when, w);
+            settings(&mut cols[1], lobby, first);
+            if first {
+                other_games(&mut cols[1], live, says.game, says.games, w);
+            }
+        });
+    }
     if let Some(refusal) = &t.refusal {
         ui.colored_label(egui::Color32::from_rgb(230, 120, 40), refusal);
     }

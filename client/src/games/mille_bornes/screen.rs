@@ -184,11 +184,11 @@ impl MilleBornesUi {
                 game.act(Action::CoupFourre, crate::ui::stamp::input_us(trigger, game.clock(), now));
             }
         }
-        let width = (ui.available_width() / 8.0).clamp(70.0, 150.0);
+        let width = hand_card_width(ui.available_width(), ui.spacing().item_spacing.x, crate::ui::look::narrow(ui));
         let size = Vec2::new(width, width * 1.4);
         let mut pointed = None;
         let keys = &crate::ui::look::NUMBER_KEYS[..7];
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for (i, card) in view.hand.iter().enumerate() {
                 let playable = legal.iter().any(|a| matches!(a, Action::Play { card: c, .. } if c == card));
                 let selected = self.selected == Some(*card);
@@ -236,6 +236,12 @@ impl MilleBornesUi {
     }
 }
 
+/// How wide a card of the hand is: on a laptop seven in a row with room to spare; on a phone
+/// held upright (`narrow`) two rows of four, each card a thumb's width.
+fn hand_card_width(available: f32, gap: f32, narrow: bool) -> f32 {
+    if narrow { ((available - 3.0 * gap) / 4.0).clamp(56.0, 150.0) } else { (available / 8.0).clamp(70.0, 150.0) }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn tableaux(
     ui: &mut egui::Ui,
@@ -248,7 +254,12 @@ fn tableaux(
     w: &Words,
 ) -> Option<(Option<Card>, u8)> {
     let my_side = you.map(|you| side_of(you, view.sides));
-    let columns = if view.sides > 2 { 2 } else { view.sides.max(1) as usize };
+    // One column on a phone held upright: two tableaux side by side do not fit.
+    let columns = match view.sides {
+        _ if crate::ui::look::narrow(ui) => 1,
+        sides if sides > 2 => 2,
+        sides => sides.max(1) as usize,
+    };
     let mut picked = None;
     egui::Grid::new("mb-tableaux").num_columns(columns).spacing(Vec2::new(24.0, 16.0)).show(ui, |ui| {
         for (i, t) in view.tableaux.iter().enumerate() {
@@ -463,4 +474,21 @@ fn podium(ui: &mut egui::Ui, game: &NetTable, view: &View, names: &[String], w: 
                 plot.line(egui_plot::Line::new(side_name(view, names, side), points).width(3.0));
             }
         });
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::hand_card_width;
+
+    #[test]
+    fn the_hand_fits_a_laptop_in_one_row_and_a_phone_in_two() {
+        let gap = 8.0;
+        let laptop = hand_card_width(1264.0, gap, false);
+        assert!(7.0 * laptop + 6.0 * gap <= 1264.0 && laptop >= 70.0, "{laptop}");
+        for width in [374.0, 320.0] {
+            let card = hand_card_width(width, gap, true);
+            assert!(4.0 * card + 3.0 * gap <= width, "{width} px: four cards of {card} fit");
+            assert!(card >= 56.0, "a thumb's width");
+        }
+    }
 }

@@ -58,21 +58,21 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, lobby: &LobbyStateOf<
             ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id);
             ui.end_row();
             ui.label(w.bots_play_setting);
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 for (level, words) in [(BotLevel::Random, w.for_fun), (BotLevel::Strategic, w.to_win)] {
                     ui.selectable_value(&mut s.bot_level, level, words);
                 }
             });
             ui.end_row();
             ui.label(w.mb_trip);
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 for km in [1000, 700] {
                     ui.selectable_value(&mut s.game.target_km, km, format!("{km} km"));
                 }
             });
             ui.end_row();
             ui.label(w.mb_play_to);
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.selectable_value(&mut s.game.mode, GameMode::Points { target: 5000 }, w.mb_to_5000);
                 for hands in [1, 3, 5] {
                     ui.selectable_value(&mut s.game.mode, GameMode::Hands { hands }, (w.mb_hands_n)(hands));
@@ -80,14 +80,14 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, lobby: &LobbyStateOf<
             });
             ui.end_row();
             ui.label(w.mb_window_length);
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 for ms in [2000, 3000, 5000, 8000] {
                     ui.selectable_value(&mut s.game.window_ms, ms, format!("{} s", ms / 1000));
                 }
             });
             ui.end_row();
             ui.label(w.mb_turn_timer);
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.selectable_value(&mut s.game.turn_timer_s, 0, w.off);
                 for seconds in [30, 60] {
                     ui.selectable_value(&mut s.game.turn_timer_s, seconds, format!("{seconds} s"));
@@ -95,7 +95,7 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, lobby: &LobbyStateOf<
             });
             ui.end_row();
             ui.label(w.mb_coup_fourre_mode);
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.selectable_value(&mut s.game.coup_fourre, CoupFourreMode::RealTime, w.mb_real_time);
                 ui.selectable_value(&mut s.game.coup_fourre, CoupFourreMode::Automatic, w.mb_automatic);
             });
