@@ -92,9 +92,11 @@ pub enum Phase {
         die: u8,
         swapped: bool,
     },
-    /// E-11.4: judged; the player chooses the hidden parts to keep.
+    /// E-11.4: judged; the player chooses the hidden parts to keep. `fitted`: how many
+    /// fitted parts already went back (told with the kept ones, in one line).
     Keep {
         die: u8,
+        fitted: u8,
     },
     Over,
 }
@@ -186,7 +188,8 @@ impl View {
         let seat_ok = |s: Seat| s.0 < players;
         let die_ok = |d: u8| (1..=6).contains(&d);
         let phase_ok = match self.phase {
-            Phase::Drive { die } | Phase::Special { die, .. } | Phase::Keep { die } => die_ok(die),
+            Phase::Drive { die } | Phase::Special { die, .. } => die_ok(die),
+            Phase::Keep { die, fitted } => die_ok(die) && usize::from(fitted) <= part::Section::ALL.len(),
             Phase::Roll | Phase::Over => true,
         };
         let fitted_ok = |fitted: &[Option<Part>; 4]| {
@@ -449,12 +452,12 @@ impl Rallye {
                 let Ok(reach) = self.check_drive(seat, die, (to, squares, buy, repair)) else { return };
                 self.drive(seat, die, reach, buy, repair, events);
             }
-            (Phase::Keep { die }, Action::Keep { parts }) => {
+            (Phase::Keep { die, fitted }, Action::Keep { parts }) => {
                 let car = &mut self.cars[i];
                 let kept: Vec<Part> = parts.iter().flatten().copied().collect();
                 let back: Vec<Part> = car.hidden.iter().copied().filter(|p| !kept.contains(p)).collect();
                 car.hidden = kept;
-                self.return_parts(seat, back, events);
+                self.return_parts(seat, fitted, back, events);
                 self.end_turn(die, events);
             }
             (Phase::Special { die, swapped }, Action::Fit { part }) => {
@@ -538,8 +541,8 @@ impl Rallye {
             let fitted: Vec<Part> = car.fitted.iter_mut().filter_map(Option::take).collect();
             self.pile.extend(fitted.iter().copied());
             if self.cars[i].hidden.len() > 2 {
-                events.push(Event::PartsReturned { seat, fitted: fitted.len() as u8, hidden: 0, kept: 0 });
-                self.phase = Phase::Keep { die };
+                // The line that says what went back waits for the choice (`return_parts`).
+                self.phase = Phase::Keep { die, fitted: fitted.len() as u8 };
             } else {
                 let kept = self.cars[i].hidden.len() as u8;
                 events.push(Event::PartsReturned { seat, fitted: fitted.len() as u8, hidden: 0, kept });
@@ -571,10 +574,10 @@ impl Rallye {
         }
     }
 
-    /// E-11.4: `back` goes into the pile, which is shuffled.
-    fn return_parts(&mut self, seat: Seat, back: Vec<Part>, events: &mut Vec<Event>) {
+    /// E-11.4: `back` goes into the pile (after the `fitted` parts), which is shuffled.
+    fn return_parts(&mut self, seat: Seat, fitted: u8, back: Vec<Part>, events: &mut Vec<Event>) {
         let kept = self.cars[seat.index()].hidden.len() as u8;
-        events.push(Event::PartsReturned { seat, fitted: 0, hidden: back.len() as u8, kept });
+        events.push(Event::PartsReturned { seat, fitted, hidden: back.len() as u8, kept });
         self.pile.extend(back);
         self.shuffle_pile();
     }
@@ -644,14 +647,21 @@ impl Rallye {
         events.push(Event::TurnStarted { seat: self.turn });
     }
 
-    /// E-12.6: every car that still owes `check` is settled where it stands.
+    /// E-12.6: every car that still owes `check` is settled; a car on M4 stays there (E-11.7
+    /// prevails: `docs/rules/entenrallye-rulings.md`), every other one goes to the workshop
+    /// or behind it.
     fn round_up(&mut self, check: Inspection, events: &mut Vec<Event>) {
         let b = board();
         for (i, car) in self.cars.iter_mut().enumerate().filter(|(_, c)| c.owes(check)) {
             let faults = car.faults();
             let minus = faults.saturating_sub(car.repair);
-            car.at =
-                if minus == 0 { b.workshops[check.index()] } else { b.minus[check.index()][usize::from(minus) - 1] };
+            car.at = if car.at == b.meetings[3] {
+                car.at
+            } else if minus == 0 {
+                b.workshops[check.index()]
+            } else {
+                b.minus[check.index()][usize::from(minus) - 1]
+            };
             car.repair = car.repair.saturating_sub(faults);
             car.checks[check.index()] = Check::RoundedUp;
             car.waiting = None;

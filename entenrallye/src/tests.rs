@@ -752,13 +752,17 @@ fn e_11_4_after_judging_the_card_is_bare_and_two_hidden_parts_are_kept() {
     place(&mut g, 0, "M1in3");
     calendar(&mut g, 2, 1);
     g.set_die(Seat(0), 1);
-    go(&mut g, 0, drive("M1", 1, false, 0));
-    assert_eq!(g.phase(), Phase::Keep { die: 1 });
+    let events = go(&mut g, 0, drive("M1", 1, false, 0));
+    assert_eq!(g.phase(), Phase::Keep { die: 1, fitted: 2 });
+    // Nothing is said to have gone back before the choice: one line tells it all.
+    assert!(!events.iter().any(|e| matches!(e, Event::PartsReturned { .. })));
     assert_eq!(refused(&g, 0, Action::EndTurn), RuleError::KeepFirst);
     assert_eq!(refused(&g, 0, Action::Keep { parts: [Some(Part(24)), Some(Part(24))] }), RuleError::BadKeep);
     assert_eq!(refused(&g, 0, Action::Keep { parts: [Some(Part(1)), None] }), RuleError::BadKeep);
     let before = g.pile().len();
-    go(&mut g, 0, Action::Keep { parts: [Some(Part(24)), Some(Part(40))] });
+    let events = go(&mut g, 0, Action::Keep { parts: [Some(Part(24)), Some(Part(40))] });
+    let returned: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::PartsReturned { .. })).collect();
+    assert_eq!(returned, [&Event::PartsReturned { seat: Seat(0), fitted: 2, hidden: 1, kept: 2 }]);
     assert_eq!(g.cars()[0].fitted, [None; 4]);
     assert_eq!(g.cars()[0].hidden, [Part(24), Part(40)]);
     assert_eq!(g.pile().len(), before + 1);
@@ -910,9 +914,10 @@ fn e_12_6_the_round_up_settles_every_car_that_still_owes_wherever_it_is() {
     let mut g = game(3);
     repair(&mut g, 0, 14); // passes: to the workshop, marker 2
     repair(&mut g, 1, 5); // 7 short: −7
-    place(&mut g, 2, "M4");
+    place(&mut g, 2, "M2");
     repair(&mut g, 2, 12);
     g.arrange(|cars, _, _| cars[1].waiting = Some(0));
+    g.arrange(|cars, _, _| cars[2].waiting = Some(1));
     calendar(&mut g, 4, 3);
     let events = turn(&mut g, 0, 6, "A06", 6);
     assert!(events.contains(&Event::RoundedUp { seat: Seat(0), check: Inspection::Tuv, minus: 0, marker: 2 }));
@@ -920,7 +925,29 @@ fn e_12_6_the_round_up_settles_every_car_that_still_owes_wherever_it_is() {
     assert_eq!(g.cars()[0].at, sq("WT"));
     assert_eq!(g.cars()[1].at, sq("NT07"));
     assert_eq!(g.cars()[1].waiting, None);
-    assert_eq!(g.cars()[2].at, sq("WT"), "even from M4");
+    assert_eq!((g.cars()[2].at, g.cars()[2].waiting), (sq("WT"), None), "even from a meeting it waits at");
+}
+
+#[test]
+fn e_12_6_against_e_11_7_a_car_on_m4_is_settled_where_it_stands() {
+    // The ruling (docs/rules/entenrallye-rulings.md): E-11.7's "stays there until the end"
+    // prevails; the round-up still settles the check and its repair marker.
+    let mut g = game(3);
+    place(&mut g, 1, "M4");
+    repair(&mut g, 1, 5); // 7 short
+    place(&mut g, 2, "M4");
+    repair(&mut g, 2, 14); // enough: marker 2
+    calendar(&mut g, 10, 3);
+    let events = turn(&mut g, 0, 6, "A06", 6);
+    assert!(events.contains(&Event::RoundedUp { seat: Seat(1), check: Inspection::Asu, minus: 7, marker: 0 }));
+    assert!(events.contains(&Event::RoundedUp { seat: Seat(2), check: Inspection::Asu, minus: 0, marker: 2 }));
+    assert_eq!((g.cars()[1].at, g.cars()[2].at), (sq("M4"), sq("M4")));
+    assert_eq!(g.cars()[1].checks[1], Check::RoundedUp);
+    // So a table whose every car is on M4 still ends there (E-13.1).
+    place(&mut g, 0, "M4in3");
+    g.arrange(|cars, _, _| cars[0].scores[3] = Some(0));
+    turn(&mut g, 0, 1, "M4", 1);
+    assert!(g.is_over());
 }
 
 #[test]

@@ -18,6 +18,16 @@ pub enum Action {
     CoupFourre,
 }
 
+/// The rule that puts `card` on its player's own side: distance M-6.1, a remedy M-8.1, a
+/// safety M-9.1 (an attack never does: M-7.1).
+fn own_side_rule(card: Card) -> &'static str {
+    match card.family() {
+        crate::card::Family::Distance(_) => "M-6.1",
+        crate::card::Family::Safety(_) => "M-9.1",
+        crate::card::Family::Remedy(_) | crate::card::Family::Attack(_) => "M-8.1",
+    }
+}
+
 /// Why an action was refused. Every message starts with the rule it enforces and says what
 /// the player may do instead; a refused action never changes the state.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
@@ -52,8 +62,9 @@ pub enum RuleError {
     NoTarget,
     #[error("M-7.1: you cannot attack your own side")]
     OwnSide,
-    #[error("M-8.1: remedies, safeties and distance go on your own side (name no side for them)")]
-    NotOwnSide,
+    /// Distance (M-6.1), a remedy (M-8.1) or a safety (M-9.1) named a side.
+    #[error("{}: {} goes on your own side; play it without naming a side", own_side_rule(*card), card.name())]
+    NotOwnSide { card: Card },
     #[error("M-7.3: {} goes only on a car that rolls", attack.card().name())]
     TargetNotRolling { attack: Attack },
     #[error("M-9.2: that side has {}, which protects it from {}", safety.card().name(), attack.card().name())]

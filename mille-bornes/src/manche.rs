@@ -250,7 +250,7 @@ impl Manche {
     fn check_play(&self, own: u8, card: Card, on: Option<u8>) -> Result<(), RuleError> {
         let mine = &self.tableaux[usize::from(own)];
         // One spelling per action: only an attack names a side.
-        let on_own = || if on.is_some() { Err(RuleError::NotOwnSide) } else { Ok(()) };
+        let on_own = || if on.is_some() { Err(RuleError::NotOwnSide { card }) } else { Ok(()) };
         match card.family() {
             Family::Distance(km) => {
                 on_own()?;

@@ -13,6 +13,10 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::view::{View, window_moment};
 
+/// M-15.11: a bot's Coup-Fourré call comes this long after the window opens, µs, drawn
+/// uniformly (the shortest window, 2 s, M-15.3, still holds the longest).
+pub const BOT_CALL_US: (u64, u64) = (600_000, 1_500_000);
+
 #[derive(Debug, Clone)]
 pub struct Partie {
     seed: u64,
@@ -338,6 +342,13 @@ impl bolide_table::Game for Partie {
             return None;
         }
         crate::bots::decide(&self.manche, seat, level, rng, scratch)
+    }
+
+    /// M-15.11: a bot that holds the safety calls after a delay drawn uniformly from 0.6 to
+    /// 1.5 s, so that players see the attack before it is cancelled.
+    fn bot_reaction_us(&self, _seat: Seat, rng: &mut rand_chacha::ChaCha8Rng) -> Option<u64> {
+        use rand::RngExt;
+        matches!(self.manche.phase(), Phase::Window { .. }).then(|| rng.random_range(BOT_CALL_US.0..=BOT_CALL_US.1))
     }
 
     fn standings(&self) -> Option<Vec<bolide_table::Standing>> {

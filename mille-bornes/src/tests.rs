@@ -450,9 +450,25 @@ fn m_7_5_every_attack_opens_the_window_whoever_holds_what() {
 fn m_8_1_remedies_go_on_one_s_own_side() {
     let mut m = table(2);
     m.arrange_hand(Seat(0), &[FeuVert]).unwrap();
-    assert_eq!(m.check(Seat(0), Action::Play { card: FeuVert, on: Some(1) }), Err(RuleError::NotOwnSide));
-    assert_eq!(m.check(Seat(0), Action::Play { card: FeuVert, on: Some(0) }), Err(RuleError::NotOwnSide));
+    let refused = m.check(Seat(0), Action::Play { card: FeuVert, on: Some(1) }).unwrap_err();
+    assert_eq!(refused, RuleError::NotOwnSide { card: FeuVert });
+    assert!(refused.to_string().starts_with("M-8.1: "), "{refused}");
+    assert_eq!(
+        m.check(Seat(0), Action::Play { card: FeuVert, on: Some(0) }),
+        Err(RuleError::NotOwnSide { card: FeuVert })
+    );
     assert_eq!(m.check(Seat(0), play(FeuVert)), Ok(()));
+}
+
+#[test]
+fn m_9_1_a_safety_laid_on_an_opponent_is_refused_by_its_own_rule() {
+    let mut m = table(2);
+    m.arrange_hand(Seat(0), &[CiterneDEssence, D100]).unwrap();
+    let refused = m.check(Seat(0), Action::Play { card: CiterneDEssence, on: Some(1) }).unwrap_err();
+    assert_eq!(refused, RuleError::NotOwnSide { card: CiterneDEssence });
+    assert!(refused.to_string().starts_with("M-9.1: "), "{refused}");
+    let distance = m.check(Seat(0), Action::Play { card: D100, on: Some(1) }).unwrap_err();
+    assert!(distance.to_string().starts_with("M-6.1: "), "{distance}");
 }
 
 #[test]
@@ -1184,6 +1200,22 @@ fn m_15_9_after_a_valid_call_the_caller_plays_and_the_skipped_are_named() {
     assert_eq!(m.discard().1, Some(FeuRouge));
 }
 
+/// The first game of four (seeds 1 to 99) played by bots to a window whose attacked side
+/// holds the safety, and the seat that holds it.
+fn a_window_with_a_holder() -> (Partie, Seat) {
+    let mut events = Vec::new();
+    let holder = |p: &Partie| (0..4).map(Seat).find(|s| p.check(*s, Action::CoupFourre).is_ok());
+    (1..100)
+        .find_map(|seed| {
+            let mut p = Partie::new(Settings::default(), 4, seed, &mut events).unwrap();
+            crate::sim::play_until(&mut p, bolide_table::BotLevel::Strategic, seed, |p| holder(p).is_some())
+                .then_some(p)
+        })
+        .and_then(|p| Some((holder(&p)?, p)))
+        .map(|(s, p)| (p, s))
+        .expect("a window with a holder")
+}
+
 /// M-15.9, M-15.10: the table's photo finish names the caller of this window's applied
 /// Coup-Fourré with the reaction it judged; a holder's request left void (the window closed
 /// first) tells nothing, so no hand shows.
@@ -1191,20 +1223,32 @@ fn m_15_9_after_a_valid_call_the_caller_plays_and_the_skipped_are_named() {
 fn m_15_9_only_the_applied_call_s_reaction_is_published() {
     use bolide_table::{Asked, Game};
     let mut events = Vec::new();
-    let holder = |p: &Partie| (0..4).map(Seat).find(|s| p.check(*s, Action::CoupFourre).is_ok());
-    // The first game (seeds 1 to 99) with a window whose attacked side holds the safety.
-    let mut partie = (1..100)
-        .find_map(|seed| {
-            let mut p = Partie::new(Settings::default(), 4, seed, &mut events).unwrap();
-            crate::sim::play_until(&mut p, bolide_table::BotLevel::Strategic, seed, |p| holder(p).is_some())
-                .then_some(p)
-        })
-        .expect("a window with a holder");
-    let seat = holder(&partie).unwrap();
+    let (mut partie, seat) = a_window_with_a_holder();
     let moment = crate::partie::window_moment(partie.manche().number(), partie.manche().attacks());
     let asked = [Asked { seat, action: Action::CoupFourre, reaction_us: 412_000 }];
     assert_eq!(partie.photo_finish(moment, &asked), None, "not applied: nothing told");
     partie.apply_into(seat, Action::CoupFourre, &mut events).unwrap();
     assert_eq!(partie.photo_finish(moment, &asked), Some(Event::Reaction { seat, reaction_us: 412_000 }));
     assert_eq!(partie.photo_finish(moment + 1, &asked), None, "another window's name tells nothing");
+}
+
+/// M-15.11: a bot that holds the safety calls after a delay drawn uniformly from 0.6 to 1.5 s
+/// (the host waits that long before its bot calls); outside a window the game names no delay
+/// (a turn is the room's thinking time).
+#[test]
+fn m_15_11_a_bot_calls_0_6_to_1_5_s_after_the_window_opens() {
+    use bolide_table::Game;
+    let mut events = Vec::new();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let turn = Partie::new(Settings::default(), 4, 1, &mut events).unwrap();
+    assert_eq!(turn.bot_reaction_us(Seat(0), &mut rng), None);
+    let (partie, seat) = a_window_with_a_holder();
+    let delays: Vec<u64> = (0..2000).map(|_| partie.bot_reaction_us(seat, &mut rng).unwrap()).collect();
+    assert!(delays.iter().all(|d| (600_000..=1_500_000).contains(d)), "within 0.6–1.5 s");
+    // Uniform: each tenth of the range holds about a tenth of the draws.
+    for tenth in 0..10u64 {
+        let (lo, hi) = (600_000 + tenth * 90_000, 600_000 + (tenth + 1) * 90_000);
+        let n = delays.iter().filter(|d| (lo..hi).contains(*d)).count();
+        assert!((140..=260).contains(&n), "{n} of 2000 draws in [{lo}, {hi}) µs");
+    }
 }

@@ -403,6 +403,14 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         scratch: &mut Vec<Self::Action>,
     ) -> Option<Self::Action>;
 
+    /// How long, µs from the moment's start, `seat`'s bot takes to act in the timed moment now
+    /// open, when the game's rules say (1000 Bornes' M-15.11); `None`: a human hand's
+    /// reaction to its choices (`hands`), as in Bolide's grab.
+    fn bot_reaction_us(&self, seat: Seat, rng: &mut ChaCha8Rng) -> Option<u64> {
+        let _ = (seat, rng);
+        None
+    }
+
     /// Each seat's place once the game is over.
     fn standings(&self) -> Option<Vec<Standing>>;
 }

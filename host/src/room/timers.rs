@@ -138,7 +138,8 @@ impl<G: Game> RoomOf<G> {
                     g.legal(seat, &mut legal);
                     legal.len().max(1)
                 });
-                let reaction = self.hands(seat).reaction_us(choices, &mut self.rng);
+                let ruled = playing(&self.stage).and_then(|g| g.bot_reaction_us(seat, &mut self.rng));
+                let reaction = ruled.unwrap_or_else(|| self.hands(seat).reaction_us(choices, &mut self.rng));
                 (reaction as f64 * base as f64 / us(DEFAULT_BOT_DELAY_MS) as f64) as u64
             }
             (true, false) => base,

@@ -78,7 +78,7 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
             let turn =
                 if Some(view.turn) == you { w.ente_your_turn.to_string() } else { (w.ente_turn_of)(&name(view.turn)) };
             ui.label(RichText::new(turn).size(18.0));
-            if let Phase::Drive { die } | Phase::Special { die, .. } | Phase::Keep { die } = view.phase {
+            if let Phase::Drive { die } | Phase::Special { die, .. } | Phase::Keep { die, .. } = view.phase {
                 ui.separator();
                 ui.label(RichText::new((w.ente_die)(die)).size(18.0).strong());
             }
