@@ -1242,3 +1242,62 @@ fn e_4_2_each_roll_comes_from_the_seed_and_its_number_alone() {
     assert_eq!(crate::dice::check_rolls(11, &rolls), Ok(rolls.len()));
     assert!(crate::dice::check_rolls(12, &rolls).is_err(), "another seed");
 }
+
+// The strategic bot knows the year ------------------------------------------------------
+
+/// What the strategic bot of `seat` does now.
+fn bot_does(g: &Rallye, seat: u8) -> Action {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    crate::bots::decide(&g.view(Some(Seat(seat))), &legal(g, seat), BotLevel::Strategic, &mut rng).unwrap()
+}
+
+#[test]
+fn the_bot_buys_no_repair_before_the_first_meeting_while_it_has_squares_to_drive() {
+    // January, the TÜV three months away: the die goes on the road to M1 (or a part), never
+    // on repairs yet.
+    let mut g = game(4);
+    for die in 1..=6 {
+        g.set_die(Seat(0), die);
+        let Action::Drive { repair, .. } = bot_does(&g, 0) else { panic!("a drive") };
+        assert_eq!(repair, 0, "a {die} spent on repairs in January");
+    }
+}
+
+#[test]
+fn e_9_2_the_bot_repairs_for_the_check_that_comes_next() {
+    // After M1, the TÜV next with a bare car (12 faults) and an empty marker: a 4 drives one
+    // square and repairs three, while April is far.
+    let mut g = game(4);
+    place(&mut g, 0, "B01");
+    g.arrange(|cars, _, _| cars[0].scores[0] = Some(6));
+    calendar(&mut g, 2, 4);
+    g.set_die(Seat(0), 4);
+    assert_eq!(bot_does(&g, 0), drive("B02", 1, false, 3));
+}
+
+#[test]
+fn e_11_9_the_bot_takes_the_shortcut_past_a_meeting_it_cannot_make() {
+    // On the junction at February's last step, four squares from M1 with a 3, and the three
+    // other cars one square from it: each arrival moves the calendar on (E-10.2), so it would
+    // arrive in March at best, and takes the shortcut.
+    let mut g = game(4);
+    place(&mut g, 0, "A14");
+    for other in 1..4 {
+        place(&mut g, other, "M1in3");
+    }
+    calendar(&mut g, 2, 3);
+    g.set_die(Seat(0), 3);
+    assert_eq!(bot_does(&g, 0), drive("K1_3", 3, false, 0));
+    // In January the same die heads for the meeting.
+    calendar(&mut g, 1, 1);
+    assert_eq!(bot_does(&g, 0), drive("M1in3", 3, false, 0));
+}
+
+#[test]
+fn the_bot_that_knows_the_year_makes_the_first_meeting_and_beats_the_one_before_it() {
+    // `examples/simulate` prints these over 1 000 years; 200 keep the test quick.
+    let f = crate::sim::figures(4, 200, 0).unwrap();
+    assert!(f.in_time[0] >= 0.9, "M1 in time: {:.1} %", f.in_time[0] * 100.0);
+    let rate = crate::sim::head_to_head(crate::sim::Driver::Year, crate::sim::Driver::Road, 4, 200, 0).unwrap();
+    assert!(rate >= 0.65, "won {:.1} % of 200 years against the bot before it", rate * 100.0);
+}

@@ -1,29 +1,20 @@
-//! The bots every face plays, from what a seat may see (its `View`, its legal actions): any
-//! legal action at random, or a plan — the next place on the road the car can still make (a
-//! meeting in time, a check it owes), parts bought and fitted on the way, repairs for the
-//! checks.
+//! The strategic bot before it knew the calendar, kept as the yardstick `sim::head_to_head`
+//! measures today's against: it heads for the next place it can still make (a meeting it is
+//! not late for, a check it owes) and values a repair point above a square from the first
+//! turn.
 
 use crate::action::Action;
 use crate::board::{Inspection, MEETING_MONTHS, Square, board};
 use crate::part::{Colour, Part};
 use crate::rallye::{CarView, View};
-use rand::{Rng, RngExt};
 
-/// What the bot of the seat `view` is from does, among `legal`.
-pub fn decide(view: &View, legal: &[Action], level: bolide_table::BotLevel, rng: &mut impl Rng) -> Option<Action> {
-    if legal.is_empty() {
-        return None;
-    }
-    match level {
-        bolide_table::BotLevel::Random => legal.get(rng.random_range(0..legal.len())).copied(),
-        bolide_table::BotLevel::Strategic => {
-            let seat = view.viewer?;
-            let car = view.cars.get(seat.index())?;
-            let me = Me { car, hand: &view.hand, colour: Colour::of_seat(seat.0), month: view.calendar().month() };
-            let target = me.target();
-            legal.iter().copied().map(|a| (me.value(target, a), a)).max_by(|x, y| x.0.total_cmp(&y.0)).map(|(_, a)| a)
-        }
-    }
+/// What this bot of the seat `view` is from does, among `legal`.
+pub fn decide(view: &View, legal: &[Action]) -> Option<Action> {
+    let seat = view.viewer?;
+    let car = view.cars.get(seat.index())?;
+    let me = Me { car, hand: &view.hand, colour: Colour::of_seat(seat.0), month: view.calendar().month() };
+    let target = me.target();
+    legal.iter().copied().map(|a| (me.value(target, a), a)).max_by(|x, y| x.0.total_cmp(&y.0)).map(|(_, a)| a)
 }
 
 /// The bot's own car, as its view shows it.
