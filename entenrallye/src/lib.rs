@@ -15,6 +15,7 @@ pub mod event;
 pub mod options;
 pub mod part;
 pub mod rallye;
+pub mod scenario;
 pub mod sim;
 
 pub use action::{Action, RuleError};

@@ -12,6 +12,9 @@ use crate::part::{self, Colour, Part};
 use bolide_table::Seat;
 use serde::{Deserialize, Serialize};
 
+mod arrange;
+pub use arrange::{ArrangeError, CarSetup};
+
 /// E-9.1: the top of the repair track.
 pub const REPAIR_MAX: u8 = 20;
 

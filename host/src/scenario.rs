@@ -1,8 +1,8 @@
 //! `bolide-host scenario FILE`: a set-up of a game's rules run through its engine — the game
 //! the file's `"game"` field names, the registry's first (Bolide) when it names none. The
 //! format is documented in `docs/scenario-format.md`; each game's runner is in its crate
-//! (`bolide::scenario`, `mille_bornes::scenario`), which reads no file: a circuit file a
-//! Bolide scenario names is read here.
+//! (`bolide::scenario`, `mille_bornes::scenario`, `entenrallye::scenario`), which reads no
+//! file: a circuit file a Bolide scenario names is read here.
 
 use crate::games::{Registry, ScenarioReport};
 use anyhow::Context;

@@ -86,6 +86,40 @@ fn a_1000_bornes_scenario_names_its_bad_field_or_rule() {
     assert!(failure.unwrap().contains("M-6.1"), "a refusal names its rule");
 }
 
+#[test]
+fn e_12_3_marit_passes_the_tuv_scenario() {
+    assert_passes("entenrallye-marit-tuv.json");
+}
+
+#[test]
+fn e_12_4_juliane_fails_the_asu_scenario() {
+    assert_passes("entenrallye-juliane-asu.json");
+}
+
+#[test]
+fn e_12_6_e_11_7_a_car_on_m4_stays_there_at_the_round_up_scenario() {
+    assert_passes("entenrallye-m4-round-up.json");
+}
+
+#[test]
+fn an_entenrallye_scenario_names_its_bad_field_or_rule() {
+    let run = |text: &str| scenario::run_any_text(text, None).map(|r| r.failure);
+    let says = |text: &str| format!("{:#}", run(text).unwrap_err());
+    let base = r#""game":"entenrallye","seats":["a","b"],"actions":[]"#;
+    assert!(says(&format!(r#"{{{base},"cars":[{{"seat":0,"at":"Z99"}}]}}"#)).contains("`Z99` is no square"));
+    assert!(says(&format!(r#"{{{base},"draw":["P49"]}}"#)).contains("`P49` is no part"));
+    let twice = says(&format!(r#"{{{base},"cars":[{{"seat":0,"hidden":["P01"]}},{{"seat":1,"fitted":["P01"]}}]}}"#));
+    assert!(twice.contains("E-14.7") && twice.contains("P01"), "{twice}");
+    assert!(says(&format!(r#"{{{base},"dice":[7]}}"#)).contains("`dice`"));
+    assert!(says(&format!(r#"{{{base},"cars":[{{"seat":0,"repair":21}}]}}"#)).contains("E-9.1"));
+    assert!(says(r#"{"game":"entenrallye","seats":["a"],"actions":[]}"#).contains("E-1.1"));
+    // A refusal the file did not expect names its rule.
+    let failure = run(r#"{"game":"entenrallye","seats":["a","b"],"dice":[3],"actions":[{"seat":0,"action":"Roll"},
+        {"seat":0,"action":{"Drive":{"to":"A02","squares":2}}}]}"#)
+    .unwrap();
+    assert!(failure.unwrap().contains("E-4.2"), "the die's 3 is driven, bought or repaired in full");
+}
+
 fn cli(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_bolide-host")).args(args).output().unwrap()
 }

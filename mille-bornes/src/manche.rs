@@ -47,6 +47,9 @@ pub struct Manche {
     /// Attacks played this hand: each opened a window (M-15.1).
     attacks: u16,
     score: Option<HandScore>,
+    /// The seats whose hands a situation arranged (`arrange_hand`): the others' dealt cards
+    /// may be swapped for what an arrangement asks.
+    arranged: u16,
 }
 
 impl Manche {
@@ -78,6 +81,7 @@ impl Manche {
             drew_last: false,
             attacks: 0,
             score: None,
+            arranged: 0,
         };
         let first = manche.next(dealer);
         events.push(Event::Dealt { hand: number, dealer, first });
@@ -549,11 +553,24 @@ pub enum ArrangeError {
 /// Arranging a situation, for tests and the scenario runner: cards move between the draw
 /// pile and where they are placed, so the box stays whole (`census`).
 impl Manche {
+    /// Takes `card` out of the draw pile — or, when the deal put every copy left in hands,
+    /// out of the hand of a seat the situation leaves as dealt, which gets the draw pile's
+    /// bottom card for it: so whether an arrangement can be made never depends on the seed.
     fn take_from_draw(&mut self, card: Card) -> Result<(), ArrangeError> {
         let len = usize::from(self.draw_len);
-        let at = self.draw[..len].iter().position(|&c| c == card).ok_or(ArrangeError::NotInDrawPile { card })?;
-        self.draw.copy_within(at + 1..len, at);
+        if let Some(at) = self.draw[..len].iter().position(|&c| c == card) {
+            self.draw.copy_within(at + 1..len, at);
+            self.draw_len -= 1;
+            return Ok(());
+        }
+        let dealt = (0..usize::from(self.players))
+            .find(|&s| self.arranged & (1 << s) == 0 && self.hands[s].get(card) > 0)
+            .ok_or(ArrangeError::NotInDrawPile { card })?;
+        let instead = *self.draw[..len].first().ok_or(ArrangeError::NotInDrawPile { card })?;
+        self.draw.copy_within(1..len, 0);
         self.draw_len -= 1;
+        self.hands[dealt].take(card);
+        self.hands[dealt].add(instead);
         Ok(())
     }
 
@@ -579,6 +596,7 @@ impl Manche {
         for card in old.cards() {
             self.put_back(card);
         }
+        self.arranged |= 1 << seat.0;
         for &card in cards {
             self.take_from_draw(card)?;
             self.hands[seat.index()].add(card);
@@ -625,14 +643,18 @@ impl Manche {
         Ok(())
     }
 
-    /// Leaves only `keep` cards in the draw pile (the rest to the discard), e.g. to reach the
-    /// end of a hand.
+    /// Leaves only `keep` cards in the draw pile, e.g. to reach the end of a hand: the others
+    /// go to the discard from the bottom, so the cards `arrange_draw_top` placed stay on top
+    /// (at most `keep` of them, the first drawn first).
     pub fn arrange_draw_count(&mut self, keep: u8) {
-        while self.draw_len > keep {
-            self.draw_len -= 1;
-            let card = self.draw[usize::from(self.draw_len)];
+        let len = usize::from(self.draw_len);
+        let gone = len.saturating_sub(usize::from(keep));
+        for at in 0..gone {
+            let card = self.draw[at];
             self.discard_card(card);
         }
+        self.draw.copy_within(gone..len, 0);
+        self.draw_len = keep.min(self.draw_len);
         self.drew_last |= self.draw_len == 0;
     }
 

@@ -163,30 +163,37 @@ impl Partie {
     /// M-13.2 (points, then hands won) or M-13.3 (hands won): each seat's place, partners
     /// sharing their side's; `None` until the game is over.
     pub fn standings(&self) -> Option<Vec<Standing>> {
-        if !self.over {
-            return None;
-        }
+        self.over.then(|| self.places())
+    }
+
+    /// Each seat's place by the running totals (M-13.2, M-13.3), whether or not the game is
+    /// over: what a scenario prints.
+    pub fn places(&self) -> Vec<Standing> {
         let key = |side: usize| match self.manche.settings().mode {
             GameMode::Points { .. } => (self.totals[side], self.hands_won[side]),
             GameMode::Hands { .. } => (u32::from(self.hands_won[side]), 0),
         };
         let sides = usize::from(self.manche.sides());
         let rank = |side: usize| 1 + (0..sides).filter(|&other| key(other) > key(side)).count() as u8;
-        Some(
-            (0..self.manche.players())
-                .map(|s| {
-                    let side = self.manche.side_of(Seat(s));
-                    let i = usize::from(side);
-                    Standing {
-                        seat: Seat(s),
-                        side,
-                        points: self.totals[i],
-                        hands_won: self.hands_won[i],
-                        rank: rank(i),
-                    }
-                })
-                .collect(),
-        )
+        (0..self.manche.players())
+            .map(|s| {
+                let side = self.manche.side_of(Seat(s));
+                let i = usize::from(side);
+                Standing { seat: Seat(s), side, points: self.totals[i], hands_won: self.hands_won[i], rank: rank(i) }
+            })
+            .collect()
+    }
+
+    /// Starts the game from running totals and hands won, one per side (a scenario's
+    /// situation): sides past the table's are refused, missing ones stay at 0.
+    pub fn arrange_score(&mut self, totals: &[u32], hands_won: &[u8]) -> Result<(), crate::manche::ArrangeError> {
+        let sides = usize::from(self.manche.sides());
+        if let Some(side) = [totals.len(), hands_won.len()].into_iter().find(|n| *n > sides) {
+            return Err(crate::manche::ArrangeError::NoSuchSide { side: u8::try_from(side - 1).unwrap_or(u8::MAX) });
+        }
+        self.totals[..totals.len()].copy_from_slice(totals);
+        self.hands_won[..hands_won.len()].copy_from_slice(hands_won);
+        Ok(())
     }
 
     /// What `viewer` may see now (M-3.4).

@@ -8,7 +8,7 @@ use crate::card::Card;
 use crate::event::Event;
 use crate::manche::{ArrangeError, Phase};
 use crate::options::{FirstDealer, Settings, SettingsError};
-use crate::partie::Partie;
+use crate::partie::{Partie, Standing};
 use crate::score::HandScore;
 use crate::tableau::Tableau;
 use bolide_table::{Seat, scenario};
@@ -39,9 +39,16 @@ pub struct Scenario {
     /// Cards on top of the draw pile, the first drawn first.
     #[serde(default)]
     pub draw: Vec<Card>,
-    /// Cards left in the draw pile (the rest go to the discard).
+    /// Cards left in the draw pile, `draw`'s on top of them; the others go to the discard,
+    /// from the bottom.
     #[serde(default)]
     pub draw_count: Option<u8>,
+    /// Running totals per side before this hand (M-12.9).
+    #[serde(default)]
+    pub totals: Vec<u32>,
+    /// Hands won per side before this hand (M-13.3).
+    #[serde(default)]
+    pub hands_won: Vec<u8>,
     /// Whose turn it is (that seat has drawn already).
     #[serde(default)]
     pub turn: Option<u8>,
@@ -92,10 +99,12 @@ pub enum ScenarioError {
     Settings(#[from] SettingsError),
     #[error("`dealer`: there is no seat {0}")]
     Dealer(u8),
-    #[error("`hands`, `tableaux` or `draw`: {0}")]
+    #[error("`hands`, `tableaux`, `draw`, `totals` or `hands_won`: {0}")]
     Arrange(#[from] ArrangeError),
     #[error("`actions` #{0}: a step is a seat and an action, or `\"close_window\": true`")]
     Step(usize),
+    #[error("`draw_count`: {keep} cards cannot hold the {top} `draw` puts on top; leave at least {top}")]
+    DrawCount { keep: u8, top: usize },
 }
 
 pub type Output = scenario::Output<FinalState, Event>;
@@ -114,6 +123,8 @@ pub struct FinalState {
     pub totals: Vec<u32>,
     pub history: Vec<HandScore>,
     pub over: bool,
+    /// Each seat's place by the running totals: the final standings once `over`.
+    pub standings: Vec<Standing>,
 }
 
 pub fn run(scenario: &Scenario) -> Result<RunReport, ScenarioError> {
@@ -139,11 +150,15 @@ pub fn run(scenario: &Scenario) -> Result<RunReport, ScenarioError> {
     }
     m.arrange_draw_top(&scenario.draw)?;
     if let Some(keep) = scenario.draw_count {
+        if usize::from(keep) < scenario.draw.len() {
+            return Err(ScenarioError::DrawCount { keep, top: scenario.draw.len() });
+        }
         m.arrange_draw_count(keep);
     }
     if let Some(seat) = scenario.turn {
         m.arrange_turn(Seat(seat))?;
     }
+    partie.arrange_score(&scenario.totals, &scenario.hands_won)?;
     let mut failure = None;
     for (i, step) in scenario.actions.iter().enumerate() {
         let result = match (step.seat, step.action, step.close_window) {
@@ -186,6 +201,7 @@ fn final_state(partie: &Partie) -> FinalState {
         totals: partie.totals().to_vec(),
         history: partie.history().to_vec(),
         over: partie.is_over(),
+        standings: partie.places(),
     }
 }
 

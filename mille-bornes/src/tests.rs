@@ -1252,3 +1252,62 @@ fn m_15_11_a_bot_calls_0_6_to_1_5_s_after_the_window_opens() {
         assert!((140..=260).contains(&n), "{n} of 2000 draws in [{lo}, {hi}) µs");
     }
 }
+
+// The scenario runner ---------------------------------------------------------------------
+
+fn scenario(json: &str) -> crate::scenario::Scenario {
+    serde_json::from_str(json).unwrap()
+}
+
+#[test]
+fn a_scenario_gives_any_card_to_any_seat_whatever_the_deal() {
+    // The four safeties exist once each: whichever seat the seed dealt them to, seat 1 gets
+    // them, the others keep seven cards and the box stays whole.
+    for seed in 0..60 {
+        let s = scenario(&format!(
+            r#"{{"seats":["a","b","c","d"],"seed":{seed},"hands":[null,["VehiculePrioritaire","CiterneDEssence","Increvable","AsDuVolant"]],"actions":[]}}"#
+        ));
+        let report = crate::scenario::run(&s).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let hands = &report.output.final_state.hands;
+        assert_eq!(hands[1], [VehiculePrioritaire, CiterneDEssence, Increvable, AsDuVolant], "seed {seed}");
+        assert!(hands.iter().enumerate().all(|(i, h)| i == 1 || h.len() == 6 || h.len() == 7), "seed {seed}");
+        let cards: usize =
+            hands.iter().map(Vec::len).sum::<usize>() + usize::from(report.output.final_state.draw_count);
+        assert_eq!(cards, 106, "seed {seed}: every card is in a hand or the draw pile");
+    }
+}
+
+#[test]
+fn a_scenario_s_draw_count_keeps_the_cards_it_put_on_top() {
+    let s = scenario(
+        r#"{"seats":["a","b"],"seed":4,"hands":[["D25"],["D25"]],"turn":0,"draw":["D200","AsDuVolant"],"draw_count":3,
+            "actions":[{"seat":0,"action":{"Discard":{"card":"D25"}}}]}"#,
+    );
+    let report = crate::scenario::run(&s).unwrap();
+    assert_eq!(report.failure, None);
+    let state = &report.output.final_state;
+    // Seat 2 drew the top card for its turn: the first of `draw`.
+    assert_eq!(state.hands[1], [D25, D200]);
+    assert_eq!(state.draw_count, 2);
+    let fewer = scenario(r#"{"seats":["a","b"],"draw":["D200","AsDuVolant"],"draw_count":1,"actions":[]}"#);
+    let refused = crate::scenario::run(&fewer).err().unwrap().to_string();
+    assert!(refused.contains("`draw_count`") && refused.contains("at least 2"), "{refused}");
+}
+
+#[test]
+fn m_13_2_a_scenario_starts_from_running_totals_and_prints_the_standings() {
+    // Alice at 4 400 finishes the trip: 1 000 km + 400 + 500 for the shut-out takes her past
+    // 5 000 (M-13.1) and the game ends; the standings say who won.
+    let s = scenario(
+        r#"{"seats":["Alice","Bob"],"seed":3,"dealer":1,"totals":[4400,4700],"hands_won":[3,4],
+            "hands":[["D50"],["D25"]],"tableaux":[["FeuVert","D200","D200","D100","D100","D100","D100","D100","D50"],[]],
+            "turn":0,"actions":[{"seat":0,"action":{"Play":{"card":"D50","on":null}}}],"expect":{"km":[1000,0]}}"#,
+    );
+    let report = crate::scenario::run(&s).unwrap();
+    assert_eq!(report.failure, None);
+    let state = &report.output.final_state;
+    assert!(state.over, "{:?}", state.totals);
+    assert!(state.totals[0] > 5000 && state.totals[1] == 4700, "{:?}", state.totals);
+    let first = state.standings.iter().find(|l| l.rank == 1).unwrap();
+    assert_eq!((first.seat, first.hands_won), (Seat(0), 4));
+}

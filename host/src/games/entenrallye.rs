@@ -1,12 +1,13 @@
 //! Entenrallye as this host serves it: its table options through `--option`, its narration
 //! and its years of bots. It times nothing, so a field run and the lab have nothing to judge.
 
-use super::{Served, SimulateAsk, seat_names, with_options};
+use super::{ScenarioReport, Served, SimulateAsk, seat_names, with_options};
 use crate::flags::ServeArgs;
 use crate::room::LobbyOf;
 use bolide_table::Game;
 use bolide_words::lang::Words;
 use entenrallye::{Entenrallye, Lobby, Rallye, Settings};
+use std::path::Path;
 
 impl Served for Rallye {
     const TIMED: bool = false;
@@ -53,5 +54,11 @@ impl Served for Rallye {
         let figures = entenrallye::sim::figures(players, games, seed).map_err(anyhow::Error::msg)?;
         let rate = entenrallye::sim::strategic_win_rate(players, games, seed).map_err(anyhow::Error::msg)?;
         Ok(serde_json::json!({ "game": "entenrallye", "figures": figures, "good_bot_win_rate": rate }))
+    }
+
+    fn scenario(json: serde_json::Value, _base: Option<&Path>) -> anyhow::Result<ScenarioReport> {
+        let scenario: entenrallye::scenario::Scenario = serde_json::from_value(json)?;
+        let report = entenrallye::scenario::run(&scenario)?;
+        Ok(ScenarioReport { output: serde_json::to_value(&report.output)?, failure: report.failure })
     }
 }
