@@ -41,6 +41,7 @@ impl bolide_table::Words for Bolide {
     type Twin = twin::Twin;
     const NAME: &'static str = "bolide";
     const TITLE: &'static str = "Bolide";
+    const PLAYER: &'static str = "Pilot";
 }
 
 /// Bolide's messages on the table's wire.

@@ -57,14 +57,25 @@ pub enum Link {
         attempt: u32,
         why: String,
     },
-    /// Over for good, with what to tell the pilot.
-    Ended(String),
+    /// Over for good, with what to tell the player.
+    Ended(Ended),
     /// The table plays another game (`Words::NAME`, cleaned): it never played this one, or its
     /// first pilot switched it. The window goes on in that game's words, with the seat token.
     OtherGame {
         game: String,
         token: Option<SeatToken>,
     },
+}
+
+/// Why a table's link is over for good, for the window to say in its language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// The player left.
+    Left,
+    /// The game is over and the host closed the table.
+    GameOver,
+    /// Anything else, as the error says it.
+    Said(String),
 }
 
 /// Bolide's command, by its plain name.
@@ -282,7 +293,7 @@ async fn drive<W: ClientGame>(
             Err(e) => Err(e),
         };
         let ended = match result {
-            Ok(()) => return set(Link::Ended("You left the table.".into())),
+            Ok(()) => return set(Link::Ended(Ended::Left)),
             Err(ClientError::GameChanged { game, .. }) => return set(Link::OtherGame { game, token }),
             Err(ClientError::Lost(why)) if attempt < COMEBACKS => why,
             Err(e @ ClientError::Connect { .. }) if token.is_some() && attempt < COMEBACKS => e.to_string(),
@@ -291,8 +302,7 @@ async fn drive<W: ClientGame>(
             Err(ClientError::Wait(why)) if token.is_some() && attempt < COMEBACKS => why,
             Err(e) => {
                 let over = options.state.lock().mirror.finished.is_some();
-                let message = if over { "The championship is over.".to_string() } else { explain(&e) };
-                return set(Link::Ended(message));
+                return set(Link::Ended(if over { Ended::GameOver } else { Ended::Said(explain(&e)) }));
             }
         };
         attempt += 1;

@@ -211,7 +211,7 @@ impl<W: ClientGame> MirrorOf<W> {
         self.lobby
             .as_ref()
             .and_then(|l| l.seats.iter().find(|s| s.seat == seat))
-            .map_or_else(|| format!("Pilot {}", seat.number()), |s| s.name.clone())
+            .map_or_else(|| format!("{} {}", <W as bolide_table::Words>::PLAYER, seat.number()), |s| s.name.clone())
     }
 
     /// The colour of a seat (in Bolide, of the pawn and reservoir with its number, B-1.2).

@@ -503,7 +503,7 @@ fn a_dropped_connection_shows_a_banner_and_a_lost_table_a_way_back() {
     let mut h = harness(app);
     h.run();
     assert!(h.query_by_label_contains("coming back to your seat").is_some());
-    live.set_link(Link::Ended("The host has closed the table.".into()));
+    live.set_link(Link::Ended(bolide_client::live::Ended::Said("The host has closed the table.".into())));
     h.run();
     assert!(h.query_by_label("The host has closed the table.").is_some());
     h.get_by_label("Back to the start screen").click();
@@ -893,7 +893,7 @@ fn mb_seated(started: bool, bots: u8) -> (BolideApp, LiveOf<MilleBornes>, Unboun
     (app, live, commands)
 }
 
-/// M-14 in the lobby: the first pilot sets the trip, the game's length, the Coup-Fourré's
+/// M-14 in the lobby: the first player sets the trip, the game's length, the Coup-Fourré's
 /// window and the bots; at 6 players the teams show who sits with whom (M-2.2); the table
 /// can be switched to Bolide.
 #[test]
@@ -902,8 +902,8 @@ fn mille_bornes_lobby_sets_the_options_and_shows_the_teams() {
     let mut h = harness(app);
     h.run();
     h.get_by_label("6 players");
-    // M-2.3: drawn at the start by default, or placed by the first pilot.
-    h.get_by_label("placed by the first pilot").click();
+    // M-2.3: drawn at the start by default, or placed by the first player.
+    h.get_by_label("placed by the first player").click();
     h.run();
     let sent = drain(&mut commands);
     let placed = |c: &MbCommand| matches!(c, CommandOf::Configure(l) if l.game.teams == TeamMaking::HostAssigns);
@@ -928,10 +928,10 @@ fn mille_bornes_lobby_sets_the_options_and_shows_the_teams() {
     assert!(drain(&mut commands).contains(&CommandOf::Ready(true)));
 }
 
-/// M-2.3: the first pilot places the teams — partners sit opposite, place n with place
+/// M-2.3: the first player places the teams — partners sit opposite, place n with place
 /// n + 3 at 6 players: picking Bob for Anne's partner trades his place with Bot 2's.
 #[test]
-fn m_2_3_the_first_pilot_places_the_teams() {
+fn m_2_3_the_first_player_places_the_teams() {
     let (app, live, mut commands) = mb_seated(false, 4);
     if let Some(lobby) = &mut live.state().mirror.lobby {
         lobby.settings.game.teams = TeamMaking::HostAssigns;
@@ -1530,7 +1530,7 @@ fn e_1_4_the_entenrallye_lobby_sets_who_starts_and_how_ties_end() {
         |f: &dyn Fn(&entenrallye::Lobby) -> bool| sent.iter().any(|c| matches!(c, CommandOf::Configure(l) if f(l)));
     assert!(configured(&|l| l.settings.first_player == entenrallye::FirstPlayer::Random), "{sent:?}");
     assert!(configured(&|l| l.settings.ties == entenrallye::Ties::MeetingsFirst), "{sent:?}");
-    // The first pilot may switch the table to either other game.
+    // The first player may switch the table to either other game.
     h.get_by_label("Play Bolide at this table instead");
     h.get_by_label("Play 1000 Bornes at this table instead").click();
     h.run();
@@ -1572,4 +1572,52 @@ fn an_entenrallye_table_reads_in_french() {
     h.get_by_label("Lancer le dé (R)");
     h.get_by_label("Le calendrier n'a pas commencé");
     h.get_by_label("À vous");
+}
+
+/// What a screen of `game` must never say: another game's banner, its people or its contest.
+fn other_games_words(h: &Harness<'static, BolideApp>, game: &str) -> Vec<String> {
+    let foreign = ["BOLIDE", "Pilot", "pilot", "championship", "Championship", "Pilote", "pilote", "championnat"];
+    foreign
+        .iter()
+        .filter(|word| h.query_all_by_label_contains(word).next().is_some())
+        .map(|w| format!("{game}: {w}"))
+        .collect()
+}
+
+#[test]
+fn each_game_s_table_shows_its_own_title_and_no_other_game_s_words() {
+    let mut said = Vec::new();
+    for (started, lang) in [(false, Lang::En), (true, Lang::En), (false, Lang::Fr), (true, Lang::Fr)] {
+        let (app, _live, _commands, _) = ente_seated(started, lang);
+        let mut h = harness(app);
+        h.run();
+        h.get_by_label("ENTENRALLYE");
+        if !started {
+            h.get_by_label(if lang == Lang::En { "Players" } else { "Joueurs" });
+        }
+        said.extend(other_games_words(&h, "Entenrallye"));
+    }
+    for started in [false, true] {
+        // Six players: the lobby shows how the teams are made (M-2.3).
+        let (app, _live, _commands) = mb_seated(started, 4);
+        let mut h = harness(app);
+        h.run();
+        h.get_by_label("1000 BORNES");
+        said.extend(other_games_words(&h, "1000 Bornes"));
+    }
+    assert!(said.is_empty(), "{said:?}");
+    // Bolide's own table is Bolide's: its banner and its pilots.
+    let (app, _live, _commands) = seated(false);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("BOLIDE");
+    h.get_by_label("Pilots");
+    assert!(h.query_all_by_label_contains("ENTENRALLYE").next().is_none());
+    // A game over closes every table in its own words.
+    let (app, live, _commands, _) = ente_seated(true, Lang::Fr);
+    live.set_link(Link::Ended(bolide_client::live::Ended::GameOver));
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("La partie est terminée.");
+    assert!(other_games_words(&h, "Entenrallye").is_empty());
 }

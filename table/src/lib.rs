@@ -270,6 +270,8 @@ pub trait Words: Clone + Copy + Debug + PartialEq + Send + Sync + 'static {
     const NAME: &'static str;
     /// The name on the box, as people say it.
     const TITLE: &'static str;
+    /// What the game calls the person at a seat: a seat nobody named is `PLAYER n`.
+    const PLAYER: &'static str = "Player";
 }
 
 /// A lobby's settings: the game's own, and who fills the seats no person takes.

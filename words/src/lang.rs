@@ -231,6 +231,14 @@ pub struct Words {
     pub dice_sealed_hover: fn(&str) -> String,
     pub championship_heading: &'static str,
     pub first_pilot_sets: &'static str,
+    /// The same, for a game of players (1000 Bornes, Entenrallye).
+    pub first_player_sets: &'static str,
+    /// The lobby's heading over the seats of a game of players.
+    pub players_heading: &'static str,
+    /// A table left by the player.
+    pub you_left: &'static str,
+    /// A table whose game is over and closed.
+    pub game_over: &'static str,
     pub races_setting: &'static str,
     pub bots_setting: &'static str,
     pub bots_play_setting: &'static str,
@@ -745,6 +753,10 @@ pub static EN: Words = Words {
     },
     championship_heading: "Championship",
     first_pilot_sets: "The first pilot sets the championship; it changes here live.",
+    first_player_sets: "The first player sets the game; it changes here live.",
+    players_heading: "Players",
+    you_left: "You left the table.",
+    game_over: "The game is over.",
     races_setting: "Races (B-7.1, default 3)",
     bots_setting: "Bots",
     bots_play_setting: "Bots play",
@@ -1031,7 +1043,7 @@ pub static EN: Words = Words {
     mb_deal_sealed: |short| format!("Deal sealed: {short}…"),
     mb_teams: "Teams",
     mb_teams_drawn: "drawn at the start",
-    mb_teams_placed: "placed by the first pilot",
+    mb_teams_placed: "placed by the first player",
     mb_team_n: |n| format!("Team {n}:"),
     mb_place_n: |n| format!("Place {n}"),
     mb_bot_plays_for: |who, s| format!("{who}'s turn: a bot plays it in {s} s"),
@@ -1044,7 +1056,7 @@ pub static EN: Words = Words {
         format!("This table now plays {game}, which this version does not know: update Bolide on this laptop.")
     },
     too_many_switches: |n| {
-        format!("The table switched games {n} times in a row: join again once the first pilot has chosen.")
+        format!("The table switched games {n} times in a row: join again once the first player has chosen.")
     },
 };
 
@@ -1294,6 +1306,10 @@ pub static FR: Words = Words {
     },
     championship_heading: "Championnat",
     first_pilot_sets: "Le premier pilote règle le championnat ; les changements s'affichent ici en direct.",
+    first_player_sets: "Le premier joueur règle la partie ; les changements s'affichent ici en direct.",
+    players_heading: "Joueurs",
+    you_left: "Vous avez quitté la table.",
+    game_over: "La partie est terminée.",
     races_setting: "Courses (B-7.1, 3 par défaut)",
     bots_setting: "Robots",
     bots_play_setting: "Les robots jouent",
@@ -1595,7 +1611,7 @@ pub static FR: Words = Words {
     mb_deal_sealed: |short| format!("Donne scellée : {short}…"),
     mb_teams: "Équipes",
     mb_teams_drawn: "tirées au départ",
-    mb_teams_placed: "placées par le premier pilote",
+    mb_teams_placed: "placées par le premier joueur",
     mb_team_n: |n| format!("Équipe {n} :"),
     mb_place_n: |n| format!("Place {n}"),
     mb_bot_plays_for: |who, s| format!("Au tour de {who} : un robot joue dans {s} s"),
@@ -1610,7 +1626,7 @@ pub static FR: Words = Words {
         )
     },
     too_many_switches: |n| {
-        format!("La table a changé de jeu {n} fois de suite : rejoignez-la quand le premier pilote aura choisi.")
+        format!("La table a changé de jeu {n} fois de suite : rejoignez-la quand le premier joueur aura choisi.")
     },
 };
 

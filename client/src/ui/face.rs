@@ -131,7 +131,10 @@ pub trait TableFace {
     fn leave(&self);
     fn ready(&self);
     fn code(&self) -> Arc<str>;
+    /// The window's title at this table (`Screen::title`).
     fn title(&self) -> &'static str;
+    /// The game's name on the box: the banner over its table.
+    fn game(&self) -> &'static str;
     /// Whether this laptop sits in a lobby that has not started (Practice's Ready goes then).
     fn in_lobby(&self) -> bool;
     /// Whether Practice waits for the screen's guide.
@@ -160,7 +163,7 @@ impl<W: ClientGame, S: Screen<W>> TableFace for Table<W, S> {
     }
 
     fn end(&self, message: String) {
-        self.live.set_link(Link::Ended(message));
+        self.live.set_link(Link::Ended(crate::live::Ended::Said(message)));
     }
 
     fn take_door(&self) -> Option<Admitted> {
@@ -181,6 +184,10 @@ impl<W: ClientGame, S: Screen<W>> TableFace for Table<W, S> {
 
     fn title(&self) -> &'static str {
         S::title(&self.live)
+    }
+
+    fn game(&self) -> &'static str {
+        W::TITLE
     }
 
     fn in_lobby(&self) -> bool {

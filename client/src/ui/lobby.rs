@@ -56,6 +56,8 @@ pub fn everyone_ready<W: bolide_table::Words>(names: &[&str], settings: W::Lobby
 
 /// What a lobby's frame says in its game's terms.
 pub(crate) struct Frame<'a> {
+    /// Who sits at the table, as a heading: pilots, players.
+    pub who: &'a str,
     /// When the game starts.
     pub starts_when: &'a str,
     /// The host's commitment to the seed, short.
@@ -92,7 +94,7 @@ pub(crate) fn frame<W: ClientGame>(
     let first = t.seat == Some(Seat(0));
     if super::look::narrow(ui) {
         // A phone held upright: the table's settings under the pilots, not squeezed beside them.
-        seats(ui, live, t, lobby, says.starts_when, w);
+        seats(ui, live, t, lobby, (says.who, says.starts_when), w);
         ui.separator();
         settings(ui, lobby, first);
         if first {
@@ -100,7 +102,7 @@ pub(crate) fn frame<W: ClientGame>(
         }
     } else {
         ui.columns(2, |cols| {
-            seats(&mut cols[0], live, t, lobby, says.starts_when, w);
+            seats(&mut cols[0], live, t, lobby, (says.who, says.starts_when), w);
             settings(&mut cols[1], lobby, first);
             if first {
                 other_games(&mut cols[1], live, says.game, says.games, w);
@@ -226,10 +228,10 @@ fn seats<W: ClientGame>(
     live: &LiveOf<W>,
     t: &MirrorOf<W>,
     lobby: &LobbyStateOf<W>,
-    starts_when: &str,
+    (who, starts_when): (&str, &str),
     w: &Words,
 ) {
-    ui.heading(w.pilots);
+    ui.heading(who);
     egui::Grid::new("seats").striped(true).min_col_width(60.0).show(ui, |ui| {
         for seat in &lobby.seats {
             let c = seat.colour;

@@ -636,7 +636,7 @@ impl Seated {
         games: &[(&'static str, &'static str)],
         guide_seen: &mut bool,
     ) -> bool {
-        let back = banner(ui, &self.face.code(), &self.face.link(), w);
+        let back = banner(ui, self.face.game(), &self.face.code(), &self.face.link(), w);
         let in_lobby = self.in_lobby_before_ready();
         let guided = self.face.has_guide();
         if in_lobby && (*guide_seen || !guided) {
@@ -660,13 +660,13 @@ impl Seated {
     }
 }
 
-/// The banner above any table: the room code, Leave, and the state of the connection. Returns
-/// true when the pilot goes back to the start screen.
-fn banner(ui: &mut egui::Ui, code: &str, link: &Link, w: &crate::lang::Words) -> bool {
+/// The banner above any table: its game's name, the room code, Leave, and the state of the
+/// connection. Returns true when the player goes back to the start screen.
+fn banner(ui: &mut egui::Ui, game: &str, code: &str, link: &Link, w: &crate::lang::Words) -> bool {
     let mut back = false;
     egui::Panel::top("banner").show(ui, |ui| {
         ui.horizontal(|ui| {
-            ui.label(egui::RichText::new("BOLIDE").strong().italics());
+            ui.label(egui::RichText::new(game.to_uppercase()).strong().italics());
             // Leave first: the code after it is as long as the host's word makes it.
             if ui.button(w.leave_table).clicked() {
                 back = true;
@@ -682,7 +682,12 @@ fn banner(ui: &mut egui::Ui, code: &str, link: &Link, w: &crate::lang::Words) ->
                 let text = (w.connection_lost)(why, *attempt);
                 ui.colored_label(egui::Color32::from_rgb(250, 200, 60), egui::RichText::new(text).size(18.0));
             }
-            Link::Ended(message) => {
+            Link::Ended(ended) => {
+                let message = match ended {
+                    crate::live::Ended::Left => w.you_left.to_string(),
+                    crate::live::Ended::GameOver => w.game_over.to_string(),
+                    crate::live::Ended::Said(message) => message.clone(),
+                };
                 ui.colored_label(egui::Color32::from_rgb(240, 120, 60), egui::RichText::new(message).size(18.0));
                 if ui.button(w.back_to_start).clicked() {
                     back = true;

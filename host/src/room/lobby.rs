@@ -80,7 +80,8 @@ impl<G: Game> RoomOf<G> {
                 return out.push(OutputOf::Close { conn, code: close::ROOM_FULL, reason });
             };
             let name = bolide_table::wire::clean_name(&hello.name);
-            let name = if name.is_empty() { format!("Pilot {}", self.seats.len() + 1) } else { name };
+            let player = <G::Words as bolide_table::Words>::PLAYER;
+            let name = if name.is_empty() { format!("{player} {}", self.seats.len() + 1) } else { name };
             let name = self.unique_name(name);
             self.seats.push(SeatSlot { conn: Some(conn), ..SeatSlot::new(name, colour, Some(token), None) });
             let seat = Seat(self.seats.len() as u8 - 1);

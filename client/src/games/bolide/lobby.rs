@@ -41,6 +41,7 @@ impl LobbyUi {
         self.w = Some(w);
         // Provably fair dice: the host is bound to this seed before anything is drawn.
         let says = Frame {
+            who: w.pilots,
             starts_when: w.race_starts_when,
             sealed: w.dice_sealed,
             sealed_hover: w.dice_sealed_hover,

@@ -1,4 +1,4 @@
-//! An Entenrallye table over the wire: its lobby (seats, the first pilot's options) and the
+//! An Entenrallye table over the wire: its lobby (seats, the first player's options) and the
 //! game screen (`ui::entenrallye`) fed by the client core's mirror — a live table's, or a
 //! replay's step (`mirror_table`). Nothing is timed: an action goes out as a plain request.
 
@@ -47,6 +47,7 @@ fn lobby(
     w: &Words,
 ) {
     let says = Frame {
+        who: w.players_heading,
         starts_when: w.ente_starts_when,
         sealed: w.dice_sealed,
         sealed_hover: w.dice_sealed_hover,
@@ -57,11 +58,11 @@ fn lobby(
     frame(ui, live, t, hosting, says, w, |ui, lobby, first| settings(ui, live, lobby, first, w));
 }
 
-/// The first pilot's options, which everyone sees change; the host checks them.
+/// The first player's options, which everyone sees change; the host checks them.
 fn settings(ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, lobby: &LobbyStateOf<Entenrallye>, first: bool, w: &Words) {
     ui.heading(w.ente_settings);
     if !first {
-        ui.label(w.first_pilot_sets);
+        ui.label(w.first_player_sets);
     }
     let mut s = lobby.settings;
     let seated = lobby.seats.len();

@@ -1,4 +1,4 @@
-//! A 1000 Bornes table over the wire: its lobby (seats, the first pilot's options of M-14)
+//! A 1000 Bornes table over the wire: its lobby (seats, the first player's options of M-14)
 //! and the game screen fed by the client core's mirror ([`NetTable`], the same screen as
 //! Practice's). A Coup-Fourré goes out as a timed request: `shown` is the frame that first
 //! drew the attack (the grab's own stamp, `race::stamp_shown`), `input` the key or the click.
@@ -28,6 +28,7 @@ fn lobby(
 ) {
     // M-3.2: the deck's order is bound to this seed before the first card is dealt.
     let says = Frame {
+        who: w.players_heading,
         starts_when: w.mb_game_starts_when,
         sealed: w.mb_deal_sealed,
         sealed_hover: w.mb_deal_sealed_hover,
@@ -38,12 +39,12 @@ fn lobby(
     frame(ui, live, t, hosting, says, w, |ui, lobby, first| settings(ui, live, lobby, first, w));
 }
 
-/// The first pilot's options (M-14), which everyone sees change; the host checks them (a
+/// The first player's options (M-14), which everyone sees change; the host checks them (a
 /// refused one comes back in words, with its rule).
 fn settings(ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, lobby: &LobbyStateOf<MilleBornes>, first: bool, w: &Words) {
     ui.heading(format!("1000 Bornes — {}", w.mb_settings_heading));
     if !first {
-        ui.label(w.first_pilot_sets);
+        ui.label(w.first_player_sets);
     }
     let mut s = lobby.settings.clone();
     let seated = lobby.seats.len();
@@ -111,7 +112,7 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, lobby: &LobbyStateOf<
 }
 
 /// M-2.3 at 6 and 8 players: partners sit opposite (place n with place n + players / 2). The
-/// teams are drawn when the game starts, or placed here by the first pilot: each place's
+/// teams are drawn when the game starts, or placed here by the first player: each place's
 /// entrant (the people as they came, then the bots) is picked from a list.
 fn teams(ui: &mut egui::Ui, s: &mut mille_bornes::Lobby, lobby: &LobbyStateOf<MilleBornes>, first: bool, w: &Words) {
     let seated = lobby.seats.len();
