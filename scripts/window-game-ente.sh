@@ -2,7 +2,8 @@
 # A whole year of Entenrallye in a real window: starts `bolide` under Xvfb with Practice set
 # to Entenrallye, plays against three bots with the keyboard as a person would (xdotool: 1
 # takes the first action offered, whatever the phase — the roll, a drive, a part to fit, the
-# end of the turn), and saves screenshots of the start screen, a turn and the year's end.
+# end of the turn), and saves screenshots of the start screen, the first turn, the board
+# mid-year (Anne's 20th turn) and the year's end.
 #
 #   bash scripts/window-game-ente.sh [BOLIDE_BINARY] [SCREENSHOT_DIR]
 #
@@ -22,11 +23,19 @@ shot ente-start
 click 962 277
 wait_title 'Entenrallye'
 shot_taken=""
+turns=0
+was_mine=""
 while [ $SECONDS -lt $deadline ]; do
   case "$(title)" in
     *"your turn"*)
+      [ -n "$was_mine" ] || turns=$((turns + 1))
+      was_mine=yes
       [[ $shot_taken == *turn* ]] || { sleep 0.5; shot ente-turn; shot_taken+=" turn"; }
+      if [ "$turns" -eq 20 ] && [[ $shot_taken != *midyear* ]]; then
+        sleep 0.5; shot ente-midyear; shot_taken+=" midyear"
+      fi
       xdotool key 1 ;;
+    *) was_mine="" ;;&
     *"year over"*) sleep 1; shot ente-over; echo "Entenrallye window game: played to the end"; exit 0 ;;
   esac
   sleep 0.15

@@ -1555,8 +1555,10 @@ fn e_4_1_the_screen_offers_the_roll_then_the_drives_and_sends_what_is_clicked() 
     h.run();
     // The square the full drive ends on is outlined; a click on it drives there (the only
     // way to end there: a square short of the die would spend the rest).
-    h.get_by_label(&format!("Drive {die} to A{die:02}"));
-    h.get_by_label(&format!("A{die:02}")).click();
+    // Squares go by the rules' words, never by the board's ids.
+    let square = format!("grey road, {} before meeting 1", 18 - die);
+    h.get_by_label(&format!("Drive {die} to {square}"));
+    h.get_by_label(&square).click();
     h.run();
     let sent = drain(&mut commands);
     let drove = |c: &EnteCommand| matches!(c, CommandOf::Act { action: entenrallye::Action::Drive { squares, buy: false, repair: 0, .. }, .. } if *squares == die);
@@ -1620,4 +1622,131 @@ fn each_game_s_table_shows_its_own_title_and_no_other_game_s_words() {
     h.run();
     h.get_by_label("La partie est terminée.");
     assert!(other_games_words(&h, "Entenrallye").is_empty());
+}
+
+/// An Entenrallye table seen from seat 0: each car on its square with its parts fitted and
+/// hidden, the calendar at `when`, and seat 0 to drive a `die`.
+fn ente_arranged(cars: &[(&str, Vec<u8>, Vec<u8>)], when: (u8, u8), die: u8) -> (BolideApp, Rallye) {
+    use entenrallye::rallye::CarSetup;
+    let (live, _commands) = LiveOf::<Entenrallye>::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
+    live.set_link(Link::Connected);
+    let players = cars.len() as u8;
+    let mut game = Rallye::new(entenrallye::Settings::default(), players, 11, &mut Vec::new()).unwrap();
+    let b = entenrallye::board();
+    let parts = |ids: &[u8]| ids.iter().map(|i| entenrallye::Part(*i)).collect::<Vec<_>>();
+    for (seat, (at, fitted, hidden)) in cars.iter().enumerate() {
+        let setup =
+            CarSetup { at: b.find(at), fitted: parts(fitted), hidden: parts(hidden), repair: 7, ..Default::default() };
+        game.arrange_car(Seat(seat as u8), &setup).unwrap();
+    }
+    game.arrange_calendar(when.0, when.1).unwrap();
+    game.arrange_turn(Seat(0)).unwrap();
+    game.arrange_roll(Seat(0), die, &mut Vec::new()).unwrap();
+    {
+        let mut state = live.state();
+        state.welcome(Some(Seat(0)), None, bolide_table::wire::BeatSchedule::Steady);
+        let colours = [Colour::Rouge, Colour::Jaune, Colour::Vert, Colour::Bleu, Colour::Blanc, Colour::Noir];
+        let seats = (0..players)
+            .map(|i| lobby_seat(i, &format!("Player {}", i + 1), colours[usize::from(i)], false, true))
+            .collect();
+        state.mirror.lobby = Some(lobby_of(seats, entenrallye::Lobby::default(), true, Some(Seat(0))));
+        show_ente(&mut state.mirror, &game);
+    }
+    let mut app = BolideApp::with(Prefs::default(), None, None).unwrap().dry_run();
+    app.sit_entenrallye(live.clone(), None);
+    (app, game)
+}
+
+/// Six cars spread over the year, seat 0 to drive a 5 with three hidden parts.
+fn ente_six_mid_year() -> (BolideApp, Rallye) {
+    let cars = [
+        ("A12", vec![0, 13], vec![25, 38, 40]),
+        ("M1", vec![], vec![]),
+        ("B09", vec![1], vec![]),
+        ("NT04", vec![], vec![]),
+        ("C13", vec![26, 37], vec![]),
+        ("M2", vec![], vec![2]),
+    ];
+    ente_arranged(&cars, (2, 3), 5)
+}
+
+#[test]
+fn e_2_4_e_12_2_the_board_offers_both_branches_and_a_spur_and_names_every_place() {
+    let w = bolide_client::lang::Lang::En.words();
+    let words =
+        |at: &str| bolide_client::games::entenrallye::board::square_words(entenrallye::board().find(at).unwrap(), w);
+    // On the junction before M1 in January with a 3: the meeting's branch and the shortcut.
+    let (app, _) = ente_arranged(&[("A14", vec![0], vec![]), ("NT02", vec![], vec![])], (1, 1), 3);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label(&words("M1in3"));
+    h.get_by_label(&words("K1_3"));
+    assert_eq!(words("K1_3"), "shortcut, 12 before the TÜV");
+    // The other car stands two squares behind the TÜV workshop; the card shows the fitted part.
+    h.get_by_label("−2 behind the TÜV workshop");
+    h.get_by_label_contains("front: 5/3 red");
+    // On the last grey square before the TÜV's spur, owing it, with a 3: into the spur.
+    let (app, _) = ente_arranged(&[("B08", vec![], vec![]), ("A01", vec![], vec![])], (12, 2), 3);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label(&words("TU2"));
+    assert_eq!(words("TU2"), "road to the TÜV, 1 before the TÜV");
+    // December's last step: the calendar's two markers stand on December and step 2.
+    h.get_by_label("December, step 2 of 2");
+}
+
+#[test]
+fn e_14_5_the_entenrallye_board_at_6_cars_fits_from_720p_to_4k_with_nothing_overlapping() {
+    let w = bolide_client::lang::Lang::En.words();
+    for size in [[1280.0, 720.0], [1920.0, 1080.0], [3840.0, 2160.0]] {
+        let (app, game) = ente_six_mid_year();
+        let mut h = Harness::builder().with_size(size).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
+        h.run_steps(2);
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size[0], size[1]));
+        let mut legal = Vec::new();
+        game.legal_into(Seat(0), &mut legal);
+        let mut ends: Vec<entenrallye::Square> = legal
+            .iter()
+            .filter_map(|a| if let entenrallye::Action::Drive { to, .. } = a { Some(*to) } else { None })
+            .collect();
+        ends.sort();
+        ends.dedup();
+        assert!(ends.len() >= 3, "a 5 from A12 ends on several squares: {ends:?}");
+        let squares: Vec<egui::Rect> = ends
+            .iter()
+            .map(|s| h.get_by_label(&bolide_client::games::entenrallye::board::square_words(*s, w)).rect())
+            .collect();
+        let cards: Vec<egui::Rect> = game.cars()[0]
+            .hidden
+            .iter()
+            .map(|p| h.get_by_label(&bolide_client::games::entenrallye::board::part_name(*p, w)).rect())
+            .collect();
+        assert_eq!(cards.len(), 3, "{size:?}: the hand's three parts");
+        for r in squares.iter().chain(&cards) {
+            assert!(screen.contains_rect(*r), "{size:?}: {r:?} off the screen");
+        }
+        for (i, a) in squares.iter().chain(&cards).enumerate() {
+            for b in squares.iter().chain(&cards).skip(i + 1) {
+                assert!(!a.intersects(*b), "{size:?}: {a:?} over {b:?}");
+            }
+        }
+        // The board's squares grow with the screen.
+        let side = squares[0].width();
+        assert!(side >= 16.0 * size[0] / 1280.0, "{size:?}: squares of {side} px");
+    }
+    // A hand of twelve parts scrolls sideways: the road keeps its place on a 720p screen.
+    let hand: Vec<u8> = (20..32).collect();
+    let (app, game) = ente_arranged(&[("A12", vec![], hand), ("A01", vec![], vec![])], (1, 1), 5);
+    let mut h =
+        Harness::builder().with_size([1280.0, 720.0]).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
+    h.run_steps(2);
+    let mut legal = Vec::new();
+    game.legal_into(Seat(0), &mut legal);
+    let Some(entenrallye::Action::Drive { to, .. }) =
+        legal.iter().find(|a| matches!(a, entenrallye::Action::Drive { .. }))
+    else {
+        panic!("{legal:?}")
+    };
+    let square = h.get_by_label(&bolide_client::games::entenrallye::board::square_words(*to, w)).rect();
+    assert!(square.bottom() < 720.0 * 2.0 / 3.0 + 60.0 && square.width() >= 16.0, "{square:?}");
 }

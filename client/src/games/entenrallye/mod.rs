@@ -3,6 +3,7 @@
 //! the host sends against the game's own ranges (`View::check`).
 
 pub mod board;
+pub mod layout;
 pub mod table;
 
 use crate::bot::BotGame;
