@@ -3,14 +3,15 @@
 # learns the laptop's clock and announces the table, then 20 s), then 20 s on the race screen
 # at this pilot's own turn (nothing moves; only the bot countdown changes, every ten seconds
 # until the last ten). Under Xvfb with
-# Mesa's software GL, so a frame costs more here than on a laptop's GPU. With `mille-bornes`,
-# the same at a 1000 Bornes table hosted from the window (its lobby, then this player's turn).
+# Mesa's software GL, so a frame costs more here than on a laptop's GPU. With `mille-bornes`
+# or `entenrallye`, the same at that game's table hosted from the window (its lobby, then this
+# player's turn).
 # With `join`, the window of a laptop that joins a Bolide table (`bolide-host serve`, from
 # beside BOLIDE_BINARY, in its own process): what every laptop but the host's spends. Each
 # stretch also says which threads spent it (to the nanosecond) and how many UDP datagrams a
 # second this machine sent (the laptop's and the host's, both ways).
 #
-#   bash scripts/idle-cpu.sh [BOLIDE_BINARY] [mille-bornes|join]
+#   bash scripts/idle-cpu.sh [BOLIDE_BINARY] [mille-bornes|entenrallye|join]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/bolide}
@@ -22,7 +23,9 @@ if missing=$(window_tools_missing); then
 fi
 GAME=${2:-bolide}
 export RUST_LOG="warn,bolide::frame=trace" # one line per frame drawn, counted below
-[ "$GAME" = mille-bornes ] && export WINDOW_SETTINGS='{"name": "Anne", "host_game": "mille-bornes", "lang": "En"}'
+case "$GAME" in
+  mille-bornes | entenrallye) export WINDOW_SETTINGS="{\"name\": \"Anne\", \"host_game\": \"$GAME\", \"lang\": \"En\"}" ;;
+esac
 if [ "$GAME" = join ]; then
   host_dir=$(mktemp -d)
   "$(dirname "$BIN")/bolide-host" serve --bind 127.0.0.1:47311 --data-dir "$host_dir" --code GARAGE --no-mdns \
@@ -43,7 +46,7 @@ if [ "$GAME" = join ]; then
 elif [ "$GAME" = bolide ]; then
   host_one_race_with_bots
 else
-  click 215 323 # Host a game (1000 Bornes, to 5000 points, two bots)
+  click 215 323 # Host a game (1000 Bornes to 5000 points, or an Entenrallye year; two bots)
   wait_title 'lobby'
   sleep 1
 fi
