@@ -58,9 +58,8 @@ impl MilleBornesUi {
             }
         }
         egui::Panel::top("mb-status").show(ui, |ui| {
+            // The game's name is the table's banner above (one look for the three games).
             ui.horizontal(|ui| {
-                ui.label(RichText::new("1000 BORNES").strong().italics());
-                ui.separator();
                 ui.label(RichText::new((w.mb_hand_n)(view.hand_number + 1)).strong());
                 for side in 0..view.sides {
                     let total = view.totals.get(usize::from(side)).copied().unwrap_or(0);
