@@ -66,6 +66,15 @@ fn far(at: Square, place: Place, owes: impl Fn(Inspection) -> bool) -> Option<u1
     FAR.get(usize::from(at.0))?.get(mask)?.get(at_place).copied().flatten()
 }
 
+/// Whether `place` still counts for `car` in `month`: a meeting it was not judged at and is
+/// not late for, a check it owes and is not yet rounded up for.
+fn counts(car: &CarView, place: Place, month: u8) -> bool {
+    match place {
+        Place::Meeting(m) => car.scores[m].is_none() && month <= MEETING_MONTHS[m],
+        Place::Check(c) => car.owes(c) && month <= c.month(),
+    }
+}
+
 /// The calendar's pace at a table of bots, in time steps for each seat for each turn a seat
 /// plays: a 6 one turn in six, and the arrivals elsewhere (those at the place planned for are
 /// counted car by car, `turns_until_due`).
@@ -152,7 +161,7 @@ impl Me<'_> {
         f32::from(self.view.players.max(1))
     }
 
-    /// E-3.4: own turns before the calendar has taken `steps_to` steps from now.
+    /// E-3.4: own turns before the calendar reaches `time`.
     fn turns_until(&self, time: f32) -> f32 {
         ((time - f32::from(self.view.time)) / (STEPS_PER_TURN_PER_SEAT * self.seats())).max(0.0)
     }
@@ -180,15 +189,7 @@ impl Me<'_> {
         let month = self.view.calendar().month();
         (self.view.cars.iter())
             .filter(|c| !std::ptr::eq(*c, self.car))
-            .map(|c| {
-                ROAD.map(|p| {
-                    let open = match p {
-                        Place::Meeting(m) => c.scores[m].is_none() && month <= MEETING_MONTHS[m],
-                        Place::Check(x) => c.owes(x) && month <= x.month(),
-                    };
-                    if open { far(c.at, p, |x| c.owes(x)) } else { None }
-                })
-            })
+            .map(|c| ROAD.map(|p| if counts(c, p, month) { far(c.at, p, |x| c.owes(x)) } else { None }))
             .collect()
     }
 
@@ -200,11 +201,7 @@ impl Me<'_> {
     /// Whether `place` still counts for this car: a meeting not judged nor late for, a check
     /// it owes.
     fn open(&self, place: Place) -> bool {
-        let month = self.view.calendar().month();
-        match place {
-            Place::Meeting(m) => self.car.scores[m].is_none() && month <= MEETING_MONTHS[m],
-            Place::Check(c) => self.car.owes(c) && month <= c.month(),
-        }
+        counts(self.car, place, self.view.calendar().month())
     }
 
     /// Squares from `from` (driving back out of a spur if `returning`) to `place`.

@@ -52,13 +52,13 @@ impl Rallye {
         Ok(self.pile.remove(at))
     }
 
-    /// Places `seat`'s car as `setup` says (its old parts back in the pile first).
+    /// Places `seat`'s car as `setup` says (its old parts back in the pile first); a set-up
+    /// that breaks a rule of the car itself changes nothing.
     pub fn arrange_car(&mut self, seat: Seat, setup: &CarSetup) -> Result<(), ArrangeError> {
         let b = board();
-        let old = self.cars.get_mut(seat.index()).ok_or(ArrangeError::NoSuchSeat { seat })?;
-        let mut back: Vec<Part> = old.fitted.iter_mut().filter_map(Option::take).collect();
-        back.append(&mut old.hidden);
-        self.pile.extend(back);
+        if self.cars.get(seat.index()).is_none() {
+            return Err(ArrangeError::NoSuchSeat { seat });
+        }
         let mut car = Car::new(setup.at.filter(|s| b.has(*s)).unwrap_or(b.start));
         if setup.repair > REPAIR_MAX {
             return Err(ArrangeError::Repair { repair: setup.repair });
@@ -81,6 +81,11 @@ impl Rallye {
             }
             car.scores = scores;
         }
+        // The set-up reads right: the old car's parts go back, then the new ones are taken.
+        let old = self.cars.get_mut(seat.index()).ok_or(ArrangeError::NoSuchSeat { seat })?;
+        let mut back: Vec<Part> = old.fitted.iter_mut().filter_map(Option::take).collect();
+        back.append(&mut old.hidden);
+        self.pile.extend(back);
         for &part in &setup.fitted {
             let section = part.section().index();
             if !part.is_card() || car.fitted[section].is_some() {
@@ -91,7 +96,9 @@ impl Rallye {
         for &part in &setup.hidden {
             car.hidden.push(self.take_from_pile(part)?);
         }
-        self.cars[seat.index()] = car;
+        if let Some(slot) = self.cars.get_mut(seat.index()) {
+            *slot = car;
+        }
         Ok(())
     }
 
