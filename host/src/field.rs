@@ -59,8 +59,54 @@ pub struct FieldReport {
     /// Pairs the host ordered wrong, and of those, pairs where a request had been clamped.
     pub wrong_pairs: usize,
     pub wrong_pairs_clamped: usize,
+    /// Every pair the host ordered wrong, as the host saw it: an engineer reads why.
+    pub wrong: Vec<WrongPair>,
     /// What this report cannot know on a real network.
     pub unknowable: Vec<&'static str>,
+}
+
+/// A pair the host ordered wrong: the one it put first, and the one that was faster.
+#[derive(Debug, Clone, Serialize)]
+pub struct WrongPair {
+    pub moment: u64,
+    pub first: Judged,
+    pub faster: Judged,
+    /// Why, as far as the host's log tells: `clamped` (a claim bounded, fairness.md §5 and
+    /// §7), `arrived after the verdict` (the faster request came once the other was committed:
+    /// its seat had gone silent past the cut-off), or `unexplained`.
+    pub why: &'static str,
+}
+
+/// One request of a wrong pair: the laptop's own reaction, the host's, what its bounds added,
+/// and when it arrived and was committed (host clock, ms after the moment opened).
+#[derive(Debug, Clone, Serialize)]
+pub struct Judged {
+    pub seat: u8,
+    pub true_ms: f64,
+    pub judged_ms: f64,
+    pub clamped_input_ms: f64,
+    pub clamped_shown_ms: f64,
+    pub clamped_beat_ms: f64,
+    pub arrival_ms: f64,
+    pub committed_ms: f64,
+}
+
+impl Judged {
+    fn of<A>(s: &Scored<'_, A>) -> Judged {
+        let r = s.record;
+        let ms = |us: u64| us as f64 / 1000.0;
+        let since = |at: u64| (at as f64 - r.reveal_us as f64) / 1000.0;
+        Judged {
+            seat: r.seat.0,
+            true_ms: s.true_us / 1000.0,
+            judged_ms: ms(r.reaction_us),
+            clamped_input_ms: ms(r.clamp.input_us),
+            clamped_shown_ms: ms(r.clamp.shown_us),
+            clamped_beat_ms: ms(r.clamp.beat_us),
+            arrival_ms: since(r.arrival_us),
+            committed_ms: since(r.committed_us),
+        }
+    }
 }
 
 /// One kind of moment's pairs.
@@ -188,6 +234,7 @@ pub fn report<A: Copy>(
     let mut tally = Tally::default();
     let mut kinds: BTreeMap<&'static str, Tally> = BTreeMap::new();
     let (mut wrong, mut wrong_clamped) = (0, 0);
+    let mut wrong_pairs = Vec::new();
     for scored in moments.values() {
         for (i, a) in scored.iter().enumerate() {
             for b in scored.iter().skip(i + 1) {
@@ -204,8 +251,23 @@ pub fn report<A: Copy>(
                 tally.add(gap_ms, host_right, arrival_right);
                 kinds.entry(kind).or_default().add(gap_ms, host_right, arrival_right);
                 if !host_right {
+                    let clamped = ra.clamp.total_us() + rb.clamp.total_us() > 0;
                     wrong += 1;
-                    wrong_clamped += usize::from(ra.clamp.total_us() + rb.clamp.total_us() > 0);
+                    wrong_clamped += usize::from(clamped);
+                    let (first, faster) = if a.index < b.index { (a, b) } else { (b, a) };
+                    let why = if clamped {
+                        "clamped"
+                    } else if faster.record.arrival_us > first.record.committed_us {
+                        "arrived after the verdict"
+                    } else {
+                        "unexplained"
+                    };
+                    wrong_pairs.push(WrongPair {
+                        moment: ra.moment,
+                        first: Judged::of(first),
+                        faster: Judged::of(faster),
+                        why,
+                    });
                 }
             }
         }
@@ -236,6 +298,7 @@ pub fn report<A: Copy>(
         laptops,
         wrong_pairs: wrong,
         wrong_pairs_clamped: wrong_clamped,
+        wrong: wrong_pairs,
         unknowable: UNKNOWABLE.to_vec(),
     }
 }

@@ -137,6 +137,7 @@ const summary = {
 writeFileSync(join(out, 'field-summary.json'), JSON.stringify(summary, null, 1));
 console.log(JSON.stringify(summary));
 if (problems.length) {
+  for (const w of r.wrong ?? []) console.error(`browser field run: ordered wrong: ${JSON.stringify(w)}`);
   console.error(`browser field run: ${problems.join('; ')}`);
   process.exit(1);
 }

@@ -7,7 +7,8 @@
 use super::ConnId;
 use super::moment_log::{ClosedBy, SeatLine};
 use crate::fair::{
-    Allowance, Asked, CallOrder, ClockModel, MomentArbiter, Request, Sample, Slack, Verdict, Vouched, bound_claim,
+    Allowance, Asked, CallOrder, ClockModel, LogLine, MomentArbiter, Request, Sample, Slack, Verdict, Vouched,
+    bound_claim,
 };
 use bolide_table::wire::Shown;
 use bolide_table::{MOMENT_REQUESTS, Release, Seat, TIE_US, TableRefusal};
@@ -99,10 +100,9 @@ struct Moment<A> {
     sent: BTreeMap<ConnId, u64>,
     /// Every request the arbiter was given, in arrival order.
     asked: Vec<Asked<A>>,
-    /// What the bounds added to each seat's last request.
-    clamped: BTreeMap<Seat, Clamp>,
-    /// Whether each seat's last request carried its own timing.
-    timed: BTreeMap<Seat, bool>,
+    /// What the bounds added to each request (a seat's, by its `seq`: a seat that lost a
+    /// pawn asks again in the same moment), and whether it carried its own timing.
+    clamped: BTreeMap<(Seat, u32), (Clamp, bool)>,
     /// The moment's length, when it ends with its time (M-15.3).
     window_us: Option<u64>,
     /// Seats whose "shown" and whose "done" are logged (M-15.14).
@@ -179,8 +179,8 @@ pub(super) struct Fairness<A> {
     /// Timed moments each seat held up by beating without vouching (`LogLine::Stalled`),
     /// in this championship.
     stalls: BTreeMap<Seat, u8>,
-    /// Stalls of the open moment already counted.
-    stalls_counted: usize,
+    /// Lines of the open moment's arbiter log already read (stalls counted, cut-offs told).
+    log_read: usize,
     /// Lines of the open moment's log not yet taken by the room (`take_lines`).
     lines: Vec<(u64, SeatLine)>,
     /// The warnings requests raise, rate-limited.
@@ -243,7 +243,7 @@ impl<A> Default for Fairness<A> {
             moment: None,
             warm_ups: BTreeMap::new(),
             stalls: BTreeMap::new(),
-            stalls_counted: 0,
+            log_read: 0,
             lines: Vec::new(),
             warnings: Throttle::default(),
         }
@@ -514,13 +514,12 @@ impl<A: Copy> Fairness<A> {
             sent: BTreeMap::new(),
             asked: Vec::new(),
             clamped: BTreeMap::new(),
-            timed: BTreeMap::new(),
             window_us,
             shown: Default::default(),
             done: Default::default(),
             closing: None,
         });
-        self.stalls_counted = 0;
+        self.log_read = 0;
     }
 
     /// Timed moments `seat` held up by beating without vouching, in this championship.
@@ -679,8 +678,7 @@ impl<A: Copy> Fairness<A> {
         let Some(m) = &mut self.moment else { return };
         m.asked.push(Asked { seat: request.seat, action: request.action, reaction_us: request.reaction_us });
         m.arbiter.request(request, now);
-        m.clamped.insert(request.seat, clamped);
-        m.timed.insert(request.seat, timed);
+        m.clamped.insert((request.seat, request.seq), (clamped, timed));
     }
 
     /// A heartbeat from `conn` (seat `seat`): its clock now, when it showed the moment it
@@ -774,11 +772,21 @@ impl<A: Copy> Fairness<A> {
             m.arbiter.heartbeat(*s, now - m.opens, now);
         }
         let verdict = m.arbiter.poll(now);
-        for seat in m.arbiter.stalled().skip(self.stalls_counted).collect::<Vec<_>>() {
-            self.stalls_counted += 1;
-            let n = self.stalls.entry(seat).or_default();
-            *n = n.saturating_add(1);
-            tracing::warn!(%seat, stalls = *n, "a seat beat without vouching past the least request: the moment no longer waits for it");
+        for line in m.arbiter.log.iter().skip(self.log_read) {
+            self.log_read += 1;
+            match *line {
+                LogLine::Stalled { seat } => {
+                    let n = self.stalls.entry(seat).or_default();
+                    *n = n.saturating_add(1);
+                    tracing::warn!(%seat, stalls = *n, "a seat beat without vouching past the least request: the moment no longer waits for it");
+                }
+                // A verdict that did not wait for a seat: a request it sends later is judged
+                // after it, however fast (fairness.md §4).
+                LogLine::CutOff { seat, silent_us } => {
+                    tracing::info!(%seat, silent_us, moment = m.id, "a seat went silent in a timed moment: the verdicts no longer wait for it")
+                }
+                LogLine::Tie { .. } => {}
+            }
         }
         let m = self.moment.as_mut()?;
         let verdict = verdict?;
@@ -822,20 +830,21 @@ impl<A: Copy> Fairness<A> {
     ) -> FairRecord<A> {
         let seat = verdict.request.seat;
         let m = self.moment.as_ref();
+        let (clamp, timed) = m.and_then(|m| m.clamped.get(&(seat, verdict.request.seq)).copied()).unwrap_or_default();
         FairRecord {
             moment: m.map_or(0, |m| m.id),
             seq: verdict.request.seq,
             seat,
             action: verdict.request.action,
             reaction_us: verdict.request.reaction_us,
-            clamp: m.and_then(|m| m.clamped.get(&seat).copied()).unwrap_or_default(),
+            clamp,
             arrival_us: verdict.request.arrival,
             committed_us: verdict.committed,
             tie: verdict.tie,
             granted,
             judged,
             reveal_us: m.map_or(0, |m| m.opens),
-            timed: m.and_then(|m| m.timed.get(&seat).copied()).unwrap_or(false),
+            timed,
             offset_est_us: conn.and_then(|c| self.clock(c)).map(|c| c.offset_at(now) as i64),
         }
     }

@@ -1387,6 +1387,67 @@ fn b_4_3_a_seat_makes_a_few_requests_a_moment_then_is_refused_and_the_grab_goes_
 }
 
 #[test]
+fn b_4_3_a_pilot_whose_stand_in_played_is_waited_for_while_its_laptop_beats() {
+    // Bob let his last grab's time pass: his stand-in took a pawn for him and plays his seat
+    // until he acts again. His laptop is still there and shows this grab. Anne's request
+    // arrives first; Bob's hand was 10 ms faster, but his path is slower. The host waits for
+    // his laptop's beats, as for anyone's: the pawn goes to the faster hand.
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    r.seats[1].zombie = true;
+    r.message(reveal + 150_000, 3, first_grab(reveal, pawns[1], 140_000), &mut out);
+    r.message(reveal + 205_000, 1, first_grab(reveal, pawns[0], 200_000), &mut out);
+    r.tick(reveal + 205_000, &mut out);
+    let beat = ClientMsg::Heartbeat { now_us: reveal + 185_000, shown: Some(grab_shown(reveal)), acts: 0, dense: true };
+    r.message(reveal + 195_000, 2, beat, &mut out);
+    r.tick(reveal + 212_000, &mut out);
+    assert_eq!(r.game().unwrap().race().car(Seat(0)).pawn, None, "Anne's grab waits for Bob's laptop");
+    r.message(reveal + 214_000, 2, first_grab(reveal, pawns[0], 190_000), &mut out);
+    let bob = judged_once_the_grab_is_over(&mut r, reveal + 214_000, &mut out, Seat(1));
+    assert!(bob.granted && bob.reaction_us == 190_000, "{bob:?}");
+    assert_eq!(r.game().unwrap().race().car(Seat(1)).pawn, Some(pawns[0]));
+    assert!(!r.seats[1].zombie, "acting took his seat back");
+}
+
+#[test]
+fn b_4_3_each_request_of_a_seat_keeps_its_own_bounds_in_the_record() {
+    // Bob's first request claims an input its arrival cannot allow (clamped); he asks again
+    // for another pawn at once, honestly. Anne's hand was faster to the first. The record of
+    // each of Bob's requests is its own.
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
+    out.clear();
+    r.message(reveal + 160_000, 1, first_grab(reveal, pawns[0], 150_000), &mut out);
+    // Chloé's laptop has shown she is slower than Anne, not yet than Bob's bounded claim.
+    let chloe = |elapsed_us| ClientMsg::Heartbeat {
+        now_us: reveal + elapsed_us,
+        shown: Some(grab_shown(reveal)),
+        acts: 0,
+        dense: true,
+    };
+    r.message(reveal + 290_000, 3, chloe(260_000), &mut out);
+    r.message(reveal + 298_000, 2, first_grab(reveal, pawns[0], 100_000), &mut out);
+    let again = ClientMsg::Timed {
+        seq: 2,
+        action: Action::TakePawn { pawn: pawns[1] },
+        shown_us: reveal,
+        input_us: reveal + 290_000,
+    };
+    r.message(reveal + 300_000, 2, again, &mut out);
+    r.message(reveal + 401_000, 3, chloe(400_000), &mut out);
+    judged_once_the_grab_is_over(&mut r, reveal + 401_000, &mut out, Seat(1));
+    let bob: Vec<FairRecord<Action>> = out
+        .iter()
+        .filter_map(|o| match o {
+            Output::Fair(f) if f.seat == Seat(1) => Some(*f),
+            _ => None,
+        })
+        .collect();
+    let of = |seq| bob.iter().find(|f| f.seq == seq).unwrap_or_else(|| panic!("no record of {seq}: {bob:?}"));
+    assert!(of(1).clamp.input_us > 0 && of(1).judged && !of(1).granted, "{bob:?}");
+    assert!(of(2).clamp.total_us() == 0 && of(2).granted && of(2).timed, "{bob:?}");
+}
+
+#[test]
 fn b_4_3_beats_with_absurd_times_bound_only_their_own_laptop() {
     // Anne's beats claim the end of time: her own later request is then no time at all.
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();

@@ -53,9 +53,16 @@ impl<G: Game> RoomOf<G> {
         self.seats.get(seat.index()).and_then(|s| s.conn)
     }
 
-    /// The seats the host plays now: on its clock, they never hold a decision up.
+    /// The seats on the host's clock, which never hold a decision up: a bot's, and a seat no
+    /// laptop holds. A pilot whose stand-in plays for now (it let a time limit pass) still
+    /// has a laptop that shows the moment and beats: its hand may take the seat back at any
+    /// instant, so it is waited for as any laptop is — its silence and its stalls bounded
+    /// the same way (`fair::arbiter`) — or a slower hand nearer the host would beat it.
     fn hosted(&self) -> Vec<Seat> {
-        (0..self.seats.len() as u8).map(Seat).filter(|s| self.seats[s.index()].bot_plays()).collect()
+        (0..self.seats.len() as u8)
+            .map(Seat)
+            .filter(|s| self.seats[s.index()].bot.is_some() || self.seats[s.index()].conn.is_none())
+            .collect()
     }
 
     /// The timed moment the game is in now, if it is in one.
