@@ -2,7 +2,8 @@
 # A mixed table in a fairness field run: two seats in Chromium (the page the host serves) and
 # two native `bolide-bot --fairness-test` laptops against `bolide-host serve --fairness-test`,
 # on loopback (scripts/browser/field.mjs). Writes the host's report and a summary to OUT; fails
-# unless every pair 1 ms or more apart was ordered right and no browser request was clamped.
+# unless every pair 1 ms or more apart was ordered right but where a request was clamped (a page's late
+# frame on this machine), with enough pairs where the pages' stamps were trusted.
 #
 #   bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
 set -euo pipefail

@@ -27,6 +27,10 @@ pub struct FieldLaptop {
     pub clamped: usize,
     /// |the reaction the host judged − the laptop's own|, ms, over its matched requests.
     pub photo_finish_error_ms: Percentiles,
+    /// Contested pairs 1 ms or more apart with one of its requests and neither request
+    /// clamped — where the host trusted this laptop's stamps —, and how many it ordered right.
+    pub trusted_pairs: usize,
+    pub trusted_right: usize,
     pub path: Option<FieldPath>,
     /// Why its record could not be used in full (missing, inconsistent); `None` when it was.
     pub problem: Option<String>,
@@ -72,8 +76,9 @@ pub struct WrongPair {
     pub first: Judged,
     pub faster: Judged,
     /// Why, as far as the host's log tells: `clamped` (a claim bounded, fairness.md §5 and
-    /// §7), `arrived after the verdict` (the faster request came once the other was committed:
-    /// its seat had gone silent past the cut-off), or `unexplained`.
+    /// §7), `a tie (a seeded draw)` (closer than the tie margin), `arrived after the verdict`
+    /// (the faster request came once the other was committed: its seat had gone silent past
+    /// the cut-off), or `unexplained`.
     pub why: &'static str,
 }
 
@@ -203,6 +208,8 @@ pub fn report<A: Copy>(
             matched,
             clamped,
             photo_finish_error_ms: percentiles(errors),
+            trusted_pairs: 0,
+            trusted_right: 0,
             path: field.path,
             problem,
         });
@@ -216,6 +223,8 @@ pub fn report<A: Copy>(
                 matched: 0,
                 clamped: 0,
                 photo_finish_error_ms: percentiles(Vec::new()),
+                trusted_pairs: 0,
+                trusted_right: 0,
                 path: None,
                 problem: Some("no record handed in: its laptop left, or runs a bot without --fairness-test".into()),
             });
@@ -250,6 +259,12 @@ pub fn report<A: Copy>(
                 let Some((gap_ms, host_right, arrival_right)) = judge(&contender(a), &contender(b)) else { continue };
                 tally.add(gap_ms, host_right, arrival_right);
                 kinds.entry(kind).or_default().add(gap_ms, host_right, arrival_right);
+                if gap_ms >= 1.0 && ra.clamp.total_us() + rb.clamp.total_us() == 0 {
+                    for l in laptops.iter_mut().filter(|l| l.seat == ra.seat.0 || l.seat == rb.seat.0) {
+                        l.trusted_pairs += 1;
+                        l.trusted_right += usize::from(host_right);
+                    }
+                }
                 if !host_right {
                     let clamped = ra.clamp.total_us() + rb.clamp.total_us() > 0;
                     wrong += 1;
@@ -257,6 +272,8 @@ pub fn report<A: Copy>(
                     let (first, faster) = if a.index < b.index { (a, b) } else { (b, a) };
                     let why = if clamped {
                         "clamped"
+                    } else if first.record.tie {
+                        "a tie (a seeded draw)"
                     } else if faster.record.arrival_us > first.record.committed_us {
                         "arrived after the verdict"
                     } else {

@@ -7,8 +7,9 @@
 // did on its own clock (`?field`) and hands it to the host after the podium, as the bots do;
 // the host scores its verdicts against those records. Prints the report's summary and checks:
 // every laptop's record matched, every pair 1 ms or more apart ordered right (browser against
-// native included: all four contend for one pawn) unless one of its requests was clamped, and
-// at most one browser request in eight clamped (late frames on this machine, below).
+// native included: all four contend for one pawn) unless one of its requests was clamped, at
+// least 20 such pairs for each page where the host trusted its stamps, and at most half of a
+// page's requests clamped (late frames on this machine, below).
 //
 //   node scripts/browser/field.mjs HOST_BINARY BOT_BINARY BUNDLE_DIR OUT_DIR
 //
@@ -89,7 +90,10 @@ async function play(seat) {
   while (!seat.finished && Date.now() < deadline) {
     const t = await page.title().catch(() => '');
     if (/your turn/.test(t)) {
+      // Once a turn, as a person plays it: each key is a frame drawn, and on this machine
+      // the two pages' frames share one software GL process with the grab's reveal.
       await playTurn(page);
+      for (let i = 0; i < 20 && /your turn/.test(await page.title().catch(() => '')); i += 1) await page.waitForTimeout(150);
     } else if (/Échange/.test(t)) {
       await page.keyboard.press('Escape');
     } else if (/podium/.test(t)) {
@@ -115,11 +119,14 @@ const problems = [];
 for (const l of r.laptops) {
   const browserSeat = l.name.startsWith('Browser');
   if (l.problem || !(l.matched > 0)) problems.push(`${l.name}: ${l.problem ?? 'no request matched'}`);
-  // A page whose frames come late on this machine (SwiftShader draws on its two cores, beside
-  // the host, the bots and the other page) can have a *shown* claim bounded by the host: that
-  // is the bound at work, counted in the report; it must stay rare, and only a pair with such a
-  // request is excused.
-  if (browserSeat && l.clamped * 8 > l.matched) problems.push(`${l.name}: ${l.clamped} of ${l.matched} honest requests clamped`);
+  // A page whose frames come late on this machine (SwiftShader draws both pages' frames in one
+  // process on two cores, beside the host and the bots: 10-50 ms late at a reveal, in bursts)
+  // has its *shown* claim bounded by the host: the bound at work, counted in the report, and
+  // only a pair with such a request is excused. What is checked is where the host trusted the
+  // page's stamps: enough such pairs, every one ordered right — and the bound may not have
+  // taken over (at most half of a page's requests clamped).
+  if (browserSeat && l.clamped * 2 > l.matched) problems.push(`${l.name}: ${l.clamped} of ${l.matched} honest requests clamped`);
+  if (browserSeat && !(l.trusted_pairs >= 20)) problems.push(`${l.name}: only ${l.trusted_pairs} pairs 1 ms or more apart where its stamps were trusted`);
 }
 if (r.laptops.length !== 4) problems.push(`${r.laptops.length} laptops in the report, not 4`);
 const far = r.buckets.filter((b) => b.gap_ms[0] >= 1.0);
@@ -131,7 +138,8 @@ const summary = {
   moments: r.moments, pairs: r.pairs, accuracy: r.accuracy, pairs_at_least_1ms: farPairs, wrong_at_least_1ms: farWrong,
   resolution_ms: r.resolution_ms, commit_delay_ms: r.commit_delay_ms, photo_finish_error_ms: r.photo_finish_error_ms,
   wrong_pairs_clamped: r.wrong_pairs_clamped,
-  laptops: r.laptops.map((l) => ({ name: l.name, matched: l.matched, clamped: l.clamped, photo_finish_error_ms: l.photo_finish_error_ms })),
+  laptops: r.laptops.map((l) => ({ name: l.name, matched: l.matched, clamped: l.clamped, trusted_pairs: l.trusted_pairs,
+    trusted_right: l.trusted_right, photo_finish_error_ms: l.photo_finish_error_ms })),
   browser_grabs: seats.map((s) => s.grabs),
 };
 writeFileSync(join(out, 'field-summary.json'), JSON.stringify(summary, null, 1));
@@ -141,5 +149,6 @@ if (problems.length) {
   console.error(`browser field run: ${problems.join('; ')}`);
   process.exit(1);
 }
-console.log(`browser field run: every laptop matched, every pair 1 ms or more apart ordered right (${farPairs}), browser requests clamped: ${r.laptops.filter((l) => l.name.startsWith('Browser')).map((l) => l.clamped).join(', ')}`);
+const pages = r.laptops.filter((l) => l.name.startsWith('Browser'));
+console.log(`browser field run: every laptop matched; every pair 1 ms or more apart ordered right (${farPairs}) but for ${farWrong} with a clamped request; pairs where a page's stamps were trusted: ${pages.map((l) => `${l.trusted_right} of ${l.trusted_pairs}`).join(', ')}; page requests clamped: ${pages.map((l) => `${l.clamped} of ${l.matched}`).join(', ')}`);
 process.exit(0);

@@ -123,6 +123,12 @@ pub(crate) trait Source: Send {
     fn in_flight(&self) -> Duration {
         Duration::ZERO
     }
+    /// How long before a frame is up its pass runs: none where a swap shows it at once (the
+    /// X server without a compositor); in a page, a refresh — a frame begun at one refresh
+    /// goes up at the next.
+    fn ahead(&self) -> Duration {
+        Duration::ZERO
+    }
 }
 
 impl DisplayTime {
@@ -216,6 +222,11 @@ impl DisplayTime {
             .map(|s| now.saturating_duration_since(s.at))
             .chain((!in_flight.is_zero()).then_some(in_flight))
             .max()
+    }
+
+    /// How long before a frame is up the pass that draws it runs ([`Source::ahead`]).
+    pub(crate) fn ahead(&self) -> Duration {
+        self.source.as_ref().map_or(Duration::ZERO, |s| s.ahead())
     }
 
     /// Reports the changes of eframe's window from now on (once it is an X window).
@@ -467,6 +478,10 @@ mod dom {
         /// frames' times lay down.
         fn up_at(&self, drawn: Instant, ended: Instant) -> Instant {
             super::up_on_grid(drawn, ended, self.interval)
+        }
+
+        fn ahead(&self) -> Duration {
+            self.interval
         }
 
         /// A press is stamped by the browser before the page's thread runs its listener: a

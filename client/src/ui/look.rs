@@ -82,6 +82,9 @@ pub(crate) fn narrow(ui: &egui::Ui) -> bool {
 /// when the figure changes — a frame every ten seconds until the end is near.
 pub(crate) fn seconds_shown(ui: &egui::Ui, left_us: u64) -> u64 {
     let step = if left_us >= 10_000_000 { 10_000_000 } else { 1_000_000 };
-    ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
+    // At 0 nothing more changes: the screen sleeps until the host tells what the bot did.
+    if left_us > 0 {
+        ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
+    }
     left_us / step * step / 1_000_000
 }

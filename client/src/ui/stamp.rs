@@ -57,6 +57,21 @@ pub(crate) fn on_screen(ui: &egui::Ui, clock: &Arc<MonotonicClock>, then: impl F
     ui.ctx().request_repaint();
 }
 
+/// Whether the frame this pass builds is the one to show a moment the host scheduled for
+/// `at_us` (fairness.md §2): the first that goes up at or after it. A page's frame goes up
+/// a refresh after its pass began, so that pass draws it, not the one after — which would
+/// put it up a refresh or two late, and an honest `shown` that late past its bound is
+/// clamped. When not yet, asks for the pass that is.
+pub(crate) fn shows_now(ui: &egui::Ui, now_us: u64, at_us: u64) -> bool {
+    let ahead = crate::platform::display_time::window().map_or(0, |d| d.lock().ahead().as_micros() as u64);
+    let drawn_at = at_us.saturating_sub(ahead);
+    if now_us >= drawn_at {
+        return true;
+    }
+    ui.ctx().request_repaint_after(std::time::Duration::from_micros(drawn_at - now_us));
+    false
+}
+
 /// First thing in every pass: the frames before this one were swapped, so the stamps asked
 /// in them are taken now, with the instant the display server put them up; and the presses
 /// this pass reads are matched to the instants the display server saw them

@@ -177,10 +177,9 @@ impl RaceUi {
                 let moment = view.phase.timed().map(|m| m.name(view.race, view.round));
                 let show_at = t.scheduled.filter(|m| Some(m.moment) == moment).map(|m| m.at_us);
                 match show_at {
-                    Some(at) if s.now_us < at => {
+                    // Wakes for the frame that shows the moment.
+                    Some(at) if !crate::ui::stamp::shows_now(ui, s.now_us, at) => {
                         ui.heading(if view.phase == PhaseView::Grab { w.hands_ready } else { w.echange_soon });
-                        // Wake exactly when the moment shows.
-                        ui.ctx().request_repaint_after(std::time::Duration::from_micros(at - s.now_us));
                     }
                     _ if view.phase == PhaseView::Grab => self.grab(ui, s),
                     _ => self.echange(ui, s),
