@@ -655,7 +655,12 @@ fn grab_shown(at_us: u64) -> wire::Shown {
 
 /// A laptop's first grab, shown at the reveal instant, `reaction_us` later.
 fn first_grab(reveal: u64, pawn: Pawn, reaction_us: u64) -> ClientMsg {
-    ClientMsg::Timed { seq: 1, action: Action::TakePawn { pawn }, shown_us: reveal, input_us: reveal + reaction_us }
+    grab_number(1, reveal, pawn, reaction_us)
+}
+
+/// A laptop's grab number `seq` on its connection, shown at the reveal instant.
+fn grab_number(seq: u32, reveal: u64, pawn: Pawn, reaction_us: u64) -> ClientMsg {
+    ClientMsg::Timed { seq, action: Action::TakePawn { pawn }, shown_us: reveal, input_us: reveal + reaction_us }
 }
 
 #[test]
@@ -809,13 +814,7 @@ fn fairness_7_a_beat_that_counted_the_grab_does_not_bound_it() {
     // Anne's beat at 140 ms already counts her grab (made at 120 ms), and overtook it.
     let beat = ClientMsg::Heartbeat { now_us: reveal + 140_000, shown: Some(grab_shown(reveal)), acts: 1, dense: true };
     r.message(reveal + 141_000, 1, beat, &mut out);
-    let grab = ClientMsg::Timed {
-        seq: 1,
-        action: Action::TakePawn { pawn: pawns[0] },
-        shown_us: reveal,
-        input_us: reveal + 120_000,
-    };
-    r.message(reveal + 150_000, 1, grab, &mut out);
+    r.message(reveal + 150_000, 1, first_grab(reveal, pawns[0], 120_000), &mut out);
     let anne = judged_once_the_grab_is_over(&mut r, reveal + 150_000, &mut out, Seat(0));
     assert_eq!((anne.reaction_us, anne.clamp.total_us()), (120_000, 0));
 }
@@ -1426,13 +1425,7 @@ fn b_4_3_each_request_of_a_seat_keeps_its_own_bounds_in_the_record() {
     };
     r.message(reveal + 290_000, 3, chloe(260_000), &mut out);
     r.message(reveal + 298_000, 2, first_grab(reveal, pawns[0], 100_000), &mut out);
-    let again = ClientMsg::Timed {
-        seq: 2,
-        action: Action::TakePawn { pawn: pawns[1] },
-        shown_us: reveal,
-        input_us: reveal + 290_000,
-    };
-    r.message(reveal + 300_000, 2, again, &mut out);
+    r.message(reveal + 300_000, 2, grab_number(2, reveal, pawns[1], 290_000), &mut out);
     r.message(reveal + 401_000, 3, chloe(400_000), &mut out);
     judged_once_the_grab_is_over(&mut r, reveal + 401_000, &mut out, Seat(1));
     let bob: Vec<FairRecord<Action>> = out
