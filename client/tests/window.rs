@@ -40,6 +40,11 @@ fn harness(app: BolideApp) -> Harness<'static, BolideApp> {
 
 /// A table seated at seat 0 of a three-pilot lobby (Anne, Bob, and a bot once started).
 fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
+    seated_with_bots(started, 1)
+}
+
+/// A table seated at seat 0: Anne, Bob, and `bots` bots once started.
+fn seated_with_bots(started: bool, bots: u8) -> (BolideApp, Live, UnboundedReceiver<Command>) {
     let (live, commands) = Live::detached("GARAGE-7F3K-0Q9M-2XWB-HC4T");
     {
         live.set_link(Link::Connected);
@@ -63,12 +68,14 @@ fn seated(started: bool) -> (BolideApp, Live, UnboundedReceiver<Command>) {
         };
         let mut seats = vec![seat(0, "Anne", Colour::Rouge, false), seat(1, "Bob", Colour::Bleu, false)];
         if started {
-            seats.push(seat(2, "Bot 1", Colour::Vert, true));
+            for b in 1..=bots {
+                seats.push(seat(1 + b, &format!("Bot {b}"), Colour::ALL[usize::from(1 + b)], true));
+            }
         }
         let settings = Settings {
             options: TableOptions::default(),
             circuit: "cannes".into(),
-            bots: 1,
+            bots,
             bot_level: Default::default(),
         };
         t.lobby = Some(lobby_of(seats, settings, started, None));
@@ -407,6 +414,53 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
     h.run_steps(2);
     assert!(h.query_by_label("335 ms").is_some() && h.query_by_label("341 ms").is_some());
     assert!(h.query_by_label(&format!("pawn {} to Bob, 6.3 ms ahead of Anne", first.0 + 1)).is_some());
+}
+
+/// B-1 at 6 pilots, from 1280×720 to 4K, in the grab (the race screen's fullest moment): every
+/// tile of the road, the six pawns and the six pilots' ranking on screen, none over another.
+#[test]
+fn bolide_at_6_pilots_fits_from_720p_to_4k_with_nothing_overlapping() {
+    for size in [[1280.0, 720.0], [1920.0, 1080.0], [3840.0, 2160.0]] {
+        let (app, live, _commands) = seated_with_bots(true, 4);
+        let mut v = sim::random_race(6, 7).view_for(Seat(0));
+        v.phase = PhaseView::Grab;
+        for (i, p) in v.pawns.iter_mut().enumerate() {
+            p.reservoir = Some(i as u8 + 1);
+            p.owner = None;
+        }
+        for c in &mut v.cars {
+            c.pawn = None;
+        }
+        let take: Vec<Action> = v.pawns.iter().map(|p| Action::TakePawn { pawn: p.pawn }).collect();
+        live.state().mirror.scheduled = Some(Shown { moment: Timed::Grab.name(v.race, v.round), at_us: 0 });
+        // The last grab's photo finish, all six hands, and a long log beside it.
+        let reactions = (0..6).map(|i| Some(300_000 + i * 7_000)).collect();
+        let photo = PhotoFinish { moment: Timed::Grab, reactions, contested: vec![] };
+        live.state().mirror.events.extend(std::iter::repeat_n(Event::PhotoFinish(photo), 40));
+        set_view(&live, v, take);
+        let mut h = Harness::builder().with_size(size).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
+        h.run_steps(2);
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size[0], size[1]));
+        let tiles: Vec<egui::Rect> = h.query_all_by_label_contains("Tile ").map(|n| n.rect()).collect();
+        assert!(tiles.len() > 30, "{size:?}: the road's tiles ({})", tiles.len());
+        let pawns: Vec<egui::Rect> = h.query_all_by_label_contains("Pawn ").map(|n| n.rect()).collect();
+        assert_eq!(pawns.len(), 6, "{size:?}: six pawns");
+        let names = ["Anne", "Bob", "Bot 1", "Bot 2", "Bot 3", "Bot 4"];
+        let pilots: Vec<egui::Rect> =
+            names.iter().enumerate().map(|(i, n)| h.get_by_label(&format!(" {} {n} ", i + 1)).rect()).collect();
+        let all: Vec<egui::Rect> = tiles.iter().chain(&pawns).chain(&pilots).copied().collect();
+        for r in &all {
+            assert!(screen.contains_rect(*r), "{size:?}: {r:?} off the screen");
+        }
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert!(!a.intersects(*b), "{size:?}: {a:?} over {b:?}");
+            }
+        }
+        // The road grows with the screen.
+        let side = tiles[0].width();
+        assert!(side >= 40.0 * size[0] / 1280.0, "{size:?}: tiles of {side} px");
+    }
 }
 
 #[test]
