@@ -1804,3 +1804,41 @@ fn e_14_5_the_entenrallye_board_at_6_cars_fits_from_720p_to_4k_with_nothing_over
     let square = h.get_by_label(&bolide_client::games::entenrallye::board::square_words(*to, w)).rect();
     assert!(square.bottom() < 720.0 * 2.0 / 3.0 + 60.0 && square.width() >= 16.0, "{square:?}");
 }
+
+/// One product: the three games' screens share one look — the status line's lead, the side
+/// panel's section titles, the log under its title and the players' panels, in one type.
+#[test]
+fn the_three_games_share_one_look() {
+    let w = bolide_client::lang::Lang::En.words();
+    let (app, live, _commands) = seated(true);
+    set_view(&live, my_turn(TurnStep::Moving), vec![]);
+    let mut bolide = harness(app);
+    let mut mb = harness(mb_eight_players_mid_hand(self::app()));
+    let mut ente = harness(ente_six_mid_year().0);
+    for h in [&mut bolide, &mut mb, &mut ente] {
+        h.run_steps(2);
+    }
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+    let rect = |h: &Harness<'static, BolideApp>, label: &str| {
+        let node = h.get_by_label(label);
+        assert!(screen.contains_rect(node.rect()), "{label}: {:?} off the screen", node.rect());
+        node.rect()
+    };
+    // The status line's lead: the moment of each game.
+    let leads = [
+        rect(&bolide, &(w.race_round)(1, 3, 1)),
+        rect(&mb, &(w.mb_hand_n)(1)),
+        rect(&ente, &(w.ente_calendar)(w.ente_months[1], 3, 6)),
+    ];
+    // Each game's log under the same title, and a section title of its side panel.
+    let logs = [rect(&bolide, w.what_happened), rect(&mb, w.what_happened), rect(&ente, w.what_happened)];
+    let sections = [rect(&bolide, w.pilots), rect(&mb, w.mb_discard_pile), logs[2]];
+    // A player's panel's title: a 1000 Bornes team, an Entenrallye player.
+    let mine = mb.query_all_by_label_contains(w.you_mark).next().map(|n| n.rect());
+    let players = [mine.expect("your team's tableau"), rect(&ente, "Player 2")];
+    for (what, rects) in [("leads", &leads[..]), ("log titles", &logs), ("sections", &sections), ("players", &players)]
+    {
+        let heights: Vec<f32> = rects.iter().map(|r| r.height()).collect();
+        assert!(heights.iter().all(|h| (h - heights[0]).abs() < 0.5), "{what}: {heights:?}");
+    }
+}

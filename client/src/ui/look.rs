@@ -1,4 +1,6 @@
-//! How the table looks: the cars' colours and their names on the box, sizes.
+//! How the table looks: the cars' colours and their names on the box, sizes, and the one look
+//! the three games share — their status line, side panels, players' panels, log and card stock
+//! are drawn here, so a game's screen differs from another's only by what its box has.
 
 use bolide_table::colour::Colour;
 use egui::Color32;
@@ -87,4 +89,100 @@ pub(crate) fn seconds_shown(ui: &egui::Ui, left_us: u64) -> u64 {
         ui.ctx().request_repaint_after(std::time::Duration::from_micros(left_us % step + 1_000));
     }
     left_us / step * step / 1_000_000
+}
+
+/// The size of a status line's lead: the moment of the game ("Race 1/3 · Round 2", "Hand 1",
+/// "April, step 3 of 4").
+const LEAD: f32 = 18.0;
+/// The size of a player's name over their panel.
+const PLAYER: f32 = 18.0;
+/// The size of a side panel's section titles ("Pilots", "Photo finish", "What happened").
+const SECTION: f32 = 16.0;
+/// The gold of whose turn it is and of where a card may go.
+pub const TURN_GOLD: Color32 = Color32::from_rgb(250, 210, 80);
+
+/// A status line's lead, the first thing on the bar under the table's banner.
+pub fn status_lead(ui: &mut egui::Ui, text: impl Into<String>) -> egui::Response {
+    ui.label(egui::RichText::new(text).size(LEAD).strong())
+}
+
+/// A side panel's section title.
+pub fn section(ui: &mut egui::Ui, text: impl Into<String>) -> egui::Response {
+    ui.label(egui::RichText::new(text).size(SECTION).strong())
+}
+
+/// A player's (or a team's) name over their panel: gold while it is their turn.
+pub fn player_title(ui: &mut egui::Ui, text: impl Into<String>, turn: bool) -> egui::Response {
+    let text = egui::RichText::new(text).size(PLAYER).strong();
+    ui.label(if turn { text.color(TURN_GOLD) } else { text })
+}
+
+/// The panel around one player's things on the table (a tableau, a car and its card): the same
+/// frame in every game, outlined in gold where the card in hand may go.
+pub fn panel<R>(ui: &mut egui::Ui, target: bool, add: impl FnOnce(&mut egui::Ui) -> R) -> egui::InnerResponse<R> {
+    let frame = egui::Frame::group(ui.style()).inner_margin(8.0).corner_radius(6.0);
+    let frame = if target { frame.stroke(egui::Stroke::new(3.0, TURN_GOLD)) } else { frame };
+    frame.show(ui, add)
+}
+
+/// What happened: the table's log under its title, oldest first and the newest at the bottom
+/// (kept in view), each line's rule on hover. The last 200 lines a game describes.
+pub fn log(ui: &mut egui::Ui, title: &str, lines: impl DoubleEndedIterator<Item = (String, String)>) {
+    section(ui, title);
+    let mut last: Vec<(String, String)> = lines.rev().take(200).collect();
+    last.reverse();
+    egui::ScrollArea::vertical().id_salt("table-log").stick_to_bottom(true).show(ui, |ui| {
+        for (line, rule) in last {
+            ui.label(line).on_hover_text(rule);
+        }
+    });
+}
+
+/// Card stock: every card of every game — its corners, its edge and its shadow on the table.
+pub mod card {
+    use egui::{Color32, CornerRadius, Painter, Rect, Stroke, StrokeKind, Vec2};
+
+    /// A card is 1.4 times as tall as it is wide.
+    pub const RATIO: f32 = 1.4;
+    /// Its edge where nothing marks it.
+    pub const EDGE: Stroke = Stroke { width: 1.0, color: Color32::from_gray(30) };
+
+    /// The corners of a card of this size.
+    pub fn corners(rect: Rect) -> CornerRadius {
+        CornerRadius::same((rect.width().min(rect.height()) * 0.08).clamp(2.0, 255.0) as u8)
+    }
+
+    /// A card's face: its shadow on the table, the face in `fill`, its edge in `edge`.
+    pub fn face(painter: &Painter, rect: Rect, fill: Color32, edge: Stroke) {
+        let r = corners(rect);
+        let drop = (rect.width() * 0.03).clamp(1.0, 4.0);
+        painter.rect_filled(rect.translate(Vec2::splat(drop)), r, Color32::from_black_alpha(90));
+        painter.rect_filled(rect, r, fill);
+        painter.rect_stroke(rect, r, edge, StrokeKind::Outside);
+    }
+
+    /// A card face down: the same back for every game's cards.
+    pub fn back(painter: &Painter, rect: Rect) {
+        face(painter, rect, Color32::from_rgb(150, 40, 40), Stroke::new(1.0, Color32::WHITE));
+        let inner = rect.shrink(rect.width().min(rect.height()) * 0.15);
+        painter.rect_stroke(
+            inner,
+            corners(inner),
+            Stroke::new(1.0, Color32::from_rgb(235, 200, 190)),
+            StrokeKind::Inside,
+        );
+    }
+
+    /// An empty place for a card (a pile nothing is on yet), with its name.
+    pub fn slot(painter: &Painter, rect: Rect, name: &str) {
+        painter.rect_stroke(rect, corners(rect), Stroke::new(1.0, Color32::from_gray(90)), StrokeKind::Inside);
+        let size = (rect.width() * 0.2).clamp(8.0, 14.0);
+        painter.text(
+            rect.center(),
+            egui::Align2::CENTER_CENTER,
+            name,
+            egui::FontId::proportional(size),
+            Color32::from_gray(140),
+        );
+    }
 }

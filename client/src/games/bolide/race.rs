@@ -468,7 +468,7 @@ fn status_line(ui: &mut egui::Ui, s: &Scene) {
     let (t, view, w) = (s.t, s.view, s.w);
     ui.horizontal(|ui| {
         let races = t.lobby.as_ref().map_or(0, |l| l.settings.options.races);
-        ui.label(RichText::new((w.race_round)(view.race, races, view.round)).size(18.0).strong());
+        look::status_lead(ui, (w.race_round)(view.race, races, view.round));
         if let Some(turn) = view.turn.filter(|_| view.phase == PhaseView::Movement) {
             ui.label((w.drives)(s.name(turn.seat)));
         }
@@ -495,7 +495,7 @@ pub fn tokens(view: &PlayerView, seat: Seat, w: &Words) -> String {
 
 fn side_panel(ui: &mut egui::Ui, s: &Scene) {
     let (t, view, w) = (s.t, s.view, s.w);
-    ui.heading(w.pilots);
+    look::section(ui, w.pilots);
     // The ranking: crossed cars in crossing order, then by position.
     let mut order: Vec<Seat> = view.cars.iter().map(|c| c.seat).collect();
     order.sort_by_key(|s| {
@@ -519,15 +519,8 @@ fn side_panel(ui: &mut egui::Ui, s: &Scene) {
     ui.separator();
     photo_finish(ui, s);
     ui.separator();
-    ui.label(RichText::new(w.what_happened).strong());
-    egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
-        let start = t.events.len().saturating_sub(200);
-        for event in &t.events[start..] {
-            if let Some(line) = crate::text::describe(event, &s.names, w) {
-                ui.label(line).on_hover_text((w.rule_n)(event.rule()));
-            }
-        }
-    });
+    let lines = t.events.iter().filter_map(|e| Some((crate::text::describe(e, &s.names, w)?, (w.rule_n)(e.rule()))));
+    look::log(ui, w.what_happened, lines);
 }
 
 /// The last photo finish (B-4.3, B-4.7), as the host measured it: reactions fastest first,
@@ -540,7 +533,7 @@ fn photo_finish(ui: &mut egui::Ui, s: &Scene) {
         Some(Timed::Echange) => w.echange_photo_finish,
         _ => w.photo_finish,
     };
-    ui.label(RichText::new(title).strong());
+    look::section(ui, title);
     let Some(photo) = last else {
         ui.label(w.photo_finish_hint);
         return;

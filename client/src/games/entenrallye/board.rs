@@ -6,6 +6,7 @@
 
 use super::layout;
 use crate::lang::Words;
+use crate::ui::look;
 use bolide_table::Seat;
 use egui::{Color32, RichText, Vec2};
 use entenrallye::board::MEETING_MONTHS;
@@ -74,7 +75,7 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
                 0 => w.ente_not_started.to_string(),
                 m => (w.ente_calendar)(w.ente_months[usize::from(m - 1)], c.step(), view.players),
             };
-            ui.label(RichText::new(calendar).size(20.0).strong());
+            look::status_lead(ui, calendar);
             ui.separator();
             let name = |s: Seat| t.names.get(s.index()).cloned().unwrap_or_default();
             let turn =
@@ -89,7 +90,7 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
         });
     });
     // A phone held upright: the cars go under the road, above the hand (`ui::look::narrow`).
-    let narrow = crate::ui::look::narrow(ui);
+    let narrow = look::narrow(ui);
     if !narrow {
         egui::Panel::right("ente-players").default_size(380.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| players(ui, t, w));
@@ -125,15 +126,17 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
             });
             ui.separator();
             ui.vertical(|ui| {
-                for e in t.events.iter().rev().filter_map(|e| describe(e, view.players, t.names, w)).take(9) {
-                    ui.label(e);
-                }
+                let lines = t
+                    .events
+                    .iter()
+                    .filter_map(|e| Some((describe(e, view.players, t.names, w)?, (w.rule_n)(e.rule()))));
+                look::log(ui, w.what_happened, lines);
             });
         });
     });
     if narrow {
         egui::Panel::bottom("ente-players").show(ui, |ui| {
-            egui::ScrollArea::vertical().max_height(crate::ui::look::NARROW_SIDE).show(ui, |ui| players(ui, t, w));
+            egui::ScrollArea::vertical().max_height(look::NARROW_SIDE).show(ui, |ui| players(ui, t, w));
         });
     }
     let clicked = egui::CentralPanel::default().show(ui, |ui| road(ui, view, t.legal, pointed, w)).inner;
@@ -316,41 +319,48 @@ fn calendar(
 fn players(ui: &mut egui::Ui, t: &Table, w: &Words) {
     for (seat, car) in t.view.cars.iter().enumerate() {
         let colour = Colour::of_seat(seat as u8);
-        ui.horizontal(|ui| {
-            let (dot, _) = ui.allocate_exact_size(Vec2::splat(14.0), egui::Sense::hover());
-            ui.painter().circle(dot.center(), 6.0, colour32(colour), (1.0, Color32::DARK_GRAY));
-            let name = t.names.get(seat).map_or("?", String::as_str);
-            let text = RichText::new(name).size(17.0);
-            ui.label(if Seat(seat as u8) == t.view.turn { text.strong().underline() } else { text });
-            ui.weak(square_words(car.at, w));
-            if car.waiting.is_some() {
-                ui.weak(w.ente_waiting);
-            }
+        look::panel(ui, false, |ui| {
+            ui.set_width(ui.available_width());
+            player(ui, t, seat, car, colour, w);
         });
-        car_card(ui, car, w);
-        let checks: Vec<String> = entenrallye::Inspection::BOTH
-            .iter()
-            .map(|c| {
-                let state = match car.checks[c.index()] {
-                    Check::Owed => 0,
-                    Check::Passed => 1,
-                    Check::Failed => 2,
-                    Check::RoundedUp => 3,
-                };
-                format!("{} {}", c.name(), w.ente_check_states[state])
-            })
-            .collect();
-        ui.label(format!(
-            "{} · {} · {} · {}",
-            (w.ente_faults)(car.faults()),
-            (w.ente_points)(car.points(colour)),
-            (w.ente_hidden_n)(car.hidden),
-            checks.join(", ")
-        ));
-        repair_track(ui, car.repair, colour, w);
-        meetings(ui, &car.scores, w);
-        ui.separator();
     }
+}
+
+/// One player's panel: their name and where their car is, the car card, checks, repair track
+/// and meetings.
+fn player(ui: &mut egui::Ui, t: &Table, seat: usize, car: &entenrallye::CarView, colour: Colour, w: &Words) {
+    ui.horizontal(|ui| {
+        let (dot, _) = ui.allocate_exact_size(Vec2::splat(14.0), egui::Sense::hover());
+        ui.painter().circle(dot.center(), 6.0, colour32(colour), (1.0, Color32::DARK_GRAY));
+        let name = t.names.get(seat).map_or("?", String::as_str);
+        look::player_title(ui, name, Seat(seat as u8) == t.view.turn);
+        ui.weak(square_words(car.at, w));
+        if car.waiting.is_some() {
+            ui.weak(w.ente_waiting);
+        }
+    });
+    car_card(ui, car, w);
+    let checks: Vec<String> = entenrallye::Inspection::BOTH
+        .iter()
+        .map(|c| {
+            let state = match car.checks[c.index()] {
+                Check::Owed => 0,
+                Check::Passed => 1,
+                Check::Failed => 2,
+                Check::RoundedUp => 3,
+            };
+            format!("{} {}", c.name(), w.ente_check_states[state])
+        })
+        .collect();
+    ui.label(format!(
+        "{} · {} · {} · {}",
+        (w.ente_faults)(car.faults()),
+        (w.ente_points)(car.points(colour)),
+        (w.ente_hidden_n)(car.hidden),
+        checks.join(", ")
+    ));
+    repair_track(ui, car.repair, colour, w);
+    meetings(ui, &car.scores, w);
 }
 
 /// The car card (E-7.2): a 2CV from the side, its four sections — front, front doors, rear
@@ -398,13 +408,7 @@ fn car_card(ui: &mut egui::Ui, car: &entenrallye::CarView, w: &Words) {
             egui::pos2(x + width * 0.83 + (k % 4) as f32 * width * 0.04, y + h * 0.12 + (k / 4) as f32 * h * 0.42),
             Vec2::new(width * 0.05, h * 0.34),
         );
-        p.rect(
-            card,
-            2.0,
-            Color32::from_rgb(150, 40, 40),
-            egui::Stroke::new(1.0, Color32::WHITE),
-            egui::StrokeKind::Inside,
-        );
+        look::card::back(&p, card);
     }
     let parts: Vec<String> = entenrallye::Section::ALL
         .iter()
@@ -463,10 +467,10 @@ fn meetings(ui: &mut egui::Ui, scores: &[Option<u8>; 4], w: &Words) {
 /// A part card face up (E-14.7): its colour, its section, its points over its faults, as
 /// 1000 Bornes' cards are drawn by the program; its full name on hover and for a screen reader.
 fn part_card(ui: &mut egui::Ui, part: Part, w: &Words) {
-    let (rect, response) = ui.allocate_exact_size(Vec2::new(72.0, 74.0), egui::Sense::hover());
-    let p = ui.painter();
+    let (rect, response) = ui.allocate_exact_size(Vec2::new(58.0, 58.0 * look::card::RATIO), egui::Sense::hover());
+    let p = ui.painter_at(rect.expand(4.0));
     let fill = colour32(part.colour());
-    p.rect(rect, 6.0, Color32::from_rgb(245, 240, 228), (1.5, Color32::from_rgb(40, 40, 40)), egui::StrokeKind::Inside);
+    look::card::face(&p, rect, Color32::from_rgb(245, 240, 228), look::card::EDGE);
     let band = egui::Rect::from_min_size(rect.min + Vec2::new(4.0, 4.0), Vec2::new(rect.width() - 8.0, 22.0));
     p.rect(band, 3.0, fill, (1.0, Color32::from_rgb(40, 40, 40)), egui::StrokeKind::Inside);
     let ink = Color32::from_rgb(25, 25, 25);
@@ -564,7 +568,7 @@ fn actions(
     // The keys: 1 to 9 the actions in the order shown, R rolls, Enter ends the turn.
     let (number, roll, end) = ui.input(|i| {
         (
-            crate::ui::look::NUMBER_KEYS.iter().position(|k| i.key_pressed(*k)),
+            look::NUMBER_KEYS.iter().position(|k| i.key_pressed(*k)),
             i.key_pressed(egui::Key::R),
             i.key_pressed(egui::Key::Enter),
         )

@@ -2,7 +2,8 @@
 //! a warning triangle, remedies green with a round sign, safeties gold with a star, distances
 //! blue with their kilometres — and the name as the box prints it. No image files.
 
-use egui::{Color32, CornerRadius, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
+use crate::ui::look;
+use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use mille_bornes::{Card, Family};
 
 pub fn fill(card: Card) -> Color32 {
@@ -24,7 +25,7 @@ pub fn card(ui: &mut egui::Ui, card: Card, size: Vec2, lit: bool, selected: bool
     } else if response.hovered() && lit {
         Stroke::new(2.0, Color32::from_gray(230))
     } else {
-        Stroke::new(1.0, Color32::from_gray(30))
+        look::card::EDGE
     };
     paint(&ui.painter_at(rect.expand(3.0)), rect, card, lit || selected, stroke);
     if lit {
@@ -46,9 +47,7 @@ fn paint(painter: &egui::Painter, rect: Rect, card: Card, lit: bool, stroke: Str
     let size = rect.size();
     let base = fill(card);
     let colour = if lit { base } else { base.gamma_multiply(0.55) };
-    let r = CornerRadius::same((size.x.min(size.y) * 0.08) as u8);
-    painter.rect_filled(rect, r, colour);
-    painter.rect_stroke(rect, r, stroke, egui::StrokeKind::Outside);
+    look::card::face(painter, rect, colour, stroke);
     let symbol_centre = rect.center_top() + Vec2::new(0.0, size.y * 0.38);
     symbol(painter, card, symbol_centre, size.x.min(size.y) * 0.28);
     // The name fits the card's width: a long name on a small card gets a smaller font.
@@ -120,33 +119,21 @@ fn symbol(painter: &egui::Painter, card: Card, c: Pos2, r: f32) {
 
 /// A small card in `rect` for a tableau's pile (no interaction).
 pub fn small(ui: &mut egui::Ui, card: Option<Card>, width: f32, empty: &str) {
-    let size = Vec2::new(width, width * 1.4);
+    let size = Vec2::new(width, width * look::card::RATIO);
     match card {
         Some(c) => {
             card_static(ui, c, size);
         }
         None => {
             let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
-            ui.painter().rect_stroke(
-                rect,
-                CornerRadius::same(4),
-                Stroke::new(1.0, Color32::from_gray(90)),
-                egui::StrokeKind::Inside,
-            );
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                empty,
-                FontId::proportional(11.0),
-                Color32::from_gray(140),
-            );
+            look::card::slot(ui.painter(), rect, empty);
         }
     }
 }
 
 fn card_static(ui: &mut egui::Ui, card: Card, size: Vec2) -> Rect {
     let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
-    paint(&ui.painter_at(rect.expand(3.0)), rect, card, true, Stroke::new(1.0, Color32::from_gray(30)));
+    paint(&ui.painter_at(rect.expand(3.0)), rect, card, true, look::card::EDGE);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, card.name()));
     response.on_hover_text(card.name());
     rect
@@ -154,5 +141,5 @@ fn card_static(ui: &mut egui::Ui, card: Card, size: Vec2) -> Rect {
 
 /// A safety laid by a Coup-Fourré: crosswise on its tableau, as on the table (M-15.9).
 pub fn crosswise(ui: &mut egui::Ui, card: Card, width: f32) {
-    card_static(ui, card, Vec2::new(width * 1.4, width));
+    card_static(ui, card, Vec2::new(width * look::card::RATIO, width));
 }

@@ -7,6 +7,7 @@
 use super::cards;
 use super::net_table::NetTable;
 use crate::lang::Words;
+use crate::ui::look;
 use bolide_table::Seat;
 use egui::{Color32, RichText, Vec2};
 use mille_bornes::manche::side_of;
@@ -60,7 +61,7 @@ impl MilleBornesUi {
         egui::Panel::top("mb-status").show(ui, |ui| {
             // The game's name is the table's banner above (one look for the three games).
             ui.horizontal(|ui| {
-                ui.label(RichText::new((w.mb_hand_n)(view.hand_number + 1)).strong());
+                look::status_lead(ui, (w.mb_hand_n)(view.hand_number + 1));
                 for side in 0..view.sides {
                     let total = view.totals.get(usize::from(side)).copied().unwrap_or(0);
                     ui.label(format!("{}: {total}", side_name(&view, &names, side)));
@@ -71,13 +72,13 @@ impl MilleBornesUi {
                 if let Some((seat, at)) = game.awaited().filter(|(seat, _)| Some(*seat) != you) {
                     ui.separator();
                     let who = names.get(seat.index()).map_or("?", String::as_str);
-                    ui.label((w.mb_bot_plays_for)(who, crate::ui::look::seconds_shown(ui, at.saturating_sub(now))));
+                    ui.label((w.mb_bot_plays_for)(who, look::seconds_shown(ui, at.saturating_sub(now))));
                 }
             });
         });
         // A phone held upright: the discard and what happened go under the table, above the
         // hand (`ui::look::narrow`).
-        let narrow = crate::ui::look::narrow(ui);
+        let narrow = look::narrow(ui);
         let beside = (!narrow).then(|| {
             egui::Panel::right("mb-side").min_size(300.0).show(ui, |ui| side_panel(ui, game, &view, &names, w)).inner
         });
@@ -92,7 +93,7 @@ impl MilleBornesUi {
                 egui::Panel::bottom("mb-side")
                     .show(ui, |ui| {
                         egui::ScrollArea::vertical()
-                            .max_height(crate::ui::look::NARROW_SIDE)
+                            .max_height(look::NARROW_SIDE)
                             .show(ui, |ui| side_panel(ui, game, &view, &names, w))
                             .inner
                     })
@@ -166,7 +167,7 @@ impl MilleBornesUi {
             if let Some(deadline) =
                 game.deadline().filter(|_| matches!(view.phase, Phase::Turn { seat } if seat == you))
             {
-                ui.label((w.before_bot)(crate::ui::look::seconds_shown(ui, deadline.saturating_sub(now))));
+                ui.label((w.before_bot)(look::seconds_shown(ui, deadline.saturating_sub(now))));
             }
             if let Some(text) = game.refusal(w) {
                 ui.colored_label(Color32::from_rgb(240, 130, 50), text);
@@ -183,10 +184,10 @@ impl MilleBornesUi {
                 game.act(Action::CoupFourre, crate::ui::stamp::input_us(trigger, game.clock(), now));
             }
         }
-        let width = hand_card_width(ui.available_width(), ui.spacing().item_spacing.x, crate::ui::look::narrow(ui));
-        let size = Vec2::new(width, width * 1.4);
+        let width = hand_card_width(ui.available_width(), ui.spacing().item_spacing.x, look::narrow(ui));
+        let size = Vec2::new(width, width * look::card::RATIO);
         let mut pointed = None;
-        let keys = &crate::ui::look::NUMBER_KEYS[..7];
+        let keys = &look::NUMBER_KEYS[..7];
         ui.horizontal_wrapped(|ui| {
             for (i, card) in view.hand.iter().enumerate() {
                 let playable = legal.iter().any(|a| matches!(a, Action::Play { card: c, .. } if c == card));
@@ -255,7 +256,7 @@ fn tableaux(
     let my_side = you.map(|you| side_of(you, view.sides));
     // One column on a phone held upright: two tableaux side by side do not fit.
     let columns = match view.sides {
-        _ if crate::ui::look::narrow(ui) => 1,
+        _ if look::narrow(ui) => 1,
         sides if sides > 2 => 2,
         sides => sides.max(1) as usize,
     };
@@ -264,13 +265,7 @@ fn tableaux(
         for (i, t) in view.tableaux.iter().enumerate() {
             let side = i as u8;
             // A grid's cell lays out left to right; a tableau reads top to bottom.
-            let frame = egui::Frame::group(ui.style());
-            let frame = if targets.contains(&side) {
-                frame.stroke(egui::Stroke::new(3.0, Color32::from_rgb(250, 210, 80)))
-            } else {
-                frame
-            };
-            let shown = frame.show(ui, |ui| {
+            let shown = look::panel(ui, targets.contains(&side), |ui| {
                 ui.vertical(|ui| tableau(ui, game, view, names, side, t, my_side, now, w));
             });
             if let Some(card) = target(ui, shown.response.rect, ("mb-tableau", side)) {
@@ -313,8 +308,7 @@ fn tableau(
         title.push_str(w.you_mark);
     }
     let turn_here = matches!(view.phase, Phase::Turn { seat } if side_of(seat, view.sides) == side);
-    let title = RichText::new(title).size(18.0).strong();
-    ui.label(if turn_here { title.color(Color32::from_rgb(250, 210, 80)) } else { title });
+    look::player_title(ui, title, turn_here);
     ui.horizontal(|ui| {
         cards::small(ui, t.battle_top, 56.0, w.mb_battle);
         cards::small(ui, t.speed_top, 56.0, w.mb_speed);
@@ -393,13 +387,13 @@ fn side_panel(ui: &mut egui::Ui, game: &NetTable, view: &View, names: &[String],
         ui.separator();
     }
     let pile = ui.horizontal(|ui| {
-        ui.label(w.mb_discard_pile);
+        look::section(ui, w.mb_discard_pile);
         cards::small(ui, view.discard_top, 48.0, "");
     });
     let discarded = target(ui, pile.response.rect, ("mb-discard", 0));
     if let Some(last) = view.history.last() {
         ui.separator();
-        ui.label(RichText::new(w.mb_score_sheet).strong());
+        look::section(ui, w.mb_score_sheet);
         egui::Grid::new("mb-score").striped(true).show(ui, |ui| {
             ui.label("");
             for h in w.mb_score_lines {
@@ -424,16 +418,8 @@ fn side_panel(ui: &mut egui::Ui, game: &NetTable, view: &View, names: &[String],
         });
     }
     ui.separator();
-    ui.label(RichText::new(w.what_happened).strong());
-    egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
-        let log = game.log();
-        let start = log.len().saturating_sub(200);
-        for event in log.get(start..).unwrap_or_default() {
-            if let Some(line) = describe(event, view, names, w) {
-                ui.label(line).on_hover_text((w.rule_n)(event.rule()));
-            }
-        }
-    });
+    let lines = game.log().iter().filter_map(|e| Some((describe(e, view, names, w)?, (w.rule_n)(e.rule()))));
+    look::log(ui, w.what_happened, lines);
     discarded
 }
 
