@@ -25,10 +25,22 @@ chain -    | NA20..NA01:MINUS WA:WORKSHOP V01..V18:G         | F03
 chain F14  | M4in1..M4in3:B M4:MEET                          | -
 ";
 
-/// A square of the road, by its place in [`BOARD`] (`Board::name` gives its printed id).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
+/// A square of the road, by its place in [`BOARD`] (`Board::name` gives its printed id, which
+/// is how it reads in JSON: `crate::printed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(pub u8);
+
+impl Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::printed::serialize(s, self.0, board().name(*self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Square {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        crate::printed::deserialize(d, "square of E-14.5", |id| board().find(id).map(|s| s.0)).map(Square)
+    }
+}
 
 /// E-2: what a square is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,6 +14,7 @@ pub mod dice;
 pub mod event;
 pub mod options;
 pub mod part;
+mod printed;
 pub mod rallye;
 pub mod scenario;
 pub mod sim;

@@ -68,10 +68,25 @@ pub const BARE_FAULTS: u8 = 3;
 /// Cards in the game (E-1.2).
 pub const PARTS: u8 = 48;
 
-/// One of the 48 part cards, `P01`…`P48` as `Part(0)`…`Part(47)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
+/// One of the 48 part cards, `P01`…`P48` as `Part(0)`…`Part(47)` (how it reads in JSON:
+/// `crate::printed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Part(pub u8);
+
+impl Serialize for Part {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::printed::serialize(s, self.0, &self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for Part {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        crate::printed::deserialize(d, "part card (P01 to P48, E-14.7)", |id| {
+            Part::all().find(|p| p.id() == id).map(|p| p.0)
+        })
+        .map(Part)
+    }
+}
 
 /// E-14.7: the complementary pairs (points/faults), numbered 0–5.
 const PAIRS: [[(u8, u8); 2]; 6] =

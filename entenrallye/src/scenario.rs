@@ -137,8 +137,8 @@ pub struct Expect {
     /// The year is over (E-13.1).
     #[serde(default)]
     pub over: Option<bool>,
-    /// Events that must appear in the log (in this order, not necessarily adjacent), in the
-    /// engine's own form: squares and parts by number, as the output's `events` show them.
+    /// Events that must appear in the log (in this order, not necessarily adjacent), as the
+    /// output's `events` show them: squares and parts by their printed names (`crate::printed`).
     #[serde(default)]
     pub events: Vec<Event>,
 }
