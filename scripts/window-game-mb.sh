@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A whole 1000 Bornes game in a real window: starts `bolide` under Xvfb with Practice set to
-# 1000 Bornes, plays a one-hand game against three bots with the keyboard as a person would
-# (xdotool: 1 picks the first card, Enter plays it where it can only go, D discards it; Space
-# answers an attack with a Coup-Fourré), and saves screenshots of the start screen, a turn, a
+# 1000 Bornes, plays a one-hand game at the largest table, eight players in four teams of two
+# (M-2.2: Anne and seven bots), with the keyboard as a person would (xdotool: 1 picks the first
+# card, Enter plays it where it can only go, D discards it; Space answers an attack with a
+# Coup-Fourré), and saves screenshots of the start screen, a turn at the table of 8, a
 # Coup-Fourré window and the score sheet at the end.
 #
 #   bash scripts/window-game-mb.sh [BOLIDE_BINARY] [SCREENSHOT_DIR]
@@ -17,9 +18,10 @@ source scripts/window-lib.sh
 window_script_ready "1000 Bornes window game"
 export WINDOW_SETTINGS='{"name": "Anne", "practice_game": "mille-bornes", "lang": "En"}'
 start_window "${WINDOW_GAME_DISPLAY:-86}"
-# The start screen at 1280x800, Practice column: one hand, bots that play to win, Practice.
-click 998 242; click 1012 265
+# The start screen at 1280x800, Practice column: 8 players, one hand, bots that play to win,
+# Practice.
+click 999 219; click 998 242; click 1012 265
 shot mb-start
 click 1060 300
 wait_title '1000 Bornes'
-play_mille_bornes_by_keys mb "1000 Bornes window game"
+play_mille_bornes_by_keys mb-8 "1000 Bornes window game"
