@@ -1842,3 +1842,35 @@ fn the_three_games_share_one_look() {
         assert!(heights.iter().all(|h| (h - heights[0]).abs() < 0.5), "{what}: {heights:?}");
     }
 }
+
+/// E-5 on a phone held upright (390×844): the road keeps squares a thumb can tap and scrolls to
+/// your car, so every square your drive may end on is on the page, none over another.
+#[test]
+fn e_5_on_a_phone_the_road_scrolls_to_your_car_with_squares_a_thumb_can_tap() {
+    let w = bolide_client::lang::Lang::En.words();
+    let (app, game) = ente_six_mid_year();
+    let mut h =
+        Harness::builder().with_size([390.0, 844.0]).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
+    h.run_steps(4);
+    let page = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(390.0, 844.0));
+    let mut legal = Vec::new();
+    game.legal_into(Seat(0), &mut legal);
+    let mut ends: Vec<entenrallye::Square> = legal
+        .iter()
+        .filter_map(|a| if let entenrallye::Action::Drive { to, .. } = a { Some(*to) } else { None })
+        .collect();
+    ends.sort();
+    ends.dedup();
+    assert!(ends.len() >= 3, "{ends:?}");
+    let squares: Vec<egui::Rect> = ends
+        .iter()
+        .map(|s| h.get_by_label(&bolide_client::games::entenrallye::board::square_words(*s, w)).rect())
+        .collect();
+    for (i, r) in squares.iter().enumerate() {
+        assert!(r.width() >= 20.0, "a square of {} px", r.width());
+        assert!(page.contains_rect(*r), "{r:?} off the page");
+        for b in &squares[i + 1..] {
+            assert!(!r.intersects(*b), "{r:?} over {b:?}");
+        }
+    }
+}

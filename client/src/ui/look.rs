@@ -79,6 +79,14 @@ pub(crate) fn narrow(ui: &egui::Ui) -> bool {
     ui.available_width() < NARROW
 }
 
+/// A table's side panel on a phone held upright: under the board, `NARROW_SIDE` high, scrolled.
+pub(crate) fn under_the_board<R>(ui: &mut egui::Ui, id: &'static str, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    egui::Panel::bottom(id)
+        .exact_size(NARROW_SIDE)
+        .show(ui, |ui| egui::ScrollArea::vertical().id_salt(id).show(ui, add).inner)
+        .inner
+}
+
 /// The seconds a countdown to a bot's move shows, `left_us` before it: whole seconds in the
 /// last ten, tens of seconds before (never more than is left), so an idle screen wakes only
 /// when the figure changes — a frame every ten seconds until the end is near.
@@ -111,10 +119,12 @@ pub fn section(ui: &mut egui::Ui, text: impl Into<String>) -> egui::Response {
     ui.label(egui::RichText::new(text).size(SECTION).strong())
 }
 
-/// A player's (or a team's) name over their panel: gold while it is their turn.
+/// A player's (or a team's) name over their panel: gold while it is their turn (a darker gold
+/// on a light page, where the table's gold would not read).
 pub fn player_title(ui: &mut egui::Ui, text: impl Into<String>, turn: bool) -> egui::Response {
     let text = egui::RichText::new(text).size(PLAYER).strong();
-    ui.label(if turn { text.color(TURN_GOLD) } else { text })
+    let gold = if ui.visuals().dark_mode { TURN_GOLD } else { Color32::from_rgb(150, 100, 0) };
+    ui.label(if turn { text.color(gold) } else { text })
 }
 
 /// The panel around one player's things on the table (a tableau, a car and its card): the same

@@ -92,9 +92,7 @@ impl RaceUi {
             ui.add_space(6.0);
         });
         if narrow {
-            egui::Panel::bottom("race-side").show(ui, |ui| {
-                egui::ScrollArea::vertical().max_height(look::NARROW_SIDE).show(ui, |ui| side_panel(ui, &s));
-            });
+            look::under_the_board(ui, "race-side", |ui| side_panel(ui, &s));
         }
         egui::CentralPanel::default().show(ui, |ui| {
             let rect = ui.available_rect_before_wrap();
@@ -466,7 +464,8 @@ impl RaceUi {
 
 fn status_line(ui: &mut egui::Ui, s: &Scene) {
     let (t, view, w) = (s.t, s.view, s.w);
-    ui.horizontal(|ui| {
+    // On a phone's page the status wraps rather than run off its edge.
+    ui.horizontal_wrapped(|ui| {
         let races = t.lobby.as_ref().map_or(0, |l| l.settings.options.races);
         look::status_lead(ui, (w.race_round)(view.race, races, view.round));
         if let Some(turn) = view.turn.filter(|_| view.phase == PhaseView::Movement) {

@@ -69,7 +69,8 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
     let mut chosen = None;
     let mut pointed: Option<entenrallye::Square> = None;
     egui::Panel::top("ente-status").show(ui, |ui| {
-        ui.horizontal(|ui| {
+        // On a phone's page the status wraps rather than run off its edge.
+        ui.horizontal_wrapped(|ui| {
             let c = view.calendar();
             let calendar = match c.month() {
                 0 => w.ente_not_started.to_string(),
@@ -99,48 +100,76 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
     // At most a third of the screen, whatever the hand holds: the road keeps the rest.
     let most = ui.available_height() / 3.0;
     egui::Panel::bottom("ente-hand").default_size(230.0_f32.min(most)).max_size(most).show(ui, |ui| {
-        ui.horizontal_top(|ui| {
-            ui.vertical(|ui| {
-                ui.set_width(ui.available_width() * 0.6);
-                if let Some(standings) = &t.standings {
-                    ui.heading(w.ente_game_over);
-                    for (rank, seat, points) in standings {
-                        let name = t.names.get(seat.index()).map_or("?", String::as_str);
-                        ui.label(RichText::new((w.ente_standing)(*rank, name, *points)).size(18.0));
-                    }
-                    match &t.rolls_checked {
-                        Some(Ok(n)) => {
-                            ui.colored_label(Color32::LIGHT_GREEN, (w.ente_rolls_checked)(*n));
-                        }
-                        Some(Err(why)) => {
-                            ui.colored_label(Color32::from_rgb(255, 90, 60), (w.ente_rolls_wrong)(why));
-                        }
-                        None => {}
-                    }
-                } else {
-                    chosen = actions(ui, t, you, w, &mut pointed);
-                }
-                if let Some(refusal) = t.refusal {
-                    ui.colored_label(Color32::from_rgb(230, 120, 40), refusal);
-                }
-            });
+        // A phone's page puts what happened under the hand, a laptop's beside it.
+        if narrow {
+            chosen = hand(ui, t, you, w, &mut pointed);
             ui.separator();
-            ui.vertical(|ui| {
-                let lines = t
-                    .events
-                    .iter()
-                    .filter_map(|e| Some((describe(e, view.players, t.names, w)?, (w.rule_n)(e.rule()))));
-                look::log(ui, w.what_happened, lines);
+            table_log(ui, t, w);
+        } else {
+            ui.horizontal_top(|ui| {
+                ui.vertical(|ui| {
+                    ui.set_width(ui.available_width() * 0.6);
+                    chosen = hand(ui, t, you, w, &mut pointed);
+                });
+                ui.separator();
+                ui.vertical(|ui| table_log(ui, t, w));
             });
-        });
+        }
     });
     if narrow {
-        egui::Panel::bottom("ente-players").show(ui, |ui| {
-            egui::ScrollArea::vertical().max_height(look::NARROW_SIDE).show(ui, |ui| players(ui, t, w));
-        });
+        look::under_the_board(ui, "ente-players", |ui| players(ui, t, w));
     }
-    let clicked = egui::CentralPanel::default().show(ui, |ui| road(ui, view, t.legal, pointed, w)).inner;
+    let clicked = egui::CentralPanel::default()
+        .show(ui, |ui| {
+            if narrow {
+                // A phone's page is a third of the road's width: the road keeps squares a thumb
+                // can tap and scrolls, brought to your car whenever it stands somewhere new.
+                egui::ScrollArea::both().id_salt("ente-road").show(ui, |ui| road(ui, t, you, pointed, w)).inner
+            } else {
+                road(ui, t, you, pointed, w)
+            }
+        })
+        .inner;
     chosen.or(clicked)
+}
+
+/// Your hidden parts and what you may do, or the year's end; a refusal under them.
+fn hand(
+    ui: &mut egui::Ui,
+    t: &Table,
+    you: Option<Seat>,
+    w: &Words,
+    pointed: &mut Option<entenrallye::Square>,
+) -> Option<Action> {
+    let mut chosen = None;
+    if let Some(standings) = &t.standings {
+        ui.heading(w.ente_game_over);
+        for (rank, seat, points) in standings {
+            let name = t.names.get(seat.index()).map_or("?", String::as_str);
+            ui.label(RichText::new((w.ente_standing)(*rank, name, *points)).size(18.0));
+        }
+        match &t.rolls_checked {
+            Some(Ok(n)) => {
+                ui.colored_label(Color32::LIGHT_GREEN, (w.ente_rolls_checked)(*n));
+            }
+            Some(Err(why)) => {
+                ui.colored_label(Color32::from_rgb(255, 90, 60), (w.ente_rolls_wrong)(why));
+            }
+            None => {}
+        }
+    } else {
+        chosen = actions(ui, t, you, w, pointed);
+    }
+    if let Some(refusal) = t.refusal {
+        ui.colored_label(Color32::from_rgb(230, 120, 40), refusal);
+    }
+    chosen
+}
+
+/// What happened at the table, in the one look (`look::log`).
+fn table_log(ui: &mut egui::Ui, t: &Table, w: &Words) {
+    let lines = t.events.iter().filter_map(|e| Some((describe(e, t.view.players, t.names, w)?, (w.rule_n)(e.rule()))));
+    look::log(ui, w.what_happened, lines);
 }
 
 /// The road as the box lays it (`layout`): the squares coloured by their kind and joined by
@@ -152,17 +181,19 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
 /// words.
 fn road(
     ui: &mut egui::Ui,
-    view: &View,
-    legal: &[Action],
+    t: &Table,
+    you: Option<Seat>,
     pointed: Option<entenrallye::Square>,
     w: &Words,
 ) -> Option<Action> {
+    let (view, legal) = (t.view, t.legal);
     let mut chosen = None;
     let b = board();
     let (cols, rows) = (f32::from(layout::GRID.0), f32::from(layout::GRID.1));
     let avail = ui.available_size();
-    let cell = (avail.x / cols).min(avail.y / rows).clamp(8.0, 120.0);
-    let (rect, _) = ui.allocate_exact_size(Vec2::new(avail.x, cell * rows), egui::Sense::hover());
+    let least = if look::narrow(ui) { PHONE_CELL } else { 8.0 };
+    let cell = (avail.x / cols).min(avail.y / rows).clamp(least, 120.0);
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(avail.x.max(cell * cols), cell * rows), egui::Sense::hover());
     let origin = egui::pos2(rect.center().x - cell * cols / 2.0, rect.top());
     let at = |(c, r): (u8, u8)| origin + Vec2::new((f32::from(c) + 0.5) * cell, (f32::from(r) + 0.5) * cell);
     let centre = |s: entenrallye::Square| layout::cell(s).map(at);
@@ -254,8 +285,23 @@ fn road(
         duck(&painter, c + offset, body, colour32(Colour::of_seat(seat as u8)));
     }
     calendar(&painter, view, cell, &at, ink, &small, w);
+    // Where the page shows less than the road, your car is brought into view once each time
+    // it stands somewhere new (scrolling every frame would fight the thumb).
+    if let Some(car) = you.and_then(|s| view.cars.get(s.index()))
+        && let Some(c) = centre(car.at)
+        && !ui.clip_rect().contains_rect(rect)
+    {
+        let id = ui.scope_id().with("ente-road-shown-at");
+        if ui.data(|d| d.get_temp::<u8>(id)) != Some(car.at.0) {
+            ui.data_mut(|d| d.insert_temp(id, car.at.0));
+            ui.scroll_to_rect(egui::Rect::from_center_size(c, Vec2::splat(cell * 6.0)), Some(egui::Align::Center));
+        }
+    }
     chosen
 }
+
+/// The least side of a road's cell on a phone's page: its squares a thumb can tap.
+const PHONE_CELL: f32 = 30.0;
 
 /// A 2CV seen from the side, `width` long, in `colour`: the body, the rounded roof and two
 /// wheels — what stands on the board for each car.

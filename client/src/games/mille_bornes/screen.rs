@@ -59,8 +59,9 @@ impl MilleBornesUi {
             }
         }
         egui::Panel::top("mb-status").show(ui, |ui| {
-            // The game's name is the table's banner above (one look for the three games).
-            ui.horizontal(|ui| {
+            // The game's name is the table's banner above (one look for the three games); on
+            // a phone's page the status wraps rather than run off its edge.
+            ui.horizontal_wrapped(|ui| {
                 look::status_lead(ui, (w.mb_hand_n)(view.hand_number + 1));
                 for side in 0..view.sides {
                     let total = view.totals.get(usize::from(side)).copied().unwrap_or(0);
@@ -89,16 +90,7 @@ impl MilleBornesUi {
         }
         let discard_picked = match beside {
             Some(picked) => picked,
-            None => {
-                egui::Panel::bottom("mb-side")
-                    .show(ui, |ui| {
-                        egui::ScrollArea::vertical()
-                            .max_height(look::NARROW_SIDE)
-                            .show(ui, |ui| side_panel(ui, game, &view, &names, w))
-                            .inner
-                    })
-                    .inner
-            }
+            None => look::under_the_board(ui, "mb-side", |ui| side_panel(ui, game, &view, &names, w)),
         };
         egui::CentralPanel::default().show(ui, |ui| {
             if view.over {
@@ -302,7 +294,8 @@ fn tableau(
     now: u64,
     w: &Words,
 ) {
-    ui.set_min_width(420.0);
+    // Two tableaux side by side on a laptop; on a phone's page one as wide as the page.
+    ui.set_min_width(420.0_f32.min(ui.available_width()));
     let mut title = side_name(view, names, side);
     if Some(side) == my_side {
         title.push_str(w.you_mark);
