@@ -1711,6 +1711,19 @@ fn ente_arranged(cars: &[(&str, Vec<u8>, Vec<u8>)], when: (u8, u8), die: u8) -> 
     (app, game)
 }
 
+/// The squares seat 0's drive may end on, each once.
+fn drive_ends(game: &Rallye) -> Vec<entenrallye::Square> {
+    let mut legal = Vec::new();
+    game.legal_into(Seat(0), &mut legal);
+    let mut ends: Vec<entenrallye::Square> = legal
+        .iter()
+        .filter_map(|a| if let entenrallye::Action::Drive { to, .. } = a { Some(*to) } else { None })
+        .collect();
+    ends.sort();
+    ends.dedup();
+    ends
+}
+
 /// Six cars spread over the year, seat 0 to drive a 5 with three hidden parts.
 fn ente_six_mid_year() -> (BolideApp, Rallye) {
     let cars = [
@@ -1757,14 +1770,7 @@ fn e_14_5_the_entenrallye_board_at_6_cars_fits_from_720p_to_4k_with_nothing_over
         let mut h = Harness::builder().with_size(size).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
         h.run_steps(2);
         let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size[0], size[1]));
-        let mut legal = Vec::new();
-        game.legal_into(Seat(0), &mut legal);
-        let mut ends: Vec<entenrallye::Square> = legal
-            .iter()
-            .filter_map(|a| if let entenrallye::Action::Drive { to, .. } = a { Some(*to) } else { None })
-            .collect();
-        ends.sort();
-        ends.dedup();
+        let ends = drive_ends(&game);
         assert!(ends.len() >= 3, "a 5 from A12 ends on several squares: {ends:?}");
         let squares: Vec<egui::Rect> = ends
             .iter()
@@ -1853,14 +1859,7 @@ fn e_5_on_a_phone_the_road_scrolls_to_your_car_with_squares_a_thumb_can_tap() {
         Harness::builder().with_size([390.0, 844.0]).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
     h.run_steps(4);
     let page = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(390.0, 844.0));
-    let mut legal = Vec::new();
-    game.legal_into(Seat(0), &mut legal);
-    let mut ends: Vec<entenrallye::Square> = legal
-        .iter()
-        .filter_map(|a| if let entenrallye::Action::Drive { to, .. } = a { Some(*to) } else { None })
-        .collect();
-    ends.sort();
-    ends.dedup();
+    let ends = drive_ends(&game);
     assert!(ends.len() >= 3, "{ends:?}");
     let squares: Vec<egui::Rect> = ends
         .iter()
