@@ -80,14 +80,17 @@ fn counts(car: &CarView, place: Place, month: u8) -> bool {
 /// counted car by car, `turns_until_due`).
 const STEPS_PER_TURN_PER_SEAT: f32 = 0.2;
 /// How many of the calendar's chance deviations the plan for the first meeting keeps in hand.
-const FIRST_CAUTION: f32 = 1.1;
+/// These four weights were searched together over 10 000 years (`examples/simulate`; the
+/// figures in docs/developers.md are of years the search never saw): each trades the first
+/// meeting made in time against the points a car brings to the meetings.
+const FIRST_CAUTION: f32 = 0.95;
 /// A die's mean.
 const DIE: f32 = 3.5;
 /// What an arrival loses of its die on average (the rest of the die is lost, E-5.3).
 const ARRIVAL_LOSS: f32 = 1.5;
 /// The share of the other cars that can still make a place that do arrive there in time,
 /// each moving the calendar a step (E-10.2).
-const ARRIVING: f32 = 0.7;
+const ARRIVING: f32 = 0.8;
 /// A repair point's worth while the check wants it.
 const REPAIR_NEXT: f32 = 1.0;
 /// How much further a car that failed a check is from the next place than one that passed
@@ -97,9 +100,9 @@ const FAILED_DETOUR: f32 = 13.0;
 const PART_POINTS: f32 = 3.5 + 1.0 / 6.0;
 /// A part the die points to spare could buy later, against one in hand now: the later one
 /// wants a 4 or more on a grey square before the meeting.
-const LATER_PART: f32 = 0.3;
+const LATER_PART: f32 = 0.6;
 /// What a die point a place is left short of its margin costs, in points.
-const SHORT: f32 = 1.5;
+const SHORT: f32 = 1.8;
 /// The faults a car has at a check when a meeting comes before it: the meeting bared the card
 /// (E-11.4), and a part or two is fitted again on the way.
 const FAULTS_AFTER_MEETING: f32 = 13.0;
