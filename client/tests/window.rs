@@ -359,21 +359,27 @@ fn cup_down_calls_klaxon_by_button_and_key() {
     assert_eq!(klaxons, 2);
 }
 
-#[test]
-fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
-    let (app, live, mut commands) = seated(true);
-    let mut v = view();
+/// `v` at its grab, shown from now on: the pawns' reservoirs from `lowest` up, none taken,
+/// and this seat may take any of them (the host's legal list).
+fn grab_shown(live: &Live, mut v: PlayerView, lowest: u8) -> PlayerView {
     v.phase = PhaseView::Grab;
     for (i, p) in v.pawns.iter_mut().enumerate() {
-        p.reservoir = Some(i as u8 + 3);
+        p.reservoir = Some(i as u8 + lowest);
         p.owner = None;
     }
     for c in &mut v.cars {
         c.pawn = None;
     }
-    let pawns: Vec<Pawn> = v.pawns.iter().map(|p| p.pawn).collect();
     live.state().mirror.scheduled = Some(Shown { moment: Timed::Grab.name(v.race, v.round), at_us: 0 });
-    set_view(&live, v.clone(), pawns.iter().map(|p| Action::TakePawn { pawn: *p }).collect());
+    set_view(live, v.clone(), v.pawns.iter().map(|p| Action::TakePawn { pawn: p.pawn }).collect());
+    v
+}
+
+#[test]
+fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
+    let (app, live, mut commands) = seated(true);
+    let mut v = grab_shown(&live, view(), 3);
+    let pawns: Vec<Pawn> = v.pawns.iter().map(|p| p.pawn).collect();
     let mut h = harness(app);
     h.run_steps(2);
     let first = pawns[0];
@@ -422,22 +428,11 @@ fn the_grab_shows_pawns_takes_one_and_gives_the_verdict() {
 fn bolide_at_6_pilots_fits_from_720p_to_4k_with_nothing_overlapping() {
     for size in [[1280.0, 720.0], [1920.0, 1080.0], [3840.0, 2160.0]] {
         let (app, live, _commands) = seated_with_bots(true, 4);
-        let mut v = sim::random_race(6, 7).view_for(Seat(0));
-        v.phase = PhaseView::Grab;
-        for (i, p) in v.pawns.iter_mut().enumerate() {
-            p.reservoir = Some(i as u8 + 1);
-            p.owner = None;
-        }
-        for c in &mut v.cars {
-            c.pawn = None;
-        }
-        let take: Vec<Action> = v.pawns.iter().map(|p| Action::TakePawn { pawn: p.pawn }).collect();
-        live.state().mirror.scheduled = Some(Shown { moment: Timed::Grab.name(v.race, v.round), at_us: 0 });
+        grab_shown(&live, sim::random_race(6, 7).view_for(Seat(0)), 1);
         // The last grab's photo finish, all six hands, and a long log beside it.
         let reactions = (0..6).map(|i| Some(300_000 + i * 7_000)).collect();
         let photo = PhotoFinish { moment: Timed::Grab, reactions, contested: vec![] };
         live.state().mirror.events.extend(std::iter::repeat_n(Event::PhotoFinish(photo), 40));
-        set_view(&live, v, take);
         let mut h = Harness::builder().with_size(size).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
         h.run_steps(2);
         let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size[0], size[1]));
