@@ -151,7 +151,7 @@ impl<W: ClientGame> LiveOf<W> {
         door: Option<net::Admitted>,
         hooks: Hooks,
     ) -> Self {
-        let Hooks { repaint, unsent } = hooks;
+        let Hooks { repaint, unsent, frame_lead_us } = hooks;
         let (mut live, commands) = Self::detached(&target.code);
         live.unsent = unsent;
         let options = ConnectOptionsOf::<W> {
@@ -160,6 +160,7 @@ impl<W: ClientGame> LiveOf<W> {
             state: live.state.clone(),
             watch: target.watch,
             via: target.via,
+            frame_lead_us,
             ..ConnectOptionsOf::default()
         };
         let ends = Ends { link: live.link.clone(), door: live.door.clone(), repaint };
@@ -226,12 +227,15 @@ impl<W: ClientGame> LiveOf<W> {
 pub struct Hooks {
     pub repaint: Arc<dyn Fn() + Send + Sync>,
     pub unsent: net::Unsent,
+    /// How long before its frame is up the face's screen draws it
+    /// ([`ConnectOptionsOf::frame_lead_us`]).
+    pub frame_lead_us: u32,
 }
 
 impl Hooks {
     /// Hooks that only repaint.
     pub fn repaint(repaint: Arc<dyn Fn() + Send + Sync>) -> Hooks {
-        Hooks { repaint, unsent: net::Unsent::default() }
+        Hooks { repaint, unsent: net::Unsent::default(), frame_lead_us: 0 }
     }
 }
 

@@ -306,8 +306,14 @@ fn a_pilot_leaving_the_lobby_leaves_every_other_window_its_own_seat() {
         }
     };
     for (conn, name) in [(1, "Anne"), (2, "Bob"), (3, "Chloé")] {
-        let hello =
-            Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: None, watch: false };
+        let hello = Hello {
+            version: PROTOCOL_VERSION,
+            code: "gare".into(),
+            name: name.into(),
+            seat_token: None,
+            watch: false,
+            frame_lead_us: 0,
+        };
         room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
         feed(&mut out);
     }

@@ -354,6 +354,8 @@ fn drive<G: Game>(
                     seat_token: None,
                     // The connection byte's high bit: a laptop that only watches.
                     watch: conn_byte & 0x80 != 0,
+                    // Its next bit: a laptop that claims a frame lead no screen has.
+                    frame_lead_us: if conn_byte & 0x40 != 0 { u32::MAX } else { 0 },
                 };
                 // The bit no other use reads: either schedule the server may ask for.
                 let beats = if op & 8 == 0 { BeatSchedule::Steady } else { BeatSchedule::WhileActing };
@@ -568,6 +570,7 @@ pub fn client_seeds() -> Vec<Vec<u8>> {
             name: format!("P{conn}"),
             seat_token: None,
             watch: false,
+            frame_lead_us: 0,
         };
         room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
         room.message(0, conn, ClientMsg::Ready(true), &mut out);

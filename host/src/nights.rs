@@ -49,8 +49,14 @@ fn night_of_the_room<G: Game>(mut room: crate::room::RoomOf<G>) -> String {
     use bolide_table::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION};
 
     let mut out = Vec::new();
-    let hello =
-        Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: "Anne".into(), seat_token: None, watch: false };
+    let hello = Hello {
+        version: PROTOCOL_VERSION,
+        code: "gare".into(),
+        name: "Anne".into(),
+        seat_token: None,
+        watch: false,
+        frame_lead_us: 0,
+    };
     room.hello(0, 1, hello, BeatSchedule::Steady, &mut out);
     room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
     let mut now = 0;

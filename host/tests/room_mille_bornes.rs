@@ -18,6 +18,18 @@ fn started(seed: u64) -> (RoomOf<Partie>, Vec<Output>) {
 
 type Output = OutputOf<MilleBornes>;
 
+/// A laptop's hello at the table `config` opens (its word is GARE).
+fn hello(name: &str, watch: bool) -> Hello {
+    Hello {
+        version: PROTOCOL_VERSION,
+        code: "GARE".into(),
+        name: name.into(),
+        seat_token: None,
+        watch,
+        frame_lead_us: 0,
+    }
+}
+
 fn config(seed: u64) -> RoomConfigOf<Lobby> {
     let game = Settings { mode: GameMode::Hands { hands: 1 }, window_ms: 2000, ..Settings::default() };
     let lobby = Lobby { game, bots: 3, bot_level: BotLevel::Strategic, places: Vec::new() };
@@ -124,13 +136,7 @@ fn m_5_7_the_turn_timer_is_how_long_a_turn_waits_for_its_player() {
         config.turn_timeout_ms = 7_000;
         let mut room = RoomOf::<Partie>::new(config, 1);
         let mut out = Vec::new();
-        let hello = Hello {
-            version: PROTOCOL_VERSION,
-            code: "GARE".into(),
-            name: "Anne".into(),
-            seat_token: None,
-            watch: false,
-        };
+        let hello = hello("Anne", false);
         room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
         room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
         let mut now = 0;
@@ -497,8 +503,7 @@ fn seated_at_six(teams: mille_bornes::options::TeamMaking, places: Vec<u8>, entr
     (config.bot_delay_ms, config.turn_timeout_ms, config.moment_timeout_ms) = (5, 20, 20);
     let mut room = RoomOf::<Partie>::new(config, entropy);
     let mut out = Vec::new();
-    let hello =
-        Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Anne".into(), seat_token: None, watch: false };
+    let hello = hello("Anne", false);
     room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
     room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
     let told = out.iter().rev().find_map(|o| match o {
@@ -531,8 +536,7 @@ fn m_2_3_the_table_seats_the_teams_placed_or_drawn() {
     assert!(drawn.len() >= 4, "drawn teams put Anne at many places: {drawn:?}");
     // The first pilot cannot send a seating longer than any table (a lobby goes to everyone).
     let (mut room, mut out) = (RoomOf::<Partie>::new(config(1), 2), Vec::new());
-    let hello =
-        Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Anne".into(), seat_token: None, watch: false };
+    let hello = hello("Anne", false);
     room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
     let too_long = Lobby { places: (0..200).collect(), ..config(1).settings };
     room.message(0, 1, ClientMsgOf::Configure(too_long), &mut out);
@@ -547,8 +551,7 @@ fn m_2_3_the_table_seats_the_teams_placed_or_drawn() {
 #[test]
 fn m_5_7_every_screen_is_told_whose_turn_waits_and_for_how_long() {
     let (mut room, mut out) = started(4);
-    let hello =
-        Hello { version: PROTOCOL_VERSION, code: "GARE".into(), name: "Zoé".into(), seat_token: None, watch: true };
+    let hello = hello("Zoé", true);
     room.hello(0, 2, hello, BeatSchedule::WhileActing, &mut out);
     let mut now = 0;
     let awaited: Vec<Option<(Seat, u32)>> = {

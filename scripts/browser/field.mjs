@@ -8,8 +8,8 @@
 // the host scores its verdicts against those records. Prints the report's summary and checks:
 // every laptop's record matched, every pair 1 ms or more apart ordered right (browser against
 // native included: all four contend for one pawn) unless one of its requests was clamped, at
-// least 20 such pairs for each page where the host trusted its stamps, and at most half of a
-// page's requests clamped (late frames on this machine, below).
+// least 20 such pairs for each page where the host trusted its stamps, and at most one in five
+// of a page's requests clamped (frames late in this machine's stalls, below).
 //
 //   node scripts/browser/field.mjs HOST_BINARY BOT_BINARY BUNDLE_DIR OUT_DIR
 //
@@ -119,13 +119,15 @@ const problems = [];
 for (const l of r.laptops) {
   const browserSeat = l.name.startsWith('Browser');
   if (l.problem || !(l.matched > 0)) problems.push(`${l.name}: ${l.problem ?? 'no request matched'}`);
-  // A page whose frames come late on this machine (SwiftShader draws both pages' frames in one
-  // process on two cores, beside the host and the bots: 10-50 ms late at a reveal, in bursts)
-  // has its *shown* claim bounded by the host: the bound at work, counted in the report, and
-  // only a pair with such a request is excused. What is checked is where the host trusted the
-  // page's stamps: enough such pairs, every one ordered right — and the bound may not have
-  // taken over (at most half of a page's requests clamped).
-  if (browserSeat && l.clamped * 2 > l.matched) problems.push(`${l.name}: ${l.clamped} of ${l.matched} honest requests clamped`);
+  // A page is sent each reveal a refresh early (its frame lead), so its frame is up at the
+  // instant; but this machine stalls now and then (SwiftShader draws both pages' frames in one
+  // process on two cores, beside the host and the bots), and a frame that came in a stall is
+  // late past its bound — the native bots' too, in the same second. Such a request is bounded
+  // by the host (counted in the report), and only a pair with one is excused. What is checked
+  // is where the host trusted the page's stamps: enough such pairs, every one ordered right —
+  // and stalls stay rare (at most one page request in five bounded; before the frame lead
+  // and the plain GL context, one in three at worst).
+  if (browserSeat && l.clamped * 5 > l.matched) problems.push(`${l.name}: ${l.clamped} of ${l.matched} honest requests clamped`);
   if (browserSeat && !(l.trusted_pairs >= 20)) problems.push(`${l.name}: only ${l.trusted_pairs} pairs 1 ms or more apart where its stamps were trusted`);
 }
 if (r.laptops.length !== 4) problems.push(`${r.laptops.length} laptops in the report, not 4`);

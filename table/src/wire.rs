@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 17;
+pub const PROTOCOL_VERSION: u32 = 18;
 /// QUIC application protocol name.
 pub const ALPN: &[u8] = b"bolide/1";
 /// The largest frame either side accepts (a full view is about 2 KB).
@@ -70,6 +70,8 @@ pub struct Knock {
     /// connection, never the token): the door lets it through while strangers' guessing has
     /// locked it for new joins.
     pub pass: Option<Vec<u8>>,
+    /// How long before its frame is up its screen draws it, µs ([`Hello::frame_lead_us`]).
+    pub frame_lead_us: u32,
 }
 
 /// The client's second frame, once the host proved it knows the code word: its own proof,
@@ -92,7 +94,16 @@ pub struct Hello {
     pub seat_token: Option<SeatToken>,
     /// Watch the table (a spectator), even while seats are free.
     pub watch: bool,
+    /// How long before its frame is up the laptop's screen draws it, µs: none where a frame
+    /// goes up as its pass ends (a window on the X server), a refresh in a browser's page,
+    /// whose frame goes up at the refresh after its pass. A secret reveal leaves that much
+    /// earlier for it, so its frame is up at the moment's instant; the room takes at most
+    /// `MAX_FRAME_LEAD_US` of it (what it is worth to a liar: fairness.md §2).
+    pub frame_lead_us: u32,
 }
+
+/// The most of a laptop's frame lead a room believes: a 60 Hz refresh, rounded up.
+pub const MAX_FRAME_LEAD_US: u32 = 17_000;
 
 /// When a client showed a timed moment, on its own clock. The moment is named — by the game's
 /// name for it ([`crate::Step::Timed`]'s `moment`; Bolide's `Timed::name`) —, so that a beat

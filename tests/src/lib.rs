@@ -109,7 +109,15 @@ pub async fn guess(
     };
     let (mut send, mut recv) = connection.open_bi().await.unwrap();
     let (laptop, msg) = pake::Laptop::start(word);
-    let knock = Knock { version: PROTOCOL_VERSION, room: 0, pake: msg, name: "Eve".into(), watch: false, pass: None };
+    let knock = Knock {
+        version: PROTOCOL_VERSION,
+        room: 0,
+        pake: msg,
+        name: "Eve".into(),
+        watch: false,
+        pass: None,
+        frame_lead_us: 0,
+    };
     send.write_all(&wire::encode(&knock)).await.unwrap();
     let mut decoder = FrameDecoder::default();
     let mut buf = vec![0u8; 4096];

@@ -34,6 +34,7 @@ pub fn start() -> Result<(), JsValue> {
         .and_then(|d| d.get_element_by_id(CANVAS))
         .ok_or("the page has no canvas")?
         .dyn_into::<web_sys::HtmlCanvasElement>()?;
+    plain_gl_context(&canvas);
     let Ok(addr) = host.parse::<SocketAddr>() else {
         let message = format!("open this page by the host's address, as its screen shows it (not {host})");
         web_sys::console::error_1(&message.clone().into());
@@ -57,6 +58,24 @@ pub fn start() -> Result<(), JsValue> {
         }
     });
     Ok(())
+}
+
+/// egui draws its own smooth edges (it feathers every shape, as the window draws with no
+/// multisampling) and needs no depth: the page's WebGL context is made without the browser's
+/// multisampling, depth and stencil buffers, which cost a software GL (SwiftShader, a modest
+/// phone's) a large share of every frame — and a late frame is a late `shown`. Made before
+/// eframe asks: a canvas keeps the context its first ask made.
+fn plain_gl_context(canvas: &web_sys::HtmlCanvasElement) {
+    let options = js_sys::Object::new();
+    for key in ["antialias", "depth", "stencil"] {
+        // Setting a property on a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&options, &key.into(), &false.into());
+    }
+    let made = |kind: &str| canvas.get_context_with_context_options(kind, &options).ok().flatten().is_some();
+    // eframe asks for WebGL 2 first, then 1: the same order.
+    if !made("webgl2") {
+        made("webgl");
+    }
 }
 
 /// The code word in the address's fragment: `#GARAGE`, `#garage-2`; anything else, nothing.

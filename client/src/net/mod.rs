@@ -152,6 +152,9 @@ pub struct ConnectOptionsOf<W: ClientGame> {
     pub conduct: Option<Arc<Conduct>>,
     /// By QUIC or the host's browser door.
     pub via: Via,
+    /// How long before its frame is up this laptop's screen draws it, µs
+    /// ([`bolide_table::wire::Hello::frame_lead_us`]): the window tells its display's.
+    pub frame_lead_us: u32,
 }
 
 /// A laptop that beats otherwise than the host asks: the fairness lab's liars, switched while
@@ -186,6 +189,7 @@ impl<W: ClientGame> Default for ConnectOptionsOf<W> {
             answers: None,
             conduct: None,
             via: Via::Quic,
+            frame_lead_us: 0,
         }
     }
 }
@@ -204,6 +208,7 @@ impl<W: ClientGame> ConnectOptionsOf<W> {
             answers: self.answers.clone(),
             conduct: self.conduct.clone(),
             via: self.via,
+            frame_lead_us: self.frame_lead_us,
         }
     }
 }
@@ -498,12 +503,13 @@ async fn door_frame<L: LaptopDoor>(link: &mut L, decoder: &mut FrameDecoder) -> 
 
 /// What a knock asks for, whatever carries it.
 struct Asking<'a> {
-    word: &'a str,
+    word: String,
     room: u16,
     name: &'a str,
     token: Option<SeatToken>,
     version: u32,
     watch: bool,
+    frame_lead_us: u32,
 }
 
 /// The laptop's side of the door, on the link `binding` names. The code word is proved, never
@@ -518,9 +524,16 @@ async fn pass_the_door<L: LaptopDoor>(
     binding: &[u8],
 ) -> Result<(Option<Seat>, Option<SeatToken>, BeatSchedule, String), ClientError> {
     let pass = ask.token.map(|t| pake::seat_pass(t.0, binding));
-    let (laptop, msg) = pake::Laptop::start(ask.word);
-    let knock =
-        Knock { version: ask.version, room: ask.room, pake: msg, name: ask.name.to_string(), watch: ask.watch, pass };
+    let (laptop, msg) = pake::Laptop::start(&ask.word);
+    let knock = Knock {
+        version: ask.version,
+        room: ask.room,
+        pake: msg,
+        name: ask.name.to_string(),
+        watch: ask.watch,
+        pass,
+        frame_lead_us: ask.frame_lead_us,
+    };
     link.send(&wire::encode(&knock)).await?;
     let (host_msg, host_proof) = match door_frame(link, decoder).await? {
         Door::Pake { msg, proof } => (msg, proof),
@@ -554,8 +567,16 @@ pub async fn knock(
     socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
     watch: bool,
 ) -> Result<Admitted, ClientError> {
-    let RoomCode { word, fingerprint, room } =
-        parse_code(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
+    knock_with(addr, code, name, token, &Dial { via: Via::Quic, version, watch, socket, frame_lead_us: 0 }).await
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+async fn knock_quic(
+    addr: SocketAddr,
+    ask: Asking<'_>,
+    fingerprint: &str,
+    socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
+) -> Result<Admitted, ClientError> {
     let connect_err = |reason: String| ClientError::Connect { addr, reason };
     let local: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap() } else { "[::]:0".parse().unwrap() };
     let mut endpoint = match socket {
@@ -568,7 +589,7 @@ pub async fn knock(
         None => quinn::Endpoint::client(local),
     }
     .map_err(|e| connect_err(e.to_string()))?;
-    endpoint.set_default_client_config(tls::client_config(&fingerprint).map_err(|e| connect_err(e.to_string()))?);
+    endpoint.set_default_client_config(tls::client_config(fingerprint).map_err(|e| connect_err(e.to_string()))?);
     let connecting = endpoint.connect(addr, "bolide.local").map_err(|e| connect_err(e.to_string()))?;
     let connection = crate::platform::rt::timeout(Duration::from_secs(10), connecting)
         .await
@@ -577,7 +598,6 @@ pub async fn knock(
     let (mut send, mut recv) = connection.open_bi().await?;
     let mut decoder = FrameDecoder::default();
     let binding = binding(&connection)?;
-    let ask = Asking { word: &word, room, name, token, version, watch };
     let mut link = QuicDoor { connection: &connection, send: &mut send, recv: &mut recv };
     let (seat, token, beats, game) = pass_the_door(&mut link, &mut decoder, ask, &binding).await?;
     let carrier = Carrier::Quic { endpoint, connection, send, recv };
@@ -596,11 +616,13 @@ pub async fn knock_web(
     version: u32,
     watch: bool,
 ) -> Result<Admitted, ClientError> {
-    let (word, room) = parse_word(code).ok_or_else(|| ClientError::BadCode(code.to_string()))?;
+    knock_with(addr, code, name, token, &Dial { via: Via::Web, version, watch, ..Dial::default() }).await
+}
+
+async fn knock_at_web_door(addr: SocketAddr, ask: Asking<'_>) -> Result<Admitted, ClientError> {
     let mut door = web::open(addr).await?;
     let mut decoder = FrameDecoder::default();
     let binding = door.binding;
-    let ask = Asking { word: &word, room, name, token, version, watch };
     let (seat, token, beats, game) = pass_the_door(&mut door, &mut decoder, ask, &binding).await?;
     let carrier = Carrier::Web(door.into_link()?);
     Ok(Admitted { carrier, decoder, game, seat, token, beats })
@@ -615,6 +637,8 @@ pub struct Dial {
     pub watch: bool,
     #[cfg(not(target_arch = "wasm32"))]
     pub socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
+    /// The laptop's screen's frame lead ([`ConnectOptionsOf::frame_lead_us`]).
+    pub frame_lead_us: u32,
 }
 
 impl<W: ClientGame> ConnectOptionsOf<W> {
@@ -626,6 +650,7 @@ impl<W: ClientGame> ConnectOptionsOf<W> {
             watch: self.watch,
             #[cfg(not(target_arch = "wasm32"))]
             socket: self.socket.clone(),
+            frame_lead_us: self.frame_lead_us,
         }
     }
 }
@@ -638,14 +663,23 @@ pub async fn knock_with(
     token: Option<SeatToken>,
     dial: &Dial,
 ) -> Result<Admitted, ClientError> {
+    let (version, watch, frame_lead_us) = (dial.version, dial.watch, dial.frame_lead_us);
+    let ask = |word, room| Asking { word, room, name, token, version, watch, frame_lead_us };
+    let bad_code = || ClientError::BadCode(code.to_string());
     match dial.via {
         #[cfg(not(target_arch = "wasm32"))]
-        Via::Quic => knock(addr, code, name, token, dial.version, dial.socket.clone(), dial.watch).await,
+        Via::Quic => {
+            let RoomCode { word, fingerprint, room } = parse_code(code).ok_or_else(bad_code)?;
+            knock_quic(addr, ask(word, room), &fingerprint, dial.socket.clone()).await
+        }
         #[cfg(target_arch = "wasm32")]
         Via::Quic => {
             Err(ClientError::Connect { addr, reason: "a browser reaches a host by its browser door only".into() })
         }
-        Via::Web => knock_web(addr, code, name, token, dial.version, dial.watch).await,
+        Via::Web => {
+            let (word, room) = parse_word(code).ok_or_else(bad_code)?;
+            knock_at_web_door(addr, ask(word, room)).await
+        }
     }
 }
 

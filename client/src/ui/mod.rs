@@ -426,7 +426,10 @@ impl BolideApp {
                 ctx.request_repaint();
             }
         });
-        crate::live::Hooks { repaint, unsent: display_time::unsent() }
+        // A page's frame goes up a refresh after its pass: the host sends it a moment that
+        // much earlier, so it is up at the moment's instant (`Hello::frame_lead_us`).
+        let frame_lead_us = display_time::window().map_or(0, |d| d.lock().ahead().as_micros() as u32);
+        crate::live::Hooks { repaint, unsent: display_time::unsent(), frame_lead_us }
     }
 
     fn launch(&mut self, intent: Intent) {

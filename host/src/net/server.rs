@@ -665,7 +665,8 @@ impl Door {
                 });
             }
         };
-        Ok((Hello { version, code: word, name: knock.name, seat_token, watch: knock.watch }, room))
+        let frame_lead_us = knock.frame_lead_us;
+        Ok((Hello { version, code: word, name: knock.name, seat_token, watch: knock.watch, frame_lead_us }, room))
     }
 
     /// The door ([`Door::enter`]), then the seat ([`Door::seat`]): the hello handed to its

@@ -10,7 +10,7 @@ use crate::fair::{
     Allowance, Asked, CallOrder, ClockModel, LogLine, MomentArbiter, Request, Sample, Slack, Verdict, Vouched,
     bound_claim,
 };
-use bolide_table::wire::Shown;
+use bolide_table::wire::{MAX_FRAME_LEAD_US, Shown};
 use bolide_table::{MOMENT_REQUESTS, Release, Seat, TIE_US, TableRefusal};
 use std::collections::BTreeMap;
 
@@ -204,6 +204,8 @@ struct ConnPath {
     told_end: Option<u64>,
     /// Its implausible times were logged (once).
     implausible: bool,
+    /// How long before a frame is up its screen draws it, µs, as far as believed.
+    frame_lead: u64,
 }
 
 /// Log lines a source may write: a burst, then one a second; the rest are counted and the
@@ -317,10 +319,19 @@ impl<A: Copy> Fairness<A> {
         self.clock(conn).map_or(UNKNOWN_OWD_US, |c| c.owd_max())
     }
 
-    /// The one-way delay a secret reveal leaves ahead of its instant for `conn`
-    /// ([`ClockModel::reveal_floor`]), once the host has a model of its clock.
-    pub fn reveal_floor(&self, conn: ConnId) -> Option<u64> {
-        self.clock(conn).map(ClockModel::reveal_floor)
+    /// `conn`'s screen draws a frame `lead_us` before it is up, as its hello said
+    /// ([`Hello::frame_lead_us`](bolide_table::wire::Hello)): believed up to
+    /// [`MAX_FRAME_LEAD_US`], a refresh — what a laptop that lies about it gains (§2).
+    pub fn frame_lead(&mut self, conn: ConnId, lead_us: u32) {
+        self.conns.entry(conn).or_default().frame_lead = u64::from(lead_us.min(MAX_FRAME_LEAD_US));
+    }
+
+    /// How long ahead of its instant a secret reveal leaves for `conn`, past the margin: the
+    /// one-way delay of its path's floor ([`ClockModel::reveal_floor`]) and its screen's frame
+    /// lead, so that its frame is up at the instant — once the host has a model of its clock.
+    pub fn reveal_lead(&self, conn: ConnId) -> Option<u64> {
+        let frame = self.conns.get(&conn).map_or(0, |p| p.frame_lead);
+        self.clock(conn).map(|c| c.reveal_floor().saturating_add(frame))
     }
 
     /// The longest one-way path bound among the seated pilots' connections `pilots`: what the

@@ -64,6 +64,7 @@ impl<G: Game> RoomOf<G> {
             // meanwhile stops). The comeback limit above keeps this from holding the table.
             self.seats[i].zombie = false;
             self.members.insert(conn, Some(seat));
+            self.fair.frame_lead(conn, hello.frame_lead_us);
             out.push(OutputOf::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
             self.send_lobby(out);
             self.send_update_to(conn, &[], now, out);
@@ -86,6 +87,7 @@ impl<G: Game> RoomOf<G> {
             self.seats.push(SeatSlot { conn: Some(conn), ..SeatSlot::new(name, colour, Some(token), None) });
             let seat = Seat(self.seats.len() as u8 - 1);
             self.members.insert(conn, Some(seat));
+            self.fair.frame_lead(conn, hello.frame_lead_us);
             out.push(OutputOf::Send { conn, msg: self.welcome(Some(seat), Some(token), beats) });
             self.send_lobby(out);
         } else if self.members.values().filter(|s| s.is_none()).count() >= MAX_SPECTATORS {

@@ -30,7 +30,14 @@ fn room(bots: u8, races: u8) -> Room {
 }
 
 fn hello(name: &str, token: Option<SeatToken>) -> Hello {
-    Hello { version: PROTOCOL_VERSION, code: "gare".into(), name: name.into(), seat_token: token, watch: false }
+    Hello {
+        version: PROTOCOL_VERSION,
+        code: "gare".into(),
+        name: name.into(),
+        seat_token: token,
+        watch: false,
+        frame_lead_us: 0,
+    }
 }
 
 /// The journal entries a room asked to write, in order.
@@ -1769,6 +1776,43 @@ fn fairness_2_a_reveal_leads_every_pilot_by_its_floor_and_no_path_estimate_buys_
     let (at, _) = reveal_sent_to(&out, 4).expect("the watcher sees the grab");
     assert_eq!(at, opens, "a spectator is sent the reveal when it opens, never before");
     assert!(opens >= now + 10_000, "the moment opens far enough ahead");
+}
+
+#[test]
+fn fairness_2_a_screen_that_draws_a_refresh_ahead_gets_the_reveal_that_much_earlier_and_no_more() {
+    // Anne plays in a browser's page (its frame goes up a refresh after its pass), Bob says
+    // his screen draws a second ahead (a liar), Chloé's window shows a frame as it is drawn;
+    // Dora watches from a page. One 1 ms path for all.
+    let mut r = room(0, 1);
+    let mut out = Vec::new();
+    for (conn, name, frame_lead_us) in [(1, "Anne", 16_667), (2, "Bob", 1_000_000), (3, "Chloé", 0)] {
+        r.hello(0, conn, Hello { frame_lead_us, ..hello(name, None) }, Steady, &mut out);
+    }
+    r.hello(0, 4, Hello { watch: true, frame_lead_us: 16_667, ..hello("Dora", None) }, Steady, &mut out);
+    for i in 0..40u64 {
+        let t = i * 10_000;
+        for conn in 1..=4 {
+            r.probe(
+                conn,
+                crate::fair::Sample::from_probe(t, t + 1_000, t + 1_000, t + 2_000).with_transport_min_rtt(2_000),
+            );
+        }
+    }
+    for conn in 1..=3 {
+        r.message(0, conn, ClientMsg::Ready(true), &mut out);
+    }
+    out.clear();
+    let now = run(&mut r, 0, 60_000_000, &mut out, |r| r.game().is_some_and(|c| c.race().phase() == Phase::Grab));
+    let opens = r.fair.open_moment().expect("the grab is open").1;
+    let most = u64::from(bolide_table::wire::MAX_FRAME_LEAD_US);
+    for (conn, frame) in [(1, 16_667), (2, most), (3, 0)] {
+        let (at, show_at) = reveal_sent_to(&out, conn).expect("the reveal leaves for every pilot");
+        assert_eq!(at, opens - (1_000 + REVEAL_MARGIN_US + frame), "conn {conn}: its floor, the margin, its frame");
+        assert_eq!(show_at, Some(opens), "conn {conn}: shown at the one instant");
+    }
+    let (at, _) = reveal_sent_to(&out, 4).expect("the watcher sees the grab");
+    assert_eq!(at, opens, "a spectator is sent the reveal when it opens, whatever its screen");
+    assert!(opens >= now + 1_000 + REVEAL_MARGIN_US + most, "the moment opens far enough ahead for the page");
 }
 
 #[test]

@@ -81,12 +81,12 @@ impl<G: Game> RoomOf<G> {
     }
 
     /// A timed moment opens. Released at a secret instant (a reveal), it is far enough ahead
-    /// for every contender's laptop to get it just before over its path's floor (it leaves at
-    /// the last moment, `moment_timing`);
+    /// for every contender's laptop to get it just before over its path's floor and to draw
+    /// it in time (it leaves at the last moment, `moment_timing`);
     /// released at once (public news), far enough for a retransmission ([`PUBLIC_LEAD_US`]).
     pub(super) fn open_moment(&mut self, now: u64, step: TimedStep) {
         let slowest = self.slowest_pilot_path();
-        let farthest = self.pilot_conns().filter_map(|(c, _)| self.fair.reveal_floor(c)).max().unwrap_or(0);
+        let farthest = self.pilot_conns().filter_map(|(c, _)| self.fair.reveal_lead(c)).max().unwrap_or(0);
         let lead = match step.release {
             Release::Secret => (farthest + REVEAL_MARGIN_US).max(10_000),
             Release::Public => (2 * slowest + PUBLIC_LEAD_US).min(500_000),
@@ -101,7 +101,9 @@ impl<G: Game> RoomOf<G> {
     /// When the update that opens the current moment leaves for `conn`, and the instant to
     /// show it on that client's clock. A secret one leaves a contender's laptop at the same
     /// lead over its path's floor as every other's (`ClockModel::reveal_floor`: the jitter,
-    /// which a laptop can widen, never leads it) and everyone else's — spectators, seats not
+    /// which a laptop can widen, never leads it), and its screen's frame lead earlier — a
+    /// page's frame goes up a refresh after its pass, so it draws a refresh ahead (at most
+    /// `MAX_FRAME_LEAD_US`, what a peeking liar gains) —; and everyone else's — spectators, seats not
     /// in the moment, a laptop the host has no clock model of yet — when it opens: a watcher
     /// next to a pilot has nothing early to whisper.
     pub(super) fn moment_timing(&mut self, conn: ConnId, now: u64) -> Option<(u64, Option<u64>)> {
@@ -113,8 +115,8 @@ impl<G: Game> RoomOf<G> {
             .flatten()
             .is_some_and(|seat| self.timed_step().is_some_and(|step| step.contenders.contains(seat)));
         let send_at = match self.fair.open_release()? {
-            Release::Secret => match self.fair.reveal_floor(conn).filter(|_| contends) {
-                Some(floor) => opens.saturating_sub(floor + REVEAL_MARGIN_US),
+            Release::Secret => match self.fair.reveal_lead(conn).filter(|_| contends) {
+                Some(lead) => opens.saturating_sub(lead + REVEAL_MARGIN_US),
                 None => opens,
             },
             Release::Public => now,

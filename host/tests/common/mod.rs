@@ -9,8 +9,14 @@ use bolide_table::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION, Ser
 pub fn started<G: Game>(config: RoomConfigOf<LobbyOf<G>>, code: &str) -> (RoomOf<G>, Vec<OutputOf<G::Words>>) {
     let mut room = RoomOf::<G>::new(config, 1);
     let mut out = Vec::new();
-    let hello =
-        Hello { version: PROTOCOL_VERSION, code: code.into(), name: "Anne".into(), seat_token: None, watch: false };
+    let hello = Hello {
+        version: PROTOCOL_VERSION,
+        code: code.into(),
+        name: "Anne".into(),
+        seat_token: None,
+        watch: false,
+        frame_lead_us: 0,
+    };
     room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
     room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
     (room, out)

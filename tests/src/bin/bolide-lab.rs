@@ -62,6 +62,10 @@ struct Args {
     /// as its `shown` (a modified client's head start from an early reveal).
     #[arg(long)]
     liar_peeks: bool,
+    /// Bot 0 says its screen draws a frame this many ms before it is up (a page says a
+    /// refresh), to be sent each reveal that much earlier.
+    #[arg(long, default_value_t = 0.0)]
+    liar_frame_lead_ms: f64,
     /// Bot 0 holds this share of its clock answers back (0.02 = 2 %) by --liar-hold-ms.
     #[arg(long, default_value_t = 0.0)]
     liar_hold_share: f64,
@@ -150,6 +154,7 @@ fn main() -> anyhow::Result<()> {
         liar_fake_silence_ms: a.liar_fake_silence_ms,
         liar_shown_ms: a.liar_shown_ms,
         liar_peeks: a.liar_peeks,
+        liar_frame_lead_ms: a.liar_frame_lead_ms,
         liar_hold_share: a.liar_hold_share,
         liar_hold_ms: a.liar_hold_ms,
         liar_ack_delay_ms: a.liar_ack_delay_ms,

@@ -85,6 +85,10 @@ pub struct LabConfig {
     /// update names, and still claims that instant as `shown` — what a modified client does to
     /// turn an early reveal into a head start.
     pub liar_peeks: bool,
+    /// The liar says its screen draws a frame this many ms before it is up (a browser's page
+    /// says a refresh), to be sent each reveal that much earlier: with `liar_peeks`, what a
+    /// made-up frame lead is worth (the host believes at most `MAX_FRAME_LEAD_US`).
+    pub liar_frame_lead_ms: f64,
     /// The liar holds this share of its clock answers back by `liar_hold_ms`, to widen the
     /// jitter the host sees on its path.
     pub liar_hold_share: f64,
@@ -141,6 +145,7 @@ impl Default for LabConfig {
             liar_fake_silence_ms: 0.0,
             liar_shown_ms: 0.0,
             liar_peeks: false,
+            liar_frame_lead_ms: 0.0,
             liar_hold_share: 0.0,
             liar_hold_ms: 0.0,
             liar_ack_delay_ms: 0.0,
@@ -472,6 +477,11 @@ pub async fn run(config: LabConfig) -> anyhow::Result<LabReport> {
             socket: Some(socket),
             answers,
             conduct: Some(conduct.clone()),
+            frame_lead_us: if i == 0 {
+                (config.liar_frame_lead_ms * 1000.0).clamp(0.0, f64::from(u32::MAX)) as u32
+            } else {
+                0
+            },
             ..ConnectOptions::default()
         };
         let session = Session::connect_with(addr, &code, &format!("lab{i}"), None, options).await?;
