@@ -4,8 +4,8 @@
 // and plays a one-race championship to the podium against the host's two bots, by keyboard
 // and mouse, following the page's title (which names its screen, as the window's does).
 // Before the race, a phone-sized touch screen (390×844) taps a wrong word in, and is
-// refused; then it watches the race with the right word (its screens shot as it goes). And
-// the page's bytes are the bundle's.
+// refused; then, set to French, it watches the race with the right word (its screens shot
+// as it goes) — the page speaks the browser's language. And the page's bytes are the bundle's.
 //
 //   node scripts/browser/game.mjs HOST_BINARY BUNDLE_DIR|built-in SCREENSHOT_DIR
 //
@@ -82,9 +82,13 @@ console.log('browser game: a wrong word tapped on a phone is refused, and the ho
 // The phone, with the right word, watches the race (its screens are shot as it goes): a new
 // page, as a fragment alone does not load the page again.
 await phone.close();
-const watcher = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+const watcher = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'fr-FR' });
 await watcher.goto(`${url}/#${word}`);
 await until(watcher, /^Bolide$/, 'phone start page');
+// The page speaks the browser's language, and says so (`<html lang>`); the desk's is English.
+const langs = [await watcher.evaluate(() => document.documentElement.lang), await desk.evaluate(() => document.documentElement.lang)];
+if (langs.join() !== 'fr,en') throw new Error(`the pages speak ${langs.join(' and ')}, not fr and en`);
+console.log('browser game: a phone set to French watches in French, the desk plays in English');
 await watcher.waitForTimeout(300);
 await watcher.touchscreen.tap(105, 366); // Watch this table
 await until(watcher, /lobby/, 'phone lobby');

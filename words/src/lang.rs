@@ -43,6 +43,14 @@ impl Lang {
         }
     }
 
+    /// Its BCP 47 tag (`en`, `fr`), as a page's `<html lang>` says it.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+        }
+    }
+
     /// The language's own name, as its speakers write it.
     pub fn name(self) -> &'static str {
         match self {

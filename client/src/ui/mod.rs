@@ -130,6 +130,8 @@ pub struct BolideApp {
     /// Where a hosted championship keeps its journal (`None`: the default data dir).
     data_dir: Option<PathBuf>,
     title: &'static str,
+    /// The language the page last said it speaks ([`BolideApp::tell_lang`]).
+    told_lang: Option<crate::lang::Lang>,
     /// What the start screen asked for last (the window's tests read it).
     pub last_intent: Option<Intent>,
     /// Tests: record intents without starting hosts or connections.
@@ -213,6 +215,7 @@ impl BolideApp {
             dry_run: false,
             embed: None,
             title: "",
+            told_lang: None,
             system_lang: crate::lang::Lang::En,
             games: Registry::standard(),
             replay: None,
@@ -312,6 +315,7 @@ impl BolideApp {
             self.ctx = Some(ui.ctx().clone());
         }
         self.poll_starting();
+        self.tell_lang();
         let w = self.lang().words();
         self.follow_the_game();
         if let Some(seated) = &mut self.table {
@@ -382,6 +386,21 @@ impl BolideApp {
             #[cfg(target_arch = "wasm32")]
             if let Some(document) = web_sys::window().and_then(|w| w.document()) {
                 document.set_title(title);
+            }
+        }
+    }
+
+    /// A page says which language it speaks (`<html lang>`), as it changes: what a screen
+    /// reader reads it in, and no browser then offers to translate French as English. A
+    /// window has no such thing to say.
+    fn tell_lang(&mut self) {
+        let lang = self.lang();
+        if self.told_lang != Some(lang) {
+            self.told_lang = Some(lang);
+            #[cfg(target_arch = "wasm32")]
+            if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+                // An attribute on the page's own root: nothing a page can be refused.
+                let _ = root.set_attribute("lang", lang.tag());
             }
         }
     }
