@@ -210,8 +210,7 @@ fn garbage_does_not_decode() {
 
 #[test]
 fn any_hello_reveals_its_version() {
-    let hello =
-        Hello { version: 0, code: "ABCD".into(), name: "x".into(), seat_token: None, watch: false, frame_lead_us: 0 };
+    let hello = Hello { version: 0, ..Hello::new("ABCD", "x") };
     let frame = encode(&hello);
     assert_eq!(hello_version(&frame[4..]), Ok(0));
 }

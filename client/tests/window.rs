@@ -288,7 +288,7 @@ fn a_pilot_leaving_the_lobby_leaves_every_other_window_its_own_seat() {
     // up; each laptop's core is fed what the host sent it, and their windows follow.
     use bolide::ClientMsg;
     use bolide_host::games::bolide::{Output, Room, RoomConfig};
-    use bolide_table::wire::{BeatSchedule, Hello, PROTOCOL_VERSION};
+    use bolide_table::wire::{BeatSchedule, Hello};
     let settings =
         Settings { options: TableOptions::default(), circuit: "cannes".into(), bots: 0, bot_level: Default::default() };
     let mut room = Room::new(RoomConfig::new("GARE", settings, 1), 1);
@@ -306,14 +306,7 @@ fn a_pilot_leaving_the_lobby_leaves_every_other_window_its_own_seat() {
         }
     };
     for (conn, name) in [(1, "Anne"), (2, "Bob"), (3, "Chloé")] {
-        let hello = Hello {
-            version: PROTOCOL_VERSION,
-            code: "gare".into(),
-            name: name.into(),
-            seat_token: None,
-            watch: false,
-            frame_lead_us: 0,
-        };
+        let hello = Hello::new("gare", name);
         room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
         feed(&mut out);
     }

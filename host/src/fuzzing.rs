@@ -13,7 +13,7 @@ use bolide::options::Settings;
 use bolide::{Action, BotLevel, Pawn, Seat, TableOptions};
 use bolide::{ClientMsg, ServerMsg};
 use bolide_table::Game;
-use bolide_table::wire::{self, BeatSchedule, ClientMsgOf, FrameDecoder, Hello, MAX_FRAME, PROTOCOL_VERSION};
+use bolide_table::wire::{self, BeatSchedule, ClientMsgOf, FrameDecoder, Hello, MAX_FRAME};
 
 /// The host's reading of one connection, and the client's: length-prefixed frames, the hello
 /// first, then client messages; a server message's view goes through the client's check.
@@ -348,14 +348,11 @@ fn drive<G: Game>(
         match op % 11 {
             0 => {
                 let hello = Hello {
-                    version: PROTOCOL_VERSION,
-                    code: "gare".into(),
-                    name: format!("P{conn}"),
-                    seat_token: None,
                     // The connection byte's high bit: a laptop that only watches.
                     watch: conn_byte & 0x80 != 0,
                     // Its next bit: a laptop that claims a frame lead no screen has.
                     frame_lead_us: if conn_byte & 0x40 != 0 { u32::MAX } else { 0 },
+                    ..Hello::new("gare", &format!("P{conn}"))
                 };
                 // The bit no other use reads: either schedule the server may ask for.
                 let beats = if op & 8 == 0 { BeatSchedule::Steady } else { BeatSchedule::WhileActing };
@@ -564,14 +561,7 @@ pub fn client_seeds() -> Vec<Vec<u8>> {
     let mut room = Room::new(config, 3);
     let mut out = Vec::new();
     for conn in 1..=2 {
-        let hello = Hello {
-            version: PROTOCOL_VERSION,
-            code: "gare".into(),
-            name: format!("P{conn}"),
-            seat_token: None,
-            watch: false,
-            frame_lead_us: 0,
-        };
+        let hello = Hello::new("gare", &format!("P{conn}"));
         room.hello(0, conn, hello, BeatSchedule::Steady, &mut out);
         room.message(0, conn, ClientMsg::Ready(true), &mut out);
     }

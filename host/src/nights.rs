@@ -46,17 +46,10 @@ pub fn entenrallye_night_of_bots(seed: u64) -> String {
 /// Anne joins `room` and is ready; the room runs on its own timers to its end.
 fn night_of_the_room<G: Game>(mut room: crate::room::RoomOf<G>) -> String {
     use crate::room::OutputOf;
-    use bolide_table::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION};
+    use bolide_table::wire::{BeatSchedule, ClientMsgOf, Hello};
 
     let mut out = Vec::new();
-    let hello = Hello {
-        version: PROTOCOL_VERSION,
-        code: "gare".into(),
-        name: "Anne".into(),
-        seat_token: None,
-        watch: false,
-        frame_lead_us: 0,
-    };
+    let hello = Hello::new("gare", "Anne");
     room.hello(0, 1, hello, BeatSchedule::Steady, &mut out);
     room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
     let mut now = 0;

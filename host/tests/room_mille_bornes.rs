@@ -3,7 +3,7 @@
 //! journal and resume — none of it written for this game.
 
 use bolide_host::room::{JournalEntryOf, OutputOf, RoomConfigOf, RoomOf};
-use bolide_table::wire::{BeatSchedule, ClientMsgOf, DatagramOf, Hello, PROTOCOL_VERSION, ServerMsgOf};
+use bolide_table::wire::{BeatSchedule, ClientMsgOf, DatagramOf, Hello, ServerMsgOf};
 use bolide_table::{BotLevel, Seat};
 use mille_bornes::options::GameMode;
 use mille_bornes::{Event, Lobby, MilleBornes, Partie, RuleError, Settings};
@@ -20,14 +20,7 @@ type Output = OutputOf<MilleBornes>;
 
 /// A laptop's hello at the table `config` opens (its word is GARE).
 fn hello(name: &str, watch: bool) -> Hello {
-    Hello {
-        version: PROTOCOL_VERSION,
-        code: "GARE".into(),
-        name: name.into(),
-        seat_token: None,
-        watch,
-        frame_lead_us: 0,
-    }
+    Hello { watch, ..Hello::new("GARE", name) }
 }
 
 fn config(seed: u64) -> RoomConfigOf<Lobby> {

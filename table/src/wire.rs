@@ -102,6 +102,22 @@ pub struct Hello {
     pub frame_lead_us: u32,
 }
 
+impl Hello {
+    /// A laptop's hello to the room whose word is `code`, as `name`: this protocol's version,
+    /// no seat held before, to sit, a screen with no frame lead — what the host's own nights
+    /// and the tests hand a room (the door builds its own from a [`Knock`]).
+    pub fn new(code: &str, name: &str) -> Hello {
+        Hello {
+            version: PROTOCOL_VERSION,
+            code: code.into(),
+            name: name.into(),
+            seat_token: None,
+            watch: false,
+            frame_lead_us: 0,
+        }
+    }
+}
+
 /// The most of a laptop's frame lead a room believes: a 60 Hz refresh, rounded up.
 pub const MAX_FRAME_LEAD_US: u32 = 17_000;
 

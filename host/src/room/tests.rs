@@ -9,7 +9,7 @@ use bolide::twin::Twin;
 use bolide::{Action, Event, FirstPlayer, RuleError};
 use bolide::{ClientMsg, Datagram, ServerMsg};
 use bolide::{Pawn, TableOptions};
-use bolide_table::wire::{self, BeatSchedule::Steady, PROTOCOL_VERSION};
+use bolide_table::wire::{self, BeatSchedule::Steady};
 
 fn settings(bots: u8, races: u8) -> Settings {
     Settings {
@@ -30,14 +30,7 @@ fn room(bots: u8, races: u8) -> Room {
 }
 
 fn hello(name: &str, token: Option<SeatToken>) -> Hello {
-    Hello {
-        version: PROTOCOL_VERSION,
-        code: "gare".into(),
-        name: name.into(),
-        seat_token: token,
-        watch: false,
-        frame_lead_us: 0,
-    }
+    Hello { seat_token: token, ..Hello::new("gare", name) }
 }
 
 /// The journal entries a room asked to write, in order.

@@ -101,11 +101,11 @@ impl<G: Game> RoomOf<G> {
     /// When the update that opens the current moment leaves for `conn`, and the instant to
     /// show it on that client's clock. A secret one leaves a contender's laptop at the same
     /// lead over its path's floor as every other's (`ClockModel::reveal_floor`: the jitter,
-    /// which a laptop can widen, never leads it), and its screen's frame lead earlier — a
-    /// page's frame goes up a refresh after its pass, so it draws a refresh ahead (at most
-    /// `MAX_FRAME_LEAD_US`, what a peeking liar gains) —; and everyone else's — spectators, seats not
-    /// in the moment, a laptop the host has no clock model of yet — when it opens: a watcher
-    /// next to a pilot has nothing early to whisper.
+    /// which a laptop can widen, never leads it), plus its screen's frame lead (a page's
+    /// frame goes up a refresh after its pass, so it draws a refresh ahead; at most
+    /// `MAX_FRAME_LEAD_US`, what a peeking liar gains). Everyone else's — spectators, seats
+    /// not in the moment, a laptop the host has no clock model of yet — leaves when it opens:
+    /// a watcher next to a pilot has nothing early to whisper.
     pub(super) fn moment_timing(&mut self, conn: ConnId, now: u64) -> Option<(u64, Option<u64>)> {
         let (_, opens) = self.fair.open_moment()?;
         let contends = self

@@ -3,20 +3,13 @@
 
 use bolide_host::room::{JournalEntryOf, LobbyOf, OutputOf, RoomConfigOf, RoomOf};
 use bolide_table::Game;
-use bolide_table::wire::{BeatSchedule, ClientMsgOf, Hello, PROTOCOL_VERSION, ServerMsgOf};
+use bolide_table::wire::{BeatSchedule, ClientMsgOf, Hello, ServerMsgOf};
 
 /// A room of one pilot (Anne, connection 1) who is ready, and the seats its lobby gives bots.
 pub fn started<G: Game>(config: RoomConfigOf<LobbyOf<G>>, code: &str) -> (RoomOf<G>, Vec<OutputOf<G::Words>>) {
     let mut room = RoomOf::<G>::new(config, 1);
     let mut out = Vec::new();
-    let hello = Hello {
-        version: PROTOCOL_VERSION,
-        code: code.into(),
-        name: "Anne".into(),
-        seat_token: None,
-        watch: false,
-        frame_lead_us: 0,
-    };
+    let hello = Hello::new(code, "Anne");
     room.hello(0, 1, hello, BeatSchedule::WhileActing, &mut out);
     room.message(0, 1, ClientMsgOf::Ready(true), &mut out);
     (room, out)
