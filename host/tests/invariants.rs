@@ -258,6 +258,20 @@ fn the_table_does_no_io() {
 }
 
 #[test]
+fn the_client_reads_its_clocks_through_its_platform() {
+    // std's clocks panic in a page (wasm32-unknown-unknown has none): the client core and its
+    // faces read `platform::rt` (web_time's, the browser's in a page); only the platform's
+    // native halves read std's.
+    let found: Vec<String> =
+        violations(&["client/src"], &["SystemTime", "UNIX_EPOCH", "std::time::Instant", "Instant}"])
+            .into_iter()
+            .filter(|v| !v.starts_with("client/src/platform/"))
+            .collect();
+    assert!(found.is_empty(), "Architecture Invariant: the client's clocks are its platform's:\n{}", found.join("\n"));
+    assert!(!violations(&["client/src/platform"], &["SystemTime"]).is_empty(), "the scan sees the platform's clock");
+}
+
+#[test]
 fn the_scan_sees_what_it_looks_for() {
     // The network layer does I/O: a scan that found nothing there would prove nothing above.
     assert!(!violations(&["host/src/net"], IO_AND_CLOCKS).is_empty());

@@ -94,12 +94,14 @@ impl Opener {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::pake::{self, Laptop, Side};
 
     const CHALLENGE: &[u8] = &[9; 32];
 
-    fn pair(word_laptop: &str) -> (super::Channel, super::Channel) {
+    /// The host's and the laptop's channels after an exchange in which the laptop said
+    /// `word_laptop` (the host's word: GARAGE).
+    pub(crate) fn pair(word_laptop: &str) -> (super::Channel, super::Channel) {
         let (laptop, msg) = Laptop::start(word_laptop);
         let (host, host_msg, _) = pake::host_answer("GARAGE", &msg, CHALLENGE).unwrap();
         // The laptop's side finishes even where its check of the host's proof would fail.

@@ -5,6 +5,8 @@
 //! the host's answer on, every message both ways is sealed ([`crate::sealed`]) under the
 //! exchange's keys.
 
+use crate::sealed::{Opener, SealError, Sealer};
+
 /// The path a browser opens its WebSocket on; every other path is a file of the page.
 pub const PATH: &str = "/link";
 /// Bytes of the host's challenge, its first message.
@@ -34,24 +36,50 @@ pub enum Kind {
     Close = 2,
 }
 
+/// Why a message off the link did not read; either way the link ends.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unread {
+    /// Not sealed with this exchange's keys, or not next in line: someone on the network
+    /// altered it, or the other side does not know the word.
+    #[error(transparent)]
+    Sealed(#[from] SealError),
+    #[error("a message of no known kind on the link")]
+    Unknown,
+}
+
+/// The message of `kind` carrying `body` as it goes on the link: sealed by `sealer` once the
+/// exchange has keyed the link, in clear before (the challenge, the Knock, the host's answer).
+pub fn outgoing(sealer: Option<&mut Sealer>, kind: Kind, body: &[u8]) -> Result<Vec<u8>, SealError> {
+    let packed = pack(kind, body);
+    match sealer {
+        Some(sealer) => sealer.seal(&packed),
+        None => Ok(packed),
+    }
+}
+
+/// A message off the link, opened by `opener` once the exchange has keyed the link: its kind
+/// and body.
+pub fn incoming(opener: Option<&mut Opener>, bytes: &[u8]) -> Result<(Kind, Vec<u8>), Unread> {
+    let mut plain = match opener {
+        Some(opener) => opener.open(bytes)?,
+        None => bytes.to_vec(),
+    };
+    let kind = match plain.first() {
+        Some(0) => Kind::Frame,
+        Some(1) => Kind::Datagram,
+        Some(2) => Kind::Close,
+        _ => return Err(Unread::Unknown),
+    };
+    plain.remove(0);
+    Ok((kind, plain))
+}
+
 /// A message of `kind` carrying `body`.
-pub fn pack(kind: Kind, body: &[u8]) -> Vec<u8> {
+fn pack(kind: Kind, body: &[u8]) -> Vec<u8> {
     let mut message = Vec::with_capacity(body.len() + 1);
     message.push(kind as u8);
     message.extend_from_slice(body);
     message
-}
-
-/// A message's kind and body; `None` for an unknown kind or an empty message.
-pub fn unpack(message: &[u8]) -> Option<(Kind, &[u8])> {
-    let (&kind, body) = message.split_first()?;
-    let kind = match kind {
-        0 => Kind::Frame,
-        1 => Kind::Datagram,
-        2 => Kind::Close,
-        _ => return None,
-    };
-    Some((kind, body))
 }
 
 /// A [`Kind::Close`] body.
@@ -79,11 +107,17 @@ mod tests {
     }
 
     #[test]
-    fn a_message_reads_back_as_it_was_packed_and_nonsense_reads_as_none() {
-        let m = pack(Kind::Datagram, b"beat");
-        assert_eq!(unpack(&m), Some((Kind::Datagram, &b"beat"[..])));
-        assert_eq!(unpack(&[]), None);
-        assert_eq!(unpack(&[7, 1, 2]), None);
+    fn a_message_reads_back_as_it_went_in_clear_or_sealed_and_nonsense_does_not_read() {
+        let m = outgoing(None, Kind::Datagram, b"beat").unwrap();
+        assert_eq!(incoming(None, &m), Ok((Kind::Datagram, b"beat".to_vec())));
+        assert_eq!(incoming(None, &[]), Err(Unread::Unknown));
+        assert_eq!(incoming(None, &[7, 1, 2]), Err(Unread::Unknown));
+        let (mut host, mut laptop) = crate::sealed::tests::pair("GARAGE");
+        let sealed = outgoing(Some(&mut laptop.seal), Kind::Frame, b"knock").unwrap();
+        assert_ne!(sealed, m);
+        assert!(!matches!(incoming(None, &sealed), Ok((_, body)) if body == b"knock"), "sealed, it reads as nonsense");
+        assert_eq!(incoming(Some(&mut host.open), &sealed), Ok((Kind::Frame, b"knock".to_vec())));
+        assert_eq!(incoming(Some(&mut host.open), &sealed), Err(Unread::Sealed(SealError::Forged)), "replayed");
         let close = close_body(9, "mille-bornes");
         assert_eq!(read_close(&close), Some((9, "mille-bornes".into())));
         assert_eq!(read_close(&[1, 2]), None);

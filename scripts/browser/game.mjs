@@ -11,8 +11,8 @@
 //
 // Bounded: every wait has a deadline, the whole run 5 minutes.
 
-import { startHost, launchChromium, until as untilTitle, playTurn, pageFlags, pageFile } from './lib.mjs';
-import { mkdirSync } from 'node:fs';
+import { startHost, launchChromium, until as untilTitle, playTurn, pageFlags, pageFile, keptNights } from './lib.mjs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [hostBin, bundle, out] = process.argv.slice(2);
@@ -29,6 +29,8 @@ const { host, info, log } = await startHost(hostBin, ['--bots', '2', '--races', 
   '--lift-delay-ms', '800', ...pageFlags(bundle)]);
 const url = info.web[0];
 const word = info.code.split('-')[0];
+// The host's log beside the screenshots, whatever ends the run.
+process.on('exit', () => writeFileSync(join(out, 'host.log'), log()));
 console.log(`browser game: the host serves ${url}, word ${word}`);
 
 // The page's bytes are the bundle's, gzipped or not.
@@ -118,6 +120,8 @@ while (true) {
     await desk.screenshot({ path: join(out, 'browser-podium.png') });
     await watcher.screenshot({ path: join(out, 'browser-phone-podium.png') });
     console.log('browser game: played to the podium');
+    const kept = await keptNights(desk, Date.now() + 15_000);
+    console.log(`browser game: the night is kept in the browser (${kept.join(', ')})`);
     const sorted = frameUs.sort((a, b) => a - b);
     const at = (p) => (sorted[Math.min(sorted.length - 1, Math.round((p / 100) * (sorted.length - 1)))] / 1000).toFixed(2);
     console.log(`browser game: the race screen's frames (${sorted.length}) took p50 ${at(50)} ms, p99 ${at(99)} ms of the page's CPU`);

@@ -5,14 +5,16 @@
 // (1 picks the first card, Enter plays it where it can only go, D discards it) with every
 // Coup-Fourré window answered by Space — at least one must come and be called. Entenrallye: the
 // first turn of the browser's player (1 takes the first action offered, until the turn passes).
-// Screenshots of the three pages go to OUT.
+// Screenshots of the three pages go to OUT. With WHOLE=1 (by hand: about a quarter of an hour
+// here) the browser plays a whole 1000 Bornes game (to 5000 points, hand after hand) and a
+// whole Entenrallye year instead.
 //
-//   node scripts/browser/games.mjs HOST_BINARY BUNDLE_DIR|built-in OUT
+//   [WHOLE=1] node scripts/browser/games.mjs HOST_BINARY BUNDLE_DIR|built-in OUT
 //
-// Bounded: every wait has a deadline, each game 4 minutes.
+// Bounded: every wait has a deadline, each game 4 minutes (WHOLE: 25).
 
-import { startHost, launchChromium, until as untilTitle, pageFlags } from './lib.mjs';
-import { mkdirSync } from 'node:fs';
+import { startHost, launchChromium, until as untilTitle, pageFlags, keptNights } from './lib.mjs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [hostBin, bundle, out] = process.argv.slice(2);
@@ -21,16 +23,20 @@ if (!hostBin || !bundle || !out) {
   process.exit(2);
 }
 mkdirSync(out, { recursive: true });
-setTimeout(() => { console.error('browser games: out of time'); process.exit(1); }, 9 * 60_000).unref();
+const whole = process.env.WHOLE === '1';
+const GAME_MS = (whole ? 25 : 4) * 60_000;
+setTimeout(() => { console.error('browser games: out of time'); process.exit(1); }, 2 * GAME_MS + 60_000).unref();
 
 const browser = await launchChromium();
 
 /// A table of `game` with two bots; the desk seated as Anne, a phone and a TV watching.
 async function sit(game, args) {
-  const deadline = Date.now() + 4 * 60_000;
+  const deadline = Date.now() + GAME_MS;
   const until = (page, pattern, what) => untilTitle(page, pattern, what, deadline);
-  const { host, info } = await startHost(hostBin, ['--game', game, '--bots', '2', '--bot-delay-ms', '200',
+  const { host, info, log } = await startHost(hostBin, ['--game', game, '--bots', '2', '--bot-delay-ms', '200',
     ...pageFlags(bundle), ...args]);
+  // The host's log beside the screenshots, whatever ends the run.
+  process.on('exit', () => writeFileSync(join(out, `host-${game}.log`), log()));
   const url = info.web[0], word = info.code.split('-')[0];
   const desk = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await desk.goto(`${url}/#${word}`);
@@ -62,9 +68,11 @@ async function sit(game, args) {
   } };
 }
 
-// 1000 Bornes: one hand, every Coup-Fourré window called.
+// 1000 Bornes: one hand (WHOLE: a game to 5000, the host dealing hand after hand), every
+// Coup-Fourré window called.
 {
-  const { host, desk, shot, deadline } = await sit('mille-bornes', ['--option', 'mode={"Hands":{"hands":1}}']);
+  const started = Date.now();
+  const { host, desk, shot, deadline } = await sit('mille-bornes', whole ? [] : ['--option', 'mode={"Hands":{"hands":1}}']);
   let calls = 0, turns = 0, inWindow = false;
   for (;;) {
     if (Date.now() > deadline) throw new Error(`1000 Bornes: the hand did not end in time (title: ${await desk.title()})`);
@@ -86,18 +94,20 @@ async function sit(game, args) {
     } else if (/game over/.test(t)) {
       await desk.waitForTimeout(1000);
       await shot('score');
+      await keptNights(desk, deadline);
       break;
     }
     await desk.waitForTimeout(150);
   }
   if (calls === 0) throw new Error('1000 Bornes: no Coup-Fourré window came to the browser in a whole hand');
-  console.log(`browser games: 1000 Bornes played to the end of its hand from a browser (${turns} turns, ${calls} Coup-Fourré windows called)`);
+  console.log(`browser games: 1000 Bornes played to the end of its ${whole ? 'game' : 'hand'} from a browser (${turns} turns, ${calls} Coup-Fourré windows called, ${Math.round((Date.now() - started) / 1000)} s)`);
   host.kill('SIGINT');
   await desk.close();
 }
 
-// Entenrallye: the browser's first turn.
+// Entenrallye: the browser's first turn (WHOLE: every turn of the year).
 {
+  const started = Date.now();
   const { host, desk, shot, deadline } = await sit('entenrallye', []);
   for (;;) {
     if (Date.now() > deadline) throw new Error(`Entenrallye: no turn came in time (title: ${await desk.title()})`);
@@ -118,7 +128,25 @@ async function sit(game, args) {
   }
   await desk.waitForTimeout(300);
   await shot('after');
-  console.log(`browser games: an Entenrallye turn played from a browser (${presses} actions)`);
+  let turns = 1;
+  for (let mine = false; whole;) {
+    if (Date.now() > deadline) throw new Error(`Entenrallye: the year did not end in time (title: ${await desk.title()})`);
+    const t = await desk.title();
+    if (/year over/.test(t)) {
+      await desk.waitForTimeout(1000);
+      await shot('over');
+      await keptNights(desk, deadline);
+      break;
+    }
+    if (/your turn/.test(t)) {
+      if (!mine) turns += 1;
+      await desk.keyboard.press('1');
+      presses += 1;
+    }
+    mine = /your turn/.test(t);
+    await desk.waitForTimeout(200);
+  }
+  console.log(`browser games: ${whole ? `an Entenrallye year (${turns} turns)` : 'an Entenrallye turn'} played from a browser (${presses} actions, ${Math.round((Date.now() - started) / 1000)} s)`);
   host.kill('SIGINT');
 }
 

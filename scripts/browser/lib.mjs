@@ -25,13 +25,23 @@ export async function startHost(hostBin, args) {
   return { host, info, log: () => log };
 }
 
-/// Debian's Chromium (or $CHROMIUM), headless, drawing with SwiftShader's GL.
-export function launchChromium() {
-  return chromium.launch({
+/// Debian's Chromium (or $CHROMIUM), headless, drawing with SwiftShader's GL. A page that
+/// panics (its wasm stops: the canvas freezes on its last frame while the title may have moved
+/// on) ends the script at once, with the panic's message.
+export async function launchChromium() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
       '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+  const watch = (page) => {
+    page.on('console', (m) => { if (m.text().includes('panicked at')) console.error(`a page panicked: ${m.text().slice(0, 2000)}`); });
+    page.on('pageerror', (e) => { console.error(`a page stopped (${page.url()}): ${e.stack ?? e}`); process.exit(1); });
+  };
+  const [newPage, newContext] = [browser.newPage.bind(browser), browser.newContext.bind(browser)];
+  browser.newPage = async (options) => { const page = await newPage(options); watch(page); return page; };
+  browser.newContext = async (options) => { const context = await newContext(options); context.on('page', watch); return context; };
+  return browser;
 }
 
 /// Waits until the page's title matches `pattern` (the page names its screen there).
@@ -52,6 +62,17 @@ export async function playTurn(page, looked = async () => {}) {
   for (const k of '987654321') await page.keyboard.press(k);
   await page.waitForTimeout(250);
   await page.keyboard.press('e');
+}
+
+/// The nights `page` keeps in its browser (`localStorage`'s journals under bolide/replays/),
+/// waited for until `deadline`: the table hands each laptop the night after its end.
+export async function keptNights(page, deadline) {
+  for (;;) {
+    const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('bolide/replays/') && k.endsWith('.journal')));
+    if (kept.length > 0) return kept;
+    if (Date.now() > deadline) throw new Error(`the browser kept no night (its page's title: ${await page.title()})`);
+    await page.waitForTimeout(200);
+  }
 }
 
 /// This process's monotonic clock (CLOCK_MONOTONIC on Linux), in ns.

@@ -8,7 +8,7 @@ use super::{ClientError, LaptopDoor};
 use crate::platform::rt::{self, Task};
 use bolide_link::pake::{self, Side};
 use bolide_link::sealed::{Channel, Opener, Sealer};
-use bolide_link::web::{self, Kind};
+use bolide_link::web::{self, Kind, Unread};
 use bolide_table::wire::{FrameDecoder, close};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -123,11 +123,8 @@ pub(super) async fn open(addr: SocketAddr) -> Result<WebDoor, ClientError> {
 
 impl WebDoor {
     async fn message(&mut self, kind: Kind, body: &[u8]) -> Result<(), ClientError> {
-        let packed = web::pack(kind, body);
-        let bytes = match &mut self.channel {
-            Some(channel) => channel.seal.seal(&packed).map_err(|e| ClientError::Lost(e.to_string()))?,
-            None => packed,
-        };
+        let bytes = web::outgoing(self.channel.as_mut().map(|c| &mut c.seal), kind, body)
+            .map_err(|e| ClientError::Lost(e.to_string()))?;
         self.socket.out.send(bytes).await.map_err(|_| ClientError::Lost("the host ended the link".into()))
     }
 
@@ -162,18 +159,15 @@ impl LaptopDoor for WebDoor {
                 Some(Raw::End(why)) => return Err(ClientError::Lost(why)),
                 None => return Err(ClientError::Lost("the host ended the link".into())),
             };
-            let plain = match &mut self.channel {
-                Some(channel) => channel.open.open(&bytes).map_err(|e| ClientError::NotTheHost(e.to_string()))?,
-                None => bytes,
-            };
-            return match web::unpack(&plain) {
-                Some((Kind::Frame, body)) => {
-                    decoder.push(body);
+            return match web::incoming(self.channel.as_mut().map(|c| &mut c.open), &bytes) {
+                Ok((Kind::Frame, body)) => {
+                    decoder.push(&body);
                     Ok(())
                 }
-                Some((Kind::Datagram, _)) => continue,
-                Some((Kind::Close, body)) => Err(closed(body)),
-                None => Err(ClientError::Lost("the host sent a message of no known kind".into())),
+                Ok((Kind::Datagram, _)) => continue,
+                Ok((Kind::Close, body)) => Err(closed(&body)),
+                Err(Unread::Sealed(e)) => Err(ClientError::NotTheHost(e.to_string())),
+                Err(Unread::Unknown) => Err(ClientError::Lost("the host sent a message of no known kind".into())),
             };
         }
     }
@@ -199,7 +193,7 @@ async fn write(socket: mpsc::Sender<Vec<u8>>, mut seal: Sealer, mut rx: mpsc::Re
             Out::Datagram(body) => (Kind::Datagram, body, false),
             Out::Close(code, reason) => (Kind::Close, web::close_body(code, &reason), true),
         };
-        let Ok(bytes) = seal.seal(&web::pack(kind, &body)) else { return };
+        let Ok(bytes) = web::outgoing(Some(&mut seal), kind, &body) else { return };
         if socket.send(bytes).await.is_err() || last {
             return;
         }
@@ -219,24 +213,24 @@ async fn read(
             Some(Raw::End(why)) => break Incoming::Lost(why),
             None => break Incoming::Lost("the host ended the link".into()),
         };
-        let Ok(plain) = open.open(&bytes) else {
-            break Incoming::Lost("a message on the link did not open: someone on the network altered it".into());
-        };
-        match web::unpack(&plain) {
-            Some((Kind::Frame, body)) => {
-                if incoming.send(Incoming::Bytes(body.to_vec())).await.is_err() {
+        match web::incoming(Some(&mut open), &bytes) {
+            Ok((Kind::Frame, body)) => {
+                if incoming.send(Incoming::Bytes(body)).await.is_err() {
                     return;
                 }
             }
             // Full: dropped, as a datagram may be.
-            Some((Kind::Datagram, body)) => {
-                let _ = datagrams.try_send(body.to_vec());
+            Ok((Kind::Datagram, body)) => {
+                let _ = datagrams.try_send(body);
             }
-            Some((Kind::Close, body)) => match web::read_close(body) {
+            Ok((Kind::Close, body)) => match web::read_close(&body) {
                 Some((code, reason)) => break Incoming::Closed(code, reason),
                 None => break Incoming::Closed(close::NORMAL, String::new()),
             },
-            None => break Incoming::Lost("the host sent a message of no known kind".into()),
+            Err(Unread::Sealed(_)) => {
+                break Incoming::Lost("a message on the link did not open: someone on the network altered it".into());
+            }
+            Err(Unread::Unknown) => break Incoming::Lost("the host sent a message of no known kind".into()),
         }
     };
     let _ = incoming.send(end).await;
@@ -319,19 +313,24 @@ mod socket {
     use wasm_bindgen::closure::Closure;
     use web_sys::{BinaryType, MessageEvent, WebSocket};
 
-    /// The socket and its callbacks, alive as long as the link; closed when dropped.
+    /// The socket and its callbacks, alive as long as the link; closed when dropped — and its
+    /// callbacks taken off the socket first, whenever that is (the link's end, a refusal before
+    /// it opened, an opening given up): the browser would otherwise call a freed callback.
     struct Page {
         ws: WebSocket,
         _on_message: Closure<dyn FnMut(MessageEvent)>,
         _on_end: Closure<dyn FnMut(web_sys::Event)>,
         _on_open: Closure<dyn FnMut(web_sys::Event)>,
-        pump: rt::Task,
+        pump: Option<rt::Task>,
     }
 
     impl Drop for Page {
         fn drop(&mut self) {
-            self.pump.abort();
+            if let Some(pump) = &self.pump {
+                pump.abort();
+            }
             self.ws.set_onmessage(None);
+            self.ws.set_onopen(None);
             self.ws.set_onclose(None);
             self.ws.set_onerror(None);
             let _ = self.ws.close();
@@ -370,19 +369,21 @@ mod socket {
         ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         ws.set_onerror(Some(on_open.as_ref().unchecked_ref()));
         ws.set_onclose(Some(on_end.as_ref().unchecked_ref()));
+        // From here the page owns the callbacks: whatever ends this function, they leave the
+        // socket with them.
+        let mut page = Page { ws, _on_message: on_message, _on_end: on_end, _on_open: on_open, pump: None };
         opened.await.map_err(|_| "the link never opened".to_string())??;
-        ws.set_onerror(Some(on_end.as_ref().unchecked_ref()));
+        page.ws.set_onerror(Some(page._on_end.as_ref().unchecked_ref()));
         let (out, mut out_rx) = mpsc::channel::<Vec<u8>>(16);
-        let sender = ws.clone();
-        let pump = rt::spawn(async move {
+        let sender = page.ws.clone();
+        page.pump = Some(rt::spawn(async move {
             while let Some(bytes) = out_rx.recv().await {
                 if sender.send_with_u8_array(&bytes).is_err() {
                     return;
                 }
             }
             let _ = sender.close();
-        });
-        let page = Page { ws, _on_message: on_message, _on_end: on_end, _on_open: on_open, pump };
+        }));
         Ok(Socket { out, incoming, _keep: Box::new(page) })
     }
 }

@@ -1,11 +1,18 @@
 //! Tasks and time wherever the client runs: tokio's runtime and timers on a laptop, the
 //! browser's event loop and `setTimeout` in a page. The client core and its faces spawn, sleep
 //! and time out through this module alone, and read [`Instant`] (the browser's
-//! `performance.now()` in a page, where `std`'s panics).
+//! `performance.now()` in a page, where `std`'s panics) and [`since_epoch`].
 
 use std::future::Future;
 use std::time::Duration;
 pub use web_time::Instant;
+
+/// The wall clock: time since the Unix epoch (`Date.now()` in a page, where `std`'s
+/// `SystemTime` panics); zero on a clock set before 1970. For dates shown and variety only,
+/// never to time a reaction.
+pub fn since_epoch() -> Duration {
+    web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).unwrap_or_default()
+}
 
 /// `Send` where tasks may move between threads (a laptop's runtime); nothing in a page, whose
 /// one thread runs every task and whose JavaScript handles are not `Send`.

@@ -421,7 +421,7 @@ impl BolideApp {
         let shelf = self.shelf().map_err(|e| e.to_string());
         let Some(seated) = self.table.as_mut().filter(|s| s.night.is_none()) else { return };
         let Some(checked) = seated.face.checked_night() else { return };
-        let when = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let when = crate::platform::rt::since_epoch().as_secs();
         let kept = checked.and_then(|(text, commitment)| {
             shelf?.keep(&text, &commitment, when).map(|_| ()).map_err(|e| e.to_string())
         });

@@ -13,7 +13,7 @@ use super::server::{
 use crate::room::ConnId;
 use bolide_link::pake::{self, Side};
 use bolide_link::sealed::{Channel, Opener, Sealer};
-use bolide_link::web::{self, Kind};
+use bolide_link::web::{self, Kind, Unread};
 use bolide_table::wire::{self, FrameDecoder, FrameError, close};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashMap;
@@ -478,11 +478,7 @@ struct WebDoor {
 
 impl WebDoor {
     async fn message(&mut self, kind: Kind, body: &[u8]) -> Result<(), ()> {
-        let packed = web::pack(kind, body);
-        let bytes = match &mut self.channel {
-            Some(channel) => channel.seal.seal(&packed).map_err(|_| ())?,
-            None => packed,
-        };
+        let bytes = web::outgoing(self.channel.as_mut().map(|c| &mut c.seal), kind, body).map_err(|_| ())?;
         self.ws.send(Message::Binary(bytes.into())).await.map_err(|_| ())
     }
 }
@@ -503,19 +499,13 @@ impl DoorLink for WebDoor {
                 // Text, a close, an error, the end: the link is over.
                 _ => return Ok(None),
             };
-            let plain = match &mut self.channel {
-                Some(channel) => match channel.open.open(&bytes) {
-                    Ok(plain) => plain,
-                    // Not sealed with this exchange's key: the laptop does not know the word.
-                    Err(_) => return Ok(None),
-                },
-                None => bytes.to_vec(),
-            };
-            match web::unpack(&plain) {
-                Some((Kind::Frame, body)) => decoder.push(body),
+            match web::incoming(self.channel.as_mut().map(|c| &mut c.open), &bytes) {
+                Ok((Kind::Frame, body)) => decoder.push(&body),
                 // Datagrams before the proof are never read, as QUIC drains them.
-                Some((Kind::Datagram, _)) => {}
-                Some((Kind::Close, _)) | None => return Ok(None),
+                Ok((Kind::Datagram, _)) => {}
+                // Not sealed with this exchange's key (the laptop does not know the word),
+                // nonsense, or the laptop leaving.
+                Ok((Kind::Close, _)) | Err(_) => return Ok(None),
             }
         }
     }
@@ -598,7 +588,7 @@ async fn write(
     mut hang: watch::Receiver<Option<(u32, String)>>,
 ) {
     let mut send = async |sink: &mut Sink, kind: Kind, body: &[u8]| -> bool {
-        match seal.seal(&web::pack(kind, body)) {
+        match web::outgoing(Some(&mut seal), kind, body) {
             Ok(bytes) => sink.send(Message::Binary(bytes.into())).await.is_ok(),
             Err(_) => false,
         }
@@ -664,16 +654,9 @@ async fn read(mut stream: Source, mut open: Opener, mut decoder: FrameDecoder, r
             },
         };
         let t = now();
-        let Ok(plain) = open.open(&bytes) else {
-            hangup.close(
-                close::BAD_FRAME,
-                "closed: a message on the link did not open; the game goes on without this connection",
-            );
-            anyhow::bail!("a forged message");
-        };
-        match web::unpack(&plain) {
-            Some((Kind::Frame, body)) => {
-                decoder.push(body);
+        match web::incoming(Some(&mut open), &bytes) {
+            Ok((Kind::Frame, body)) => {
+                decoder.push(&body);
                 loop {
                     match decoder.next_frame() {
                         Ok(Some(body)) => {
@@ -694,7 +677,7 @@ async fn read(mut stream: Source, mut open: Opener, mut decoder: FrameDecoder, r
                     }
                 }
             }
-            Some((Kind::Datagram, datagram)) => match desk.landed(datagram, t, now, || tcp_rtt(&measured)) {
+            Ok((Kind::Datagram, datagram)) => match desk.landed(&datagram, t, now, || tcp_rtt(&measured)) {
                 Landed::Answer(bytes) => {
                     let _ = tx.try_send(Outgoing::Datagram(bytes));
                 }
@@ -709,13 +692,16 @@ async fn read(mut stream: Source, mut open: Opener, mut decoder: FrameDecoder, r
                     anyhow::bail!(reason);
                 }
             },
-            Some((Kind::Close, _)) => return Ok(()),
-            None => {
-                hangup.close(
-                    close::BAD_FRAME,
-                    "closed: a message of no known kind; the game goes on without this connection",
-                );
-                anyhow::bail!("a message of no known kind");
+            Ok((Kind::Close, _)) => return Ok(()),
+            Err(unread) => {
+                let reason = match unread {
+                    Unread::Sealed(_) => {
+                        "closed: a message on the link did not open; the game goes on without this connection"
+                    }
+                    Unread::Unknown => "closed: a message of no known kind; the game goes on without this connection",
+                };
+                hangup.close(close::BAD_FRAME, reason);
+                anyhow::bail!("{unread}");
             }
         }
     }

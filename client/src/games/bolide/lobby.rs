@@ -122,9 +122,7 @@ impl LobbyUi {
                     }
                     if ui.selectable_label(s.circuit.starts_with("random:"), w.random_layout).clicked() {
                         // Any seed will do: layouts are public, only variety matters here.
-                        let seed = std::time::SystemTime::now()
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .map_or(1, |d| d.subsec_nanos() % 100_000);
+                        let seed = crate::platform::rt::since_epoch().subsec_nanos() % 100_000;
                         s.circuit = format!("random:{seed}");
                         (self.tiles, self.file) = (None, None);
                         changed = true;
