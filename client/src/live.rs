@@ -296,22 +296,42 @@ async fn drive<W: ClientGame>(
             }
             Err(e) => Err(e),
         };
-        let ended = match result {
-            Ok(()) => return set(Link::Ended(Ended::Left)),
-            Err(ClientError::GameChanged { game, .. }) => return set(Link::OtherGame { game, token }),
-            Err(ClientError::Lost(why)) if attempt < COMEBACKS => why,
-            Err(e @ ClientError::Connect { .. }) if token.is_some() && attempt < COMEBACKS => e.to_string(),
-            // A busy door (guessing locked it, or this seat came back too often) is waited
-            // out while this laptop holds a seat: its seat is not given away.
-            Err(ClientError::Wait(why)) if token.is_some() && attempt < COMEBACKS => why,
-            Err(e) => {
-                let over = options.state.lock().mirror.finished.is_some();
-                return set(Link::Ended(if over { Ended::GameOver } else { Ended::Said(explain(&e)) }));
-            }
+        let over = options.state.lock().mirror.finished.is_some();
+        let ended = match after(result, Comeback { over, seated: token.is_some(), attempt }) {
+            Ok(why) => why,
+            Err(Link::OtherGame { game, .. }) => return set(Link::OtherGame { game, token }),
+            Err(end) => return set(end),
         };
         attempt += 1;
         set(Link::Reconnecting { attempt, why: ended });
         crate::platform::rt::sleep(Duration::from_secs(u64::from(attempt.min(5)))).await;
+    }
+}
+
+/// Where a link stands when its session ended: whether the night's standings came, whether
+/// this laptop holds a seat (a token), and how many comebacks in a row it has tried.
+struct Comeback {
+    over: bool,
+    seated: bool,
+    attempt: u32,
+}
+
+/// What follows a session's end: `Ok(why)`, come back (and why the link was lost); `Err`, the
+/// link's last state (an [`Link::OtherGame`]'s token is the caller's).
+fn after(result: Result<(), ClientError>, c: Comeback) -> Result<String, Link> {
+    let again = c.attempt < COMEBACKS;
+    match result {
+        Ok(()) => Err(Link::Ended(Ended::Left)),
+        Err(ClientError::GameChanged { game, .. }) => Err(Link::OtherGame { game, token: None }),
+        // The night is over and this laptop has it (standings, seed, the night kept): a link
+        // lost now is the host closing its table, and there is no seat left to come back to.
+        Err(_) if c.over => Err(Link::Ended(Ended::GameOver)),
+        Err(ClientError::Lost(why)) if again => Ok(why),
+        Err(e @ ClientError::Connect { .. }) if c.seated && again => Ok(e.to_string()),
+        // A busy door (guessing locked it, or this seat came back too often) is waited out
+        // while this laptop holds a seat: its seat is not given away.
+        Err(ClientError::Wait(why)) if c.seated && again => Ok(why),
+        Err(e) => Err(Link::Ended(Ended::Said(explain(&e)))),
     }
 }
 
@@ -393,5 +413,41 @@ async fn play<W: ClientGame>(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lost() -> Result<(), ClientError> {
+        Err(ClientError::Lost("the host ended the link".into()))
+    }
+
+    #[test]
+    fn a_link_lost_mid_night_comes_back_to_its_seat() {
+        assert_eq!(
+            after(lost(), Comeback { over: false, seated: true, attempt: 0 }),
+            Ok("the host ended the link".into())
+        );
+        let wait = Err(ClientError::Wait("guessing".into()));
+        assert_eq!(after(wait, Comeback { over: false, seated: true, attempt: 3 }), Ok("guessing".into()));
+        // Not forever.
+        assert!(matches!(
+            after(lost(), Comeback { over: false, seated: true, attempt: COMEBACKS }),
+            Err(Link::Ended(Ended::Said(_)))
+        ));
+    }
+
+    #[test]
+    fn a_link_lost_once_the_night_is_over_ends_with_the_game_and_does_not_knock_again() {
+        // The host closes its table after the podium (a browser's link just ends).
+        assert_eq!(after(lost(), Comeback { over: true, seated: true, attempt: 0 }), Err(Link::Ended(Ended::GameOver)));
+        let refused = Err(ClientError::Connect { addr: "127.0.0.1:1".parse().unwrap(), reason: "refused".into() });
+        assert_eq!(
+            after(refused, Comeback { over: true, seated: true, attempt: 1 }),
+            Err(Link::Ended(Ended::GameOver))
+        );
+        assert_eq!(after(Ok(()), Comeback { over: true, seated: true, attempt: 0 }), Err(Link::Ended(Ended::Left)));
     }
 }

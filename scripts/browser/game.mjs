@@ -5,7 +5,8 @@
 // and mouse, following the page's title (which names its screen, as the window's does).
 // Before the race, a phone-sized touch screen (390×844) taps a wrong word in, and is
 // refused; then, set to French, it watches the race with the right word (its screens shot
-// as it goes) — the page speaks the browser's language. And the page's bytes are the bundle's.
+// as it goes) — the page speaks the browser's language. After the podium the night is kept in
+// the browser and replays from Past nights. And the page's bytes are the bundle's.
 //
 //   node scripts/browser/game.mjs HOST_BINARY BUNDLE_DIR|built-in SCREENSHOT_DIR
 //
@@ -122,6 +123,20 @@ while (true) {
     console.log('browser game: played to the podium');
     const kept = await keptNights(desk, Date.now() + 15_000);
     console.log(`browser game: the night is kept in the browser (${kept.join(', ')})`);
+    // The host closes its table after the podium: the page says the game is over (no
+    // comeback), and from the start screen's Past nights the night replays in the browser.
+    await until(desk, /podium/, 'podium');
+    await desk.waitForTimeout(2500);
+    await desk.mouse.click(84, 59); // Back to the start screen
+    await until(desk, /^Bolide$/, 'start page after the night');
+    await desk.waitForTimeout(500);
+    await desk.screenshot({ path: join(out, 'browser-past-nights.png') });
+    await desk.mouse.click(360, 410); // Past nights: Watch the replay
+    await until(desk, /replay/, 'the night replayed');
+    for (let i = 0; i < 12; i += 1) await desk.keyboard.press('ArrowRight');
+    await desk.waitForTimeout(500);
+    await desk.screenshot({ path: join(out, 'browser-replay.png') });
+    console.log('browser game: the night replays in the browser from Past nights');
     const sorted = frameUs.sort((a, b) => a - b);
     const at = (p) => (sorted[Math.min(sorted.length - 1, Math.round((p / 100) * (sorted.length - 1)))] / 1000).toFixed(2);
     console.log(`browser game: the race screen's frames (${sorted.length}) took p50 ${at(50)} ms, p99 ${at(99)} ms of the page's CPU`);
