@@ -6,14 +6,15 @@
 // Before the race, a phone-sized touch screen (390×844) taps a wrong word in, and is
 // refused; then, set to French, it watches the race with the right word (its screens shot
 // as it goes) — the page speaks the browser's language. After the podium the night is kept in
-// the browser and replays from Past nights. And the page's bytes are the bundle's.
+// the browser and replays from Past nights. Then a phone races at a table of its own by touch
+// alone, to the podium. And the page's bytes are the bundle's.
 //
 //   node scripts/browser/game.mjs HOST_BINARY BUNDLE_DIR|built-in SCREENSHOT_DIR
 //
-// Bounded: every wait has a deadline, the whole run 5 minutes.
+// Bounded: every wait has a deadline, the whole run 9 minutes.
 
-import { startHost, launchChromium, until as untilTitle, playTurn, pageFlags, pageFile, keptNights } from './lib.mjs';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { startHost, launchChromium, until as untilTitle, playTurn, pageFlags, pageFile, keptNights, tapLowest } from './lib.mjs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [hostBin, bundle, out] = process.argv.slice(2);
@@ -23,7 +24,7 @@ if (!hostBin || !bundle || !out) {
 }
 mkdirSync(out, { recursive: true });
 const deadline = Date.now() + 5 * 60_000;
-setTimeout(() => { console.error('browser game: out of time'); process.exit(1); }, 5 * 60_000).unref();
+setTimeout(() => { console.error('browser game: out of time'); process.exit(1); }, 9 * 60_000).unref();
 
 // The host: one race, two bots, a drawn code word, the page from BUNDLE_DIR (or its own).
 const { host, info, log } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '300',
@@ -145,6 +146,62 @@ while (true) {
   await desk.waitForTimeout(200);
 }
 
-await browser.close();
 host.kill('SIGINT');
+
+// A phone races by touch alone: a new table, the phone seated (its name typed, Join and Ready
+// tapped), every grab tapped on the pawns (the lowest thing its screen draws), every turn
+// tapped through (the lowest button under the thumb: roll, the first move the die allows,
+// then a token or the end of the turn), to the podium. The host's bots wait a minute before
+// playing a turn for it, so a turn that passes within seconds passed by touch; the journal
+// says which grabs the phone's touches won, with their reactions.
+{
+  const phoneDeadline = Date.now() + 4 * 60_000;
+  const { host: table, info: t, data } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '300',
+    '--lift-delay-ms', '800', '--turn-timeout-s', '60', ...pageFlags(bundle)]);
+  const player = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await player.goto(`${t.web[0]}/#${t.code.split('-')[0]}`);
+  await untilTitle(player, /^Bolide$/, 'the playing phone\'s start page', phoneDeadline);
+  await player.waitForTimeout(500);
+  await player.touchscreen.tap(210, 140); // Your name
+  await player.keyboard.type('Zoé');
+  await player.touchscreen.tap(105, 315); // Join this table
+  await untilTitle(player, /lobby/, 'the playing phone\'s lobby', phoneDeadline);
+  await player.waitForTimeout(800);
+  await player.touchscreen.tap(185, 220); // Put your hand flat on the table (ready)
+  let turns = 0, slow = 0, grabs = 0;
+  for (;;) {
+    if (Date.now() > phoneDeadline) throw new Error(`the phone's race did not end in time (title: ${await player.title()})`);
+    const title = await player.title();
+    if (/grab!/.test(title)) {
+      if (grabs === 0) await player.screenshot({ path: join(out, 'browser-phone-player-grab.png') });
+      for (const x of [68, 195, 322]) await tapLowest(player, x, 25);
+      grabs += 1;
+      await player.waitForTimeout(300);
+    } else if (/your turn/.test(title)) {
+      turns += 1;
+      const began = Date.now();
+      for (let taps = 0; /your turn/.test(await player.title()) && Date.now() - began < 60_000; taps += 1) {
+        await tapLowest(player, 162, 10);
+        await player.waitForTimeout(400);
+        if (taps === 0 && !existsSync(join(out, 'browser-phone-player-turn.png'))) await player.screenshot({ path: join(out, 'browser-phone-player-turn.png') });
+      }
+      if (Date.now() - began > 8000) slow += 1;
+    } else if (/podium/.test(title)) {
+      break;
+    }
+    await player.waitForTimeout(150);
+  }
+  await player.waitForTimeout(3000);
+  await player.screenshot({ path: join(out, 'browser-phone-player-podium.png') });
+  table.kill('SIGINT');
+  // What the phone's touches won, from the table's journal (seat 0 is the first to sit).
+  const journal = readFileSync(join(data, 'championship.journal'), 'utf8');
+  const reactions = [...journal.matchAll(/"reactions":\[(\d+|null),/g)].filter((m) => m[1] !== 'null').map((m) => Number(m[1]) / 1000);
+  const pawns = (journal.match(/"seat":0,"action":\{"TakePawn"/g) ?? []).length;
+  if (turns < 3 || slow > 0) throw new Error(`the phone played ${turns} turns, ${slow} of them not by touch within 8 s`);
+  if (reactions.length === 0 || pawns === 0) throw new Error(`the phone's touches won no grab (${reactions.length} reactions, ${pawns} pawns)`);
+  console.log(`browser game: a phone raced to the podium by touch: ${turns} turns tapped through, ${grabs} grabs tapped, ${pawns} pawns taken, reactions judged ${reactions.map((r) => r.toFixed(0)).join(', ')} ms`);
+}
+
+await browser.close();
 process.exit(0);

@@ -8,9 +8,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { decodePng } from './png.mjs';
 
 /// `bolide-host serve ARGS --json` on loopback, with a data folder of its own; resolves to
-/// { host (the child), info (its JSON line), log() (its stderr so far) }.
+/// { host (the child), info (its JSON line), log() (its stderr so far), data (its folder) }.
 export async function startHost(hostBin, args) {
   const data = mkdtempSync(join(tmpdir(), 'bolide-browser-'));
   const host = spawn(hostBin, ['serve', '--bind', '127.0.0.1:0', '--json', '--no-mdns', '--data-dir', data, ...args],
@@ -22,7 +23,7 @@ export async function startHost(hostBin, args) {
     createInterface({ input: host.stdout }).once('line', (line) => resolve(JSON.parse(line)));
     host.once('exit', (code) => reject(new Error(`the host exited (${code}): ${log}`)));
   });
-  return { host, info, log: () => log };
+  return { host, info, log: () => log, data };
 }
 
 /// Debian's Chromium (or $CHROMIUM), headless, drawing with SwiftShader's GL. A page that
@@ -73,6 +74,21 @@ export async function keptNights(page, deadline) {
     if (Date.now() > deadline) throw new Error(`the browser kept no night (its page's title: ${await page.title()})`);
     await page.waitForTimeout(200);
   }
+}
+
+/// Taps, as a finger would, what the page draws lowest on its screen in column `x` (a phone's
+/// page puts the grab's pawns and the turn's buttons last): `up` pixels above its bottom edge.
+/// Returns where it tapped, or null when nothing but the page's background is in that column.
+export async function tapLowest(page, x, up) {
+  const png = decodePng(await page.screenshot());
+  const background = png.at(x, png.height - 1).join();
+  for (let y = png.height - 2; y > 0; y -= 1) {
+    if (png.at(x, y).join() !== background) {
+      await page.touchscreen.tap(x, y - up);
+      return y - up;
+    }
+  }
+  return null;
 }
 
 /// This process's monotonic clock (CLOCK_MONOTONIC on Linux), in ns.
