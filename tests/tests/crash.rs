@@ -6,6 +6,8 @@ use bolide::bots::BotLevel;
 use bolide::{ClientMsg, ServerMsg};
 use bolide_client::bot;
 use bolide_client::games::bolide::{ConnectOptions, Session};
+use bolide_client::net::{ClientError, Via};
+use bolide_table::wire::close;
 use bolide_tests::{Reaped, scratch, spawn_host, until_closed, workspace_bin};
 use std::process::Command;
 use std::time::Duration;
@@ -154,10 +156,20 @@ async fn ctrl_c_closes_connections_with_a_reason_and_exits_cleanly() {
     let addr = info["addresses"][0].as_str().unwrap().parse().unwrap();
     let code = info["code"].as_str().unwrap().to_string();
     let mut ana = Session::connect(addr, &code, "Ana", None).await.unwrap();
+    // A browser watching, by the browser door: it hears the same reason (a WebSocket has no
+    // endpoint to close; the host hangs it up).
+    let web = info["web"][0].as_str().expect("a browser address").trim_start_matches("http://").parse().unwrap();
+    let options = ConnectOptions { via: Via::Web, watch: true, ..ConnectOptions::default() };
+    let mut bea = Session::connect_with(web, "GARE", "Béa", None, options).await.unwrap();
     let interrupted = Command::new("kill").args(["-INT", &host.id().to_string()]).status().unwrap();
     assert!(interrupted.success());
     let err = until_closed(&mut ana).await;
     assert!(err.to_string().contains("shutting down"), "{err}");
+    let err = until_closed(&mut bea).await;
+    assert!(
+        matches!(&err, ClientError::Closed { code, reason } if *code == u64::from(close::SHUTDOWN) && reason.contains("shutting down")),
+        "the browser heard {err:?}"
+    );
     let status = host.wait().unwrap();
     assert!(status.success(), "{status}");
 }

@@ -305,6 +305,9 @@ pub struct Server {
     /// A room that stopped on an error (a panic, a failed journal write) says why here.
     failed_tx: watch::Sender<Option<String>>,
     pub failed: watch::Receiver<Option<String>>,
+    /// Set once the host shuts down: the browser door's seats, which QUIC's endpoint does not
+    /// close, hang up with the same reason.
+    closing: watch::Sender<bool>,
 }
 
 /// How a room keeps its journal.
@@ -355,6 +358,7 @@ impl Server {
             games: Arc::default(),
             failed_tx,
             failed,
+            closing: watch::channel(false).0,
         };
         server.spawn_accept_loop();
         Ok(server)
@@ -493,14 +497,23 @@ impl Server {
             next_conn: self.next_conn.clone(),
             started: self.started,
             limits: self.limits,
+            closing: self.closing.subscribe(),
         }
     }
 
-    /// Closes every connection with a clear reason (Ctrl-C) and waits briefly for the close
-    /// frames to leave.
+    /// Closes every connection with a clear reason (Ctrl-C), the browser door's seats too, and
+    /// waits briefly for the close frames to leave.
     pub async fn shutdown(&self) {
-        self.endpoint.close(close::SHUTDOWN.into(), b"the host is shutting down");
-        let _ = tokio::time::timeout(Duration::from_secs(1), self.endpoint.wait_idle()).await;
+        self.closing.send_replace(true);
+        self.endpoint.close(close::SHUTDOWN.into(), SHUTTING_DOWN.as_bytes());
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            self.endpoint.wait_idle().await;
+            // A browser's seat counts as open until its goodbye has left (or timed out).
+            while self.open.load(Ordering::Relaxed) > 0 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await;
     }
 }
 
@@ -512,7 +525,12 @@ pub(super) struct DoorParts {
     pub(super) next_conn: Arc<AtomicU64>,
     pub(super) started: Instant,
     pub(super) limits: Limits,
+    /// True once the host shuts down ([`Server::shutdown`]).
+    pub(super) closing: watch::Receiver<bool>,
 }
+
+/// What every laptop hears when the host shuts down.
+pub(super) const SHUTTING_DOWN: &str = "the host is shutting down";
 
 /// The host's UDP socket, with a larger receive buffer ([`RECV_BUFFER`]): every client's
 /// packets land on this one socket, and a burst (a table's grab, a room filling up) that

@@ -565,6 +565,16 @@ async fn seat(
     let Some(Channel { seal, open }) = link.channel.take() else {
         anyhow::bail!("seated without a sealed channel");
     };
+    // The host shutting down hangs this seat up as QUIC's endpoint closes a laptop's.
+    let mut closing = shared.closing.clone();
+    let shutdown = {
+        let hangup = hangup.clone();
+        tokio::spawn(async move {
+            if closing.wait_for(|closing| *closing).await.is_ok() {
+                hangup.close(close::SHUTDOWN, super::server::SHUTTING_DOWN);
+            }
+        })
+    };
     decoder.set_limit(wire::MAX_FRAME);
     let (sink, stream) = link.ws.split();
     let writer = tokio::spawn(write(sink, seal, rx, hang.clone()));
@@ -574,6 +584,7 @@ async fn seat(
     // The writer ends on its own once the room has dropped this connection's queue; a close
     // already asked for has its moment to leave.
     let _ = tokio::time::timeout(Duration::from_millis(500), writer).await;
+    shutdown.abort();
     result
 }
 
@@ -642,7 +653,14 @@ async fn read(mut stream: Source, mut open: Opener, mut decoder: FrameDecoder, r
                 let _ = tx.try_send(Outgoing::Datagram(desk.ping(now())));
                 continue;
             }
-            _ = hang.changed() => return Ok(()),
+            _ = hang.changed() => {
+                // The writer says why and closes; this side reads on until the laptop answers
+                // the close (bounded): a socket dropped with bytes unread is reset, and a reset
+                // can take the goodbye with it.
+                let answered = async { while let Some(Ok(m)) = stream.next().await { if m.is_close() { break } } };
+                let _ = tokio::time::timeout(Duration::from_millis(500), answered).await;
+                return Ok(());
+            }
             message = stream.next() => match message {
                 Some(Ok(Message::Binary(bytes))) => bytes,
                 Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => continue,
