@@ -639,6 +639,15 @@ struct Reading<'a> {
     measured: std::net::TcpStream,
 }
 
+/// Reads, and drops, what the laptop still sends until it answers a close (or its link ends).
+async fn close_answered(stream: &mut Source) {
+    while let Some(Ok(message)) = stream.next().await {
+        if message.is_close() {
+            return;
+        }
+    }
+}
+
 /// The reader: frames to the room within their rate, datagrams through the [`ProbeDesk`]
 /// (whose probes leave by the writer), until the link ends or is hung up.
 async fn read(mut stream: Source, mut open: Opener, mut decoder: FrameDecoder, r: Reading<'_>) -> anyhow::Result<()> {
@@ -657,8 +666,7 @@ async fn read(mut stream: Source, mut open: Opener, mut decoder: FrameDecoder, r
                 // The writer says why and closes; this side reads on until the laptop answers
                 // the close (bounded): a socket dropped with bytes unread is reset, and a reset
                 // can take the goodbye with it.
-                let answered = async { while let Some(Ok(m)) = stream.next().await { if m.is_close() { break } } };
-                let _ = tokio::time::timeout(Duration::from_millis(500), answered).await;
+                let _ = tokio::time::timeout(Duration::from_millis(500), close_answered(&mut stream)).await;
                 return Ok(());
             }
             message = stream.next() => match message {
