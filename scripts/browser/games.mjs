@@ -2,7 +2,7 @@
 // GAME` with two bots serves the page; a 1280×800 page joins and plays by keys, following the
 // page's title, while a phone (390×844, touch) and a TV-sized page (1920×1080) watch the same
 // table. 1000 Bornes: one hand
-// (1 picks the first card, Enter plays it where it can only go, D discards it) with every
+// (1 to 7 pick a card, Enter plays it where it can only go, D discards the first) with every
 // Coup-Fourré window answered by Space — at least one must come and be called. Entenrallye: the
 // first turn of the browser's player (1 takes the first action offered, until the turn passes).
 // Screenshots of the three pages go to OUT. With WHOLE=1 (by hand: about a quarter of an hour
@@ -68,6 +68,22 @@ async function sit(game, args) {
   } };
 }
 
+/// The desk's 1000 Bornes turn as a player who tries each card in turn: the first card of the
+/// hand (1 to 7) that Enter can play where it can only go is played, else the first is
+/// discarded. A desk that rolls and runs leads, and the bots' attacks go to the leader: the
+/// Coup-Fourré windows this run must answer come to it (a desk that only discarded the first
+/// card fell behind, and a whole hand once passed with no attack on it).
+async function playATurn(desk) {
+  for (const key of ['1', '2', '3', '4', '5', '6', '7']) {
+    await desk.keyboard.press(key);
+    await desk.keyboard.press('Enter');
+    await desk.waitForTimeout(120);
+    if (!/your turn/.test(await desk.title())) return;
+  }
+  await desk.keyboard.press('1');
+  await desk.keyboard.press('d');
+}
+
 // 1000 Bornes: one hand (WHOLE: a game to 5000, the host dealing hand after hand), every
 // Coup-Fourré window called.
 {
@@ -90,7 +106,7 @@ async function sit(game, args) {
     } else if (/your turn/.test(t)) {
       if (turns === 0) { await desk.waitForTimeout(300); await shot('turn'); }
       turns += 1;
-      await desk.keyboard.press('1'); await desk.keyboard.press('Enter'); await desk.keyboard.press('d');
+      await playATurn(desk);
     } else if (/game over/.test(t)) {
       await desk.waitForTimeout(1000);
       await shot('score');
