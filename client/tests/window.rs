@@ -1867,3 +1867,25 @@ fn e_5_on_a_phone_the_road_scrolls_to_your_car_with_squares_a_thumb_can_tap() {
         }
     }
 }
+
+/// M-14 on a phone held upright (390×844): each of the lobby's choices has a place of its own,
+/// on the page (in a grid, choices that wrapped ran over the next setting's).
+#[test]
+fn m_14_on_a_phone_the_lobby_s_choices_each_have_a_place_of_their_own() {
+    let (app, _live, _commands) = mb_seated(false, 1);
+    let mut h =
+        Harness::builder().with_size([390.0, 844.0]).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
+    h.run_steps(4);
+    h.get_by_label("5 hands");
+    let taps: Vec<(String, egui::Rect)> = [egui::accesskit::Role::Button, egui::accesskit::Role::CheckBox]
+        .into_iter()
+        .flat_map(|role| h.query_all_by_role(role).map(|n| (format!("{n:?}"), n.rect())).collect::<Vec<_>>())
+        .collect();
+    assert!(taps.len() >= 15, "{} widgets", taps.len());
+    for (i, (a, r)) in taps.iter().enumerate() {
+        assert!(r.left() >= 0.0 && r.right() <= 390.0, "{a} off the page: {r:?}");
+        for (b, s) in &taps[i + 1..] {
+            assert!(!r.shrink(2.0).intersects(s.shrink(2.0)), "{a} at {r:?} over {b} at {s:?}");
+        }
+    }
+}

@@ -91,6 +91,53 @@ export async function tapLowest(page, x, up) {
   return null;
 }
 
+/// What a page opened with `?labels` shows, by accessible label (web/src/labels.rs): its last
+/// frame's widgets, `[{label, role, x, y, w, h, enabled}]` in CSS pixels.
+export async function labels(page) {
+  return (await page.evaluate(() => window.bolideLabels ?? [])) ?? [];
+}
+
+/// The widgets of `page` whose label matches `pattern`, enabled, top to bottom.
+export async function byLabel(page, pattern) {
+  return (await labels(page)).filter((n) => n.enabled && n.w > 0 && n.h > 0 && pattern.test(n.label))
+    .sort((a, b) => a.y - b.y || a.x - b.x);
+}
+
+/// Taps with a finger (a click where `mouse` says so) the middle of `node` (from `byLabel`).
+export async function tap(page, node, { mouse = false } = {}) {
+  const [x, y] = [node.x + node.w / 2, node.y + node.h / 2];
+  if (mouse) await page.mouse.click(x, y); else await page.touchscreen.tap(x, y);
+}
+
+/// Waits until `page` shows a widget labelled `pattern` (by `deadline`), and taps it.
+export async function tapLabel(page, pattern, deadline, options) {
+  for (;;) {
+    const [node] = await byLabel(page, pattern);
+    if (node) return tap(page, node, options);
+    if (Date.now() > deadline) throw new Error(`nothing labelled ${pattern} on the page in time (title: ${await page.title()})`);
+    await page.waitForTimeout(100);
+  }
+}
+
+/// What a finger could not tap on `page` (`?labels`): an interactive widget that overlaps
+/// another or runs off the page's side. Descriptions; none when each has a place of its own.
+export async function crowded(page) {
+  const { width } = page.viewportSize();
+  const roles = ['Button', 'CheckBox', 'TextInput', 'SpinButton', 'Slider', 'ComboBox', 'RadioButton', 'Link'];
+  const taps = (await labels(page)).filter((n) => roles.includes(n.role) && n.w > 0 && n.h > 0);
+  const name = (n) => `"${n.label || n.role}" (${Math.round(n.x)},${Math.round(n.y)} ${Math.round(n.w)}×${Math.round(n.h)})`;
+  const problems = [];
+  for (const [i, a] of taps.entries()) {
+    if (a.x < -1 || a.x + a.w > width + 1) problems.push(`${name(a)} runs off the page's side`);
+    for (const b of taps.slice(i + 1)) {
+      const across = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      const down = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+      if (across > 2 && down > 2) problems.push(`${name(a)} overlaps ${name(b)}`);
+    }
+  }
+  return problems;
+}
+
 /// This process's monotonic clock (CLOCK_MONOTONIC on Linux), in ns.
 export const nowNs = () => process.hrtime.bigint();
 

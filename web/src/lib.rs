@@ -12,6 +12,8 @@ use std::net::SocketAddr;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
+mod labels;
+
 /// The page's canvas, as `index.html` names it.
 const CANVAS: &str = "bolide";
 
@@ -24,6 +26,8 @@ pub fn start() -> Result<(), JsValue> {
     bolide_client::platform::console::install(&query);
     // A fairness field run's pilot (`?field`, with a host started `serve --fairness-test`).
     let field_test = bolide_client::platform::query::flag(&query, "field");
+    // A script driving the page by its widgets' names (`?labels`, labels.rs).
+    let labels = bolide_client::platform::query::flag(&query, "labels");
     let word = fragment_word(&location.hash()?);
     let lang = match window.navigator().language() {
         Some(tag) if tag.to_ascii_lowercase().starts_with("fr") => Lang::Fr,
@@ -47,6 +51,9 @@ pub fn start() -> Result<(), JsValue> {
                 canvas,
                 eframe::WebOptions::default(),
                 Box::new(move |cc| {
+                    if labels {
+                        cc.egui_ctx.add_plugin(labels::Labels);
+                    }
                     Ok(Box::new(
                         BolideApp::page(&cc.egui_ctx, addr, &word, lang, field_test).map_err(|e| e.to_string())?,
                     ))

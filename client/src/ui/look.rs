@@ -79,6 +79,39 @@ pub(crate) fn narrow(ui: &egui::Ui) -> bool {
     ui.available_width() < NARROW
 }
 
+/// A lobby's settings, each a name and its choices. On a laptop a grid, the names in one
+/// column; on a phone held upright each name above its choices, which wrap: a grid's row keeps
+/// the height its last frame measured, and choices that wrapped in it ran over the next row.
+pub(crate) struct Settings<'u> {
+    ui: &'u mut egui::Ui,
+    narrow: bool,
+}
+
+/// The settings `add` lays out (`id` the grid's on a laptop).
+pub(crate) fn settings<R>(ui: &mut egui::Ui, id: &'static str, add: impl FnOnce(&mut Settings) -> R) -> R {
+    if narrow(ui) {
+        ui.vertical(|ui| add(&mut Settings { ui, narrow: true })).inner
+    } else {
+        egui::Grid::new(id).num_columns(2).show(ui, |ui| add(&mut Settings { ui, narrow: false })).inner
+    }
+}
+
+impl Settings<'_> {
+    /// One setting: its `name` (none for a check box that says it all), and what `choices`
+    /// adds, handed the name's id for `labelled_by`.
+    pub(crate) fn row<R>(&mut self, name: &str, choices: impl FnOnce(&mut egui::Ui, egui::Id) -> R) -> R {
+        let named = (!name.is_empty() || !self.narrow).then(|| self.ui.label(name).id);
+        let id = named.unwrap_or_else(|| self.ui.next_auto_id());
+        let chosen = self.ui.horizontal_wrapped(|ui| choices(ui, id)).inner;
+        if self.narrow {
+            self.ui.add_space(4.0);
+        } else {
+            self.ui.end_row();
+        }
+        chosen
+    }
+}
+
 /// A table's side panel on a phone held upright: under the board, `NARROW_SIDE` high, scrolled.
 pub(crate) fn under_the_board<R>(ui: &mut egui::Ui, id: &'static str, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
     egui::Panel::bottom(id)

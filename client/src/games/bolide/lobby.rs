@@ -6,6 +6,7 @@ use crate::games::bolide::Mirror;
 use crate::lang::Words;
 use crate::live::{Command, Live};
 use crate::ui::lobby::{Frame, frame};
+use crate::ui::look;
 use bolide::LobbyState;
 use bolide::circuits::PRESETS;
 use bolide::model::MAX_PILOTS;
@@ -62,40 +63,37 @@ impl LobbyUi {
         let seated = lobby.seats.len();
         let mut changed = false;
         ui.add_enabled_ui(first, |ui| {
-            egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
-                let label = ui.label(w.races_setting);
-                changed |= ui.add(egui::Slider::new(&mut s.options.races, 1..=20)).labelled_by(label.id).changed();
-                ui.end_row();
-                let label = ui.label(w.bots_setting);
+            look::settings(ui, "settings", |rows| {
+                rows.row(w.races_setting, |ui, name| {
+                    changed |= ui.add(egui::Slider::new(&mut s.options.races, 1..=20)).labelled_by(name).changed();
+                });
                 let most = (MAX_PILOTS - seated) as u8;
-                changed |= ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id).changed();
-                ui.end_row();
-                ui.label(w.bots_play_setting);
-                ui.horizontal(|ui| {
+                rows.row(w.bots_setting, |ui, name| {
+                    changed |= ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(name).changed();
+                });
+                rows.row(w.bots_play_setting, |ui, _| {
                     for (level, words) in [(BotLevel::Random, w.for_fun), (BotLevel::Strategic, w.to_win)] {
                         changed |= ui.selectable_value(&mut s.bot_level, level, words).changed();
                     }
                 });
-                ui.end_row();
-                let label = ui.label(w.first_player_setting);
                 let current = match s.options.first_player {
                     FirstPlayer::Random => w.random.to_string(),
                     FirstPlayer::Seat(seat) => (w.seat_n)(seat.number()),
                 };
-                let combo = egui::ComboBox::from_id_salt("first-player").selected_text(current).show_ui(ui, |ui| {
-                    changed |=
-                        ui.selectable_value(&mut s.options.first_player, FirstPlayer::Random, w.random).changed();
-                    for i in 0..(seated + s.bots as usize).min(MAX_PILOTS) {
-                        let seat = FirstPlayer::Seat(Seat(i as u8));
+                rows.row(w.first_player_setting, |ui, name| {
+                    let combo = egui::ComboBox::from_id_salt("first-player").selected_text(current).show_ui(ui, |ui| {
                         changed |=
-                            ui.selectable_value(&mut s.options.first_player, seat, (w.seat_n)(i as u16 + 1)).changed();
-                    }
+                            ui.selectable_value(&mut s.options.first_player, FirstPlayer::Random, w.random).changed();
+                        for i in 0..(seated + s.bots as usize).min(MAX_PILOTS) {
+                            let seat = FirstPlayer::Seat(Seat(i as u8));
+                            changed |= ui
+                                .selectable_value(&mut s.options.first_player, seat, (w.seat_n)(i as u16 + 1))
+                                .changed();
+                        }
+                    });
+                    combo.response.labelled_by(name);
                 });
-                combo.response.labelled_by(label.id);
-                ui.end_row();
-                let label = ui.label(w.circuit_setting);
-                changed |= self.circuit(ui, &mut s, label.id);
-                ui.end_row();
+                rows.row(w.circuit_setting, |ui, name| changed |= self.circuit(ui, &mut s, name));
             });
         });
         if let Some(tiles) = &mut self.tiles {

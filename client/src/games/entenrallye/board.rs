@@ -99,12 +99,19 @@ pub fn show(ui: &mut egui::Ui, t: &Table, you: Option<Seat>, w: &Words) -> Optio
     }
     // At most a third of the screen, whatever the hand holds: the road keeps the rest.
     let most = ui.available_height() / 3.0;
-    egui::Panel::bottom("ente-hand").default_size(230.0_f32.min(most)).max_size(most).show(ui, |ui| {
+    let panel = egui::Panel::bottom("ente-hand");
+    // On a phone exactly that third, scrolled: a hand that grew past it (a long list of drives,
+    // what happened) pushed its top under the cars' panel, whose widgets then took the taps
+    // meant for the first drives.
+    let panel = if narrow { panel.exact_size(most) } else { panel.default_size(230.0_f32.min(most)).max_size(most) };
+    panel.show(ui, |ui| {
         // A phone's page puts what happened under the hand, a laptop's beside it.
         if narrow {
-            chosen = hand(ui, t, you, w, &mut pointed);
-            ui.separator();
-            table_log(ui, t, w);
+            egui::ScrollArea::vertical().id_salt("ente-hand").show(ui, |ui| {
+                chosen = hand(ui, t, you, w, &mut pointed);
+                ui.separator();
+                table_log(ui, t, w);
+            });
         } else {
             ui.horizontal_top(|ui| {
                 ui.vertical(|ui| {

@@ -9,6 +9,7 @@ use crate::replay::{Night, ReplayError};
 use crate::state::MirrorOf;
 use crate::ui::face::Replayed;
 use crate::ui::lobby::{Frame, frame};
+use crate::ui::look;
 use ::entenrallye::{Entenrallye, FirstPlayer, Ties};
 use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
@@ -68,31 +69,23 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<Entenrallye>, lobby: &LobbyStateOf<
     let seated = lobby.seats.len();
     ui.label((w.mb_players_n)(seated + usize::from(s.bots)));
     ui.add_enabled_ui(first, |ui| {
-        egui::Grid::new("ente-settings").num_columns(2).show(ui, |ui| {
-            let label = ui.label(w.bots_setting);
+        look::settings(ui, "ente-settings", |rows| {
             let most =
                 usize::from(<::entenrallye::Rallye as bolide_table::Game>::PLAYERS.1).saturating_sub(seated) as u8;
-            ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id);
-            ui.end_row();
-            ui.label(w.bots_play_setting);
-            ui.horizontal(|ui| {
+            rows.row(w.bots_setting, |ui, name| ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(name));
+            rows.row(w.bots_play_setting, |ui, _| {
                 for (level, words) in [(BotLevel::Random, w.for_fun), (BotLevel::Strategic, w.to_win)] {
                     ui.selectable_value(&mut s.bot_level, level, words);
                 }
             });
-            ui.end_row();
-            ui.label(w.ente_first_player);
-            ui.horizontal(|ui| {
+            rows.row(w.ente_first_player, |ui, _| {
                 ui.selectable_value(&mut s.settings.first_player, FirstPlayer::FirstSeat, w.ente_first_seat);
                 ui.selectable_value(&mut s.settings.first_player, FirstPlayer::Random, w.ente_first_random);
             });
-            ui.end_row();
-            ui.label(w.ente_ties);
-            ui.horizontal(|ui| {
+            rows.row(w.ente_ties, |ui, _| {
                 ui.selectable_value(&mut s.settings.ties, Ties::Shared, w.ente_ties_shared);
                 ui.selectable_value(&mut s.settings.ties, Ties::MeetingsFirst, w.ente_ties_meetings);
             });
-            ui.end_row();
         });
     });
     if first && s != lobby.settings {

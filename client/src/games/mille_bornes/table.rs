@@ -11,6 +11,7 @@ use crate::replay::{Night, ReplayError};
 use crate::state::MirrorOf;
 use crate::ui::face::{Players, Replayed, Setup};
 use crate::ui::lobby::{Frame, frame};
+use crate::ui::look;
 use bolide_table::wire::LobbyStateOf;
 use bolide_table::{BotLevel, Seat};
 use mille_bornes::manche::side_of;
@@ -53,57 +54,41 @@ fn settings(ui: &mut egui::Ui, live: &LiveOf<MilleBornes>, lobby: &LobbyStateOf<
     let before = s.clone();
     teams(ui, &mut s, lobby, first, w);
     ui.add_enabled_ui(first, |ui| {
-        egui::Grid::new("mb-settings").num_columns(2).show(ui, |ui| {
-            let label = ui.label(w.bots_setting);
+        look::settings(ui, "mb-settings", |rows| {
             let most = (usize::from(*PLAYER_COUNTS.last().unwrap_or(&8))).saturating_sub(seated) as u8;
-            ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(label.id);
-            ui.end_row();
-            ui.label(w.bots_play_setting);
-            ui.horizontal_wrapped(|ui| {
+            rows.row(w.bots_setting, |ui, name| ui.add(egui::Slider::new(&mut s.bots, 0..=most)).labelled_by(name));
+            rows.row(w.bots_play_setting, |ui, _| {
                 for (level, words) in [(BotLevel::Random, w.for_fun), (BotLevel::Strategic, w.to_win)] {
                     ui.selectable_value(&mut s.bot_level, level, words);
                 }
             });
-            ui.end_row();
-            ui.label(w.mb_trip);
-            ui.horizontal_wrapped(|ui| {
+            rows.row(w.mb_trip, |ui, _| {
                 for km in [1000, 700] {
                     ui.selectable_value(&mut s.game.target_km, km, format!("{km} km"));
                 }
             });
-            ui.end_row();
-            ui.label(w.mb_play_to);
-            ui.horizontal_wrapped(|ui| {
+            rows.row(w.mb_play_to, |ui, _| {
                 ui.selectable_value(&mut s.game.mode, GameMode::Points { target: 5000 }, w.mb_to_5000);
                 for hands in [1, 3, 5] {
                     ui.selectable_value(&mut s.game.mode, GameMode::Hands { hands }, (w.mb_hands_n)(hands));
                 }
             });
-            ui.end_row();
-            ui.label(w.mb_window_length);
-            ui.horizontal_wrapped(|ui| {
+            rows.row(w.mb_window_length, |ui, _| {
                 for ms in [2000, 3000, 5000, 8000] {
                     ui.selectable_value(&mut s.game.window_ms, ms, format!("{} s", ms / 1000));
                 }
             });
-            ui.end_row();
-            ui.label(w.mb_turn_timer);
-            ui.horizontal_wrapped(|ui| {
+            rows.row(w.mb_turn_timer, |ui, _| {
                 ui.selectable_value(&mut s.game.turn_timer_s, 0, w.off);
                 for seconds in [30, 60] {
                     ui.selectable_value(&mut s.game.turn_timer_s, seconds, format!("{seconds} s"));
                 }
             });
-            ui.end_row();
-            ui.label(w.mb_coup_fourre_mode);
-            ui.horizontal_wrapped(|ui| {
+            rows.row(w.mb_coup_fourre_mode, |ui, _| {
                 ui.selectable_value(&mut s.game.coup_fourre, CoupFourreMode::RealTime, w.mb_real_time);
                 ui.selectable_value(&mut s.game.coup_fourre, CoupFourreMode::Automatic, w.mb_automatic);
             });
-            ui.end_row();
-            ui.label("");
-            ui.checkbox(&mut s.game.open_hands, w.mb_open_hands);
-            ui.end_row();
+            rows.row("", |ui, _| ui.checkbox(&mut s.game.open_hands, w.mb_open_hands));
         });
     });
     if first && s != before {
