@@ -1889,3 +1889,31 @@ fn m_14_on_a_phone_the_lobby_s_choices_each_have_a_place_of_their_own() {
         }
     }
 }
+
+/// M-5 on a phone held upright (390×844): a card picked puts its plays and Discard on the page
+/// in the very frame that answers the tap (a panel sized by the frame before ran them past its
+/// bottom edge until something else drew a frame).
+#[test]
+fn m_5_on_a_phone_a_card_picked_shows_its_plays_on_the_page_at_once() {
+    let (app, live, _commands) = mb_seated(true, 2);
+    let mut events = Vec::new();
+    let partie = mille_bornes::Partie::new(mille_bornes::Settings::default(), 3, 5, &mut events).unwrap();
+    let mille_bornes::Phase::Turn { seat } = partie.manche().phase() else { panic!("no turn") };
+    let view = partie.view(Some(seat));
+    {
+        let mut state = live.state();
+        state.mirror.seat = Some(seat);
+        state.mirror.view = Some(view.clone());
+        state.mirror.legal = partie.legal_actions(seat);
+    }
+    let mut h =
+        Harness::builder().with_size([390.0, 844.0]).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
+    h.run();
+    h.get_by_label("Your turn");
+    for card in &view.hand {
+        h.query_all_by_label(card.name()).find(|n| n.rect().height() > 90.0).unwrap().click();
+        h.step();
+        let discard = h.get_by_label("Discard (D)").rect();
+        assert!(discard.bottom() <= 844.0 && discard.right() <= 390.0, "{card:?}: Discard at {discard:?}");
+    }
+}

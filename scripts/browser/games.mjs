@@ -95,6 +95,7 @@ async function phoneTurn(phone) {
   for (const card of hand) {
     await tap(phone, card);
     await phone.waitForTimeout(200);
+    await roomy(phone, `1000 Bornes with ${card.label} picked`);
     const [play] = await byLabel(phone, /^(Play \(Enter\)|On )/);
     if (play) { await tap(phone, play); return true; }
   }

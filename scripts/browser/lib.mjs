@@ -120,15 +120,17 @@ export async function tapLabel(page, pattern, deadline, options) {
 }
 
 /// What a finger could not tap on `page` (`?labels`): an interactive widget that overlaps
-/// another or runs off the page's side. Descriptions; none when each has a place of its own.
+/// another or runs off the page's side or bottom. Descriptions; none when each has a place of
+/// its own.
 export async function crowded(page) {
-  const { width } = page.viewportSize();
+  const { width, height } = page.viewportSize();
   const roles = ['Button', 'CheckBox', 'TextInput', 'SpinButton', 'Slider', 'ComboBox', 'RadioButton', 'Link'];
   const taps = (await labels(page)).filter((n) => roles.includes(n.role) && n.w > 0 && n.h > 0);
   const name = (n) => `"${n.label || n.role}" (${Math.round(n.x)},${Math.round(n.y)} ${Math.round(n.w)}×${Math.round(n.h)})`;
   const problems = [];
   for (const [i, a] of taps.entries()) {
     if (a.x < -1 || a.x + a.w > width + 1) problems.push(`${name(a)} runs off the page's side`);
+    if (a.y + a.h > height + 1) problems.push(`${name(a)} runs off the page's bottom`);
     for (const b of taps.slice(i + 1)) {
       const across = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
       const down = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
