@@ -90,7 +90,7 @@ async function roomy(phone, what) {
 async function phoneTurn(phone) {
   const shown = await labels(phone);
   const turn = shown.find((n) => n.label === 'Your turn');
-  if (!turn) return;
+  if (!turn) return false;
   const hand = shown.filter((n) => n.role === 'Button' && n.y > turn.y).sort((a, b) => a.y - b.y || a.x - b.x);
   for (const card of hand) {
     await tap(phone, card);

@@ -94,7 +94,7 @@ export async function tapLowest(page, x, up) {
 /// What a page opened with `?labels` shows, by accessible label (web/src/labels.rs): its last
 /// frame's widgets, `[{label, role, x, y, w, h, enabled}]` in CSS pixels.
 export async function labels(page) {
-  return (await page.evaluate(() => window.bolideLabels ?? [])) ?? [];
+  return page.evaluate(() => window.bolideLabels ?? []);
 }
 
 /// The widgets of `page` whose label matches `pattern`, enabled, top to bottom.
