@@ -1894,7 +1894,7 @@ fn m_14_on_a_phone_the_lobby_s_choices_each_have_a_place_of_their_own() {
 /// in the very frame that answers the tap (a panel sized by the frame before ran them past its
 /// bottom edge until something else drew a frame).
 #[test]
-fn m_5_on_a_phone_a_card_picked_shows_its_plays_on_the_page_at_once() {
+fn m_5_on_a_phone_the_hand_and_a_picked_card_s_plays_stay_on_the_page() {
     let (app, live, _commands) = mb_seated(true, 2);
     let mut events = Vec::new();
     let partie = mille_bornes::Partie::new(mille_bornes::Settings::default(), 3, 5, &mut events).unwrap();
@@ -1916,4 +1916,22 @@ fn m_5_on_a_phone_a_card_picked_shows_its_plays_on_the_page_at_once() {
         let discard = h.get_by_label("Discard (D)").rect();
         assert!(discard.bottom() <= 844.0 && discard.right() <= 390.0, "{card:?}: Discard at {discard:?}");
     }
+    // In French, the bot's countdown and a refusal beside "À vous": the line wraps, and the
+    // hand's cards stay in the page's width (a line that ran off widened the panel under it).
+    h.state_mut().set_lang(bolide_client::lang::Lang::Fr);
+    {
+        let mut state = live.state();
+        state.mirror.deadline_at_us = Some(live.now_us() + 12_000_000);
+        state.mirror.refusal = Some("Cette carte ne se joue pas ici : choisissez-en une autre".into());
+    }
+    h.run();
+    h.get_by_label("À vous de jouer");
+    let mut cards = 0;
+    for card in &view.hand {
+        for node in h.query_all_by_label(card.name()).filter(|n| n.rect().height() > 90.0) {
+            assert!(node.rect().right() <= 390.0, "{card:?} at {:?}: off the page's side", node.rect());
+            cards += 1;
+        }
+    }
+    assert!(cards >= view.hand.len(), "the hand's {} cards, {cards} seen", view.hand.len());
 }

@@ -53,6 +53,24 @@ export async function until(page, pattern, what, deadline) {
   }
 }
 
+/// How long `url` takes from the request to a start page that answers (its first frame run
+/// and its title set), in ms on the page's own clock (0 is the navigation's start), in a
+/// fresh browser context (nothing cached), closed afterwards.
+export async function startPageMs(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.title === 'Bolide' && window.bolideAnswered === undefined) window.bolideAnswered = performance.now();
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => window.bolideAnswered !== undefined, null, { polling: 'raf', timeout: 30_000 });
+  const ms = await page.evaluate(() => window.bolideAnswered);
+  await context.close();
+  return Math.round(ms);
+}
+
 /// A Bolide turn played by keys as a quick person would: roll the dice (r), move the most
 /// tiles the page allows (a digit, 9 down to 1), end the turn (e); `looked` runs once the
 /// roll shows.

@@ -192,7 +192,13 @@ impl BolideApp {
         #[cfg(target_arch = "wasm32")]
         display_time::install_page();
         stamp::GL_PAINTER.store(true, std::sync::atomic::Ordering::Relaxed);
-        ctx.all_styles_mut(|style| style.visuals.panel_fill = egui::Color32::TRANSPARENT);
+        ctx.all_styles_mut(|style| {
+            style.visuals.panel_fill = egui::Color32::TRANSPARENT;
+            // Hinting runs each font's TrueType programs for every glyph and size: in wasm it
+            // was most of the start page's first frame. A browser's own text is not hinted on
+            // most screens either; a phone's dense pixels need it least.
+            style.visuals.text_options.font_hinting = false;
+        });
         app.ctx = Some(ctx.clone());
         Ok(app)
     }

@@ -157,7 +157,9 @@ impl MilleBornesUi {
     ) {
         let Some(you) = game.you() else { return };
         let my_side = side_of(you, view.sides);
-        ui.horizontal(|ui| {
+        // Wrapped: on a phone the bot's countdown and a refusal beside the turn run past the
+        // edge, and a line that runs off widens the panel, the hand's cards with it.
+        ui.horizontal_wrapped(|ui| {
             let turn = match view.phase {
                 Phase::Turn { seat } if seat == you => w.your_turn.to_string(),
                 Phase::Turn { seat } => (w.someones_turn)(names.get(seat.index()).map_or("?", String::as_str)),
