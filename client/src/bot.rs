@@ -11,9 +11,7 @@ use crate::state::MirrorOf;
 use bolide::bots::BotLevel;
 use bolide::event::PhotoFinish;
 use bolide::{Bolide, Event};
-use bolide_table::wire::{
-    ClientMsgOf, FieldCall, FieldLine, FieldTruth, MAX_FIELD_LINES, ServerMsgOf, Shown, StandingLine,
-};
+use bolide_table::wire::{ClientMsgOf, FieldCall, FieldLine, FieldTruth, ServerMsgOf, Shown, StandingLine};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::net::SocketAddr;
@@ -291,8 +289,8 @@ pub async fn play_session<W: BotGame>(
                     Some(shown) => {
                         let shown_us = shown.at_us.min(now_us);
                         let seq = session.timed(action, shown_us, now_us).await?;
-                        if field.is_some() && record.lines.len() < MAX_FIELD_LINES {
-                            record.lines.push(FieldLine { seq, moment: shown.moment, shown_us, input_us: now_us });
+                        if field.is_some() {
+                            record.request(FieldLine { seq, moment: shown.moment, shown_us, input_us: now_us });
                         }
                     }
                     None if legal => {
@@ -300,10 +298,8 @@ pub async fn play_session<W: BotGame>(
                         // A call under a countdown: the host orders it by how long before the
                         // end this laptop called.
                         let counting_down = session.state().mirror.view.as_ref().map(W::stage) == Some(Stage::Countdown);
-                        if let Some(end_us) = end_us.filter(|_| field.is_some() && counting_down)
-                            && record.calls.len() < MAX_FIELD_LINES
-                        {
-                            record.calls.push(FieldCall { seq, end_us, at_us: now_us });
+                        if let Some(end_us) = end_us.filter(|_| field.is_some() && counting_down) {
+                            record.call(FieldCall { seq, end_us, at_us: now_us });
                         }
                     }
                     // The moment passed while thinking: decide again on what is known now.

@@ -13,7 +13,7 @@ use crate::net::{self, ClientError, Clock, ConnectOptionsOf, MonotonicClock, Ses
 use crate::state::{ClientStateOf, SharedStateOf};
 use bolide::{Bolide, Colour};
 use bolide_table::Words;
-use bolide_table::wire::{ClientMsgOf, FieldLine, FieldTruth, MAX_FIELD_LINES, SeatToken, ServerMsgOf, Shown, close};
+use bolide_table::wire::{ClientMsgOf, FieldLine, FieldTruth, SeatToken, ServerMsgOf, Shown, close};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -398,11 +398,9 @@ async fn play<W: ClientGame>(
                             (state.shown_for(input_us), state.request_moment())
                         };
                         let seq = session.timed(action, shown_us, input_us).await?;
-                        if let (Some(record), Some(moment)) = (record.as_mut(), moment)
-                            && record.lines.len() < MAX_FIELD_LINES
-                        {
+                        if let (Some(record), Some(moment)) = (record.as_mut(), moment) {
                             tracing::debug!(target: "bolide::field", seq, moment, shown_us, input_us, "timed");
-                            record.lines.push(FieldLine { seq, moment, shown_us, input_us });
+                            record.request(FieldLine { seq, moment, shown_us, input_us });
                         }
                     }
                     CommandOf::Shown(moment) => session.state().show(moment),

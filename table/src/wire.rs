@@ -185,6 +185,23 @@ pub struct FieldTruth {
     pub calls: Vec<FieldCall>,
 }
 
+impl FieldTruth {
+    /// Keeps a timed request made; past [`MAX_FIELD_LINES`] nothing more, as the host would
+    /// refuse a longer record.
+    pub fn request(&mut self, line: FieldLine) {
+        if self.lines.len() < MAX_FIELD_LINES {
+            self.lines.push(line);
+        }
+    }
+
+    /// Keeps a call made under a countdown, bounded as [`FieldTruth::request`].
+    pub fn call(&mut self, call: FieldCall) {
+        if self.calls.len() < MAX_FIELD_LINES {
+            self.calls.push(call);
+        }
+    }
+}
+
 /// A call under a countdown (Bolide's Klaxon) in a field run, on the laptop's own clock: the
 /// call's `seq`, the countdown's end it was told, and when it called. The host orders calls by
 /// how long before that end each came (`end_us − at_us`), which one clock measures.
@@ -657,5 +674,23 @@ impl FrameDecoder {
         let body = self.buf[4..4 + len].to_vec();
         self.buf.drain(..4 + len);
         Ok(Some(body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A laptop's field record stops growing where the host would refuse it: a long game's
+    /// record is still taken, with its first requests and calls.
+    #[test]
+    fn a_field_record_keeps_no_more_than_the_host_takes() {
+        let mut record = FieldTruth::default();
+        for seq in 0..=u32::try_from(MAX_FIELD_LINES).unwrap() {
+            record.request(FieldLine { seq, moment: 1, shown_us: 10, input_us: 20 });
+            record.call(FieldCall { seq, end_us: 30, at_us: 25 });
+        }
+        assert_eq!((record.lines.len(), record.calls.len()), (MAX_FIELD_LINES, MAX_FIELD_LINES));
+        assert_eq!(record.lines.last().map(|l| l.seq), Some(u32::try_from(MAX_FIELD_LINES).unwrap() - 1));
     }
 }
