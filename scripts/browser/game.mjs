@@ -86,6 +86,28 @@ await phone.screenshot({ path: join(out, 'browser-phone-refused.png') });
 const failed = (log().match(/a try at the room code failed/g) ?? []).length - failedBefore;
 if (failed !== 1) throw new Error(`the host counted ${failed} failed tries for one wrong word`);
 console.log('browser game: a wrong word tapped on a phone is refused, and the host counts the try');
+// A page that cannot open the table says why on the page, in the browser's language: opened
+// by a name rather than the host's address (it joins by that address), or in a browser that
+// cannot run its module (here: a module that is not one).
+{
+  const said = async (page, pattern, what) => {
+    const p = page.locator('#trouble');
+    await p.waitFor({ state: 'visible', timeout: 20_000 });
+    const text = await p.textContent();
+    if (!pattern.test(text)) throw new Error(`${what}: the page says "${text}"`);
+  };
+  const named = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
+  await named.goto(`${url.replace('127.0.0.1', 'localhost')}/#${word}`);
+  await said(named, /^Ouvrez cette page par l'adresse qu'affiche l'écran de l'hôte .* pas par localhost:\d+\.$/, 'opened by a name');
+  await named.screenshot({ path: join(out, 'browser-phone-by-name.png') });
+  await named.close();
+  const old = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await old.route('**/bolide_web_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from('not a module') }));
+  await old.goto(`${url}/#${word}`);
+  await said(old, /^This browser cannot open the table \(CompileError: .*\)\. Open the same address in a recent/, 'a module it cannot run');
+  await old.close();
+  console.log('browser game: a page opened by a name, or whose module cannot run, says why on the page');
+}
 // The phone, with the right word, watches the race (its screens are shot as it goes): a new
 // page, as a fragment alone does not load the page again.
 await phone.close();

@@ -16,6 +16,8 @@ mod labels;
 
 /// The page's canvas, as `index.html` names it.
 const CANVAS: &str = "bolide";
+/// The page's paragraph for what keeps the table from opening.
+const TROUBLE: &str = "trouble";
 
 #[wasm_bindgen(start)]
 pub fn start() -> Result<(), JsValue> {
@@ -39,10 +41,10 @@ pub fn start() -> Result<(), JsValue> {
         .ok_or("the page has no canvas")?
         .dyn_into::<web_sys::HtmlCanvasElement>()?;
     plain_gl_context(&canvas);
+    let words = lang.words();
     let Ok(addr) = host.parse::<SocketAddr>() else {
-        let message = format!("open this page by the host's address, as its screen shows it (not {host})");
-        web_sys::console::error_1(&message.clone().into());
-        return Err(message.into());
+        trouble(&(words.page_by_address)(&host));
+        return Ok(());
     };
     wasm_bindgen_futures::spawn_local(async move {
         let runner = eframe::WebRunner::new();
@@ -61,7 +63,7 @@ pub fn start() -> Result<(), JsValue> {
             )
             .await;
         if let Err(e) = started {
-            web_sys::console::error_1(&e);
+            trouble(&(words.page_cannot_draw)(&e.as_string().unwrap_or_else(|| format!("{e:?}"))));
         }
     });
     Ok(())
@@ -82,6 +84,17 @@ fn plain_gl_context(canvas: &web_sys::HtmlCanvasElement) {
     // eframe asks for WebGL 2 first, then 1: the same order.
     if !made("webgl2") {
         made("webgl");
+    }
+}
+
+/// Says on the page itself why the table cannot open — a guest has no console to read — in
+/// `index.html`'s paragraph for it, and in the console.
+fn trouble(message: &str) {
+    web_sys::console::error_1(&message.into());
+    if let Some(p) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(TROUBLE)) {
+        p.set_text_content(Some(message));
+        // Removing an attribute from an element of the page cannot fail.
+        let _ = p.remove_attribute("hidden");
     }
 }
 

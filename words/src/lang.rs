@@ -213,6 +213,10 @@ pub struct Words {
     pub or_type: &'static str,
     /// The browser's start page: where it joins, and the code word from the host's screen.
     pub page_blurb: &'static str,
+    /// The page opened by a name, not by the host's address (it joins by that address).
+    pub page_by_address: fn(&str) -> String,
+    /// The page cannot draw in this browser (why, as the browser said it).
+    pub page_cannot_draw: fn(&str) -> String,
     pub code_word: &'static str,
     pub address: &'static str,
     pub room_code: &'static str,
@@ -758,6 +762,16 @@ pub static EN: Words = Words {
     unknown_game: "a game this laptop does not know: update it",
     or_type: "Or type what the host's screen shows:",
     page_blurb: "This page came from the table's host: join it, or watch.",
+    page_by_address: |host| {
+        format!(
+            "Open this page by the address the host's screen shows (like http://192.168.1.20:47118), not by {host}."
+        )
+    },
+    page_cannot_draw: |why| {
+        format!(
+            "This browser cannot draw the table ({why}). Open the same address in a recent Chrome, Firefox, Safari or Edge."
+        )
+    },
     code_word: "Code word on the host's screen",
     address: "Address",
     room_code: "Room code",
@@ -1320,6 +1334,16 @@ pub static FR: Words = Words {
     unknown_game: "un jeu que cet ordinateur ne connaît pas : mettez-le à jour",
     or_type: "Ou tapez ce que montre l'écran de l'hôte :",
     page_blurb: "Cette page vient de l'hôte de la table : rejoignez-la, ou regardez.",
+    page_by_address: |host| {
+        format!(
+            "Ouvrez cette page par l'adresse qu'affiche l'écran de l'hôte (comme http://192.168.1.20:47118), pas par {host}."
+        )
+    },
+    page_cannot_draw: |why| {
+        format!(
+            "Ce navigateur ne peut pas dessiner la table ({why}). Ouvrez la même adresse dans un Chrome, Firefox, Safari ou Edge récent."
+        )
+    },
     code_word: "Mot de code sur l'écran de l'hôte",
     address: "Adresse",
     room_code: "Code de la table",
