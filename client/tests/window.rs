@@ -527,6 +527,29 @@ fn a_movement_turn_with_a_token_and_a_move_on_the_board() {
     assert!(drain(&mut commands).iter().any(|c| matches!(c, Command::Act { action: Action::Move { tiles: 2 }, .. })));
 }
 
+/// B-6 on a phone held upright (390×844), in French: the turn's line (the die, the speed, the
+/// points left) wraps, and every button of a roll and of its moves is on the page in the very
+/// frame that shows them (a line that ran off the side widened the panel, the move buttons
+/// with it; a panel sized by the frame before ran a new row past its bottom).
+#[test]
+fn b_6_on_a_phone_a_turn_s_buttons_are_on_the_page_in_the_frame_that_shows_them() {
+    let (mut app, live, _commands) = seated(true);
+    app.set_lang(bolide_client::lang::Lang::Fr);
+    set_view(&live, my_turn(TurnStep::BeforeRoll), vec![Action::Roll, Action::AsDeLaRoute, Action::Nitro]);
+    let mut h =
+        Harness::builder().with_size([390.0, 844.0]).build_ui_state(|ui, app: &mut BolideApp| app.show(ui), app);
+    h.run();
+    let moves: Vec<Action> = (1..=7).map(|tiles| Action::Move { tiles }).chain([Action::EndTurn]).collect();
+    set_view(&live, my_turn(TurnStep::Moving), moves);
+    h.step();
+    let buttons: Vec<(String, egui::Rect)> =
+        h.query_all_by_role(egui::accesskit::Role::Button).map(|n| (format!("{n:?}"), n.rect())).collect();
+    assert!(buttons.iter().any(|(b, _)| b.contains("7 cases")), "{buttons:?}");
+    for (b, r) in &buttons {
+        assert!(r.left() >= 0.0 && r.right() <= 390.0 && r.bottom() <= 844.0, "{b} off the page: {r:?}");
+    }
+}
+
 #[test]
 fn huile_goes_on_a_tile_picked_on_the_board() {
     let (app, live, mut commands) = seated(true);

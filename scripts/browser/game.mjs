@@ -13,7 +13,7 @@
 //
 // Bounded: every wait has a deadline, the whole run 9 minutes.
 
-import { startHost, launchChromium, until as untilTitle, playTurn, pageFlags, pageFile, keptNights, tapLowest, startPageMs } from './lib.mjs';
+import { startHost, launchChromium, until as untilTitle, playTurn, pageFlags, pageFile, keptNights, tapLowest, startPageMs, byLabel, tap, crowded } from './lib.mjs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -175,8 +175,8 @@ host.kill('SIGINT');
 
 // A phone races by touch alone: a new table, the phone seated (its name typed, Join and Ready
 // tapped), every grab tapped on the pawns (the lowest thing its screen draws), every turn
-// tapped through (the lowest button under the thumb: roll, the first move the die allows,
-// then a token or the end of the turn), to the podium. The host's bots wait a minute before
+// tapped through by its buttons' labels (`?labels`: roll, the longest move the die allows,
+// the end of the turn; nothing on its screen over another or off its side), to the podium. The host's bots wait a minute before
 // playing a turn for it, so a turn that passes within seconds passed by touch; the journal
 // says which grabs the phone's touches won, with their reactions.
 {
@@ -187,7 +187,7 @@ host.kill('SIGINT');
   const { host: table, info: t, data } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '300',
     '--lift-delay-ms', '800', '--turn-timeout-s', '60', '--grab-timeout-s', String(GRAB_LIMIT_S), ...pageFlags(bundle)]);
   const player = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-  await player.goto(`${t.web[0]}/#${t.code.split('-')[0]}`);
+  await player.goto(`${t.web[0]}/?labels#${t.code.split('-')[0]}`);
   await untilTitle(player, /^Bolide$/, 'the playing phone\'s start page', phoneDeadline);
   await player.waitForTimeout(500);
   await player.touchscreen.tap(210, 140); // Your name
@@ -196,7 +196,7 @@ host.kill('SIGINT');
   await untilTitle(player, /lobby/, 'the playing phone\'s lobby', phoneDeadline);
   await player.waitForTimeout(800);
   await player.touchscreen.tap(185, 220); // Put your hand flat on the table (ready)
-  let turns = 0, slow = 0, grabs = 0;
+  let turns = 0, slow = 0, grabs = 0, roomy = false;
   for (;;) {
     if (Date.now() > phoneDeadline) throw new Error(`the phone's race did not end in time (title: ${await player.title()})`);
     const title = await player.title();
@@ -209,7 +209,16 @@ host.kill('SIGINT');
       turns += 1;
       const began = Date.now();
       for (let taps = 0; /your turn/.test(await player.title()) && Date.now() - began < 60_000; taps += 1) {
-        await tapLowest(player, 162, 10);
+        const buttons = await byLabel(player, /^Roll the accelerator|^\d+ tiles?$|^End turn/);
+        const next = buttons.find((b) => /^Roll/.test(b.label))
+          ?? buttons.filter((b) => /tile/.test(b.label)).sort((a, b) => parseInt(b.label) - parseInt(a.label))[0]
+          ?? buttons.find((b) => /^End turn/.test(b.label));
+        if (next && /tile/.test(next.label) && !roomy) {
+          const problems = await crowded(player);
+          if (problems.length) throw new Error(`a Bolide turn's moves on a phone: ${problems.join('; ')}`);
+          roomy = true;
+        }
+        if (next) await tap(player, next);
         await player.waitForTimeout(400);
         if (taps === 0 && !existsSync(join(out, 'browser-phone-player-turn.png'))) await player.screenshot({ path: join(out, 'browser-phone-player-turn.png') });
       }
@@ -229,6 +238,7 @@ host.kill('SIGINT');
   const standIn = judged.length - reactions.length;
   const pawns = (journal.match(/"seat":0,"action":\{"TakePawn"/g) ?? []).length - standIn;
   if (turns < 3 || slow > 0) throw new Error(`the phone played ${turns} turns, ${slow} of them not by touch within 8 s`);
+  if (!roomy) throw new Error('the phone was never offered a move to tap');
   if (reactions.length === 0 || pawns <= 0) throw new Error(`the phone's touches won no grab (${reactions.length} reactions, ${pawns} pawns)`);
   console.log(`browser game: a phone raced to the podium by touch: ${turns} turns tapped through, ${grabs} grabs tapped, ${pawns} pawns taken by touch, reactions judged ${reactions.map((r) => r.toFixed(0)).join(', ')} ms${standIn ? `; ${standIn} grab(s) untapped in ${GRAB_LIMIT_S} s, played by the host for it` : ''}`);
 }

@@ -112,6 +112,26 @@ impl Settings<'_> {
     }
 }
 
+/// What a seated player acts with, at the bottom of the screen (a hand, a turn's buttons),
+/// at least `min` high. A bottom panel is as high as its content was the frame before: what
+/// just grew there (a card picked and its plays, a roll and its moves) ran past the screen's
+/// edge until something else drew a frame — on a phone, out of the thumb's reach. Then the
+/// frame is laid out again at once, at the new height.
+pub(crate) fn controls<R>(ui: &mut egui::Ui, id: &'static str, min: f32, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    let edge = ui.max_rect().bottom();
+    let (inner, bottom) = egui::Panel::bottom(id)
+        .min_size(min)
+        .show(ui, |ui| {
+            let inner = add(ui);
+            (inner, ui.min_rect().bottom())
+        })
+        .inner;
+    if bottom > edge + 0.5 {
+        ui.ctx().request_discard("the controls grew past the screen's edge");
+    }
+    inner
+}
+
 /// A table's side panel on a phone held upright: under the board, `NARROW_SIDE` high, scrolled.
 pub(crate) fn under_the_board<R>(ui: &mut egui::Ui, id: &'static str, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
     egui::Panel::bottom(id)

@@ -86,7 +86,7 @@ impl RaceUi {
         if !narrow {
             egui::Panel::right("race-side").min_size(280.0).show(ui, |ui| side_panel(ui, &s));
         }
-        egui::Panel::bottom("race-controls").min_size(150.0).show(ui, |ui| {
+        look::controls(ui, "race-controls", 150.0, |ui| {
             ui.add_space(6.0);
             self.controls(ui, &s);
             ui.add_space(6.0);
@@ -277,7 +277,9 @@ impl RaceUi {
         let Some(turn) = s.view.turn else { return };
         let mine = Some(turn.seat) == t.seat;
         let who = if mine { w.your_turn.to_string() } else { (w.someones_turn)(s.name(turn.seat)) };
-        ui.horizontal(|ui| {
+        // Wrapped, as every row here: on a phone a line that runs off the side widens the panel,
+        // and the buttons under it with it.
+        ui.horizontal_wrapped(|ui| {
             ui.heading(who);
             ui.label((w.reservoir_n)(turn.reservoir));
             if let Some(die) = turn.accelerator {
@@ -322,7 +324,7 @@ impl RaceUi {
         let moves: Vec<u8> =
             t.legal.iter().filter_map(|a| if let Action::Move { tiles } = a { Some(*tiles) } else { None }).collect();
         if !moves.is_empty() {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(w.move_click_or);
                 for tiles in &moves {
                     if ui.button((w.n_tiles)(*tiles)).clicked() {
@@ -365,7 +367,7 @@ fn digit_pressed(i: &egui::InputState) -> Option<u8> {
 fn cup_down(ui: &mut egui::Ui, s: &Scene) {
     let (t, view, w) = (s.t, s.view, s.w);
     let left = t.deadline_at_us.map(|d| d.saturating_sub(s.now_us));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.heading(w.cup_down);
         if let Some(left) = left {
             ui.label(RichText::new((w.lifts_in)(left as f64 / 1e6)).size(18.0));

@@ -84,18 +84,7 @@ impl MilleBornesUi {
             egui::Panel::right("mb-side").min_size(300.0).show(ui, |ui| side_panel(ui, game, &view, &names, w)).inner
         });
         if you.is_some() {
-            let edge = ui.max_rect().bottom();
-            let hand = egui::Panel::bottom("mb-hand").min_size(220.0).show(ui, |ui| {
-                self.hand(ui, game, &view, &legal, &names, now, w);
-                ui.min_rect().bottom()
-            });
-            // A bottom panel is as high as its content was the frame before: a hand that just
-            // grew (a card picked, its plays and Discard under it) ran past the screen's edge
-            // until something else drew a frame — on a phone, out of the thumb's reach. Laid
-            // out again at once, at its new height.
-            if hand.inner > edge + 0.5 {
-                ui.ctx().request_discard("the hand grew past the screen's edge");
-            }
+            look::controls(ui, "mb-hand", 220.0, |ui| self.hand(ui, game, &view, &legal, &names, now, w));
         }
         let discard_picked = match beside {
             Some(picked) => picked,
