@@ -1915,7 +1915,8 @@ fn m_14_on_a_phone_the_lobby_s_choices_each_have_a_place_of_their_own() {
 
 /// M-5 on a phone held upright (390×844): a card picked puts its plays and Discard on the page
 /// in the very frame that answers the tap (a panel sized by the frame before ran them past its
-/// bottom edge until something else drew a frame).
+/// bottom edge until something else drew a frame), and the hand's cards stay in the page's
+/// width with a long turn line above them.
 #[test]
 fn m_5_on_a_phone_the_hand_and_a_picked_card_s_plays_stay_on_the_page() {
     let (app, live, _commands) = mb_seated(true, 2);

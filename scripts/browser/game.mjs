@@ -176,9 +176,10 @@ host.kill('SIGINT');
 // A phone races by touch alone: a new table, the phone seated (its name typed, Join and Ready
 // tapped), every grab tapped on the pawns (the lowest thing its screen draws), every turn
 // tapped through by its buttons' labels (`?labels`: roll, the longest move the die allows,
-// the end of the turn; nothing on its screen over another or off its side), to the podium. The host's bots wait a minute before
-// playing a turn for it, so a turn that passes within seconds passed by touch; the journal
-// says which grabs the phone's touches won, with their reactions.
+// the end of the turn; the moves on its screen none over another or off its side), to the
+// podium. The host's bots wait a minute before playing a turn for it, so a turn that passes
+// within seconds passed by touch; the journal says which grabs the phone's touches won, with
+// their reactions.
 {
   // A grab the phone has not tapped by then is the host's to play for it (its stand-in, at
   // that very time): such a pawn is no touch's.

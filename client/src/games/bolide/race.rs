@@ -277,8 +277,8 @@ impl RaceUi {
         let Some(turn) = s.view.turn else { return };
         let mine = Some(turn.seat) == t.seat;
         let who = if mine { w.your_turn.to_string() } else { (w.someones_turn)(s.name(turn.seat)) };
-        // Wrapped, as every row here: on a phone a line that runs off the side widens the panel,
-        // and the buttons under it with it.
+        // Wrapped: on a phone a line that runs off the side widens the panel, and the buttons
+        // under it with it.
         ui.horizontal_wrapped(|ui| {
             ui.heading(who);
             ui.label((w.reservoir_n)(turn.reservoir));
