@@ -19,7 +19,7 @@ if (!hostBin) {
 const browsers = Math.min(10, Math.max(1, Number(browsersArg) || 3));
 const loads = Math.min(20, Math.max(2, Number(loadsArg) || 7));
 const { info } = await startHost(hostBin, pageFlags(bundle));
-const url = `${info.web[0]}/#${info.code.split("-")[0]}`;
+const url = `${info.web[0]}/#${info.code.split('-')[0]}`;
 const first = [];
 const later = [];
 for (let b = 0; b < browsers; b++) {
