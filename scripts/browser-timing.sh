@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A browser hand's own stamps, measured from outside the page (scripts/browser/timing.mjs):
 # the page's warm-up in headless Chromium, TRIALS grabs by key, click and touch with the
-# machine idle, then TRIALS with every core kept busy by a spinning process. Prints one JSON
+# machine idle, then TRIALS with every core kept busy by a spinning process (and, asked for,
+# `awake`: idle with the cores kept from halting, scripts/hogs.sh). Prints one JSON
 # line per condition (p50/p99 of each error, ms) and writes them to OUT/browser-timing.json.
 #
 #   [CONDITIONS="idle busy"] bash scripts/browser-timing.sh HOST_BINARY BUNDLE_DIR [TRIALS] [OUT]
@@ -19,6 +20,7 @@ mkdir -p "$OUT"
 : >"$OUT/browser-timing.json"
 for condition in ${CONDITIONS:-idle busy}; do
   [ "$condition" = busy ] && start_hogs
+  [ "$condition" = awake ] && start_pollers
   node scripts/browser/timing.mjs "$HOST" "$BUNDLE" "$TRIALS" "$condition" "$OUT/trials-$condition.json" |
     tee -a "$OUT/browser-timing.json"
   stop_hogs

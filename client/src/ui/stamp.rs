@@ -49,10 +49,9 @@ pub(crate) fn on_screen(ui: &egui::Ui, clock: &Arc<MonotonicClock>, then: impl F
     if waiting.len() == MOST_WAITING {
         waiting.remove(0);
     }
-    let stamp = move |up: Option<crate::platform::rt::Instant>| {
-        let now = clock.now_us();
-        then(up.map_or(now, |at| clock.at_us(at).min(now)));
-    };
+    // A page's frame may be up at a refresh still to come ([`crate::platform::display_time`]).
+    let stamp =
+        move |up: Option<crate::platform::rt::Instant>| then(up.map_or_else(|| clock.now_us(), |at| clock.at_us(at)));
     waiting.push(Waiting { frame: ui.ctx().cumulative_frame_nr(), stamp: Box::new(stamp) });
     ui.ctx().request_repaint();
 }

@@ -114,14 +114,14 @@ impl DrillUi {
         let key = ui.input(|i| KEYS.iter().copied().find(|k| i.key_pressed(*k)));
         let pressed = key.is_some();
         if let Phase::Cup { reveal_at } = self.phase {
-            if now < reveal_at {
+            // The reservoirs are drawn by the pass a race's would draw them in.
+            if !stamp::shows_now(ui, now, reveal_at) {
                 ui.heading(RichText::new(w.drill_cup).size(22.0));
                 ui.add_space(12.0);
                 cup(ui);
                 if pressed {
                     self.phase = Phase::Result { reaction_us: None, until: now + RESULT_MS * 1_000 };
                 }
-                ui.ctx().request_repaint_after(std::time::Duration::from_micros(reveal_at - now));
                 return;
             }
             self.phase = Phase::Reservoirs { drawn: false };
