@@ -185,7 +185,10 @@ host.kill('SIGINT');
   // that very time): such a pawn is no touch's.
   const GRAB_LIMIT_S = 8;
   const phoneDeadline = Date.now() + 4 * 60_000;
-  const { host: table, info: t, data } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '300',
+  // The host's bots at their own pace (700 ms: a quick person's hands). This script's hand
+  // reads the page's title and screen before it taps; against bots sped up to 140–270 ms it
+  // won no grab at all in some runs on a slow machine.
+  const { host: table, info: t, data } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '700',
     '--lift-delay-ms', '800', '--turn-timeout-s', '60', '--grab-timeout-s', String(GRAB_LIMIT_S), ...pageFlags(bundle)]);
   const player = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   await player.goto(`${t.web[0]}/?labels#${t.code.split('-')[0]}`);
