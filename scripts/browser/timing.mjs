@@ -118,10 +118,11 @@ cdp.on('Page.screencastFrame', (f) => {
   frames.push({ label: f.metadata.timestamp * 1000 - origin, coloured });
   if (frames.length > 4096) frames.splice(0, 2048);
 });
-// An eighth of the page's size is enough to tell a reservoir's colour, and the least work for
-// the browser while it captures. Chromium captures a frame only once the one before was
-// acknowledged (some 50 ms here), so the cup stays still until the reveal: its frame is then
-// the first the compositor makes, and the first captured.
+// An eighth of the page's size is enough to tell a reservoir's colour, and less for the browser
+// to encode while the page runs. Chromium captures a frame only once the one before was
+// acknowledged (some 50 ms a frame here), so it cannot follow a page that draws every refresh;
+// the warm-up's cup stays still until the reveal, whose frame is then the first the compositor
+// makes, and the first captured.
 const SCALE = 8;
 await cdp.send('Page.startScreencast', { format: 'png', everyNthFrame: 1, maxWidth: VIEW.width / SCALE, maxHeight: VIEW.height / SCALE });
 
