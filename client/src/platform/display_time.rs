@@ -165,12 +165,9 @@ impl DisplayTime {
     pub(crate) fn pass_started(&mut self, events: &[egui::Event]) -> Option<Instant> {
         self.drain();
         let now = Instant::now();
-        let source = self.source.as_deref();
-        let on_screen = self
-            .drawn
-            .take()
-            .zip(self.ended[1])
-            .map(|(drawn, ended)| source.map_or_else(|| drawn.max(ended).min(now), |s| s.up_at(drawn, ended, now)));
+        // Only a source reports frames: without one `drawn` is never set.
+        let drawn = self.drawn.take().zip(self.ended[1]);
+        let on_screen = self.source.as_deref().zip(drawn).map(|(s, (drawn, ended))| s.up_at(drawn, ended, now));
         self.pass.clear();
         let floor = self.ended[0].and_then(|e| e.checked_sub(SLACK));
         for event in events {

@@ -57,6 +57,16 @@ impl File {
     fn plain(&self) -> Option<&Arc<[u8]>> {
         self.bytes.get_or_init(|| self.gzip.as_deref().and_then(gunzip)).as_ref()
     }
+
+    /// What a browser is sent, and whether it is gzipped: the gzipped bytes to one that takes
+    /// them, without unpacking them (the module takes tens of milliseconds, on the thread that
+    /// also runs rooms); `None` when the bytes would not unpack.
+    fn for_browser(&self, takes_gzip: bool) -> Option<(&[u8], bool)> {
+        match &self.gzip {
+            Some(gzip) if takes_gzip => Some((gzip, true)),
+            _ => self.plain().map(|plain| (&plain[..], false)),
+        }
+    }
 }
 
 /// The largest file the page unpacks (its wasm is about 8 MB).
@@ -408,10 +418,9 @@ async fn serve(
     // readers are bounded as handshakes are, per address and in all.
     let _slot = slot;
     match bundle.get(&request.path) {
-        Some(file) => match (&file.gzip, request.gzip, file.plain()) {
-            (Some(gzip), true, _) => answer(&mut stream, "200 OK", file.kind, gzip, true).await?,
-            (_, _, Some(plain)) => answer(&mut stream, "200 OK", file.kind, plain, false).await?,
-            (_, _, None) => {
+        Some(file) => match file.for_browser(request.gzip) {
+            Some((body, gzipped)) => answer(&mut stream, "200 OK", file.kind, body, gzipped).await?,
+            None => {
                 let text =
                     "this host's page is damaged: ask a browser that takes gzip, or start the host with --web-page\n";
                 plain(&mut stream, "500 Internal Server Error", text).await?
@@ -780,10 +789,16 @@ Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrig
         assert!(bundle.has_page());
         let wasm = bundle.get("/bolide_web_bg.wasm").unwrap();
         assert_eq!(wasm.kind, "application/wasm");
-        assert_eq!(&wasm.plain().unwrap()[..4], b"\0asm");
+        // A browser that takes gzip is sent the bytes as built, and nothing is unpacked for it.
+        let (sent, gzipped) = wasm.for_browser(true).unwrap();
+        assert!(gzipped && sent.starts_with(&[0x1f, 0x8b]));
+        assert!(wasm.bytes.get().is_none(), "unpacked for a browser that takes gzip");
+        let (sent, gzipped) = wasm.for_browser(false).unwrap();
+        assert!(!gzipped && sent.starts_with(b"\0asm"));
         // Damaged bytes answer nothing rather than a panic.
         let mut damaged = Bundle::empty();
         damaged.insert_packed("/x.js", b"not gzip".to_vec());
-        assert!(damaged.get("/x.js").unwrap().plain().is_none());
+        assert!(damaged.get("/x.js").unwrap().for_browser(false).is_none());
+        assert_eq!(damaged.get("/x.js").unwrap().for_browser(true), Some((&b"not gzip"[..], true)));
     }
 }
