@@ -134,6 +134,14 @@ async fn the_browser_door_serves_only_its_page_from_memory_with_cross_origin_iso
         get(web, "GET /bolide_web_bg.wasm HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate, br\r\n\r\n");
     assert!(status.contains("200") && headers.contains("Content-Encoding: gzip"), "{status} {headers}");
     assert_eq!(body, b"as if gzipped", "a browser that takes gzip is sent the bundle's gzip");
+    // A browser that kept the module asks with its tag and is told it has it: no body.
+    let tag = headers.lines().find_map(|l| l.strip_prefix("ETag: ")).expect("the module's tag").to_string();
+    let (status, headers, body) =
+        get(web, &format!("GET /bolide_web_bg.wasm HTTP/1.1\r\nHost: x\r\nIf-None-Match: {tag}\r\n\r\n"));
+    assert!(status.contains("304") && headers.contains(&tag) && body.is_empty(), "{status} {headers}");
+    let (status, _, body) =
+        get(web, "GET /bolide_web_bg.wasm HTTP/1.1\r\nHost: x\r\nIf-None-Match: W/\"another\"\r\n\r\n");
+    assert!(status.contains("200") && body == wasm, "{status}: another tag is sent the module");
     let (status, _, _) = get(web, "GET /bolide_web_bg.wasm.gz HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(status.contains("404"), "the gzip is no file of its own: {status}");
     for path in ["/late.js", "/../Cargo.toml", "/%2e%2e/Cargo.toml", "//etc/passwd"] {

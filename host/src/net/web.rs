@@ -51,6 +51,21 @@ struct File {
     kind: &'static str,
     /// The same bytes gzipped, when the bundle has them (`NAME.gz` beside `NAME`).
     gzip: Option<Arc<[u8]>>,
+    /// Its entity tag (quoted), from the bytes it was given: a browser that kept the file asks
+    /// with it and is told it has it (sent weak, `W/`: the same for the gzipped and the plain
+    /// bytes).
+    tag: String,
+}
+
+/// What a browser's request for a file is answered.
+#[derive(Debug, PartialEq)]
+enum Reply<'a> {
+    /// The browser kept this very file: 304, no body.
+    Kept,
+    /// The body, and whether it is gzipped.
+    Body(&'a [u8], bool),
+    /// The bytes built into the host do not unpack.
+    Damaged,
 }
 
 impl File {
@@ -58,19 +73,34 @@ impl File {
         self.bytes.get_or_init(|| self.gzip.as_deref().and_then(gunzip)).as_ref()
     }
 
-    /// What a browser is sent, and whether it is gzipped: the gzipped bytes to one that takes
-    /// them, without unpacking them (the module takes tens of milliseconds, on the thread that
-    /// also runs rooms); `None` when the bytes would not unpack.
-    fn for_browser(&self, takes_gzip: bool) -> Option<(&[u8], bool)> {
+    /// What a browser is sent: nothing when it kept this very file (a guest who reloads the
+    /// page, or comes back the next night to the same host, has it at once and its browser
+    /// may keep the module compiled); else the gzipped bytes to one that takes them, without
+    /// unpacking them (the module takes tens of milliseconds, on the thread that also runs
+    /// rooms), or the plain bytes.
+    fn reply(&self, request: &Request) -> Reply<'_> {
+        let kept = request.if_none_match.as_deref().is_some_and(|tags| {
+            tags.split(',').map(str::trim).any(|t| t == "*" || t.trim_start_matches("W/") == self.tag)
+        });
         match &self.gzip {
-            Some(gzip) if takes_gzip => Some((gzip, true)),
-            _ => self.plain().map(|plain| (&plain[..], false)),
+            _ if kept => Reply::Kept,
+            Some(gzip) if request.gzip => Reply::Body(gzip, true),
+            _ => self.plain().map_or(Reply::Damaged, |plain| Reply::Body(plain, false)),
         }
     }
 }
 
 /// The largest file the page unpacks (its wasm is about 8 MB).
 const UNPACKED_LIMIT: u64 = 64 << 20;
+
+/// A weak entity tag for `bytes`: the same bytes, the same tag, in every run of this host.
+fn tag(bytes: &[u8]) -> String {
+    use std::hash::{Hash, Hasher};
+    // SipHash with its fixed keys: not a secret, only a name for these bytes.
+    let mut hasher = std::hash::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    format!("\"{:016x}-{:x}\"", hasher.finish(), bytes.len())
+}
 
 fn gunzip(gzip: &[u8]) -> Option<Arc<[u8]>> {
     use std::io::Read;
@@ -117,14 +147,16 @@ impl Bundle {
     /// Adds a file at `path` (`/index.html`, `/bolide_web_bg.wasm`).
     pub fn insert(&mut self, path: &str, bytes: Vec<u8>) {
         let kind = content_type(path);
+        let tag = tag(&bytes);
         let plain = Arc::new(OnceLock::from(Some(Arc::from(bytes))));
-        self.files.insert(path.to_string(), File { bytes: plain, kind, gzip: None });
+        self.files.insert(path.to_string(), File { bytes: plain, kind, gzip: None, tag });
     }
 
     /// Adds a file at `path` by its gzipped bytes alone, unpacked if a browser takes no gzip.
     fn insert_packed(&mut self, path: &str, gzip: Vec<u8>) {
         let kind = content_type(path);
-        self.files.insert(path.to_string(), File { bytes: Arc::default(), kind, gzip: Some(gzip.into()) });
+        let tag = tag(&gzip);
+        self.files.insert(path.to_string(), File { bytes: Arc::default(), kind, gzip: Some(gzip.into()), tag });
     }
 
     /// Gives the file at `path` its gzipped bytes (sent to a browser that takes gzip).
@@ -252,6 +284,8 @@ struct Request {
     origin: Option<String>,
     /// The browser takes a gzipped body.
     gzip: bool,
+    /// The tags of the copies the browser kept (`If-None-Match`).
+    if_none_match: Option<String>,
     /// Bytes read past the head.
     extra: usize,
 }
@@ -340,6 +374,7 @@ fn parse_head(buf: &[u8]) -> Result<Option<Request>, HeadError> {
         host: header("host"),
         origin: header("origin"),
         gzip: header("accept-encoding").is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip"))),
+        if_none_match: header("if-none-match"),
         extra: buf.len() - len,
     }))
 }
@@ -356,28 +391,27 @@ fn same_origin(request: &Request) -> bool {
 }
 
 /// Headers every answer carries: the page is cross-origin isolated (the browser's clock then
-/// runs at its finest resolution), is never sniffed as another type, and is never cached (a
-/// new release of the host serves a new page).
+/// runs at its finest resolution), is never sniffed as another type, and is asked for again at
+/// every load (a browser that kept a file is told so by its tag; a new release's page has new
+/// tags).
 const COMMON: &str = "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n\
      Cross-Origin-Resource-Policy: same-origin\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n\
      Connection: close\r\n";
 
-async fn answer(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8], gzip: bool) -> std::io::Result<()> {
-    let encoding = if gzip { "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n" } else { "" };
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{encoding}{COMMON}\r\n",
-        body.len()
-    );
+/// Sends `status`, the `headers` lines given, the common ones and `body` (none after a 304).
+async fn answer(stream: &mut TcpStream, status: &str, headers: &str, body: Option<&[u8]>) -> std::io::Result<()> {
+    let length = body.map(|b| format!("Content-Length: {}\r\n", b.len())).unwrap_or_default();
+    let head = format!("HTTP/1.1 {status}\r\n{headers}{length}{COMMON}\r\n");
     let send = async {
         stream.write_all(head.as_bytes()).await?;
-        stream.write_all(body).await?;
+        stream.write_all(body.unwrap_or_default()).await?;
         stream.shutdown().await
     };
     tokio::time::timeout(SEND_DEADLINE, send).await.unwrap_or_else(|_| Err(std::io::ErrorKind::TimedOut.into()))
 }
 
 async fn plain(stream: &mut TcpStream, status: &str, text: &str) -> anyhow::Result<()> {
-    answer(stream, status, "text/plain; charset=utf-8", text.as_bytes(), false).await?;
+    answer(stream, status, "Content-Type: text/plain; charset=utf-8\r\n", Some(text.as_bytes())).await?;
     Ok(())
 }
 
@@ -418,9 +452,15 @@ async fn serve(
     // readers are bounded as handshakes are, per address and in all.
     let _slot = slot;
     match bundle.get(&request.path) {
-        Some(file) => match file.for_browser(request.gzip) {
-            Some((body, gzipped)) => answer(&mut stream, "200 OK", file.kind, body, gzipped).await?,
-            None => {
+        Some(file) => match file.reply(&request) {
+            Reply::Kept => answer(&mut stream, "304 Not Modified", &format!("ETag: W/{}\r\n", file.tag), None).await?,
+            Reply::Body(body, gzipped) => {
+                let encoding = if gzipped { "Content-Encoding: gzip\r\n" } else { "" };
+                let vary = if file.gzip.is_some() { "Vary: Accept-Encoding\r\n" } else { "" };
+                let headers = format!("Content-Type: {}\r\nETag: W/{}\r\n{encoding}{vary}", file.kind, file.tag);
+                answer(&mut stream, "200 OK", &headers, Some(body)).await?
+            }
+            Reply::Damaged => {
                 let text =
                     "this host's page is damaged: ask a browser that takes gzip, or start the host with --web-page\n";
                 plain(&mut stream, "500 Internal Server Error", text).await?
@@ -783,6 +823,11 @@ Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrig
         assert!(bundle.get("/etc/passwd").is_none());
     }
 
+    /// A browser's request for `path`, with the head lines given, as the door parses it.
+    fn request(path: &str, lines: &str) -> Request {
+        parse_head(format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:47118\r\n{lines}\r\n").as_bytes()).unwrap().unwrap()
+    }
+
     #[test]
     fn the_page_built_in_unpacks_its_module_for_a_browser_without_gzip() {
         let bundle = Bundle::built_in();
@@ -790,15 +835,40 @@ Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrig
         let wasm = bundle.get("/bolide_web_bg.wasm").unwrap();
         assert_eq!(wasm.kind, "application/wasm");
         // A browser that takes gzip is sent the bytes as built, and nothing is unpacked for it.
-        let (sent, gzipped) = wasm.for_browser(true).unwrap();
-        assert!(gzipped && sent.starts_with(&[0x1f, 0x8b]));
+        let Reply::Body(sent, true) = wasm.reply(&request("/bolide_web_bg.wasm", "Accept-Encoding: gzip, br\r\n"))
+        else {
+            panic!("no gzipped module")
+        };
+        assert!(sent.starts_with(&[0x1f, 0x8b]));
         assert!(wasm.bytes.get().is_none(), "unpacked for a browser that takes gzip");
-        let (sent, gzipped) = wasm.for_browser(false).unwrap();
-        assert!(!gzipped && sent.starts_with(b"\0asm"));
+        let Reply::Body(sent, false) = wasm.reply(&request("/bolide_web_bg.wasm", "")) else { panic!("no module") };
+        assert!(sent.starts_with(b"\0asm"));
         // Damaged bytes answer nothing rather than a panic.
         let mut damaged = Bundle::empty();
         damaged.insert_packed("/x.js", b"not gzip".to_vec());
-        assert!(damaged.get("/x.js").unwrap().for_browser(false).is_none());
-        assert_eq!(damaged.get("/x.js").unwrap().for_browser(true), Some((&b"not gzip"[..], true)));
+        let x = damaged.get("/x.js").unwrap();
+        assert_eq!(x.reply(&request("/x.js", "")), Reply::Damaged);
+        assert_eq!(x.reply(&request("/x.js", "Accept-Encoding: gzip\r\n")), Reply::Body(b"not gzip", true));
+    }
+
+    #[test]
+    fn a_browser_that_kept_a_file_is_told_so_by_its_tag_and_sent_it_when_it_changed() {
+        let mut bundle = Bundle::empty();
+        bundle.insert("/index.html", b"<html>".to_vec());
+        let page = bundle.get("/").unwrap();
+        let tag = page.tag.clone();
+        let gzip = "Accept-Encoding: gzip\r\n";
+        for kept in [format!("W/{tag}"), tag.clone(), format!("\"other\", W/{tag}"), "*".to_string()] {
+            assert_eq!(page.reply(&request("/", &format!("{gzip}If-None-Match: {kept}\r\n"))), Reply::Kept, "{kept}");
+        }
+        // Another release's page (or a tag made up) is sent whole.
+        assert_eq!(page.reply(&request("/", "If-None-Match: W/\"0-6\"\r\n")), Reply::Body(b"<html>", false));
+        let mut next = Bundle::empty();
+        next.insert("/index.html", b"<html lang=fr>".to_vec());
+        assert_ne!(next.get("/").unwrap().tag, tag);
+        assert_eq!(
+            Bundle::built_in().get("/bolide_web_bg.wasm").unwrap().tag,
+            Bundle::built_in().get("/bolide_web_bg.wasm").unwrap().tag
+        );
     }
 }
