@@ -74,8 +74,7 @@ impl File {
     }
 
     /// What a browser is sent: nothing when it kept this very file (a guest who reloads the
-    /// page, or comes back the next night to the same host, has it at once and its browser
-    /// may keep the module compiled); else the gzipped bytes to one that takes them, without
+    /// page, or comes back the next night to the same host, is not sent 2 MB again); else the gzipped bytes to one that takes them, without
     /// unpacking them (the module takes tens of milliseconds, on the thread that also runs
     /// rooms), or the plain bytes.
     fn reply(&self, request: &Request) -> Reply<'_> {
