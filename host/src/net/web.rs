@@ -74,22 +74,24 @@ impl File {
     }
 
     /// What a browser is sent: nothing when it kept this very file (a guest who reloads the
-    /// page, or comes back the next night to the same host, is not sent 2 MB again); else the gzipped bytes to one that takes them, without
-    /// unpacking them (the module takes tens of milliseconds, on the thread that also runs
-    /// rooms), or the plain bytes.
+    /// page, or comes back the next night to the same host, is not sent 2 MB again); else the
+    /// gzipped bytes to one that takes them, without unpacking them (the module takes tens of
+    /// milliseconds, on the thread that also runs rooms), or the plain bytes.
     fn reply(&self, request: &Request) -> Reply<'_> {
         let kept = request.if_none_match.as_deref().is_some_and(|tags| {
             tags.split(',').map(str::trim).any(|t| t == "*" || t.trim_start_matches("W/") == self.tag)
         });
+        if kept {
+            return Reply::Kept;
+        }
         match &self.gzip {
-            _ if kept => Reply::Kept,
             Some(gzip) if request.gzip => Reply::Body(gzip, true),
             _ => self.plain().map_or(Reply::Damaged, |plain| Reply::Body(plain, false)),
         }
     }
 }
 
-/// The largest file the page unpacks (its wasm is about 8 MB).
+/// The largest file the page unpacks (its wasm is about 5.4 MB).
 const UNPACKED_LIMIT: u64 = 64 << 20;
 
 /// A weak entity tag for `bytes`: the same bytes, the same tag, in every run of this host.
