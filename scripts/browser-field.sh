@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # A mixed table in a fairness field run: two seats in Chromium (the page the host serves) and
-# two native `bolide-bot --fairness-test` laptops against `bolide-host serve --fairness-test`,
-# on loopback (scripts/browser/field.mjs). Writes the host's report and a summary to OUT; fails
-# unless every pair 1 ms or more apart was ordered right but where a request was clamped (a page's late
-# frame on this machine), with enough pairs where the pages' stamps were trusted.
+# two native `bolide-bot --fairness-test` laptops against `bolide-host serve --fairness-test`
+# (scripts/browser/field.mjs), the host at a LAN's address in a network namespace of its own
+# (scripts/lan.sh; ORIGIN=loopback: on 127.0.0.1). Writes the host's report and a summary to
+# OUT; fails unless every pair 1 ms or more apart was ordered right but where a request was
+# clamped (a page's late frame on this machine), with enough pairs where the pages' stamps were
+# trusted.
 #
-#   bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
+#   [ORIGIN=loopback] bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:?host binary}
@@ -14,4 +16,7 @@ BUNDLE=${3:?bundle dir}
 OUT=${4:-$(mktemp -d)}
 source scripts/browser-lib.sh
 browser_ready "browser field run"
+source scripts/lan.sh
+trap lan_down EXIT
+[ "${ORIGIN:-lan}" = loopback ] || lan_up "browser field run" || true
 node scripts/browser/field.mjs "$HOST" "$BOT" "$BUNDLE" "$OUT"

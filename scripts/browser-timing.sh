@@ -5,7 +5,7 @@
 # `awake`: idle with the cores kept from halting, scripts/hogs.sh). Prints one JSON
 # line per condition (p50/p99 of each error, ms) and writes them to OUT/browser-timing.json.
 #
-#   [CONDITIONS="idle busy"] bash scripts/browser-timing.sh HOST_BINARY BUNDLE_DIR [TRIALS] [OUT]
+#   [CONDITIONS="idle busy"] [ORIGIN=loopback] bash scripts/browser-timing.sh HOST_BINARY BUNDLE_DIR [TRIALS] [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:?host binary}
@@ -15,7 +15,11 @@ OUT=${4:-$(mktemp -d)}
 source scripts/browser-lib.sh
 browser_ready "browser timing"
 source scripts/hogs.sh
-trap stop_hogs EXIT
+source scripts/lan.sh
+trap 'stop_hogs; lan_down' EXIT
+# The page at a LAN's address, as a guest's (its clock coarsened: scripts/lan.sh), unless
+# ORIGIN=loopback asks for 127.0.0.1 (a secure context, cross-origin isolated: 5 µs).
+[ "${ORIGIN:-lan}" = loopback ] || lan_up "browser timing" || true
 mkdir -p "$OUT"
 : >"$OUT/browser-timing.json"
 for condition in ${CONDITIONS:-idle busy}; do

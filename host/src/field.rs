@@ -25,6 +25,9 @@ pub struct FieldLaptop {
     pub matched: usize,
     /// Matched requests whose claim the host's bounds changed (an honest laptop's should not).
     pub clamped: usize,
+    /// Its first requests of a moment that came after a verdict no longer waiting for it (it
+    /// stalled or went silent: an honest laptop's that the network or its own load held up).
+    pub unwaited: usize,
     /// |the reaction the host judged − the laptop's own|, ms, over its matched requests.
     pub photo_finish_error_ms: Percentiles,
     /// Contested pairs 1 ms or more apart with one of its requests and neither request
@@ -60,9 +63,11 @@ pub struct FieldReport {
     /// |judged − true| reaction over every matched request, ms.
     pub photo_finish_error_ms: Percentiles,
     pub laptops: Vec<FieldLaptop>,
-    /// Pairs the host ordered wrong, and of those, pairs where a request had been clamped.
+    /// Pairs the host ordered wrong; of those, pairs where a request had been clamped, and
+    /// pairs whose faster request came after a verdict that no longer waited for its seat.
     pub wrong_pairs: usize,
     pub wrong_pairs_clamped: usize,
+    pub wrong_pairs_unwaited: usize,
     /// Every pair the host ordered wrong, as the host saw it: an engineer reads why.
     pub wrong: Vec<WrongPair>,
     /// What this report cannot know on a real network.
@@ -76,11 +81,15 @@ pub struct WrongPair {
     pub first: Judged,
     pub faster: Judged,
     /// Why, as far as the host's log tells: `clamped` (a claim bounded, fairness.md §5 and
-    /// §7), `a tie (a seeded draw)` (closer than the tie margin), `arrived after the verdict`
-    /// (the faster request came once the other was committed: its seat had gone silent past
-    /// the cut-off), or `unexplained`.
+    /// §7), `a tie (a seeded draw)` (closer than the tie margin), `arrived after a verdict
+    /// that no longer waited for its seat` (the faster request came once the other was
+    /// committed, its seat silent past the cut-off or beating without vouching past it:
+    /// §4), or `unexplained` (a verdict that waited for a seat is never before its requests).
     pub why: &'static str,
 }
+
+/// [`WrongPair::why`] for a faster request its seat sent too late to be waited for.
+const UNWAITED: &str = "arrived after a verdict that no longer waited for its seat";
 
 /// One request of a wrong pair: the laptop's own reaction, the host's, what its bounds added,
 /// and when it arrived and was committed (host clock, ms after the moment opened).
@@ -207,6 +216,7 @@ pub fn report<A: Copy>(
             lines: field.lines.len(),
             matched,
             clamped,
+            unwaited: 0,
             photo_finish_error_ms: percentiles(errors),
             trusted_pairs: 0,
             trusted_right: 0,
@@ -222,6 +232,7 @@ pub fn report<A: Copy>(
                 lines: 0,
                 matched: 0,
                 clamped: 0,
+                unwaited: 0,
                 photo_finish_error_ms: percentiles(Vec::new()),
                 trusted_pairs: 0,
                 trusted_right: 0,
@@ -242,7 +253,7 @@ pub fn report<A: Copy>(
     }
     let mut tally = Tally::default();
     let mut kinds: BTreeMap<&'static str, Tally> = BTreeMap::new();
-    let (mut wrong, mut wrong_clamped) = (0, 0);
+    let (mut wrong, mut wrong_clamped, mut wrong_unwaited) = (0, 0, 0);
     let mut wrong_pairs = Vec::new();
     for scored in moments.values() {
         for (i, a) in scored.iter().enumerate() {
@@ -274,17 +285,32 @@ pub fn report<A: Copy>(
                         "clamped"
                     } else if first.record.tie {
                         "a tie (a seeded draw)"
-                    } else if faster.record.arrival_us > first.record.committed_us {
-                        "arrived after the verdict"
+                    } else if faster.record.arrival_us > first.record.committed_us
+                        && first.record.unwaited.contains(faster.record.seat)
+                    {
+                        UNWAITED
                     } else {
                         "unexplained"
                     };
+                    wrong_unwaited += usize::from(why == UNWAITED);
                     wrong_pairs.push(WrongPair {
                         moment: ra.moment,
                         first: Judged::of(first),
                         faster: Judged::of(faster),
                         why,
                     });
+                }
+            }
+        }
+    }
+    for scored in moments.values() {
+        for late in scored {
+            let (seat, arrival) = (late.record.seat, late.record.arrival_us);
+            let moment = late.record.moment;
+            let passed_over = |v: &&FairRecord<A>| v.moment == moment && v.judged && v.committed_us < arrival;
+            if records.iter().filter(passed_over).any(|v| v.unwaited.contains(seat)) {
+                for l in laptops.iter_mut().filter(|l| l.seat == seat.0) {
+                    l.unwaited += 1;
                 }
             }
         }
@@ -315,6 +341,7 @@ pub fn report<A: Copy>(
         laptops,
         wrong_pairs: wrong,
         wrong_pairs_clamped: wrong_clamped,
+        wrong_pairs_unwaited: wrong_unwaited,
         wrong: wrong_pairs,
         unknowable: UNKNOWABLE.to_vec(),
     }
@@ -400,12 +427,13 @@ pub fn table(report: &FieldReport) -> String {
             )
         });
         out.push_str(&format!(
-            "  seat {}{}: {} requests, {} matched, {} clamped, photo finish error p99 {:.3} ms; {path}{}\n",
+            "  seat {}{}: {} requests, {} matched, {} clamped, {} not waited for, photo finish error p99 {:.3} ms; {path}{}\n",
             l.seat,
             if l.name.is_empty() { String::new() } else { format!(" ({})", l.name) },
             l.lines,
             l.matched,
             l.clamped,
+            l.unwaited,
             l.photo_finish_error_ms.p99,
             l.problem.as_ref().map_or(String::new(), |p| format!(" — {p}")),
         ));
@@ -417,6 +445,7 @@ pub fn table(report: &FieldReport) -> String {
 mod tests {
     use super::*;
     use crate::room::Clamp;
+    use bolide_table::Seats;
     use bolide_table::wire::{FieldCall, FieldLine};
 
     fn record(moment: u64, seat: u8, seq: u32, reaction_us: u64, arrival_us: u64) -> FairRecord<u8> {
@@ -435,6 +464,7 @@ mod tests {
             reveal_us: 0,
             offset_est_us: Some(0),
             timed: true,
+            unwaited: Seats::default(),
         }
     }
 
@@ -499,5 +529,29 @@ mod tests {
             table.contains("seat 0 (Robot 0): 1 requests, 1 matched, 0 clamped")
                 && table.contains("seat 2: 0 requests")
         );
+    }
+
+    #[test]
+    fn fairness_4_a_faster_request_after_a_verdict_that_no_longer_waited_for_its_seat_is_said_so() {
+        // Two grabs alike: Anne (seat 0) 2 ms quicker than Bob on her own clock, her request
+        // arriving long after the verdict on Bob's. In the first the verdict no longer waited
+        // for Anne (her laptop stalled); in the second it did, and nothing explains it.
+        let mut records = vec![
+            record(1, 1, 1, 250_000, 8_000),
+            record(1, 0, 1, 248_000, 300_000),
+            record(2, 1, 2, 250_000, 8_000),
+            record(2, 0, 2, 248_000, 300_000),
+        ];
+        records[0].unwaited = Seats::one(Seat(0));
+        let anne = handed(0, &[(1, 0, 248_000), (2, 0, 248_000)], &[]);
+        let bob = handed(1, &[(1, 0, 250_000), (2, 0, 250_000)], &[]);
+        let expected = [(Seat(0), String::new()), (Seat(1), String::new())];
+        let log = HostLog { records: &records, calls: &[] };
+        let r = report("test", log, &[anne, bob], &expected, |a, b| (a == b).then_some("grab"));
+        let why: Vec<_> = r.wrong.iter().map(|w| (w.moment, w.faster.seat, w.why)).collect();
+        assert_eq!(why, [(1, 0, UNWAITED), (2, 0, "unexplained")]);
+        assert_eq!((r.wrong_pairs, r.wrong_pairs_clamped, r.wrong_pairs_unwaited), (2, 0, 1));
+        assert_eq!((r.laptops[0].unwaited, r.laptops[1].unwaited), (1, 0));
+        assert!(table(&r).contains("seat 0 (Robot 0): 2 requests, 2 matched, 0 clamped, 1 not waited for"));
     }
 }

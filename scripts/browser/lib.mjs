@@ -10,12 +10,19 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { decodePng } from './png.mjs';
 
-/// `bolide-host serve ARGS --json` on loopback, with a data folder of its own; resolves to
-/// { host (the child), info (its JSON line), log() (its stderr so far), data (its folder) }.
+/// Where the host listens: on loopback, or in the network namespace scripts/lan.sh made (a
+/// LAN's address, where a page is no secure context, as on a game night).
+export const hostAddress = process.env.BOLIDE_HOST_ADDR ?? '127.0.0.1';
+
+/// `bolide-host serve ARGS --json` at `hostAddress`, with a data folder of its own; resolves
+/// to { host (the child), info (its JSON line), log() (its stderr so far), data (its folder) }.
 export async function startHost(hostBin, args) {
   const data = mkdtempSync(join(tmpdir(), 'bolide-browser-'));
-  const host = spawn(hostBin, ['serve', '--bind', '127.0.0.1:0', '--json', '--no-mdns', '--data-dir', data, ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+  const serve = [hostBin, 'serve', '--bind', `${hostAddress}:0`, '--json', '--no-mdns', '--data-dir', data, ...args];
+  // `ip netns exec` runs the host in its own process (it execs), so killing it kills the host.
+  const netns = process.env.BOLIDE_HOST_NETNS;
+  const [command, ...rest] = netns ? ['ip', 'netns', 'exec', netns, ...serve] : serve;
+  const host = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   host.stderr.on('data', (d) => { log += d; });
   process.on('exit', () => host.kill('SIGKILL'));
@@ -43,6 +50,22 @@ export async function launchChromium() {
   browser.newPage = async (options) => { const page = await newPage(options); watch(page); return page; };
   browser.newContext = async (options) => { const context = await newContext(options); context.on('page', watch); return context; };
   return browser;
+}
+
+/// What clock a page runs on: whether it is a secure context and cross-origin isolated, and
+/// the least step `performance.now()` takes (µs): 5 isolated, Chromium's 100 elsewhere (a LAN's
+/// address is no secure context, so COOP/COEP cannot isolate it).
+export async function pageClock(page) {
+  return page.evaluate(() => {
+    let least = Infinity;
+    let last = performance.now();
+    for (let i = 0; i < 200_000; i++) {
+      const t = performance.now();
+      if (t !== last) least = Math.min(least, t - last);
+      last = t;
+    }
+    return { secure: isSecureContext, isolated: crossOriginIsolated, step_us: Math.round(least * 1000) };
+  });
 }
 
 /// Waits until the page's title matches `pattern` (the page names its screen there).

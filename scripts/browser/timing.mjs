@@ -19,7 +19,7 @@
 //
 // Bounded: every wait has a deadline; the run, 4 s a trial and 2 minutes more.
 
-import { startHost, launchChromium, until, nowNs, lineUpClocks, summary, pageFlags } from './lib.mjs';
+import { startHost, launchChromium, until, nowNs, lineUpClocks, summary, pageFlags, pageClock } from './lib.mjs';
 import { decodePng } from './png.mjs';
 import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -102,6 +102,8 @@ const wait = async (pred, ms, what) => {
 await page.goto(`${info.web[0]}/?log=bolide::drill,bolide_client::ui::stamp#${info.code.split('-')[0]}`);
 await until(page, /^Bolide$/, 'start page', deadline);
 const cdp = await context.newCDPSession(page);
+const clock = await pageClock(page);
+// Not cross-origin isolated, `timeOrigin` is coarsened too: the labels' offset is within a step.
 const origin = await page.evaluate(() => performance.timeOrigin);
 const { offsetNs, uncertaintyMs } = await lineUpClocks(cdp);
 /// The page's time (ms of `performance.now()`) on this process's clock, in ns.
@@ -211,7 +213,7 @@ writeFileSync(trialsJson, JSON.stringify(rows));
 await browser.close();
 const by = (kind) => summary(rows.filter((r) => r.kind === kind).map((r) => r.input_ms));
 console.log(JSON.stringify({
-  label, trials: rows.length, missed, instrument_real_time: instrument,
+  label, trials: rows.length, missed, instrument_real_time: instrument, page: info.web[0], page_clock: clock,
   input_stamped_by: systemStamp ? 'system (the instant sent)' : 'Chromium, on the DevTools command', refresh_interval_ms: Math.round(interval * 1000) / 1000,
   clock_offset_uncertainty_ms: Math.round(uncertaintyMs * 1000) / 1000,
   shown_error_ms: summary(rows.map((r) => r.shown_ms)),

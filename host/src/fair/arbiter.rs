@@ -15,7 +15,7 @@
 //! it costs each seat its own latency plus one heartbeat. Reactions closer than the tie margin
 //! are a tie, decided by a seeded draw that is logged.
 
-use bolide_table::Seat;
+use bolide_table::{Seat, Seats};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -229,6 +229,17 @@ impl<A: Copy> MomentArbiter<A> {
             .min()
     }
 
+    /// Competing seats a verdict committed now does not wait for: silent past the cut-off,
+    /// or beating without vouching past the least request until it stopped waiting
+    /// ([`LogLine::CutOff`], [`LogLine::Stalled`]). A faster request one of them sends later is
+    /// judged after that verdict: the report says so rather than counting it unexplained.
+    pub fn not_waited_for(&self) -> Seats {
+        (0..self.seats.len())
+            .filter(|&i| self.seats[i].competing && (self.seats[i].cut_off || self.seats[i].stalled))
+            .map(|i| Seat(i as u8))
+            .collect()
+    }
+
     /// Seats the moment stopped waiting for while they kept beating ([`LogLine::Stalled`]).
     pub fn stalled(&self) -> impl Iterator<Item = Seat> + '_ {
         self.log.iter().filter_map(|l| match l {
@@ -373,6 +384,21 @@ mod tests {
         let v = a.poll(SILENCE + 1).unwrap();
         assert_eq!(v.request.seat, Seat(0));
         assert!(matches!(a.log[0], LogLine::CutOff { seat: Seat(1), .. }));
+    }
+
+    #[test]
+    fn fairness_4_a_verdict_names_the_seats_it_no_longer_waited_for() {
+        // Seat 1 silent, seat 2 beating without ever vouching past the request, seat 3 past it.
+        let mut a = MomentArbiter::new(4, &[Seat(0), Seat(1), Seat(2), Seat(3)], 0, 1, TIE, SILENCE);
+        a.request(req(0, 1, 250_000, 251_000), 251_000);
+        a.heartbeat(Seat(3), 400_000, 260_000);
+        for now in (300_000..=SILENCE).step_by(100_000) {
+            a.heartbeat(Seat(2), 10_000, now);
+        }
+        assert!(a.not_waited_for().is_empty(), "every seat still waited for");
+        let v = a.poll(250_000 + TIE + SILENCE + 1).unwrap();
+        assert_eq!(v.request.seat, Seat(0));
+        assert_eq!(a.not_waited_for(), [Seat(1), Seat(2)].into_iter().collect());
     }
 
     #[test]

@@ -391,10 +391,12 @@ fn same_origin(request: &Request) -> bool {
     }
 }
 
-/// Headers every answer carries: the page is cross-origin isolated (the browser's clock then
-/// runs at its finest resolution), is never sniffed as another type, and is asked for again at
-/// every load (a browser that kept a file is told so by its tag; a new release's page has new
-/// tags).
+/// Headers every answer carries: the page is cross-origin isolated where the browser allows it
+/// (its clock then runs at its finest: 5 µs) — only in a secure context, a page opened on the
+/// host's own laptop by 127.0.0.1; a guest's, at a LAN's address over plain HTTP, is not, and
+/// its clock is coarsened (Chromium's 100 µs, measured by `scripts/browser-timing.sh`) —, is
+/// never sniffed as another type, and is asked for again at every load (a browser that kept a
+/// file is told so by its tag; a new release's page has new tags).
 const COMMON: &str = "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n\
      Cross-Origin-Resource-Policy: same-origin\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n\
      Connection: close\r\n";

@@ -11,7 +11,7 @@ use crate::fair::{
     bound_claim,
 };
 use bolide_table::wire::{MAX_FRAME_LEAD_US, Shown};
-use bolide_table::{MOMENT_REQUESTS, Release, Seat, TIE_US, TableRefusal};
+use bolide_table::{MOMENT_REQUESTS, Release, Seat, Seats, TIE_US, TableRefusal};
 use std::collections::BTreeMap;
 
 /// How long before the reveal instant the reservoirs leave for a client, on top of its
@@ -163,6 +163,9 @@ pub struct FairRecord<A> {
     /// host plays (a bot or a stand-in), timed on the host's clock. (An untimed request while
     /// a moment is open is refused: `TableRefusal::Untimed`.)
     pub timed: bool,
+    /// Competing seats this verdict did not wait for (silent past the cut-off, or stalled:
+    /// `MomentArbiter::not_waited_for`): a faster request from one of them came too late.
+    pub unwaited: Seats,
 }
 
 pub(super) struct Fairness<A> {
@@ -857,6 +860,7 @@ impl<A: Copy> Fairness<A> {
             reveal_us: m.map_or(0, |m| m.opens),
             timed,
             offset_est_us: conn.and_then(|c| self.clock(c)).map(|c| c.offset_at(now) as i64),
+            unwaited: m.map_or_else(Seats::default, |m| m.arbiter.not_waited_for()),
         }
     }
 
