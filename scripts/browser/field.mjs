@@ -141,9 +141,12 @@ if (r.laptops.length !== 4) problems.push(`${r.laptops.length} laptops in the re
 const far = r.buckets.filter((b) => b.gap_ms[0] >= 1.0);
 const farPairs = far.reduce((n, b) => n + b.pairs, 0);
 const farWrong = far.reduce((n, b) => n + Math.round(b.pairs * (1 - (b.accuracy ?? 1))), 0);
+// Each wrong pair on its own: one 1 ms or more apart only with its reason (a clamped tie below
+// a millisecond elsewhere excuses nothing).
+const unexcused = (r.wrong ?? []).filter((w) => Math.abs(w.first.true_ms - w.faster.true_ms) >= 1.0
+  && w.why !== 'clamped' && w.why !== 'arrived after a verdict that no longer waited for its seat');
 if (farPairs < 5) problems.push(`only ${farPairs} pairs 1 ms or more apart`);
-const excused = r.wrong_pairs_clamped + r.wrong_pairs_unwaited;
-if (farWrong > excused) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong, ${r.wrong_pairs_clamped} of them with a clamped request, ${r.wrong_pairs_unwaited} after a verdict that no longer waited for the faster one`);
+if (unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong, ${unexcused.length} of them neither with a clamped request nor after a verdict that no longer waited for the faster one`);
 const summary = {
   moments: r.moments, pairs: r.pairs, accuracy: r.accuracy, pairs_at_least_1ms: farPairs, wrong_at_least_1ms: farWrong,
   resolution_ms: r.resolution_ms, commit_delay_ms: r.commit_delay_ms, photo_finish_error_ms: r.photo_finish_error_ms,

@@ -100,27 +100,31 @@ fn field_run(name: &str, bind: &str, host_ns: Option<&str>, bot_ns: [Option<&str
 /// or more apart ordered right, the report's figures present. One allowance for a machine
 /// running the whole test suite at once: a laptop process stalled between stamping a request and
 /// sending it past what its path allows is clamped by the host (that is the bound at work, and
-/// the report counts it); a pair is excused only when one of its requests was, and such
-/// requests stay rare.
+/// the report counts it), or, stalled longer, is no longer waited for; a pair is excused only
+/// when the report says one of these of it, and such requests stay rare.
 fn check(report: &serde_json::Value, table: &str) {
     let laptops = report["laptops"].as_array().unwrap();
     assert_eq!(laptops.len(), 3, "{table}");
-    let (mut matched, mut clamped) = (0, 0);
+    let (mut matched, mut held) = (0, 0);
     for l in laptops {
         assert!(l["problem"].is_null() && l["matched"].as_u64() > Some(0), "{l}\n{table}");
         assert!(l["path"]["owd_max_us"].is_u64() && l["path"]["clock_samples"].as_u64() > Some(10), "{l}");
         assert!(l["photo_finish_error_ms"]["p50"].as_f64() < Some(0.1), "{l}");
         matched += l["matched"].as_u64().unwrap();
-        clamped += l["clamped"].as_u64().unwrap();
+        held += l["clamped"].as_u64().unwrap() + l["unwaited"].as_u64().unwrap();
     }
-    assert!(clamped * 10 <= matched, "{clamped} of {matched} honest requests clamped: {table}");
+    assert!(held * 10 <= matched, "{held} of {matched} honest requests clamped or not waited for: {table}");
     let buckets = report["buckets"].as_array().unwrap();
     let at_least_1ms: Vec<_> = buckets.iter().filter(|b| b["gap_ms"][0].as_f64() >= Some(1.0)).collect();
     let pairs: u64 = at_least_1ms.iter().map(|b| b["pairs"].as_u64().unwrap()).sum();
     assert!(pairs >= 5, "too few pairs 1 ms or more apart to judge: {table}");
-    let excused = report["wrong_pairs"] == report["wrong_pairs_clamped"];
-    for b in at_least_1ms.iter().filter(|b| b["pairs"].as_u64() > Some(0)) {
-        assert!(b["accuracy"].as_f64() == Some(1.0) || excused, "{b}\n{table}");
+    // Each pair ordered wrong on its own: one 1 ms or more apart only with its reason (a tie
+    // below a millisecond elsewhere in the run excuses nothing).
+    for w in report["wrong"].as_array().unwrap() {
+        let gap_ms = (w["first"]["true_ms"].as_f64().unwrap() - w["faster"]["true_ms"].as_f64().unwrap()).abs();
+        let why = w["why"].as_str().unwrap_or_default();
+        let excused = why == "clamped" || why == "arrived after a verdict that no longer waited for its seat";
+        assert!(gap_ms < 1.0 || excused, "{w}\n{table}");
     }
     let figures = report["commit_delay_ms"]["p99"].is_f64() && report["photo_finish_error_ms"]["p99"].is_f64();
     assert!(figures && report["unknowable"].as_array().is_some_and(|u| !u.is_empty()), "{report}");
