@@ -4,8 +4,8 @@
 # (scripts/browser/field.mjs), the host at a LAN's address in a network namespace of its own
 # (scripts/lan.sh; ORIGIN=loopback: on 127.0.0.1). Writes the host's report and a summary to
 # OUT; fails unless every pair 1 ms or more apart was ordered right but where a request was
-# clamped (a page's late frame on this machine), with enough pairs where the pages' stamps were
-# trusted.
+# clamped (a page's late frame on this machine) or came after a verdict that no longer waited for
+# its seat, with enough pairs where the pages' stamps were trusted.
 #
 #   [ORIGIN=loopback] bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
 set -euo pipefail

@@ -88,8 +88,9 @@ pub struct WrongPair {
     pub why: &'static str,
 }
 
-/// [`WrongPair::why`] for a faster request its seat sent too late to be waited for.
-const UNWAITED: &str = "arrived after a verdict that no longer waited for its seat";
+/// [`WrongPair::why`] for a faster request its seat sent too late to be waited for (checks
+/// that read the report's JSON compare with it).
+pub const UNWAITED: &str = "arrived after a verdict that no longer waited for its seat";
 
 /// One request of a wrong pair: the laptop's own reaction, the host's, what its bounds added,
 /// and when it arrived and was committed (host clock, ms after the moment opened).
