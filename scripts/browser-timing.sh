@@ -4,8 +4,10 @@
 # machine idle, then TRIALS with every core kept busy by a spinning process (and, asked for,
 # `awake`: idle with the cores kept from halting, scripts/hogs.sh). Prints one JSON
 # line per condition (p50/p99 of each error, ms) and writes them to OUT/browser-timing.json.
+# PAGE_CLOCK=floor-1ms or jitter-1ms gives the page Safari's or Firefox's coarser clock
+# (scripts/browser/lib.mjs, `emulatePageClock`).
 #
-#   [CONDITIONS="idle busy"] [ORIGIN=loopback] bash scripts/browser-timing.sh HOST_BINARY BUNDLE_DIR [TRIALS] [OUT]
+#   [CONDITIONS="idle busy"] [ORIGIN=loopback] [PAGE_CLOCK=floor-1ms] bash scripts/browser-timing.sh HOST_BINARY BUNDLE_DIR [TRIALS] [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:?host binary}

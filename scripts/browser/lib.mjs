@@ -68,6 +68,38 @@ export async function pageClock(page) {
   });
 }
 
+/// A coarser clock for the page than Chromium gives it, as other browsers give a page served over
+/// plain HTTP (`PAGE_CLOCK`): `floor-1ms`, each reading cut down to its millisecond (as WebKit,
+/// so Safari on every iPhone, reduces it); `jitter-1ms`, rounded down or up at a threshold drawn
+/// once for each millisecond (as Firefox and Chromium jitter theirs). Applied to
+/// `performance.now()`, every event's `timeStamp` and the animation frames' times before the
+/// page's scripts run; the instrument keeps the real clock (`performance.__bolideRealNow`). Says
+/// which, or null when unset.
+export async function emulatePageClock(context) {
+  const mode = process.env.PAGE_CLOCK;
+  if (!mode) return null;
+  if (mode !== 'floor-1ms' && mode !== 'jitter-1ms') throw new Error(`PAGE_CLOCK=${mode}: floor-1ms or jitter-1ms`);
+  await context.addInitScript((mode) => {
+    const realNow = Performance.prototype.now;
+    const threshold = (bucket) => { const h = Math.sin(bucket * 12.9898 + 78.233) * 43758.5453; return h - Math.floor(h); };
+    const coarse = (t) => {
+      const bucket = Math.floor(t);
+      return mode === 'floor-1ms' || t - bucket < threshold(bucket) ? bucket : bucket + 1;
+    };
+    Object.defineProperty(Performance.prototype, '__bolideRealNow', { value: realNow });
+    Performance.prototype.now = function now() { return coarse(realNow.call(this)); };
+    const getter = (proto, name) => {
+      const real = Object.getOwnPropertyDescriptor(proto, name).get;
+      Object.defineProperty(proto, name, { configurable: true, get() { const v = real.call(this); return typeof v === 'number' ? coarse(v) : v; } });
+    };
+    getter(Event.prototype, 'timeStamp');
+    getter(AnimationTimeline.prototype, 'currentTime');
+    const raf = window.requestAnimationFrame;
+    window.requestAnimationFrame = function requestAnimationFrame(f) { return raf.call(this, (t) => f(coarse(t))); };
+  }, mode);
+  return mode;
+}
+
 /// Waits until the page's title matches `pattern` (the page names its screen there).
 export async function until(page, pattern, what, deadline) {
   while (!pattern.test(await page.title())) {
@@ -192,7 +224,7 @@ export async function lineUpClocks(cdp, rounds = 200) {
   let best = null;
   for (let i = 0; i < rounds; i++) {
     const sent = nowNs();
-    const { result } = await cdp.send('Runtime.evaluate', { expression: 'performance.now()', returnByValue: true });
+    const { result } = await cdp.send('Runtime.evaluate', { expression: '(performance.__bolideRealNow ?? performance.now).call(performance)', returnByValue: true });
     const back = nowNs();
     const rtt = back - sent;
     if (best === null || rtt < best.rtt) {

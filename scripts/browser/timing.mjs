@@ -19,7 +19,7 @@
 //
 // Bounded: every wait has a deadline; the run, 4 s a trial and 2 minutes more.
 
-import { startHost, launchChromium, until, nowNs, lineUpClocks, summary, pageFlags, pageClock } from './lib.mjs';
+import { startHost, launchChromium, until, nowNs, lineUpClocks, summary, pageFlags, pageClock, emulatePageClock } from './lib.mjs';
 import { decodePng } from './png.mjs';
 import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -72,6 +72,7 @@ const browser = await launchChromium();
 // labels are the refreshes it drew at, whenever this process reads them.
 const instrument = realTime();
 const context = await browser.newContext({ viewport: VIEW, hasTouch: true });
+const emulated = await emulatePageClock(context);
 const page = await context.newPage();
 
 // The warm-up's lines: `cup trial=N reveal_at_us=…`, `shown trial=N shown_us=…`,
@@ -209,15 +210,28 @@ const labels = [...new Set(frames.map((f) => f.label))].sort((a, b) => a - b);
 const steps = labels.slice(1).map((l, i) => l - labels[i]).filter((d) => d > 1);
 const interval = steps.length ? Math.min(...steps) : 1000 / 60;
 for (const r of rows) r.shown_ms = r.shown_page_ms - r.label_ms;
+// Two hands `gap` ms apart are ordered wrong when the faster's reaction is counted `gap` more
+// late than the slower's: of every two grabs on time (a hand each way), the share that would be.
+const errors = rows.filter((r) => Math.abs(r.shown_ms) < interval / 2).map((r) => r.input_ms - r.shown_ms);
+const misordered = (gap) => {
+  let wrong = 0;
+  for (let i = 0; i < errors.length; i++) for (let j = i + 1; j < errors.length; j++) if (Math.abs(errors[i] - errors[j]) > gap) wrong += 1;
+  const pairs = errors.length * (errors.length - 1);
+  return pairs ? Math.round((wrong / pairs) * 1e5) / 1e5 : null;
+};
 writeFileSync(trialsJson, JSON.stringify(rows));
 await browser.close();
 const by = (kind) => summary(rows.filter((r) => r.kind === kind).map((r) => r.input_ms));
 console.log(JSON.stringify({
-  label, trials: rows.length, missed, instrument_real_time: instrument, page: info.web[0], page_clock: clock,
+  label, trials: rows.length, missed, instrument_real_time: instrument, page: info.web[0], page_clock: { ...clock, emulated },
   input_stamped_by: systemStamp ? 'system (the instant sent)' : 'Chromium, on the DevTools command', refresh_interval_ms: Math.round(interval * 1000) / 1000,
   clock_offset_uncertainty_ms: Math.round(uncertaintyMs * 1000) / 1000,
   shown_error_ms: summary(rows.map((r) => r.shown_ms)),
   input_error_ms: summary(rows.map((r) => r.input_ms)),
+  // What the host's reaction (input − shown) is off by; the frames a refresh early apart.
+  reaction_error_ms: summary(rows.map((r) => r.input_ms - r.shown_ms)),
+  reaction_error_ms_on_time: summary(errors),
+  misordered_share: { '0.5ms': misordered(0.5), '1ms': misordered(1), '1.5ms': misordered(1.5), '2ms': misordered(2) },
   input_error_ms_key: by('key'), input_error_ms_click: by('click'), input_error_ms_touch: by('touch'),
 }));
 process.exit(0);

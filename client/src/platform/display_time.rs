@@ -130,6 +130,14 @@ pub(crate) trait Source: Send {
     fn ahead(&self) -> Duration {
         Duration::ZERO
     }
+    /// How long before a moment's frame to read every refresh's time, so that they pin down
+    /// the grid it goes up on: none where the instants are fine; in a page on a millisecond
+    /// clock, half a second ([`crate::platform::refresh_grid`]).
+    fn lead_in(&self) -> Duration {
+        Duration::ZERO
+    }
+    /// Reads every refresh's time from now for `span` (drawing nothing).
+    fn read_frames_for(&mut self, _span: Duration) {}
 }
 
 impl DisplayTime {
@@ -225,6 +233,18 @@ impl DisplayTime {
     /// How long before a frame is up the pass that draws it runs ([`Source::ahead`]).
     pub(crate) fn ahead(&self) -> Duration {
         self.source.as_ref().map_or(Duration::ZERO, |s| s.ahead())
+    }
+
+    /// How long before a moment's frame to read every refresh's time ([`Source::lead_in`]).
+    pub(crate) fn lead_in(&self) -> Duration {
+        self.source.as_ref().map_or(Duration::ZERO, |s| s.lead_in())
+    }
+
+    /// Reads every refresh's time from now for `span` ([`Source::read_frames_for`]).
+    pub(crate) fn read_frames_for(&mut self, span: Duration) {
+        if let Some(source) = self.source.as_mut() {
+            source.read_frames_for(span);
+        }
     }
 
     /// Reports the changes of eframe's window from now on (once it is an X window).
@@ -366,10 +386,14 @@ mod dom {
     //! time) is when the browser began it — at the display's refresh that follows the
     //! previous frame. So a pass reports its own frame's time as the moment the frame before
     //! it was put up (`Noticed::Drawn`), which `DisplayTime::pass_started` never lets be before
-    //! that frame's pass ended. `scripts/browser-timing.sh` measures the error of both stamps
-    //! against what Chromium's compositor presented and when the key, click or touch was sent.
+    //! that frame's pass ended; on a coarse clock (a page served over plain HTTP), the time on
+    //! the refresh grid fitted to the recent frames ([`RefreshGrid`]).
+    //! `scripts/browser-timing.sh` measures the error of both stamps against what Chromium's
+    //! compositor presented and when the key, click or touch was sent (`PAGE_CLOCK` emulates
+    //! Firefox's and Safari's coarser clocks).
 
     use super::{Down, Noticed, Source};
+    use crate::platform::refresh_grid::RefreshGrid;
     use crate::platform::rt::Instant;
     use std::collections::VecDeque;
     use std::sync::Mutex;
@@ -380,6 +404,42 @@ mod dom {
     /// Presses not drained yet, with their `timeStamp` (ms): a bound, as the X queue has one.
     static PRESSED: Mutex<VecDeque<(Down, f64)>> = Mutex::new(VecDeque::new());
     const MOST_PRESSED: usize = 64;
+
+    /// The times of the animation frames the lead-in read, not drained yet (ms), and until
+    /// when it reads them.
+    static READ: Mutex<VecDeque<f64>> = Mutex::new(VecDeque::new());
+    const MOST_READ: usize = 64;
+    static READING: Mutex<Reading> = Mutex::new(Reading { until: f64::NEG_INFINITY, running: false });
+
+    struct Reading {
+        until: f64,
+        running: bool,
+    }
+
+    /// Asks for the next animation frame's time, as long as the lead-in lasts. The callback
+    /// draws nothing, so the browser's compositor makes no frame of it.
+    fn read_next_frame() {
+        let next = Closure::once_into_js(|time: f64| {
+            {
+                let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+                if read.len() == MOST_READ {
+                    read.pop_front();
+                }
+                read.push_back(time);
+            }
+            let mut reading = READING.lock().unwrap_or_else(|e| e.into_inner());
+            if time < reading.until {
+                drop(reading);
+                read_next_frame();
+            } else {
+                reading.running = false;
+            }
+        });
+        let asked = web_sys::window().is_some_and(|w| w.request_animation_frame(next.unchecked_ref()).is_ok());
+        if !asked {
+            READING.lock().unwrap_or_else(|e| e.into_inner()).running = false;
+        }
+    }
 
     fn push(down: Down, time_stamp: f64) {
         let mut pressed = PRESSED.lock().unwrap_or_else(|e| e.into_inner());
@@ -392,10 +452,13 @@ mod dom {
     pub(super) struct Page {
         performance: web_sys::Performance,
         document: web_sys::Document,
-        /// The newest animation frame's time reported.
+        /// The newest animation frame's time reported, and seen (a pass's or the lead-in's).
         last_frame: f64,
+        last_observed: f64,
         /// The display's refresh interval: the least step seen between two frames' times.
         interval: Duration,
+        /// The refresh grid behind the frames' times, where the clock is coarse.
+        grid: RefreshGrid,
     }
 
     // SAFETY: a page runs its client on one thread; the JS handles never leave it.
@@ -428,12 +491,32 @@ mod dom {
             // Listening for the page's whole life.
             key.forget();
             pointer.forget();
-            Ok(Page { performance, document, last_frame: f64::NEG_INFINITY, interval: REFRESH })
+            Ok(Page {
+                performance,
+                document,
+                last_frame: f64::NEG_INFINITY,
+                last_observed: f64::NEG_INFINITY,
+                interval: REFRESH,
+                grid: RefreshGrid::default(),
+            })
         }
 
         /// A time on `performance.now()`'s clock as an `Instant`, when it is in the last second.
         fn instant(&self, ms: f64) -> Option<Instant> {
-            let (now, now_ms) = (Instant::now(), self.performance.now());
+            // `Instant::now()` reads `performance.now()` too: between two equal readings of a
+            // coarse clock it is that reading, not the step after.
+            let read = || {
+                let before = self.performance.now();
+                let (now, now_ms) = (Instant::now(), self.performance.now());
+                (before == now_ms, now, now_ms)
+            };
+            let (mut same, mut now, mut now_ms) = read();
+            for _ in 0..2 {
+                if same {
+                    break;
+                }
+                (same, now, now_ms) = read();
+            }
             let back_ms = now_ms - ms;
             if back_ms.is_nan() || back_ms > 1_000.0 {
                 return None;
@@ -445,6 +528,24 @@ mod dom {
         fn frame(&self) -> Option<f64> {
             self.document.timeline().current_time().filter(|t| t.is_finite())
         }
+
+        /// Takes an animation frame's time (ms), a pass's or the lead-in's; returns the time
+        /// to stamp it with ([`RefreshGrid::frame`]).
+        fn observe(&mut self, frame: f64) -> f64 {
+            if frame > self.last_observed {
+                let step = Duration::from_secs_f64((frame - self.last_observed).min(1_000.0) / 1_000.0);
+                if step >= FASTEST_REFRESH {
+                    self.interval = self.interval.min(step);
+                }
+                self.last_observed = frame;
+            }
+            self.grid.frame(frame, self.interval.as_secs_f64() * 1_000.0)
+        }
+
+        /// The refresh interval: fitted, or the least step seen.
+        fn refresh(&self) -> Duration {
+            self.grid.interval().and_then(|ms| Duration::try_from_secs_f64(ms / 1_000.0).ok()).unwrap_or(self.interval)
+        }
     }
 
     impl Source for Page {
@@ -455,13 +556,14 @@ mod dom {
                     into(Noticed::Pressed(down, at));
                 }
             }
+            let read: Vec<_> = READ.lock().unwrap_or_else(|e| e.into_inner()).drain(..).collect();
+            for frame in read {
+                self.observe(frame);
+            }
             if let Some(frame) = self.frame().filter(|f| *f > self.last_frame) {
-                let step = Duration::from_secs_f64((frame - self.last_frame).min(1_000.0) / 1_000.0);
-                if step >= FASTEST_REFRESH {
-                    self.interval = self.interval.min(step);
-                }
                 self.last_frame = frame;
-                if let Some(at) = self.instant(frame) {
+                let on_grid = self.observe(frame);
+                if let Some(at) = self.instant(on_grid) {
                     into(Noticed::Drawn(at));
                 }
             }
@@ -477,11 +579,25 @@ mod dom {
         /// (`scripts/browser-timing.sh` saw it put up there; it is never later than a refresh
         /// past the pass's end).
         fn up_at(&self, drawn: Instant, ended: Instant, _now: Instant) -> Instant {
-            super::up_on_grid(drawn, ended, self.interval)
+            super::up_on_grid(drawn, ended, self.refresh())
         }
 
         fn ahead(&self) -> Duration {
-            self.interval
+            self.refresh()
+        }
+
+        fn lead_in(&self) -> Duration {
+            if self.grid.wants_frames() { super::super::refresh_grid::LEAD_IN } else { Duration::ZERO }
+        }
+
+        fn read_frames_for(&mut self, span: Duration) {
+            let mut reading = READING.lock().unwrap_or_else(|e| e.into_inner());
+            reading.until = reading.until.max(self.performance.now() + span.as_secs_f64() * 1_000.0);
+            if !reading.running {
+                reading.running = true;
+                drop(reading);
+                read_next_frame();
+            }
         }
 
         /// A press is stamped by the browser before the page's thread runs its listener: a

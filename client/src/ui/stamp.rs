@@ -62,12 +62,25 @@ pub(crate) fn on_screen(ui: &egui::Ui, clock: &Arc<MonotonicClock>, then: impl F
 /// put it up a refresh or two late, and an honest `shown` that late past its bound is
 /// clamped. When not yet, asks for the pass that is.
 pub(crate) fn shows_now(ui: &egui::Ui, now_us: u64, at_us: u64) -> bool {
-    let ahead = crate::platform::display_time::window().map_or(0, |d| d.lock().ahead().as_micros() as u64);
+    let (ahead, lead_in) = crate::platform::display_time::window().map_or((0, 0), |d| {
+        let d = d.lock();
+        (d.ahead().as_micros() as u64, d.lead_in().as_micros() as u64)
+    });
     let drawn_at = at_us.saturating_sub(ahead);
     if now_us >= drawn_at {
         return true;
     }
-    ui.ctx().request_repaint_after(std::time::Duration::from_micros(drawn_at - now_us));
+    // On a coarse clock, every refresh's time in the lead-in is read: they fit the grid the
+    // moment's frame goes up on (`platform::refresh_grid`).
+    let wake = drawn_at.saturating_sub(lead_in);
+    if now_us >= wake {
+        if let Some(d) = crate::platform::display_time::window() {
+            d.lock().read_frames_for(std::time::Duration::from_micros(drawn_at - now_us));
+        }
+        ui.ctx().request_repaint_after(std::time::Duration::from_micros(drawn_at - now_us));
+    } else {
+        ui.ctx().request_repaint_after(std::time::Duration::from_micros(wake - now_us));
+    }
     false
 }
 
