@@ -13,7 +13,10 @@
 //                 Chromium's compositor gives the frame it drew them in, the refresh it drew
 //                 at (on the page's clock through `performance.timeOrigin`; the labels fall on
 //                 the grid of `requestAnimationFrame` times within 0.1 ms).
-// Prints p50/p99 (ms) as JSON on the last line; writes every trial to TRIALS_JSON.
+// Prints p50/p99 (ms) as JSON on the last line — with the reaction's error (input error −
+// shown error: what the host's reaction is off by) and, of every two grabs on time, the share
+// two hands 0.5–2 ms apart would be ordered wrong by them; writes every trial to TRIALS_JSON.
+// PAGE_CLOCK gives the page another browser's clock (lib.mjs, `emulatePageClock`).
 //
 //   node scripts/browser/timing.mjs HOST_BINARY BUNDLE_DIR TRIALS LABEL TRIALS_JSON
 //
