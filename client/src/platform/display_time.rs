@@ -452,8 +452,9 @@ mod dom {
     pub(super) struct Page {
         performance: web_sys::Performance,
         document: web_sys::Document,
-        /// The newest animation frame's time reported, and seen (a pass's or the lead-in's).
+        /// The newest animation frame's time reported.
         last_frame: f64,
+        /// The newest animation frame's time seen (a pass's or the lead-in's).
         last_observed: f64,
         /// The display's refresh interval: the least step seen between two frames' times.
         interval: Duration,

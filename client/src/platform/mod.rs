@@ -1,8 +1,8 @@
-//! What only the laptop the window runs on gives — none of it drawn, none of it a browser's:
-//! the X server's instants of a frame and a press ([`display_time`]), the tables advertised on
-//! the network ([`discovery`], mDNS) and the settings file ([`prefs`]); in a page, the display's
-//! refresh grid its coarse clock hides ([`refresh_grid`]). The window and the
-//! client core read them through these modules alone.
+//! What differs between the laptop the window runs on and a browser's page, none of it drawn:
+//! the display's instants of a frame and a press ([`display_time`]: the X server's, or the
+//! DOM's, with the refresh grid a page's coarse clock hides, [`refresh_grid`]), the tables
+//! advertised on the network ([`discovery`], mDNS), the settings file ([`prefs`]), tasks and
+//! time ([`rt`]). The window and the client core read them through these modules alone.
 
 #[cfg(target_arch = "wasm32")]
 pub mod console;

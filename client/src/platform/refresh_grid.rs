@@ -79,9 +79,9 @@ impl Fit {
 }
 
 impl RefreshGrid {
-    /// Takes the time (ms) of an animation frame newer than the last one, `guess` the refresh
-    /// interval (ms) to count refreshes by until one is fitted; returns the time to stamp the
-    /// frame with: its time on the fitted grid, or its own.
+    /// Takes the time (ms) of an animation frame, `guess` the refresh interval (ms) to count
+    /// refreshes by until one is fitted; returns the time to stamp the frame with: its time on
+    /// the fitted grid, or its own.
     pub(crate) fn frame(&mut self, time: f64, guess: f64) -> f64 {
         let step = COARSE.into_iter().find(|s| on_step(time, *s));
         let Some(&(last, last_time)) = self.frames.back() else {
@@ -90,12 +90,7 @@ impl RefreshGrid {
         // A frame read twice (by a pass and by the lead-in) is stamped the same; one older
         // than the newest, read late, keeps its own reading.
         if time <= last_time {
-            return match (self.fit, self.step) {
-                (Some(fit), Some(step)) if time == last_time && (fit.at(last) - time).abs() <= STRAY * step => {
-                    fit.at(last)
-                }
-                _ => time,
-            };
+            return if time == last_time { self.on_grid(last, time).unwrap_or(time) } else { time };
         }
         let (interval, uncertainty) = self.fit.map_or((guess, GUESS_OFF), |f| (f.interval, f.uncertainty));
         let refreshes = ((time - last_time) / interval).round();
@@ -118,11 +113,18 @@ impl RefreshGrid {
             return time;
         };
         self.fit = fit(&self.frames, step);
-        match self.fit.map(|f| f.at(refresh)) {
-            Some(fitted) if (fitted - time).abs() <= STRAY * step => fitted,
-            Some(_) => self.restart(time, Some(step)),
+        match self.on_grid(refresh, time) {
+            Some(fitted) => fitted,
+            None if self.fit.is_some() => self.restart(time, Some(step)),
             None => time,
         }
+    }
+
+    /// The time of `refresh`, read as `time`, on the fitted grid, unless it strays.
+    fn on_grid(&self, refresh: u64, time: f64) -> Option<f64> {
+        let (fit, step) = (self.fit?, self.step?);
+        let fitted = fit.at(refresh);
+        ((fitted - time).abs() <= STRAY * step).then_some(fitted)
     }
 
     /// The refresh interval (ms), once fitted.
