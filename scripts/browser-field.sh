@@ -7,7 +7,10 @@
 # clamped (a page's late frame on this machine) or came after a verdict that no longer waited for
 # its seat, with enough pairs where the pages' stamps were trusted.
 #
-#   [ORIGIN=loopback] bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
+# DELIVERY_LAG_MS=30[,0]: the pages' presses handed to them that long after their stamps, as a
+# phone's are (scripts/browser/field.mjs).
+#
+#   [ORIGIN=loopback] [DELIVERY_LAG_MS=0] bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:?host binary}

@@ -14,7 +14,13 @@
 // the host trusted its stamps, and at most one in five of a page's requests clamped or not
 // waited for (frames late in this machine's stalls, below).
 //
-//   node scripts/browser/field.mjs HOST_BINARY BOT_BINARY BUNDLE_DIR OUT_DIR
+// DELIVERY_LAG_MS=30 plays the pages as phones are: each press (a turn's keys, a grab's)
+// stamped by the system that long before the browser hands it to the page (a touch crosses the
+// phone's system and the browser's processes first). The page must hold its beats back by it,
+// or the host bounds the grab by a beat that vouched past it. `30,0`: the first page a phone's,
+// the second a laptop's.
+//
+//   [DELIVERY_LAG_MS=0[,0]] node scripts/browser/field.mjs HOST_BINARY BOT_BINARY BUNDLE_DIR OUT_DIR
 //
 // Bounded: every wait has a deadline, the whole run 6 minutes.
 
@@ -39,6 +45,20 @@ const { host, info, log } = await startHost(hostBin, ['--fairness-test', '--repo
 const word = info.code.split('-')[0];
 console.log(`browser field run: the host serves ${info.web[0]}`);
 
+// Each page's delay (ms), the last one given for the pages after it.
+const lags = (process.env.DELIVERY_LAG_MS ?? '0').split(',').map((v) => Math.min(200, Math.max(0, Number(v) || 0)));
+// The system's stamp of a press made `lagMs` ago (seconds since the epoch, on this process's
+// clock, as scripts/browser/timing.mjs stamps its presses); none when the press is not late.
+const madeAgo = (lagMs) => (lagMs > 0 ? { timestamp: (performance.timeOrigin + performance.now() - lagMs) / 1000 } : {});
+
+// A key pressed `lagMs` before the page is handed it (DevTools' own press when not late).
+async function lateKey(cdp, key, lagMs) {
+  const code = /\d/.test(key) ? `Digit${key}` : `Key${key.toUpperCase()}`;
+  const named = { key, code, windowsVirtualKeyCode: key.toUpperCase().charCodeAt(0) };
+  await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...named, text: key, ...madeAgo(lagMs) });
+  await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...named, ...madeAgo(lagMs) });
+}
+
 // Reactions as the bots draw theirs (`bolide-bot --fairness-test`'s default 250,2): 250 ms
 // give or take up to 2 ms, the distance log-uniform from 10 µs, so every gap bucket has pairs.
 function reactionMs() {
@@ -48,11 +68,11 @@ function reactionMs() {
 
 const browser = await launchChromium();
 const seats = [];
-for (const name of ['Browser 1', 'Browser 2']) {
+for (const [i, name] of ['Browser 1', 'Browser 2'].entries()) {
   const context = await browser.newContext({ viewport: { width: 720, height: 450 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  const seat = { name, page, cdp, grabs: 0, finished: false };
+  const seat = { name, page, cdp, grabs: 0, finished: false, lag: lags[Math.min(i, lags.length - 1)] };
   page.on('console', (m) => {
     const text = m.text();
     if (!text.includes('bolide::field') || !text.includes('pawns=')) return;
@@ -65,11 +85,9 @@ for (const name of ['Browser 1', 'Browser 2']) {
     });
     const key = String(best + 1);
     setTimeout(() => {
-      cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, code: `Digit${key}`, text: key, windowsVirtualKeyCode: key.charCodeAt(0) })
-        .then(() => cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code: `Digit${key}`, windowsVirtualKeyCode: key.charCodeAt(0) }))
-        .catch(() => {});
+      lateKey(cdp, key, seat.lag).catch(() => {});
       seat.grabs += 1;
-    }, reactionMs());
+    }, reactionMs() + seat.lag);
   });
   await page.goto(`${info.web[0]}/?field&log=bolide::field#${word}`);
   await until(page, /^Bolide$/, 'start page', deadline);
@@ -96,7 +114,7 @@ async function play(seat) {
     if (/your turn/.test(t)) {
       // Once a turn, as a person plays it: each key is a frame drawn, and on this machine
       // the two pages' frames share one software GL process with the grab's reveal.
-      await playTurn(page);
+      await playTurn(page, undefined, seat.lag > 0 ? (k) => lateKey(seat.cdp, k, seat.lag) : undefined);
       for (let i = 0; i < 20 && /your turn/.test(await page.title().catch(() => '')); i += 1) await page.waitForTimeout(150);
     } else if (/Échange/.test(t)) {
       await page.keyboard.press('Escape');
@@ -153,7 +171,7 @@ const summary = {
   wrong_pairs_clamped: r.wrong_pairs_clamped, wrong_pairs_unwaited: r.wrong_pairs_unwaited,
   laptops: r.laptops.map((l) => ({ name: l.name, matched: l.matched, clamped: l.clamped, unwaited: l.unwaited, trusted_pairs: l.trusted_pairs,
     trusted_right: l.trusted_right, photo_finish_error_ms: l.photo_finish_error_ms })),
-  browser_grabs: seats.map((s) => s.grabs),
+  browser_grabs: seats.map((s) => s.grabs), delivery_lag_ms: seats.map((s) => s.lag),
   page: info.web[0], page_clocks: seats.map((s) => s.clock),
 };
 writeFileSync(join(out, 'field-summary.json'), JSON.stringify(summary, null, 1));

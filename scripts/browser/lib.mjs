@@ -128,14 +128,14 @@ export async function startPageMs(browser, url) {
 
 /// A Bolide turn played by keys as a quick person would: roll the dice (r), move the most
 /// tiles the page allows (a digit, 9 down to 1), end the turn (e); `looked` runs once the
-/// roll shows.
-export async function playTurn(page, looked = async () => {}) {
-  await page.keyboard.press('r');
+/// roll shows; `press` types a key (Playwright's keyboard unless said).
+export async function playTurn(page, looked = async () => {}, press = (k) => page.keyboard.press(k)) {
+  await press('r');
   await page.waitForTimeout(300);
   await looked();
-  for (const k of '987654321') await page.keyboard.press(k);
+  for (const k of '987654321') await press(k);
   await page.waitForTimeout(250);
-  await page.keyboard.press('e');
+  await press('e');
 }
 
 /// The nights `page` keeps in its browser (`localStorage`'s journals under bolide/replays/),

@@ -393,6 +393,7 @@ mod dom {
     //! Firefox's and Safari's coarser clocks).
 
     use super::{Down, Noticed, Source};
+    use crate::platform::delivery_lag::DeliveryLag;
     use crate::platform::refresh_grid::RefreshGrid;
     use crate::platform::rt::Instant;
     use std::collections::VecDeque;
@@ -441,6 +442,14 @@ mod dom {
         }
     }
 
+    /// How late the browser has lately handed the page its presses, learnt in the listeners.
+    static LAG: Mutex<DeliveryLag> = Mutex::new(DeliveryLag::new());
+
+    /// A key or pointer went down or up at `time_stamp`: its listener runs now.
+    fn delivered(performance: &web_sys::Performance, time_stamp: f64) {
+        LAG.lock().unwrap_or_else(|e| e.into_inner()).observe(performance.now(), time_stamp);
+    }
+
     fn push(down: Down, time_stamp: f64) {
         let mut pressed = PRESSED.lock().unwrap_or_else(|e| e.into_inner());
         if pressed.len() == MOST_PRESSED {
@@ -470,21 +479,32 @@ mod dom {
             let window = web_sys::window().ok_or("no window")?;
             let performance = window.performance().ok_or("no performance clock")?;
             let document = window.document().ok_or("no document")?;
-            let key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(|e: web_sys::KeyboardEvent| {
+            let clock = performance.clone();
+            let key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+                delivered(&clock, e.time_stamp());
                 if !e.repeat()
                     && let Some(code) = key_code(&e.key()).or_else(|| key_code(physical(&e.code())))
                 {
                     push(Down::Key(code), e.time_stamp());
                 }
             });
-            let pointer = Closure::<dyn FnMut(web_sys::PointerEvent)>::new(|e: web_sys::PointerEvent| {
+            let clock = performance.clone();
+            let pointer = Closure::<dyn FnMut(web_sys::PointerEvent)>::new(move |e: web_sys::PointerEvent| {
+                delivered(&clock, e.time_stamp());
                 if e.button() == 0 {
                     push(Down::Button(1), e.time_stamp());
                 }
             });
-            for (kind, listener) in
-                [("keydown", key.as_ref().unchecked_ref()), ("pointerdown", pointer.as_ref().unchecked_ref())]
-            {
+            // A key or a finger going up is carried as one going down is: one more delay read.
+            let clock = performance.clone();
+            let up =
+                Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| delivered(&clock, e.time_stamp()));
+            for (kind, listener) in [
+                ("keydown", key.as_ref().unchecked_ref()),
+                ("pointerdown", pointer.as_ref().unchecked_ref()),
+                ("keyup", up.as_ref().unchecked_ref()),
+                ("pointerup", up.as_ref().unchecked_ref()),
+            ] {
                 window
                     .add_event_listener_with_callback_and_bool(kind, listener, true)
                     .map_err(|_| format!("no {kind} listener"))?;
@@ -492,6 +512,7 @@ mod dom {
             // Listening for the page's whole life.
             key.forget();
             pointer.forget();
+            up.forget();
             Ok(Page {
                 performance,
                 document,
@@ -601,16 +622,12 @@ mod dom {
             }
         }
 
-        /// A press is stamped by the browser before the page's thread runs its listener: a
-        /// beat never vouches for the last few milliseconds, where one may still be on its way
-        /// (`scripts/browser/field.mjs` saw one 185 µs behind a beat without this).
+        /// A press is stamped by the system before the page's thread runs its listener: a
+        /// beat never vouches for the time one may still be on its way ([`DeliveryLag`]).
         fn in_flight(&self) -> Duration {
-            IN_FLIGHT
+            LAG.lock().unwrap_or_else(|e| e.into_inner()).hold(self.performance.now())
         }
     }
-
-    /// The hop from the browser's process to the page's thread, with room for a busy page.
-    const IN_FLIGHT: Duration = Duration::from_millis(4);
 
     /// A 60 Hz display's refresh, until a shorter step between two frames is seen.
     const REFRESH: Duration = Duration::from_nanos(16_666_667);
