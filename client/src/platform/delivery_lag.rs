@@ -2,8 +2,9 @@
 //!
 //! A press's `timeStamp` is the instant the system took it in; the page's listener runs when
 //! the browser has carried it from its own process to the page's thread: within a millisecond
-//! for Chromium on a laptop, tens of milliseconds for a phone (the touch crosses the system, the
-//! browser's process and the renderer's), more on a device that is busy. A beat vouches that
+//! for Chromium on a laptop (measured), up to tens of milliseconds on a phone (the touch crosses
+//! the system, the browser's process and the renderer's; not measured here), more on a device
+//! that is busy. A beat vouches that
 //! nothing was pressed before its time, and the host bounds a claim by the seat's own last
 //! beat: a beat sent while a press is still on its way proves that press later than it was —
 //! by up to the whole delay, on every grab of a phone that is always that late. So a page holds
