@@ -3,13 +3,13 @@
 //! A press's `timeStamp` is the instant the system took it in; the page's listener runs when
 //! the browser has carried it from its own process to the page's thread: within a millisecond
 //! for Chromium on a laptop (measured), up to tens of milliseconds on a phone (the touch crosses
-//! the system, the browser's process and the renderer's; not measured here), more on a device
-//! that is busy. A beat vouches that
-//! nothing was pressed before its time, and the host bounds a claim by the seat's own last
-//! beat: a beat sent while a press is still on its way proves that press later than it was —
-//! by up to the whole delay, on every grab of a phone that is always that late. So a page holds
-//! its beats back by the longest delay it has seen lately, learnt from every key and pointer
-//! going down or up: the taps that seat a guest and play its turns come before its grabs.
+//! the system, the browser's process and the renderer's; not measured here), more on a busy
+//! device. A beat vouches that nothing was pressed before its time, and the host bounds a claim
+//! by the seat's own last beat: a beat sent while a press is still on its way proves that press
+//! later than it was — by up to the whole delay, on every grab of a phone that is always that
+//! late. So a page holds its beats back by the longest delay it has seen lately, learnt from
+//! every key and pointer going down or up: the taps that seat a guest and play its turns come
+//! before its grabs.
 //!
 //! Rules:
 //! - never less than [`FLOOR`], the hop before any delay is seen (Chromium's, measured);
