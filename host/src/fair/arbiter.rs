@@ -31,6 +31,13 @@ pub struct Request<A> {
     pub reaction_us: u64,
     /// Host time it arrived.
     pub arrival: u64,
+    /// Made by the host's stand-in for a pilot whose laptop is still at the table (the pilot
+    /// let a time limit pass). Once that laptop has vouched for some of this moment — it shows
+    /// it and beats — the stand-in's request says nothing of its hand, which may yet send a
+    /// faster request: the moment waits for the laptop's beats as for anyone's. A laptop that
+    /// said nothing of the moment (away, or not reading) is spoken for by its stand-in. Never a
+    /// heartbeat of the seat.
+    pub stand_in: bool,
 }
 
 /// A committed request, in the order the host must apply them.
@@ -119,9 +126,11 @@ impl<A: Copy> MomentArbiter<A> {
         s.cut_off = false;
     }
 
-    /// A grab request (it is also a heartbeat at its own reaction).
+    /// A grab request (a laptop's is also a heartbeat at its own reaction; a stand-in's is not).
     pub fn request(&mut self, request: Request<A>, now: u64) {
-        self.heartbeat(request.seat, request.reaction_us, now);
+        if !request.stand_in {
+            self.heartbeat(request.seat, request.reaction_us, now);
+        }
         if self.is_waiting_for(request.seat) {
             self.pending.push(request);
         }
@@ -170,26 +179,26 @@ impl<A: Copy> MomentArbiter<A> {
         let least = self.pending.iter().map(|r| r.reaction_us).min()?;
         let horizon = least.saturating_add(self.tie_us);
         let stalled = now > self.stall_deadline(least);
-        // Everyone who could still send something faster than `horizon` must have spoken.
+        // Everyone who could still send something faster than `horizon` must have spoken. Every
+        // such seat is looked at — each one due is cut off now, not at a later call — so no
+        // deadline `next_deadline` gives is ever already past after a poll.
+        let mut waiting = false;
         for i in 0..self.seats.len() {
-            let s = self.seats[i];
-            let has_request = self.pending.iter().any(|r| r.seat.index() == i);
-            if !s.competing || has_request || s.frontier > horizon || s.stalled {
+            if !self.blocks(i, horizon) {
                 continue;
             }
-            let silent = now.saturating_sub(s.last_heard);
+            let silent = now.saturating_sub(self.seats[i].last_heard);
             if silent > self.silence_us {
-                if !s.cut_off {
-                    self.seats[i].cut_off = true;
-                    self.log.push(LogLine::CutOff { seat: Seat(i as u8), silent_us: silent });
-                }
-                continue;
-            }
-            if stalled {
+                self.seats[i].cut_off = true;
+                self.log.push(LogLine::CutOff { seat: Seat(i as u8), silent_us: silent });
+            } else if stalled {
                 self.seats[i].stalled = true;
                 self.log.push(LogLine::Stalled { seat: Seat(i as u8) });
-                continue;
+            } else {
+                waiting = true;
             }
+        }
+        if waiting {
             return None;
         }
         // The tie group: requests from distinct seats within the margin of the least (never
@@ -217,14 +226,27 @@ impl<A: Copy> MomentArbiter<A> {
         Some(Verdict { request, committed: now, tie })
     }
 
+    /// Whether seat `i` could still send something faster than `horizon`, so a verdict waits
+    /// for it (or for its cut-off): it competes, is not given up on, has no request of its own
+    /// (at the least or more: its hand was no faster) — a stand-in's counts only while its
+    /// laptop has vouched for nothing of the moment ([`Request::stand_in`]) — and its beats
+    /// have not vouched past `horizon`.
+    fn blocks(&self, i: usize, horizon: u64) -> bool {
+        let Some(s) = self.seats.get(i) else { return false };
+        let vouched = s.frontier > 0;
+        let has_request = self.pending.iter().any(|r| r.seat.index() == i && !(r.stand_in && vouched));
+        s.competing && !has_request && s.frontier <= horizon && !s.stalled && !s.cut_off
+    }
+
     /// The next time `poll` could change its answer without new input: when a seat that
-    /// blocks the least request would be cut off for silence.
+    /// blocks the least request would be cut off for silence, or the request stop waiting.
     pub fn next_deadline(&self) -> Option<u64> {
         let least = self.pending.iter().map(|r| r.reaction_us).min()?;
+        let horizon = least.saturating_add(self.tie_us);
         let stall = self.stall_deadline(least).saturating_add(1);
-        self.seats
-            .iter()
-            .filter(|s| s.competing && !s.cut_off && !s.stalled)
+        (0..self.seats.len())
+            .filter(|&i| self.blocks(i, horizon))
+            .filter_map(|i| self.seats.get(i))
             .map(|s| s.last_heard.saturating_add(self.silence_us).saturating_add(1).min(stall))
             .min()
     }
@@ -316,7 +338,7 @@ mod tests {
 
     /// A request for pawn `pawn` (the arbiter never looks at what is asked).
     fn req(seat: u8, pawn: u8, reaction_us: u64, arrival: u64) -> Request<u8> {
-        Request { seat: Seat(seat), seq: 0, action: pawn, reaction_us, arrival }
+        Request { seat: Seat(seat), seq: 0, action: pawn, reaction_us, arrival, stand_in: false }
     }
 
     #[test]
@@ -373,6 +395,47 @@ mod tests {
         }
         // 400 fair draws: within 4.5 standard deviations (±45) of 200.
         assert!((155..=245).contains(&seat_0), "seat 0 won {seat_0} of {draws}");
+    }
+
+    #[test]
+    fn b_4_3_a_stand_in_s_request_leaves_the_moment_waiting_for_its_laptop() {
+        // Seat 1's stand-in grabs at 300 ms while its pilot's laptop is still there and beats
+        // (it vouched to 120 ms); seat 0 asked at 250 ms. Only the laptop's own beats (or its
+        // own request) can say its hand was no faster than 250 ms.
+        let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
+        a.heartbeat(Seat(1), 120_000, 130_000);
+        a.request(req(0, 4, 250_000, 251_000), 251_000);
+        a.request(Request { stand_in: true, ..req(1, 5, 300_000, 300_000) }, 300_000);
+        assert_eq!(a.frontier(Seat(1)), 120_000, "a stand-in's request is no heartbeat of the laptop");
+        assert_eq!(a.poll(300_000), None, "seat 1's laptop has not spoken");
+        a.request(req(1, 4, 240_000, 310_000), 310_000);
+        assert_eq!(a.poll(310_000).map(|v| v.request.seat), Some(Seat(1)), "the laptop's faster hand");
+    }
+
+    #[test]
+    fn b_4_3_a_stand_in_speaks_for_a_laptop_that_said_nothing_of_the_moment() {
+        // Seat 1's pilot is away: the laptop is connected but has not beaten in this moment.
+        // Its stand-in's request at 300 ms lets seat 0's at 250 ms be judged at once.
+        let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
+        a.request(req(0, 4, 250_000, 251_000), 251_000);
+        a.request(Request { stand_in: true, ..req(1, 5, 300_000, 300_000) }, 300_000);
+        assert_eq!(a.poll(300_000).map(|v| v.request.seat), Some(Seat(0)));
+    }
+
+    #[test]
+    fn the_next_deadline_is_a_blocking_seat_s_never_one_that_has_spoken() {
+        // Seat 1 asked at once (it holds up nothing); seat 0's stand-in asked faster, and seat
+        // 0's laptop beat once at 50 ms without vouching past it. The next deadline is when
+        // the request stops waiting for seat 0's laptop — not seat 1's cut-off, sooner, where a
+        // tick would change nothing (a room ticking at its deadlines would spin there).
+        let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 10_000, 1, TIE, SILENCE);
+        a.request(req(1, 4, 200_000, 12_000), 12_000);
+        a.heartbeat(Seat(0), 1_000, 50_000);
+        a.request(Request { stand_in: true, ..req(0, 5, 5_000, 60_000) }, 60_000);
+        let deadline = a.next_deadline();
+        assert_eq!(deadline, Some(10_000 + 5_000 + TIE + SILENCE + 1));
+        assert_eq!(a.poll(deadline.unwrap()).map(|v| v.request.seat), Some(Seat(0)));
+        assert_eq!(a.not_waited_for(), [Seat(0)].into_iter().collect(), "its laptop no longer waited for");
     }
 
     #[test]

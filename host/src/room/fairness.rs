@@ -645,7 +645,8 @@ impl<A: Copy> Fairness<A> {
             tracing::warn!(%seat, beat_clamp_us = beat_clamp, unsaid, "a request claimed an input before its own last beat: bounded");
         }
         let clamp = Clamp { input_us: b.clamped_input_us, shown_us: b.clamped_shown_us, beat_us: beat_clamp };
-        self.request(Request { seat, seq, action, reaction_us: b.reaction_us, arrival: now }, (clamp, true), now);
+        let request = Request { seat, seq, action, reaction_us: b.reaction_us, arrival: now, stand_in: false };
+        self.request(request, (clamp, true), now);
         Ok(())
     }
 
@@ -681,11 +682,13 @@ impl<A: Copy> Fairness<A> {
     }
 
     /// A seat the host plays (a bot or a stand-in) acts at `now`: it lives on the host clock,
-    /// so its reaction is exact.
-    pub fn hosted_claim(&mut self, seat: Seat, action: A, now: u64) {
+    /// so its reaction is exact. `stand_in`: for a pilot whose laptop is still at the table
+    /// ([`Request::stand_in`]).
+    pub fn hosted_claim(&mut self, seat: Seat, action: A, now: u64, stand_in: bool) {
         let Some(opens) = self.moment.as_ref().map(|m| m.opens) else { return };
         let reaction_us = now.saturating_sub(opens);
-        self.request(Request { seat, seq: 0, action, reaction_us, arrival: now }, (Clamp::default(), false), now);
+        let request = Request { seat, seq: 0, action, reaction_us, arrival: now, stand_in };
+        self.request(request, (Clamp::default(), false), now);
     }
 
     fn request(&mut self, request: Request<A>, (clamped, timed): (Clamp, bool), now: u64) {

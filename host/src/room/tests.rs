@@ -1391,6 +1391,20 @@ fn b_4_3_a_pilot_whose_stand_in_played_is_waited_for_while_its_laptop_beats() {
     // until he acts again. His laptop is still there and shows this grab. Anne's request
     // arrives first; Bob's hand was 10 ms faster, but his path is slower. The host waits for
     // his laptop's beats, as for anyone's: the pawn goes to the faster hand.
+    bob_s_laptop_is_waited_for(false);
+}
+
+#[test]
+fn b_4_3_a_stand_in_s_grab_does_not_speak_for_the_laptop_still_at_the_seat() {
+    // As above, but Bob's stand-in grabs for him (at its own pace) before his laptop's request
+    // arrives. It says nothing of Bob's hand: Anne's grab still waits for his laptop's beats,
+    // and the pawn goes to Bob's faster hand, not to Anne because a bot spoke for him.
+    bob_s_laptop_is_waited_for(true);
+}
+
+/// Bob's stand-in plays his seat (`stand_in_grabs`: it asks for a pawn at 208 ms); his laptop
+/// beats, then asks at 190 ms, after Anne's 200 ms request arrived.
+fn bob_s_laptop_is_waited_for(stand_in_grabs: bool) {
     let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab();
     out.clear();
     r.seats[1].zombie = true;
@@ -1399,6 +1413,9 @@ fn b_4_3_a_pilot_whose_stand_in_played_is_waited_for_while_its_laptop_beats() {
     r.tick(reveal + 205_000, &mut out);
     let beat = ClientMsg::Heartbeat { now_us: reveal + 185_000, shown: Some(grab_shown(reveal)), acts: 0, dense: true };
     r.message(reveal + 195_000, 2, beat, &mut out);
+    if stand_in_grabs {
+        r.hosted_request(reveal + 208_000, Seat(1), Action::TakePawn { pawn: pawns[2] }, &mut out);
+    }
     r.tick(reveal + 212_000, &mut out);
     assert_eq!(r.game().unwrap().race().car(Seat(0)).pawn, None, "Anne's grab waits for Bob's laptop");
     r.message(reveal + 214_000, 2, first_grab(reveal, pawns[0], 190_000), &mut out);

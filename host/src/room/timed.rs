@@ -179,7 +179,9 @@ impl<G: Game> RoomOf<G> {
 
     /// A seat the host plays acts in the open moment, on the host clock.
     pub(super) fn hosted_request(&mut self, now: u64, seat: Seat, action: G::Action, out: &mut Vec<Out<G>>) {
-        self.fair.hosted_claim(seat, action, now);
+        // A stand-in for a pilot whose laptop is still here: the laptop may yet be faster.
+        let stand_in = self.seats.get(seat.index()).is_some_and(|s| s.bot.is_none() && s.conn.is_some());
+        self.fair.hosted_claim(seat, action, now, stand_in);
         self.settle(now, out);
     }
 
