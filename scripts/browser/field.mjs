@@ -8,11 +8,12 @@
 // page logged the frame that showed it. Each page keeps what it did on its own clock
 // (`?field`) and hands it to the host after the podium, as the bots do;
 // the host scores its verdicts against those records. Prints the report's summary and checks:
-// every laptop's record matched, every pair 1 ms or more apart ordered right (browser against
-// native included: all four contend for one pawn) unless one of its requests was clamped or
-// came after a verdict that no longer waited for it, at least 20 such pairs for each page where
-// the host trusted its stamps, and at most one in five of a page's requests clamped or not
-// waited for (frames late in this machine's stalls, below).
+// every laptop's record matched; no page request clamped or left behind by a verdict that
+// stopped waiting for it; the native bots' at most one in ten, as `cargo test --test field_run`
+// allows them on a machine this busy (the bound at work on a stalled process); every pair 1 ms
+// or more apart ordered right (browser against native included: all four contend for one
+// pawn) but for one with such a native request; and at least 20 such pairs for each page where
+// the host trusted its stamps.
 //
 // DELIVERY_LAG_MS=30 plays the pages as phones are: each press (a turn's keys, a grab's)
 // stamped by the system that long before the browser hands it to the page (a touch crosses the
@@ -142,29 +143,26 @@ for (const l of r.laptops) {
   const browserSeat = l.name.startsWith('Browser');
   if (l.problem || !(l.matched > 0)) problems.push(`${l.name}: ${l.problem ?? 'no request matched'}`);
   // A page is sent each reveal a refresh early (its frame lead), so its frame is up at the
-  // instant; but this machine stalls now and then (SwiftShader draws both pages' frames in one
-  // process on two cores, beside the host and the bots), and a frame that came in a stall is
-  // late past its bound — the native bots' too, in the same second. Such a request is bounded
-  // by the host (counted in the report), and only a pair with one is excused. What is checked
-  // is where the host trusted the page's stamps: enough such pairs, every one ordered right —
-  // and stalls stay rare (at most one page request in five bounded; before the frame lead
-  // and the plain GL context, one in three at worst). A stall long enough that the page's
-  // request comes after a verdict that stopped waiting for it (its beats held back by the
-  // press it had not read: fairness.md §4) is said so in the report, and counted with them.
+  // instant, and it holds its beats back by how late its browser hands it presses (a phone's
+  // can be tens of ms), so no beat vouches past a press still on its way. A page request the
+  // host bounded all the same — a frame late past its bound in a stall of this machine
+  // (SwiftShader draws both pages in one process on two cores, beside the host and the bots),
+  // or a press read after a verdict that stopped waiting for its seat (fairness.md §4) — fails
+  // the run: an honest hand judged by its bound instead of its stamp. CI runs it up to three
+  // times. A native bot stalled in the same seconds is held to `field_run`'s one in ten.
   const held = l.clamped + (l.unwaited ?? 0);
-  if (browserSeat && held * 5 > l.matched) problems.push(`${l.name}: ${l.clamped} of ${l.matched} honest requests clamped, ${l.unwaited} not waited for`);
+  if (browserSeat ? held > 0 : held * 10 > l.matched) problems.push(`${l.name}: ${l.clamped} of ${l.matched} honest requests clamped, ${l.unwaited} not waited for`);
   if (browserSeat && !(l.trusted_pairs >= 20)) problems.push(`${l.name}: only ${l.trusted_pairs} pairs 1 ms or more apart where its stamps were trusted`);
 }
 if (r.laptops.length !== 4) problems.push(`${r.laptops.length} laptops in the report, not 4`);
 const far = r.buckets.filter((b) => b.gap_ms[0] >= 1.0);
 const farPairs = far.reduce((n, b) => n + b.pairs, 0);
 const farWrong = far.reduce((n, b) => n + Math.round(b.pairs * (1 - (b.accuracy ?? 1))), 0);
-// Each wrong pair on its own: one 1 ms or more apart only with its reason (a clamped tie below
-// a millisecond elsewhere excuses nothing).
-const unexcused = (r.wrong ?? []).filter((w) => Math.abs(w.first.true_ms - w.faster.true_ms) >= 1.0
-  && w.why !== 'clamped' && w.why !== 'arrived after a verdict that no longer waited for its seat');
 if (farPairs < 5) problems.push(`only ${farPairs} pairs 1 ms or more apart`);
-if (unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong, ${unexcused.length} of them neither with a clamped request nor after a verdict that no longer waited for the faster one`);
+// Each wrong pair on its own: one 1 ms or more apart only with a clamped native request (a
+// page's fails above; a clamped tie below a millisecond elsewhere excuses nothing).
+const unexcused = (r.wrong ?? []).filter((w) => Math.abs(w.first.true_ms - w.faster.true_ms) >= 1.0 && w.why !== 'clamped');
+if (unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong, ${unexcused.length} of them without a clamped request`);
 const summary = {
   moments: r.moments, pairs: r.pairs, accuracy: r.accuracy, pairs_at_least_1ms: farPairs, wrong_at_least_1ms: farWrong,
   resolution_ms: r.resolution_ms, commit_delay_ms: r.commit_delay_ms, photo_finish_error_ms: r.photo_finish_error_ms,
@@ -182,5 +180,5 @@ if (problems.length) {
   process.exit(1);
 }
 const pages = r.laptops.filter((l) => l.name.startsWith('Browser'));
-console.log(`browser field run: every laptop matched; every pair 1 ms or more apart ordered right (${farPairs}) but for ${farWrong} with a clamped request or one not waited for; pairs where a page's stamps were trusted: ${pages.map((l) => `${l.trusted_right} of ${l.trusted_pairs}`).join(', ')}; page requests clamped: ${pages.map((l) => `${l.clamped} of ${l.matched}`).join(', ')}; not waited for: ${pages.map((l) => l.unwaited).join(', ')}`);
+console.log(`browser field run: every laptop matched, no page request clamped or not waited for; every pair 1 ms or more apart ordered right (${farPairs}) but for ${farWrong} with a clamped native request; pairs where a page's stamps were trusted: ${pages.map((l) => `${l.trusted_right} of ${l.trusted_pairs}`).join(', ')}; requests clamped: ${r.laptops.map((l) => `${l.name} ${l.clamped} of ${l.matched}`).join(', ')}`);
 process.exit(0);

@@ -110,10 +110,12 @@ export async function until(page, pattern, what, deadline) {
 
 /// How long `url` takes from the request to a start page that answers (its first frame run
 /// and its title set), in ms on the page's own clock (0 is the navigation's start), in a
-/// fresh browser context (nothing cached), closed afterwards.
-export async function startPageMs(browser, url) {
+/// fresh browser context (nothing cached), closed afterwards. `openMs`: how long its tab is
+/// open before the address is asked for (a guest opens a tab, then types or scans).
+export async function startPageMs(browser, url, openMs = 0) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
+  if (openMs > 0) await page.waitForTimeout(openMs);
   await page.addInitScript(() => {
     new MutationObserver(() => {
       if (document.title === 'Bolide' && window.bolideAnswered === undefined) window.bolideAnswered = performance.now();
