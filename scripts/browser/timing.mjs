@@ -22,28 +22,9 @@
 //
 // Bounded: every wait has a deadline; the run, 4 s a trial and 2 minutes more.
 
-import { startHost, launchChromium, until, nowNs, lineUpClocks, summary, pageFlags, pageClock, emulatePageClock } from './lib.mjs';
+import { startHost, launchChromium, until, nowNs, lineUpClocks, summary, pageFlags, pageClock, emulatePageClock, realTime } from './lib.mjs';
 import { decodePng } from './png.mjs';
 import { writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-
-/// Puts Chromium's browser process (this process's child) and this process at SCHED_FIFO 10;
-/// says whether it could.
-function realTime() {
-  try {
-    const ps = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
-    const rows = ps.split('\n').map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/)).filter(Boolean);
-    const browser = rows.find(([, , ppid, args]) => Number(ppid) === process.pid && /chrom/.test(args));
-    if (!browser) return false;
-    // And this process, which sends the presses and watches the frames (the poller's part).
-    for (const pid of [browser[1], String(process.pid)]) {
-      execFileSync('chrt', ['-f', '-a', '-p', '10', pid], { stdio: 'ignore' });
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const [hostBin, bundle, trialsArg, label, trialsJson] = process.argv.slice(2);
 const TRIALS = Number(trialsArg);
