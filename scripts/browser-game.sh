@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Guests play from a browser: builds nothing, takes a host binary and the page's folder
 # (`scripts/build-web.sh OUT`, or `built-in`: the page built into the host) and runs, in Debian's Chromium, headless, scripts/browser/game.mjs
-# (a Bolide championship to the podium, a phone's wrong word, a phone watching) and
+# (a Bolide championship to the podium, a phone's wrong word, a phone watching, a phone racing
+# by touch with its Klaxon and Échanges) and
 # scripts/browser/games.mjs (a 1000 Bornes hand with its Coup-Fourré windows called, an
 # Entenrallye turn, a phone watching each). Screenshots go to OUT.
 #

@@ -177,9 +177,11 @@ host.kill('SIGINT');
 // tapped), every grab tapped on the pawns (the lowest thing its screen draws), every turn
 // tapped through by its buttons' labels (`?labels`: roll, the longest move the die allows,
 // the end of the turn; the moves on its screen none over another or off its side), to the
-// podium. The host's bots wait a minute before playing a turn for it, so a turn that passes
-// within seconds passed by touch; the journal says which grabs the phone's touches won, with
-// their reactions.
+// podium; under the first cup it calls Klaxon (B-4.6) and, peeking first, takes a pawn; every
+// pilot holds an Échange each round (`--echange-drill`), and the phone swaps with the first
+// pilot offered (B-4.7). The host's bots wait a minute before playing a turn for it, so a turn
+// that passes within seconds passed by touch; the journal says which grabs the phone's touches
+// won, with their reactions, and that its Klaxon and its Échanges were played.
 {
   // A grab the phone has not tapped by then is the host's to play for it (its stand-in, at
   // that very time): such a pawn is no touch's.
@@ -188,8 +190,11 @@ host.kill('SIGINT');
   // The host's bots at their own pace (700 ms: a quick person's hands). This script's hand
   // reads the page's title and screen before it taps; against bots sped up to 140–270 ms it
   // won no grab at all in some runs on a slow machine.
-  const { host: table, info: t, data } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '700',
-    '--lift-delay-ms', '800', '--turn-timeout-s', '60', '--grab-timeout-s', String(GRAB_LIMIT_S), ...pageFlags(bundle)]);
+  // The cup stays down 1.5 s: time for this script to read the page and tap Klaxon.
+  const { host: table, info: t, data, log: tableLog } = await startHost(hostBin, ['--bots', '2', '--races', '1', '--bot-delay-ms', '700',
+    '--lift-delay-ms', '1500', '--turn-timeout-s', '60', '--grab-timeout-s', String(GRAB_LIMIT_S), '--echange-drill',
+    ...pageFlags(bundle)]);
+  process.on('exit', () => writeFileSync(join(out, 'phone-host.log'), tableLog()));
   const player = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   await player.goto(`${t.web[0]}/?labels#${t.code.split('-')[0]}`);
   await untilTitle(player, /^Bolide$/, 'the playing phone\'s start page', phoneDeadline);
@@ -200,7 +205,7 @@ host.kill('SIGINT');
   await untilTitle(player, /lobby/, 'the playing phone\'s lobby', phoneDeadline);
   await player.waitForTimeout(800);
   await player.touchscreen.tap(185, 220); // Put your hand flat on the table (ready)
-  let turns = 0, slow = 0, grabs = 0, roomy = false;
+  let turns = 0, slow = 0, grabs = 0, roomy = false, klaxon = false, picked = 0, swaps = 0;
   for (;;) {
     if (Date.now() > phoneDeadline) throw new Error(`the phone's race did not end in time (title: ${await player.title()})`);
     const title = await player.title();
@@ -227,6 +232,29 @@ host.kill('SIGINT');
         if (taps === 0 && !existsSync(join(out, 'browser-phone-player-turn.png'))) await player.screenshot({ path: join(out, 'browser-phone-player-turn.png') });
       }
       if (Date.now() - began > 8000) slow += 1;
+    } else if (/the cup is down/.test(title) && !klaxon) {
+      const [call] = await byLabel(player, /^Klaxon \(K\)$/);
+      if (call) {
+        await tap(player, call);
+        klaxon = true;
+      }
+    } else if (/— Klaxon$/.test(title)) {
+      // The Klaxon pilots peek and choose in the order they called: the pawns are buttons
+      // only on the screen of the one choosing.
+      const [pawn] = await byLabel(player, /^Pawn \d/);
+      if (pawn) {
+        await tap(player, pawn);
+        picked += 1;
+        await player.waitForTimeout(300);
+      }
+    } else if (/Échange/.test(title)) {
+      const [swap] = await byLabel(player, /^Échange with /);
+      if (swap) {
+        if (swaps === 0) await player.screenshot({ path: join(out, 'browser-phone-player-echange.png') });
+        await tap(player, swap);
+        swaps += 1;
+        await player.waitForTimeout(300);
+      }
     } else if (/podium/.test(title)) {
       break;
     }
@@ -237,14 +265,19 @@ host.kill('SIGINT');
   table.kill('SIGINT');
   // What the phone's touches won, from the table's journal (seat 0 is the first to sit).
   const journal = readFileSync(join(data, 'championship.journal'), 'utf8');
-  const judged = [...journal.matchAll(/"reactions":\[(\d+|null),/g)].filter((m) => m[1] !== 'null').map((m) => Number(m[1]) / 1000);
+  const judged = [...journal.matchAll(/"moment":"Grab","reactions":\[(\d+|null),/g)].filter((m) => m[1] !== 'null').map((m) => Number(m[1]) / 1000);
   const reactions = judged.filter((ms) => ms < GRAB_LIMIT_S * 1000);
   const standIn = judged.length - reactions.length;
   const pawns = (journal.match(/"seat":0,"action":\{"TakePawn"/g) ?? []).length - standIn;
   if (turns < 3 || slow > 0) throw new Error(`the phone played ${turns} turns, ${slow} of them not by touch within 8 s`);
   if (!roomy) throw new Error('the phone was never offered a move to tap');
   if (reactions.length === 0 || pawns <= 0) throw new Error(`the phone's touches won no grab (${reactions.length} reactions, ${pawns} pawns)`);
-  console.log(`browser game: a phone raced to the podium by touch: ${turns} turns tapped through, ${grabs} grabs tapped, ${pawns} pawns taken by touch, reactions judged ${reactions.map((r) => r.toFixed(0)).join(', ')} ms${standIn ? `; ${standIn} grab(s) untapped in ${GRAB_LIMIT_S} s, played by the host for it` : ''}`);
+  // Its Klaxon and its Échanges, as the host played them (a refused one is not journaled).
+  const klaxons = (journal.match(/"seat":0,"action":"Klaxon"/g) ?? []).length;
+  const echanges = (journal.match(/"seat":0,"action":\{"Echange"/g) ?? []).length;
+  if (klaxons !== 1 || picked < 1) throw new Error(`the phone's Klaxon: ${klaxons} played (tapped: ${klaxon}), ${picked} pawns picked after it`);
+  if (echanges < 1 || swaps < 1) throw new Error(`the phone's Échanges: ${swaps} tapped, ${echanges} played`);
+  console.log(`browser game: a phone raced to the podium by touch: ${turns} turns tapped through, ${grabs} grabs tapped, ${pawns} pawns taken by touch, its Klaxon called and its pawn picked, ${echanges} Échanges played (${swaps} tapped by their labels), reactions judged ${reactions.map((r) => r.toFixed(0)).join(', ')} ms${standIn ? `; ${standIn} grab(s) untapped in ${GRAB_LIMIT_S} s, played by the host for it` : ''}`);
 }
 
 await browser.close();
