@@ -2,7 +2,7 @@
 # The sources the browser's page is built from, as one SHA-256: every file of the workspace
 # crates `bolide-web` is built from for wasm32 (their tests, benches and examples aside, and the
 # built page itself), the crates it is built with (versions and features, as Cargo resolves
-# them), the profiles of the workspace's manifest, and the scripts that build it.
+# them), the release and web profiles of the workspace's manifest, and the scripts that build it.
 # `scripts/build-web.sh --dist` writes it to web/dist/SOURCE beside the page built into the
 # host; `scripts/web-source.sh --check` (CI) fails when the page was built from other sources,
 # and `scripts/web-source.sh --same-as OUT` when a page just built into OUT (`build-web.sh OUT`)
@@ -17,7 +17,8 @@ crates=$(sed -n 's/^[^ ]* [^ ]* (\([^)]*\)).*/\1/p' <<<"$tree" | sort -u | while
   if [ -f "$d/Cargo.toml" ]; then echo "$d"; fi; done)
 sum=$( {
     printf '%s\n' "$tree"
-    sed -n '/^\[profile/,/^\[[^p]/p' Cargo.toml
+    # The profiles the page is built with (`web` inherits `release`); the tests' `dev` is not.
+    awk '/^\[/ { keep = ($0 ~ /^\[profile\.(release|web)[].]/) } keep' Cargo.toml
     # shellcheck disable=SC2086
     { git ls-files --cached --others --exclude-standard -- $crates | grep -Ev '^[^/]+/(tests|benches|examples|dist)/'
       printf '%s\n' scripts/build-web.sh scripts/web-source.sh; } \

@@ -1,33 +1,92 @@
 //! Engine speed: movement resolution and whole bot races, on one core.
-//! `cargo bench -p bolide-host --bench engine`; the README records the figures.
+//! `cargo bench -p bolide --bench engine [FILTER]`; docs/developers.md records the figures.
+//!
+//! A small harness of its own rather than criterion: criterion and the regex it brings cost
+//! about a minute of every cold `cargo test --workspace` (dev-dependencies are built for the
+//! tests too), and these rows need only a median and a spread.
 
 use bolide::bots::BotLevel;
 use bolide::game::{Race, RaceSetup};
 use bolide::movement::Road;
 use bolide::{Action, FirstPlayer, Pawn, Seat};
 use bolide::{circuits, sim};
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
-fn movement(c: &mut Criterion) {
+/// Runs each named function for a warm-up, then times `SAMPLES` batches and prints the median
+/// time per call and per element, with the fastest and slowest batch.
+struct Bench {
+    filter: Option<String>,
+}
+
+const SAMPLES: usize = 30;
+const SAMPLE_TIME: Duration = Duration::from_millis(100);
+
+impl Bench {
+    fn from_args() -> Self {
+        // `cargo bench` passes `--bench`; anything else not a flag names the rows to run.
+        Bench { filter: std::env::args().skip(1).find(|a| !a.starts_with('-')) }
+    }
+
+    fn run<T>(&self, name: &str, elements: u64, mut f: impl FnMut() -> T) {
+        if self.filter.as_ref().is_some_and(|want| !name.contains(want.as_str())) {
+            return;
+        }
+        // Warm-up, and how many calls fill one sample.
+        let mut calls = 1u64;
+        let started = Instant::now();
+        while started.elapsed() < SAMPLE_TIME * 3 {
+            for _ in 0..calls {
+                black_box(f());
+            }
+            calls = calls.saturating_mul(2);
+        }
+        let per_call = started.elapsed().as_secs_f64() / (2 * calls - 1) as f64;
+        let batch = ((SAMPLE_TIME.as_secs_f64() / per_call) as u64).max(1);
+        let mut ns: Vec<f64> = (0..SAMPLES)
+            .map(|_| {
+                let t = Instant::now();
+                for _ in 0..batch {
+                    black_box(f());
+                }
+                t.elapsed().as_nanos() as f64 / batch as f64
+            })
+            .collect();
+        ns.sort_by(f64::total_cmp);
+        let rate = |ns: f64| elements as f64 * 1e9 / ns;
+        println!(
+            "{name:<28} {:>10.1} ns  {:>12} /s  (fastest {}, slowest {}; {SAMPLES} x {batch})",
+            ns[SAMPLES / 2],
+            si(rate(ns[SAMPLES / 2])),
+            si(rate(ns[0])),
+            si(rate(ns[SAMPLES - 1])),
+        );
+    }
+}
+
+fn si(x: f64) -> String {
+    match x {
+        x if x >= 1e6 => format!("{:.2} M", x / 1e6),
+        x if x >= 1e3 => format!("{:.2} k", x / 1e3),
+        x => format!("{x:.1}"),
+    }
+}
+
+fn movement(bench: &Bench) {
     let circuit = circuits::preset("monaco").unwrap();
     let road = Road::new(&circuit, Some(20));
-    let mut group = c.benchmark_group("movement");
-    // 36 positions x 6 reservoirs x 6 speeds per iteration.
-    group.throughput(Throughput::Elements(36 * 6 * 6));
-    group.bench_function("reach", |b| {
-        b.iter(|| {
-            let mut total = 0u32;
-            for from in 0..36u8 {
-                for points in 1..=6u8 {
-                    for accel in 1..=6u8 {
-                        total += u32::from(road.reach(black_box(from), points, Some((points + accel) * 10)));
-                    }
+    // 36 positions x 6 reservoirs x 6 speeds per call.
+    bench.run("movement/reach", 36 * 6 * 6, || {
+        let mut total = 0u32;
+        for from in 0..36u8 {
+            for points in 1..=6u8 {
+                for accel in 1..=6u8 {
+                    total += u32::from(road.reach(black_box(from), points, Some((points + accel) * 10)));
                 }
             }
-            total
-        })
+        }
+        total
     });
 
     // A whole Move action through the engine's entry point (check + perform + events), on a
@@ -43,23 +102,17 @@ fn movement(c: &mut Criterion) {
     race.apply(Seat(0), Action::Roll).unwrap();
     let (_, max) = race.move_range(Seat(0));
     let mut events = Vec::with_capacity(16);
-    group.throughput(Throughput::Elements(1));
-    group.bench_function("apply_move", |b| {
-        b.iter(|| {
-            let mut r = race.clone();
-            events.clear();
-            r.apply_into(Seat(0), Action::Move { tiles: max }, &mut events).unwrap();
-            black_box(&r);
-        })
+    bench.run("movement/apply_move", 1, || {
+        let mut r = race.clone();
+        events.clear();
+        r.apply_into(Seat(0), Action::Move { tiles: max }, &mut events).unwrap();
+        r
     });
-    group.bench_function("clone_race", |b| b.iter(|| black_box(race.clone())));
-    group.finish();
+    bench.run("movement/clone_race", 1, || race.clone());
 }
 
-fn races(c: &mut Criterion) {
+fn races(bench: &Bench) {
     println!("size_of::<Race>() = {} bytes", std::mem::size_of::<Race>());
-    let mut group = c.benchmark_group("race");
-    group.throughput(Throughput::Elements(1));
     for (name, levels) in [
         ("random", [BotLevel::Random; 4]),
         ("strategic", [BotLevel::Strategic; 4]),
@@ -67,16 +120,16 @@ fn races(c: &mut Criterion) {
     ] {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let mut seed = 0u64;
-        group.bench_function(BenchmarkId::new("4_bots", name), |b| {
-            b.iter(|| {
-                seed += 1;
-                let mut race = sim::random_race(4, seed % 64);
-                sim::play_race(&mut race, &levels, &mut rng).unwrap()
-            })
+        bench.run(&format!("race/4_bots/{name}"), 1, || {
+            seed += 1;
+            let mut race = sim::random_race(4, seed % 64);
+            sim::play_race(&mut race, &levels, &mut rng).unwrap()
         });
     }
-    group.finish();
 }
 
-criterion_group!(benches, movement, races);
-criterion_main!(benches);
+fn main() {
+    let bench = Bench::from_args();
+    movement(&bench);
+    races(&bench);
+}
