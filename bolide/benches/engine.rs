@@ -42,7 +42,8 @@ impl Bench {
             }
             calls = calls.saturating_mul(2);
         }
-        let per_call = started.elapsed().as_secs_f64() / (2 * calls - 1) as f64;
+        // The loop ran 1 + 2 + … + calls/2 = calls - 1 calls.
+        let per_call = started.elapsed().as_secs_f64() / (calls - 1) as f64;
         let batch = ((SAMPLE_TIME.as_secs_f64() / per_call) as u64).max(1);
         let mut ns: Vec<f64> = (0..SAMPLES)
             .map(|_| {
