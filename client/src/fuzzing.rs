@@ -1,6 +1,6 @@
 //! What the client-side fuzzers drive: bytes from a host (a hostile one, or a stranger posing
 //! as one) into the client core, as a laptop reads them — frames off the stream and
-//! datagrams — with the clock moving. `client/tests/fuzz_client.rs` replays mutations of real
+//! datagrams — with the clock moving. `client/tests/client/fuzz_client.rs` replays mutations of real
 //! host traffic on stable in every `cargo test`; `cargo run --release -p bolide-client
 //! --example fuzz-client -- RUNS` runs as many as asked and prints the count.
 //!

@@ -6,7 +6,7 @@
 //! probe, a dropped connection, the clock in µs) go in; messages to send (now or at an
 //! instant), connections to close, journal entries and fairness records come out. The network
 //! layer (`crate::net`) only moves them; tests drive a room with synthetic times and no
-//! sockets. **Architecture Invariant:** nothing here names a game (`host/tests/invariants.rs`).
+//! sockets. **Architecture Invariant:** nothing here names a game (`host/tests/host/invariants.rs`).
 //!
 //! The room's parts, each with one owner: `config` (how it behaves) and `output` (what it
 //! says); `seats` (a `SeatSlot` per seat: who sits there, token, colour, part of the luck,

@@ -793,7 +793,7 @@ fn how_to_play_explains_each_game_in_the_window_s_language() {
 /// missing one (an arrow, a typographic quote) stops the window in the middle of a frame.
 #[test]
 fn every_character_of_every_message_is_in_the_window_s_fonts() {
-    let source = include_str!("../../words/src/lang.rs");
+    let source = include_str!("../../../words/src/lang.rs");
     let mut used = std::collections::BTreeSet::new();
     for line in source.lines().filter(|l| !l.trim_start().starts_with("//")) {
         // The text between quotes: the messages themselves, not the code around them.

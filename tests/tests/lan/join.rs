@@ -94,7 +94,7 @@ async fn only_the_host_can_be_the_host_a_seated_player_posing_as_it_gets_nothing
     // certificate, the table's word — relaying to the real one, and advertises the table's
     // name, mDNS instance and fingerprint from its own address. Anne, who dropped out, comes
     // back from the list: she picks that entry (its address) and types the code from the host's
-    // screen, as the window asks (`client/tests/window.rs`, the list join).
+    // screen, as the window asks (`client/tests/client/window.rs`, the list join).
     let (server, code) = host("join-posing", quick_room("GARAGE", 3, 1));
     let bob = Session::connect(server.local_addr(), &code, "Bob", None).await.expect("Bob sits at the table");
     let (relay_addr, _, seen) = relay(server.local_addr(), &code, "GARAGE").await;

@@ -6,7 +6,7 @@ use bolide_host::room::{OutputOf, RoomConfigOf, RoomOf};
 use bolide_table::{BotLevel, Seat};
 use entenrallye::{Entenrallye, Event, Lobby, Rallye, Settings};
 
-mod common;
+use crate::common;
 use common::{events_to, journal, run};
 
 /// A room of one pilot (Anne, connection 1) and three bots, started.

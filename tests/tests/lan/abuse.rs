@@ -91,6 +91,9 @@ async fn a_pilot_who_never_reads_is_dropped_and_the_game_goes_on() {
     let mut config = quick_room("GARE", 1, 20);
     config.bot_delay_ms = 1;
     config.countdown_ms = 1;
+    // The watcher never acts: its turns and moments run to their limits, kept short (what is
+    // tested is the sleeper's queue filling up, and the championship going on without it).
+    (config.turn_timeout_ms, config.moment_timeout_ms) = (300, 200);
     let (server, code) = host("abuse-no-read", config);
     let addr = server.local_addr();
     let mut watcher = Session::connect(addr, &code, "Watcher", None).await.unwrap();

@@ -8,7 +8,7 @@ use bolide_table::{BotLevel, Seat};
 use mille_bornes::options::GameMode;
 use mille_bornes::{Event, Lobby, MilleBornes, Partie, RuleError, Settings};
 
-mod common;
+use crate::common;
 use common::{events_to, journal, run};
 
 /// A room of one pilot (Anne, connection 1) and three bots, started.

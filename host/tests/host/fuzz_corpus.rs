@@ -3,9 +3,15 @@
 //! the room without a panic, on every machine and in CI. Then a short fuzzing run on stable,
 //! without coverage guidance: the kept inputs mutated as libFuzzer would (bytes flipped,
 //! inserted, removed, spliced from another input), a bounded number of times from a fixed seed.
+//! A net under the corpus, not a search (that is `cargo fuzz`'s, on nightly): a room run checks
+//! the size of every frame the room sends, some 7 ms each in a test build, so each game's room
+//! gets 4 000 of them.
 
 use bolide_host::fuzzing::{Harness, corpus};
 use std::path::Path;
+
+/// Mutated inputs played through each game's room.
+const ROOM_RUNS: usize = 4_000;
 
 fn replay(target: &str, harness: Harness) -> usize {
     let inputs = corpus(target).unwrap_or_else(|e| panic!("{e}"));
@@ -31,7 +37,7 @@ fn a_short_fuzzing_run_of_frames_on_stable() {
 
 #[test]
 fn a_short_fuzzing_run_of_the_room_on_stable() {
-    mutate("room", bolide_host::fuzzing::room, 10_000);
+    mutate("room", bolide_host::fuzzing::room, ROOM_RUNS);
 }
 
 #[test]
@@ -51,7 +57,7 @@ fn every_kept_room_input_plays_without_a_panic() {
 /// inputs) is replayed too.
 #[test]
 fn a_short_fuzzing_run_of_the_mille_bornes_room_on_stable() {
-    mutate("room", bolide_host::fuzzing::room_mille_bornes, 10_000);
+    mutate("room", bolide_host::fuzzing::room_mille_bornes, ROOM_RUNS);
     let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/room-mille-bornes");
     if own.exists() {
         replay("room-mille-bornes", bolide_host::fuzzing::room_mille_bornes);
@@ -61,7 +67,7 @@ fn a_short_fuzzing_run_of_the_mille_bornes_room_on_stable() {
 /// Entenrallye's room, by the same operations: the Bolide room's corpus seeds it.
 #[test]
 fn a_short_fuzzing_run_of_the_entenrallye_room_on_stable() {
-    mutate("room", bolide_host::fuzzing::room_entenrallye, 10_000);
+    mutate("room", bolide_host::fuzzing::room_entenrallye, ROOM_RUNS);
     let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/room-entenrallye");
     if own.exists() {
         replay("room-entenrallye", bolide_host::fuzzing::room_entenrallye);
