@@ -3,9 +3,9 @@
 //! the room without a panic, on every machine and in CI. Then a short fuzzing run on stable,
 //! without coverage guidance: the kept inputs mutated as libFuzzer would (bytes flipped,
 //! inserted, removed, spliced from another input), a bounded number of times from a fixed seed.
-//! A net under the corpus, not a search (that is `cargo fuzz`'s, on nightly): a room run checks
-//! the size of every frame the room sends, some 7 ms each in a test build, so each game's room
-//! gets 4 000 of them.
+//! A net under the corpus, not a search (that is `cargo fuzz`'s, on nightly, or as many runs as
+//! asked with `--example fuzz_stable`): a room run checks the size of every frame the room
+//! sends, some 7 ms each in a test build, so each game's room gets 4 000 of them.
 
 use bolide_host::fuzzing::{Harness, corpus};
 use std::path::Path;

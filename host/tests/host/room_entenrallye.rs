@@ -6,8 +6,7 @@ use bolide_host::room::{OutputOf, RoomConfigOf, RoomOf};
 use bolide_table::{BotLevel, Seat};
 use entenrallye::{Entenrallye, Event, Lobby, Rallye, Settings};
 
-use crate::common;
-use common::{events_to, journal, run};
+use crate::common::{self, events_to, journal, run};
 
 /// A room of one pilot (Anne, connection 1) and three bots, started.
 fn started(seed: u64) -> (RoomOf<Rallye>, Vec<Output>) {

@@ -8,8 +8,7 @@ use bolide_table::{BotLevel, Seat};
 use mille_bornes::options::GameMode;
 use mille_bornes::{Event, Lobby, MilleBornes, Partie, RuleError, Settings};
 
-use crate::common;
-use common::{events_to, journal, run};
+use crate::common::{self, events_to, journal, run};
 
 /// A room of one pilot (Anne, connection 1) and three bots, started.
 fn started(seed: u64) -> (RoomOf<Partie>, Vec<Output>) {

@@ -89,8 +89,8 @@ async fn wrong_codes_are_rate_limited_per_address() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pilot_who_never_reads_is_dropped_and_the_game_goes_on() {
     // A full table: each round sends everyone six pilots' moves, so the sleeper's queue fills
-    // (some 1 700 updates: its writer's queue and its stream's window) in fewer rounds, each
-    // paced by the reveal's lead for a laptop whose path is unknown.
+    // (its writer's 512 messages, then its stream's window) in fewer rounds, each paced by the
+    // reveal's lead for a laptop whose path is unknown.
     let mut config = quick_room("GARE", 4, 20);
     config.bot_delay_ms = 1;
     config.countdown_ms = 1;
