@@ -4,7 +4,7 @@
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -25,7 +25,11 @@ export async function startHost(hostBin, args) {
   const host = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   host.stderr.on('data', (d) => { log += d; });
-  process.on('exit', () => host.kill('SIGKILL'));
+  // Its folder goes with a script that passed; one that failed leaves it to be read.
+  process.on('exit', (code) => {
+    host.kill('SIGKILL');
+    if (code === 0) rmSync(data, { recursive: true, force: true });
+  });
   const info = await new Promise((resolve, reject) => {
     createInterface({ input: host.stdout }).once('line', (line) => resolve(JSON.parse(line)));
     host.once('exit', (code) => reject(new Error(`the host exited (${code}): ${log}`)));

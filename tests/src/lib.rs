@@ -7,14 +7,45 @@ use bolide::TableOptions;
 use bolide::options::Settings;
 use bolide_host::games::bolide::RoomConfig;
 use bolide_host::net::{Identity, Journal, Server};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// A fresh scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
+/// A fresh scratch directory for one test: removed when the test is done with it, kept when it
+/// fails (its logs and journals are what a failure's message points to).
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("bolide-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// See [`scratch`]; a `Path` (`data.join(..)`, `&*data` where a `&Path` is asked for).
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// A room config with quick bots, for tests.

@@ -124,12 +124,11 @@ fn cli(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_bolide-host")).args(args).output().unwrap()
 }
 
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bolide-scenario-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+/// `text` in a file of its own, removed when dropped.
+fn temp_file(name: &str, text: &str) -> tempfile::NamedTempFile {
+    let file = tempfile::Builder::new().prefix(name).tempfile().unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    file
 }
 
 #[test]
@@ -147,7 +146,7 @@ fn cli_prints_final_state_and_rule_tagged_events() {
 fn cli_illegal_action_exits_non_zero_naming_the_rule() {
     let text = r#"{"seats":["a","b","c"],"first_player":0,"circuit":{"preset":"cannes"},
         "actions":[{"seat":1,"action":"Lift"}]}"#;
-    let out = cli(&["scenario", temp_file("illegal.json", text).to_str().unwrap()]);
+    let out = cli(&["scenario", temp_file("illegal.json", text).path().to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("B-4.2"), "{err}");
@@ -156,14 +155,14 @@ fn cli_illegal_action_exits_non_zero_naming_the_rule() {
 #[test]
 fn cli_invalid_scenario_names_the_bad_field() {
     let text = r#"{"seats":["a","b","c"],"circuit":{"preset":"cannes"},"actions":[],"reservoir":[[1]]}"#;
-    let out = cli(&["scenario", temp_file("field.json", text).to_str().unwrap()]);
+    let out = cli(&["scenario", temp_file("field.json", text).path().to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown field `reservoir`"));
     let text = r#"{"seats":["a","b"],"circuit":{"preset":"cannes"},"actions":[]}"#;
-    let out = cli(&["scenario", temp_file("pilots.json", text).to_str().unwrap()]);
+    let out = cli(&["scenario", temp_file("pilots.json", text).path().to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("B-1.1"));
     let text = r#"{"seats":["a","b","c"],"circuit":{"tiles":"S 60 S"},"actions":[]}"#;
-    let out = cli(&["scenario", temp_file("circuit.json", text).to_str().unwrap()]);
+    let out = cli(&["scenario", temp_file("circuit.json", text).path().to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("B-2.5"));
 }
 
@@ -171,7 +170,7 @@ fn cli_invalid_scenario_names_the_bad_field() {
 fn cli_failed_expectation_exits_non_zero() {
     let text = r#"{"seats":["a","b","c"],"circuit":{"preset":"cannes"},"actions":[],
         "expect":{"cars":[{"seat":0,"position":5}]}}"#;
-    let out = cli(&["scenario", temp_file("expect.json", text).to_str().unwrap()]);
+    let out = cli(&["scenario", temp_file("expect.json", text).path().to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected a on position 5"));
 }

@@ -179,7 +179,8 @@ fn an_interrupt_just_after_the_host_announced_itself_exits_cleanly() {
     // The announcement says the host is up: Ctrl-C from then on is the host's to handle (close
     // every connection with a reason, exit 0), not the default that kills the process.
     for i in 0..5 {
-        let (mut host, _) = start_host(&scratch(&format!("ctrlc-early-{i}")), "127.0.0.1:0", false);
+        let data = scratch(&format!("ctrlc-early-{i}"));
+        let (mut host, _) = start_host(&data, "127.0.0.1:0", false);
         let interrupted = Command::new("kill").args(["-INT", &host.id().to_string()]).status().unwrap();
         assert!(interrupted.success());
         let status = host.wait().unwrap();

@@ -7,16 +7,11 @@ use bolide_client::games::bolide::Session;
 use bolide_client::net::ClientError;
 use bolide_host::net::server::{Journal, Server};
 use bolide_host::net::{Identity, tls};
-use bolide_tests::{host, quick_room};
+use bolide_tests::{host, quick_room, scratch};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const LIMIT: Duration = Duration::from_secs(30);
-
-/// A scratch dir of this test binary's own.
-fn dir(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("bolide-join-{name}-{}", std::process::id()))
-}
 
 /// A relay with a certificate of its own, on 127.0.0.1: every connection to it is forwarded,
 /// byte for byte both ways, to `target` (a man in the middle, as a laptop that advertises the
@@ -27,7 +22,7 @@ async fn relay(
     target_code: &str,
     word: &str,
 ) -> (std::net::SocketAddr, String, Arc<Mutex<Vec<u8>>>) {
-    let identity = Identity::load_or_create(&dir("relay")).unwrap();
+    let identity = Identity::load_or_create(&scratch("join-relay").join("identity")).unwrap();
     let endpoint =
         quinn::Endpoint::server(tls::server_config(&identity).unwrap(), "127.0.0.1:0".parse().unwrap()).unwrap();
     let addr = endpoint.local_addr().unwrap();
@@ -124,7 +119,7 @@ async fn a_host_that_does_not_know_the_word_gets_neither_the_word_nor_a_seat_tok
 async fn an_honest_join_proves_the_word_in_one_more_round_trip() {
     // Ten joins on loopback, each timed from connect to welcome: the exchange adds a round
     // trip and three scalar multiplications on each side (printed; the README quotes a run).
-    let identity = Identity::load_or_create(&dir("honest")).unwrap();
+    let identity = Identity::load_or_create(&scratch("join-honest").join("identity")).unwrap();
     let server = Server::bind("127.0.0.1:0".parse().unwrap(), &identity).unwrap();
     let code = server.add_room::<bolide::game::Championship>(quick_room("GARAGE", 2, 1), Journal::None, None).unwrap();
     let mut times = Vec::new();
