@@ -5,13 +5,14 @@
 //! inserted, removed, spliced from another input), a bounded number of times from a fixed seed.
 //! A net under the corpus, not a search (that is `cargo fuzz`'s, on nightly, or as many runs as
 //! asked with `--example fuzz_stable`): a room run checks the size of every frame the room
-//! sends, some 7 ms each in a test build, so each game's room gets 4 000 of them.
+//! sends, some 7 ms each in a test build, so each game's room gets 2 500 of them. The corpora
+//! themselves are minimised (`cargo fuzz cmin`: every input that adds a coverage feature).
 
 use bolide_host::fuzzing::{Harness, corpus};
 use std::path::Path;
 
 /// Mutated inputs played through each game's room.
-const ROOM_RUNS: usize = 4_000;
+const ROOM_RUNS: usize = 2_500;
 
 fn replay(target: &str, harness: Harness) -> usize {
     let inputs = corpus(target).unwrap_or_else(|e| panic!("{e}"));
