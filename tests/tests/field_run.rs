@@ -53,7 +53,8 @@ fn field_run(name: &str, bind: &str, host_ns: Option<&str>, bot_ns: [Option<&str
         bind,
         "--json",
         "--no-mdns",
-        // One race: 25 moments, some 70 contested pairs (the check needs 5 a millisecond apart).
+        // One race: 14–28 moments, 42–83 contested pairs measured (the check needs 5 a millisecond
+        // or more apart).
         "--races",
         "1",
         "--seed",
