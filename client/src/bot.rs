@@ -144,11 +144,13 @@ pub struct Plan<'a> {
     pub field: Option<FieldTest>,
     /// By QUIC, or the host's browser door as a browser's page would come.
     pub via: crate::net::Via,
+    /// The address its packets leave from ([`ConnectOptionsOf::from`]); `None`: the system's.
+    pub from: Option<std::net::IpAddr>,
 }
 
 impl Plan<'_> {
     pub fn new(level: BotLevel, think: Duration, seed: u64) -> Plan<'static> {
-        Plan { level, think, seed, choose: None, field: None, via: crate::net::Via::Quic }
+        Plan { level, think, seed, choose: None, field: None, via: crate::net::Via::Quic, from: None }
     }
 }
 
@@ -156,6 +158,11 @@ impl<'a> Plan<'a> {
     /// The same plan, knocking by `via`.
     pub fn by(self, via: crate::net::Via) -> Plan<'a> {
         Plan { via, ..self }
+    }
+
+    /// The same plan, its packets leaving from `ip` (a device of its own on loopback).
+    pub fn from_address(self, ip: std::net::IpAddr) -> Plan<'a> {
+        Plan { from: Some(ip), ..self }
     }
 }
 
@@ -212,7 +219,7 @@ pub async fn play_as<W: BotGame>(
     let mut reconnects = 0;
     // One client core across the comebacks: what the bot knows of the table, and the draws it
     // saw, go on.
-    let options = ConnectOptionsOf::<W> { via: plan.via, ..ConnectOptionsOf::default() };
+    let options = ConnectOptionsOf::<W> { via: plan.via, from: plan.from, ..ConnectOptionsOf::default() };
     loop {
         let session = match admitted.take() {
             Some(admitted) => admitted.session(options.clone()),

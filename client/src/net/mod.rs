@@ -17,7 +17,7 @@ use bolide_table::wire::{
     self, BeatSchedule, ClientMsgOf, ClockProbe, DatagramOf, Door, FrameDecoder, FrameError, Knock, PROTOCOL_VERSION,
     Proof, SeatToken, ServerMsgOf,
 };
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, MutexGuard};
 use std::time::Duration;
@@ -155,6 +155,10 @@ pub struct ConnectOptionsOf<W: ClientGame> {
     /// How long before its frame is up this laptop's screen draws it, µs
     /// ([`bolide_table::wire::Hello::frame_lead_us`]): the window tells its display's.
     pub frame_lead_us: u32,
+    /// The address this laptop's packets leave from; `None`: the system's choice. The load
+    /// benchmark gives each bot one of loopback's, as each guest's device has its own (the
+    /// door's budgets are counted per address). A page's leave from where its browser sends.
+    pub from: Option<IpAddr>,
 }
 
 /// A laptop that beats otherwise than the host asks: the fairness lab's liars, switched while
@@ -190,6 +194,7 @@ impl<W: ClientGame> Default for ConnectOptionsOf<W> {
             conduct: None,
             via: Via::Quic,
             frame_lead_us: 0,
+            from: None,
         }
     }
 }
@@ -209,6 +214,7 @@ impl<W: ClientGame> ConnectOptionsOf<W> {
             conduct: self.conduct.clone(),
             via: self.via,
             frame_lead_us: self.frame_lead_us,
+            from: self.from,
         }
     }
 }
@@ -567,7 +573,7 @@ pub async fn knock(
     socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
     watch: bool,
 ) -> Result<Admitted, ClientError> {
-    knock_with(addr, code, name, token, &Dial { via: Via::Quic, version, watch, socket, frame_lead_us: 0 }).await
+    knock_with(addr, code, name, token, &Dial { via: Via::Quic, version, watch, socket, ..Dial::default() }).await
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -576,9 +582,11 @@ async fn knock_quic(
     ask: Asking<'_>,
     fingerprint: &str,
     socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
+    from: Option<IpAddr>,
 ) -> Result<Admitted, ClientError> {
     let connect_err = |reason: String| ClientError::Connect { addr, reason };
-    let local: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap() } else { "[::]:0".parse().unwrap() };
+    let any = if addr.is_ipv4() { IpAddr::from([0u8; 4]) } else { IpAddr::from([0u16; 8]) };
+    let local = SocketAddr::new(from.unwrap_or(any), 0);
     let mut endpoint = match socket {
         Some(socket) => quinn::Endpoint::new_with_abstract_socket(
             quinn::EndpointConfig::default(),
@@ -619,8 +627,8 @@ pub async fn knock_web(
     knock_with(addr, code, name, token, &Dial { via: Via::Web, version, watch, ..Dial::default() }).await
 }
 
-async fn knock_at_web_door(addr: SocketAddr, ask: Asking<'_>) -> Result<Admitted, ClientError> {
-    let mut door = web::open(addr).await?;
+async fn knock_at_web_door(addr: SocketAddr, ask: Asking<'_>, from: Option<IpAddr>) -> Result<Admitted, ClientError> {
+    let mut door = web::open(addr, from).await?;
     let mut decoder = FrameDecoder::default();
     let binding = door.binding;
     let (seat, token, beats, game) = pass_the_door(&mut door, &mut decoder, ask, &binding).await?;
@@ -639,6 +647,8 @@ pub struct Dial {
     pub socket: Option<Arc<dyn quinn::AsyncUdpSocket>>,
     /// The laptop's screen's frame lead ([`ConnectOptionsOf::frame_lead_us`]).
     pub frame_lead_us: u32,
+    /// The address its packets leave from ([`ConnectOptionsOf::from`]).
+    pub from: Option<IpAddr>,
 }
 
 impl<W: ClientGame> ConnectOptionsOf<W> {
@@ -651,6 +661,7 @@ impl<W: ClientGame> ConnectOptionsOf<W> {
             #[cfg(not(target_arch = "wasm32"))]
             socket: self.socket.clone(),
             frame_lead_us: self.frame_lead_us,
+            from: self.from,
         }
     }
 }
@@ -670,7 +681,7 @@ pub async fn knock_with(
         #[cfg(not(target_arch = "wasm32"))]
         Via::Quic => {
             let RoomCode { word, fingerprint, room } = parse_code(code).ok_or_else(bad_code)?;
-            knock_quic(addr, ask(word, room), &fingerprint, dial.socket.clone()).await
+            knock_quic(addr, ask(word, room), &fingerprint, dial.socket.clone(), dial.from).await
         }
         #[cfg(target_arch = "wasm32")]
         Via::Quic => {
@@ -678,20 +689,21 @@ pub async fn knock_with(
         }
         Via::Web => {
             let (word, room) = parse_word(code).ok_or_else(bad_code)?;
-            knock_at_web_door(addr, ask(word, room)).await
+            knock_at_web_door(addr, ask(word, room), dial.from).await
         }
     }
 }
 
-/// Knocks by `via` for a seat with this protocol's version, as a bot does.
+/// Knocks by `via`, from `from` when given, for a seat with this protocol's version, as a bot
+/// does.
 pub async fn knock_via(
-    via: Via,
+    (via, from): (Via, Option<IpAddr>),
     addr: SocketAddr,
     code: &str,
     name: &str,
     token: Option<SeatToken>,
 ) -> Result<Admitted, ClientError> {
-    knock_with(addr, code, name, token, &Dial { via, version: PROTOCOL_VERSION, ..Dial::default() }).await
+    knock_with(addr, code, name, token, &Dial { via, version: PROTOCOL_VERSION, from, ..Dial::default() }).await
 }
 
 /// A refusal at the door, its reason cleaned (a host's text is shown, never trusted).

@@ -10,7 +10,7 @@ use bolide_link::pake::{self, Side};
 use bolide_link::sealed::{Channel, Opener, Sealer};
 use bolide_link::web::{self, Kind, Unread};
 use bolide_table::wire::{FrameDecoder, close};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
@@ -103,11 +103,12 @@ pub(super) struct WebDoor {
     pub(super) binding: [u8; web::CHALLENGE_LEN],
 }
 
-/// Opens the WebSocket to the host's browser door at `addr` and reads its challenge.
-pub(super) async fn open(addr: SocketAddr) -> Result<WebDoor, ClientError> {
+/// Opens the WebSocket to the host's browser door at `addr` (from `from` where a socket can
+/// be told) and reads its challenge.
+pub(super) async fn open(addr: SocketAddr, from: Option<IpAddr>) -> Result<WebDoor, ClientError> {
     let connect_err = |reason: String| ClientError::Connect { addr, reason };
     let opening = async {
-        let mut socket = socket::open(addr).await.map_err(connect_err)?;
+        let mut socket = socket::open(addr, from).await.map_err(connect_err)?;
         let binding = match socket.incoming.recv().await {
             Some(Raw::Message(b)) => b,
             _ => return Err(ClientError::Lost("the host's browser door said nothing".into())),
@@ -243,8 +244,8 @@ mod socket {
     use crate::platform::rt;
     use bolide_link::web;
     use futures_util::{SinkExt, StreamExt};
-    use std::net::SocketAddr;
-    use tokio::net::TcpStream;
+    use std::net::{IpAddr, SocketAddr};
+    use tokio::net::{TcpSocket, TcpStream};
     use tokio::sync::mpsc;
     use tokio_tungstenite::tungstenite::Message;
     use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
@@ -259,8 +260,17 @@ mod socket {
         }
     }
 
-    pub(crate) async fn open(addr: SocketAddr) -> Result<Socket, String> {
-        let tcp = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
+    pub(crate) async fn open(addr: SocketAddr, from: Option<IpAddr>) -> Result<Socket, String> {
+        let tcp = match from {
+            None => TcpStream::connect(addr).await,
+            Some(ip) => {
+                let socket = if ip.is_ipv4() { TcpSocket::new_v4() } else { TcpSocket::new_v6() };
+                let socket = socket.map_err(|e| e.to_string())?;
+                socket.bind(SocketAddr::new(ip, 0)).map_err(|e| format!("cannot send from {ip}: {e}"))?;
+                socket.connect(addr).await
+            }
+        }
+        .map_err(|e| e.to_string())?;
         let _ = tcp.set_nodelay(true);
         let url = format!("ws://{addr}{}", web::PATH);
         let config = WebSocketConfig::default()
@@ -307,7 +317,7 @@ mod socket {
     use super::{Raw, SOCKET_QUEUE, Socket};
     use crate::platform::rt;
     use bolide_link::web;
-    use std::net::SocketAddr;
+    use std::net::{IpAddr, SocketAddr};
     use tokio::sync::{mpsc, oneshot};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
@@ -337,7 +347,8 @@ mod socket {
         }
     }
 
-    pub(crate) async fn open(addr: SocketAddr) -> Result<Socket, String> {
+    /// A page's socket leaves from wherever its browser sends it: `_from` is not its to choose.
+    pub(crate) async fn open(addr: SocketAddr, _from: Option<IpAddr>) -> Result<Socket, String> {
         let ws = WebSocket::new(&format!("ws://{addr}{}", web::PATH)).map_err(|e| format!("{e:?}"))?;
         ws.set_binary_type(BinaryType::Arraybuffer);
         let (in_tx, incoming) = mpsc::channel(SOCKET_QUEUE);

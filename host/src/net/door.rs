@@ -165,6 +165,8 @@ pub struct Doors {
     pending_by_addr: HashMap<IpAddr, usize>,
     by_address: HashMap<IpAddr, Bucket>,
     host: Bucket,
+    /// The host's bucket's burst: [`WRONG_CODE_HOST_BURST`] unless told otherwise.
+    host_burst: f64,
     /// Addresses that proved the word, and when they last did.
     proved: HashMap<IpAddr, Instant>,
     /// When the host's budget ran out, while it has.
@@ -187,12 +189,20 @@ impl Doors {
             pending_by_addr: HashMap::new(),
             by_address: HashMap::new(),
             host: Bucket::full(WRONG_CODE_HOST_BURST, now),
+            host_burst: WRONG_CODE_HOST_BURST,
             proved: HashMap::new(),
             locked_since: None,
             wrong: 0,
             warnings: Bucket::full(WARN_BURST, now),
             unsaid: 0,
         }
+    }
+
+    /// The same doors, the whole host taking `burst` tries at once (at least one);
+    /// [`WRONG_CODES_HOST_PER_S`] refill them.
+    pub fn host_tries(self, burst: f64) -> Doors {
+        let burst = if burst.is_finite() { burst.max(1.0) } else { WRONG_CODE_HOST_BURST };
+        Doors { host: Bucket::full(burst, self.host.at), host_burst: burst, ..self }
     }
 
     /// A new connection from `ip` (`validated`: it answered a Retry): a place, a Retry or a
@@ -250,7 +260,7 @@ impl Doors {
         // A laptop that proved the word before is slowed by its own budget, never shut out by
         // the host's: a stranger's guessing cannot keep it from the table.
         let host = !known;
-        if host && !self.host.take(WRONG_CODE_HOST_BURST, WRONG_CODES_HOST_PER_S, now) {
+        if host && !self.host.take(self.host_burst, WRONG_CODES_HOST_PER_S, now) {
             if self.locked_since.is_none() {
                 self.locked_since = Some(now);
                 tracing::error!(
@@ -272,7 +282,7 @@ impl Doors {
             bucket.give_back(WRONG_CODE_BURST);
         }
         if ticket.host {
-            self.host.give_back(WRONG_CODE_HOST_BURST);
+            self.host.give_back(self.host_burst);
         }
         if self.proved.len() >= PROVED_KEPT
             && !self.proved.contains_key(&ticket.ip)
@@ -297,7 +307,7 @@ impl Doors {
 
     /// Whether new joins are locked out now, since when and after how many wrong tries.
     pub fn locked(&mut self, now: Instant) -> Option<Locked> {
-        if self.host.has(WRONG_CODE_HOST_BURST, WRONG_CODES_HOST_PER_S, now) {
+        if self.host.has(self.host_burst, WRONG_CODES_HOST_PER_S, now) {
             if self.locked_since.take().is_some() {
                 tracing::info!("the door is open again: the wrong room codes have stopped");
             }
@@ -377,6 +387,27 @@ mod tests {
         assert_eq!(doors.knock(ip(200), Knocker::Guest, t0).err(), Some(Shut::Address));
         // The lock lifts once the host's budget has a try again.
         assert!(doors.locked(t0 + Duration::from_secs(2)).is_none());
+    }
+
+    #[test]
+    fn exchanges_in_flight_hold_the_hosts_tries_as_many_as_it_was_given() {
+        let t0 = Instant::now();
+        // A game night's host: the 21st exchange at once waits, whoever knocks.
+        let mut night = Doors::new(t0);
+        let held: Vec<Ticket> = (0..20).map(|a| night.knock(ip(a), Knocker::Guest, t0).unwrap()).collect();
+        assert_eq!(night.knock(ip(20), Knocker::Guest, t0).err(), Some(Shut::Host));
+        // Each proof gives its try back: the next exchange goes in.
+        for t in held {
+            night.proved(t, t0);
+        }
+        assert!(night.knock(ip(21), Knocker::Guest, t0).is_ok());
+        // A host told to take a hundred at once (the load benchmark's) does, and no more.
+        let mut busy = Doors::new(t0).host_tries(100.0);
+        let _held: Vec<Ticket> = (0..100).map(|a| busy.knock(ip(a), Knocker::Guest, t0).unwrap()).collect();
+        assert_eq!(busy.knock(ip(100), Knocker::Guest, t0).err(), Some(Shut::Host));
+        // Nonsense is a game night's, or one.
+        assert_eq!(Doors::new(t0).host_tries(f64::NAN).host_burst, WRONG_CODE_HOST_BURST);
+        assert_eq!(Doors::new(t0).host_tries(-3.0).host_burst, 1.0);
     }
 
     const PLACES: Places = Places { pending: 8, per_address: 4, retry_past: 2, known_reserve: 2 };
