@@ -178,8 +178,8 @@ for (const l of r.laptops) {
   // host bounded all the same is a frame late past its bound, or a press read after a verdict
   // that stopped waiting for its seat (fairness.md §4), in a stall: a page here has neither
   // cores nor a GPU of its own (SwiftShader draws both pages on the CPU, two cores beside the
-  // host and the bots, and a virtual machine's hypervisor takes them away at times). Idle, on
-  // a quieter machine, none was (docs/lab.md); so a page keeps the allowance of a bot without
+  // host and the bots, and a virtual machine's hypervisor takes them away at times). On a
+  // quieter day here, none was (docs/lab.md); so a page keeps the allowance of a bot without
   // a core of its own, one in ten — more is its stamps' fault, not the machine's. A native bot
   // given a core of its own has none.
   const held = l.clamped + (l.unwaited ?? 0);
