@@ -164,6 +164,17 @@ impl<'a> Plan<'a> {
     pub fn from_address(self, ip: std::net::IpAddr) -> Plan<'a> {
         Plan { from: Some(ip), ..self }
     }
+
+    /// How this bot knocks: by its door, from its address, for a seat with this protocol's
+    /// version.
+    pub fn dial(&self) -> crate::net::Dial {
+        crate::net::Dial {
+            via: self.via,
+            version: bolide_table::wire::PROTOCOL_VERSION,
+            from: self.from,
+            ..crate::net::Dial::default()
+        }
+    }
 }
 
 /// A fairness field run (`bolide-bot --fairness-test`): in each timed moment the bot acts a

@@ -124,7 +124,7 @@ impl Registry {
     ) -> Result<PlayedAny, ClientError> {
         let mut token = None;
         for _ in 0..=SWITCHES {
-            let admitted = crate::net::knock_via((plan.via, plan.from), addr, code, name, token).await?;
+            let admitted = crate::net::knock_with(addr, code, name, token, &plan.dial()).await?;
             let Some(game) = self.get(&admitted.game) else {
                 let host = admitted.game.clone();
                 admitted.close().await;

@@ -694,18 +694,6 @@ pub async fn knock_with(
     }
 }
 
-/// Knocks by `via`, from `from` when given, for a seat with this protocol's version, as a bot
-/// does.
-pub async fn knock_via(
-    (via, from): (Via, Option<IpAddr>),
-    addr: SocketAddr,
-    code: &str,
-    name: &str,
-    token: Option<SeatToken>,
-) -> Result<Admitted, ClientError> {
-    knock_with(addr, code, name, token, &Dial { via, version: PROTOCOL_VERSION, from, ..Dial::default() }).await
-}
-
 /// A refusal at the door, its reason cleaned (a host's text is shown, never trusted).
 fn refused(reason: &str, again: bool) -> ClientError {
     let reason = wire::clean_reason(reason);

@@ -198,10 +198,10 @@ impl Doors {
         }
     }
 
-    /// The same doors, the whole host taking `burst` tries at once (at least one);
+    /// The same doors, the whole host taking `tries` at once (at least one);
     /// [`WRONG_CODES_HOST_PER_S`] refill them.
-    pub fn host_tries(self, burst: f64) -> Doors {
-        let burst = if burst.is_finite() { burst.max(1.0) } else { WRONG_CODE_HOST_BURST };
+    pub fn host_tries(self, tries: usize) -> Doors {
+        let burst = tries.max(1) as f64;
         Doors { host: Bucket::full(burst, self.host.at), host_burst: burst, ..self }
     }
 
@@ -394,7 +394,8 @@ mod tests {
         let t0 = Instant::now();
         // A game night's host: the 21st exchange at once waits, whoever knocks.
         let mut night = Doors::new(t0);
-        let held: Vec<Ticket> = (0..20).map(|a| night.knock(ip(a), Knocker::Guest, t0).unwrap()).collect();
+        let held: Vec<Ticket> =
+            (0..20).map(|a| night.knock(ip(a), Knocker::Guest, t0).expect("under the host's 20")).collect();
         assert_eq!(night.knock(ip(20), Knocker::Guest, t0).err(), Some(Shut::Host));
         // Each proof gives its try back: the next exchange goes in.
         for t in held {
@@ -402,12 +403,12 @@ mod tests {
         }
         assert!(night.knock(ip(21), Knocker::Guest, t0).is_ok());
         // A host told to take a hundred at once (the load benchmark's) does, and no more.
-        let mut busy = Doors::new(t0).host_tries(100.0);
-        let _held: Vec<Ticket> = (0..100).map(|a| busy.knock(ip(a), Knocker::Guest, t0).unwrap()).collect();
+        let mut busy = Doors::new(t0).host_tries(100);
+        let _held: Vec<Ticket> =
+            (0..100).map(|a| busy.knock(ip(a), Knocker::Guest, t0).expect("under the host's 100")).collect();
         assert_eq!(busy.knock(ip(100), Knocker::Guest, t0).err(), Some(Shut::Host));
-        // Nonsense is a game night's, or one.
-        assert_eq!(Doors::new(t0).host_tries(f64::NAN).host_burst, WRONG_CODE_HOST_BURST);
-        assert_eq!(Doors::new(t0).host_tries(-3.0).host_burst, 1.0);
+        // None at all is one.
+        assert_eq!(Doors::new(t0).host_tries(0).host_burst, 1.0);
     }
 
     const PLACES: Places = Places { pending: 8, per_address: 4, retry_past: 2, known_reserve: 2 };

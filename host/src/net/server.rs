@@ -74,7 +74,7 @@ pub struct Limits {
     /// and given back when the laptop's proof holds — before new joins wait
     /// ([`door::WRONG_CODE_HOST_BURST`], a game night's). A host that takes a hundred joins a
     /// second (the load benchmark) has more exchanges than that in flight.
-    pub host_tries: f64,
+    pub host_tries: usize,
 }
 
 impl Default for Limits {
@@ -84,7 +84,7 @@ impl Default for Limits {
             pending: 64,
             pending_per_address: 4,
             steady_beats: 64,
-            host_tries: door::WRONG_CODE_HOST_BURST,
+            host_tries: door::WRONG_CODE_HOST_BURST as usize,
         }
     }
 }

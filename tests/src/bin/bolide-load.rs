@@ -209,7 +209,7 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
         // refuse them (on a slow machine a hundred joins a second hold more than 20 tries in
         // flight); those per address stay a game night's.
         let connections = args.rooms * args.bots_per_room + 64;
-        let limits = Limits { connections, pending: connections, host_tries: connections as f64, ..Limits::default() };
+        let limits = Limits { connections, pending: connections, host_tries: connections, ..Limits::default() };
         let server = Server::bind_with("127.0.0.1:0".parse()?, &identity, limits)?;
         // The games come from the host's registry, each room opened from the table's flags as
         // `serve` opens one: Bolide's three races on a circuit of their own, a second-long
