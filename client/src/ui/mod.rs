@@ -637,9 +637,11 @@ impl eframe::App for BolideApp {
         // Each frame drawn, for `scripts/idle-cpu.sh` (`RUST_LOG=bolide::frame=trace`): an idle
         // window should draw one only when something it shows changed. With the CPU time the
         // previous frame took, logic and painting (a page's `?log=bolide::frame`: the browser
-        // game prints the race screen's).
+        // game prints the race screen's), and the lines that asked for it (egui's
+        // `repaint_causes`: what keeps a screen waking; read only when the trace is on).
         let cpu_us = frame.info().cpu_usage.map_or(0, |s| (s * 1e6) as u64);
-        tracing::trace!(target: "bolide::frame", cpu_us, "frame");
+        let causes = || ui.ctx().repaint_causes().iter().map(|c| format!("{}:{}", c.file, c.line)).collect::<Vec<_>>();
+        tracing::trace!(target: "bolide::frame", cpu_us, causes = causes().join(" "), "frame");
         self.show(ui);
         stamp::frame_ended();
     }
