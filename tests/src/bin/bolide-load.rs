@@ -113,7 +113,7 @@ fn main() -> anyhow::Result<()> {
             for b in 0..args.bots_per_room {
                 let (code, think) = (code.clone(), Duration::from_millis(args.think_ms));
                 let level = if b % 2 == 0 { BotLevel::Strategic } else { BotLevel::Random };
-                let seed = (r * 10 + b) as u64;
+                let seed = (r as u64).wrapping_mul(10).wrapping_add(b as u64);
                 let by_web = args.web_every > 0 && b % args.web_every == 0;
                 let (addr, via) = if by_web { (web, Via::Web) } else { (addr, Via::Quic) };
                 let plan = bot::Plan::new(level, think, seed).by(via).from_address(device(tasks.len()));
@@ -208,7 +208,7 @@ fn run_host(args: &Args) -> anyhow::Result<()> {
         // caps on connections, handshakes and exchanges over the code word at once would
         // refuse them (on a slow machine a hundred joins a second hold more than 20 tries in
         // flight); those per address stay a game night's.
-        let connections = args.rooms * args.bots_per_room + 64;
+        let connections = args.rooms.saturating_mul(args.bots_per_room).saturating_add(64);
         let limits = Limits { connections, pending: connections, host_tries: connections, ..Limits::default() };
         let server = Server::bind_with("127.0.0.1:0".parse()?, &identity, limits)?;
         // The games come from the host's registry, each room opened from the table's flags as
