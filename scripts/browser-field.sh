@@ -10,9 +10,10 @@
 # trusted.
 #
 # DELIVERY_LAG_MS=30[,0]: the pages' presses handed to them that long after their stamps, as a
-# phone's are (scripts/browser/field.mjs).
+# phone's are (scripts/browser/field.mjs). HELD=1: the machine's cores taken away in bursts
+# meanwhile, as a hypervisor's steal takes them (scripts/steal.py; docs/lab.md).
 #
-#   [ORIGIN=loopback] [DELIVERY_LAG_MS=0] bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
+#   [ORIGIN=loopback] [DELIVERY_LAG_MS=0] [HELD=1] bash scripts/browser-field.sh HOST_BINARY BOT_BINARY BUNDLE_DIR [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOST=${1:?host binary}
@@ -22,6 +23,8 @@ OUT=${4:-$(mktemp -d)}
 source scripts/browser-lib.sh
 browser_ready "browser field run"
 source scripts/lan.sh
-trap lan_down EXIT
+source scripts/hogs.sh
+trap 'stop_hogs; lan_down' EXIT
 [ "${ORIGIN:-lan}" = loopback ] || lan_up "browser field run" || true
+[ "${HELD:-0}" = 1 ] && start_stealers
 node scripts/browser/field.mjs "$HOST" "$BOT" "$BUNDLE" "$OUT"

@@ -2,7 +2,8 @@
 # A browser hand's own stamps, measured from outside the page (scripts/browser/timing.mjs):
 # the page's warm-up in headless Chromium, TRIALS grabs by key, click and touch with the
 # machine idle, then TRIALS with every core kept busy by a spinning process (and, asked for,
-# `awake`: idle with the cores kept from halting, scripts/hogs.sh). Prints one JSON
+# `awake`: idle with the cores kept from halting; `held`: the cores taken away in bursts, as a
+# hypervisor's steal takes them — scripts/hogs.sh). Prints one JSON
 # line per condition (p50/p99 of each error, ms) and writes them to OUT/browser-timing.json.
 # PAGE_CLOCK=floor-1ms or jitter-1ms gives the page Safari's or Firefox's coarser clock
 # (scripts/browser/lib.mjs, `emulatePageClock`).
@@ -27,6 +28,7 @@ mkdir -p "$OUT"
 for condition in ${CONDITIONS:-idle busy}; do
   [ "$condition" = busy ] && start_hogs
   [ "$condition" = awake ] && start_pollers
+  [ "$condition" = held ] && start_stealers
   node scripts/browser/timing.mjs "$HOST" "$BUNDLE" "$TRIALS" "$condition" "$OUT/trials-$condition.json" |
     tee -a "$OUT/browser-timing.json"
   stop_hogs

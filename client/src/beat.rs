@@ -44,6 +44,52 @@ pub const BURST_EVERY_US: u64 = 10_000_000;
 /// the countdown's end even through the host's clock-model error.
 pub const COUNTDOWN_SLACK_US: u64 = 1_000;
 
+/// How late past its due a beat finds that this laptop's threads were held up (µs): a beat's
+/// timer fires within a millisecond or two on a laptop that runs.
+pub const AWAY_US: u64 = 8_000;
+/// How long after such a hold-up its beats still vouch for nothing new (µs): two beats.
+pub const SETTLE_US: u64 = 2 * BEAT_US;
+
+/// The hold-ups of this laptop's threads, as its beats found them (fairness.md §7).
+///
+/// A beat vouches that nothing was pressed before its time. A press is stamped by the system
+/// (the X server, a browser's process) when it is made, and reaches the face only when the
+/// laptop's threads run: a beat that leaves the instant a hold-up ends (a device busy with
+/// another process, a virtual machine's hypervisor running another guest) can leave before a
+/// press made during it has reached the face, and vouch past it — and the host then bounds that
+/// press by the beat (`room::fairness`, `beat_bound`). So a beat that finds it is
+/// [`AWAY_US`] late vouches for nothing past what the beat before it did, until the laptop
+/// has run [`SETTLE_US`] since: the verdicts wait those few milliseconds for it, and the press
+/// keeps its own time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Away {
+    /// The latest time a beat vouched for.
+    vouched: u64,
+    /// Since when beats vouch for nothing new, and until when.
+    held: Option<(u64, u64)>,
+}
+
+impl Away {
+    /// A beat due at `due_us` leaves at `now_us`.
+    pub fn due(&mut self, due_us: u64, now_us: u64) {
+        if now_us.saturating_sub(due_us) > AWAY_US {
+            let since = self.held.filter(|(_, until)| now_us < *until).map_or(self.vouched, |(since, _)| since);
+            self.held = Some((since, now_us.saturating_add(SETTLE_US)));
+        }
+    }
+
+    /// The latest time a beat leaving at `now_us` may vouch for, `wanted_us` the most it would;
+    /// remembered as vouched.
+    pub fn vouch(&mut self, now_us: u64, wanted_us: u64) -> u64 {
+        let at = match self.held {
+            Some((since, until)) if now_us < until => wanted_us.min(since),
+            _ => wanted_us,
+        };
+        self.vouched = self.vouched.max(at);
+        at
+    }
+}
+
 /// A client's heartbeat schedule, and the timed moment it showed.
 #[derive(Debug, Clone)]
 pub struct Heartbeats {
@@ -172,6 +218,26 @@ mod tests {
     use bolide::ServerMsg;
     use bolide::view::PhaseView;
     use bolide::{Event, PlayerView, Seat};
+
+    #[test]
+    fn fairness_7_a_beat_that_finds_its_laptop_was_held_up_vouches_for_nothing_new_until_it_settles() {
+        let mut away = Away::default();
+        away.due(10_000, 10_500);
+        assert_eq!(away.vouch(10_500, 10_500), 10_500, "on time: its own time");
+        // The laptop's threads were held from about 15 ms to 95 ms: a press made at 40 ms may
+        // not have reached the face when the beat due at 20 ms leaves at 95 ms.
+        away.due(20_000, 95_000);
+        assert_eq!(away.vouch(95_000, 95_000), 10_500, "no further than the beat before it");
+        away.due(105_000, 105_200);
+        assert_eq!(away.vouch(105_200, 105_200), 10_500, "still settling");
+        assert_eq!(away.vouch(110_000, 60_000), 10_500, "nor past a press stamped meanwhile");
+        away.due(115_000, 115_100);
+        assert_eq!(away.vouch(115_100, 115_100), 115_100, "settled: its own time again");
+        // A second hold-up while the first settles keeps the first one's start.
+        away.due(125_000, 140_000);
+        away.due(150_000, 159_000);
+        assert_eq!(away.vouch(159_000, 159_000), 115_100);
+    }
 
     #[test]
     fn b_4_6_under_the_cup_one_beat_just_after_the_announced_lift() {

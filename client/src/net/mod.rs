@@ -456,6 +456,8 @@ pub struct SessionOf<W: ClientGame> {
     answered: Arc<AtomicU64>,
     /// Heartbeats sent on this connection.
     beats_sent: u64,
+    /// The hold-ups of this laptop's threads its beats found.
+    away: crate::beat::Away,
     probes: crate::platform::rt::Task,
 }
 
@@ -746,6 +748,7 @@ impl Admitted {
             twins,
             answered,
             beats_sent: 0,
+            away: crate::beat::Away::default(),
             probes,
         })
     }
@@ -866,7 +869,7 @@ impl<W: ClientGame> SessionOf<W> {
         // part of one that a regular beat happened to fall in.
         let keeps_stalls = self.conduct.as_ref().is_some_and(|c| c.keeps_stalls.load(Ordering::Relaxed));
         if !keeps_stalls && self.beat_due().is_some() {
-            self.beat_vouching(input_us)?;
+            self.beat_vouching(input_us, None)?;
         }
         let (seq, msg, copy) = self.state().timed(action, shown_us, input_us);
         let copy = copy.map(|d| wire::encode_datagram(&d));
@@ -890,15 +893,27 @@ impl<W: ClientGame> SessionOf<W> {
     /// A heartbeat now (a datagram: a lost one is simply superseded by the next). The session
     /// sends them itself while [`Session::next`] waits, when [`ClientState::beat_due`] says.
     pub fn heartbeat(&mut self) -> Result<(), ClientError> {
-        self.beat_vouching(u64::MAX)
+        self.beat_vouching(u64::MAX, None)
     }
 
-    /// A heartbeat that vouches for no time past `until_us` either.
-    fn beat_vouching(&mut self, until_us: u64) -> Result<(), ClientError> {
+    /// The heartbeat that was due at `due` (on this client's clock; `None`: never): a late
+    /// one finds this laptop's threads were held up ([`crate::beat::Away`]).
+    fn heartbeat_due(&mut self, due: Option<u64>) -> Result<(), ClientError> {
+        self.beat_vouching(u64::MAX, due)
+    }
+
+    /// A heartbeat that vouches for no time past `until_us` either; `due`, when it was due.
+    fn beat_vouching(&mut self, until_us: u64, due: Option<u64>) -> Result<(), ClientError> {
         let mut state = self.state.lock();
-        // Read after the lock: the window may have held it for a frame.
+        // Read after the lock: the window may have held it for a frame. And how late the beat
+        // is, from this same reading: a hold-up between waking and here counts too.
         let now_us = self.clock.now_us();
-        let beat = state.beat(now_us, self.unsent.vouchable(now_us).min(until_us));
+        if let Some(due) = due {
+            self.away.due(due, now_us);
+        }
+        let vouchable = self.away.vouch(now_us, self.unsent.vouchable(now_us).min(until_us));
+        tracing::debug!(target: "vouch", due, now_us, vouchable, "beat");
+        let beat = state.beat(now_us, vouchable);
         drop(state);
         self.beats_sent += 1;
         self.carrier.datagrams_out().send(wire::encode_datagram(&beat))
@@ -946,7 +961,7 @@ impl<W: ClientGame> SessionOf<W> {
                         return Ok(msg);
                     }
                 }
-                _ = sleep_until(beat_at) => self.heartbeat()?,
+                _ = sleep_until(beat_at) => self.heartbeat_due(due)?,
             }
         }
     }
@@ -964,7 +979,7 @@ impl<W: ClientGame> SessionOf<W> {
             }
             let due = self.beat_due();
             if due.is_some_and(|due| due <= now) {
-                self.heartbeat()?;
+                self.heartbeat_due(due)?;
                 continue;
             }
             let next = due.map_or(until_us, |due| due.min(until_us));
