@@ -638,7 +638,7 @@ impl<A: Copy> Fairness<A> {
         {
             // What the bound was made of (host clock, from the moment's opening): an engineer
             // reading a field run's log tells a late frame from a clock model that strayed.
-            let shown_after_open = self.to_host(conn, shown, now) as i64 - opens as i64;
+            let shown_after_open = self.to_host(conn, shown, now).saturating_sub(opens);
             let latest_after_open = latest_show.saturating_sub(opens);
             tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, shown_after_open, latest_after_open, shown_allowance, jitter, unsaid, "a request claimed more than its path allows: clamped");
         }
