@@ -101,9 +101,9 @@ pub(crate) struct DisplayTime {
     pass: Vec<(Trigger, Instant)>,
     /// When the last two passes ended (the newest last).
     ended: [Option<Instant>; 2],
-    /// The newest frame time seen when each of the last two passes started (a page's: the
-    /// pass's own animation frame), the newest last.
-    began: [Option<Instant>; 2],
+    /// The newest frame time seen when the previous pass started (a page's: that pass's own
+    /// animation frame).
+    began: Option<Instant>,
 }
 
 /// Where the server's notices come from: the X server, or a test.
@@ -122,7 +122,8 @@ pub(crate) trait Source: Send {
     /// changed at `drawn`, asked at `now`: a server that reports the change itself knows (the
     /// later of the two, and by `now` it happened); a browser, which tells only when it began
     /// each frame, rounds up to the refresh after the pass ([`dom`]) — which may still be to
-    /// come when the pass ran into the next frame.
+    /// come when the pass ran into the next frame —, counted from `began`, the frame time the
+    /// pass itself started at, when the next frame began late.
     fn up_at(&self, drawn: Instant, ended: Instant, now: Instant, _began: Option<Instant>) -> Instant {
         drawn.max(ended).min(now)
     }
@@ -182,10 +183,10 @@ impl DisplayTime {
         // Only a source reports frames: without one `drawn` is never set.
         let newest = self.drawn.take();
         let drawn = newest.zip(self.ended[1]);
-        let began = self.began[1];
-        let on_screen = self.source.as_deref().zip(drawn).map(|(s, (drawn, ended))| s.up_at(drawn, ended, now, began));
+        let on_screen =
+            self.source.as_deref().zip(drawn).map(|(s, (drawn, ended))| s.up_at(drawn, ended, now, self.began));
         if let Some(newest) = newest {
-            self.began = [self.began[1], Some(newest)];
+            self.began = Some(newest);
         }
         self.pass.clear();
         for s in self.seen.iter_mut().filter(|s| s.passed.is_none()) {
@@ -636,7 +637,8 @@ mod dom {
         /// page): the frame then goes up at the first refresh after it ended, on the grid the
         /// frames' times lay down — even when the next pass starts before that refresh
         /// (`scripts/browser-timing.sh` saw it put up there; it is never later than a refresh
-        /// past the pass's end).
+        /// past the pass's end). And a next frame begun late (the page held up) does not make
+        /// it late: [`super::page_up_at`].
         fn up_at(&self, drawn: Instant, ended: Instant, _now: Instant, began: Option<Instant>) -> Instant {
             super::page_up_at(drawn, ended, began, self.refresh())
         }
