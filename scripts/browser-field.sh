@@ -3,11 +3,11 @@
 # two native `bolide-bot --fairness-test` laptops against `bolide-host serve --fairness-test`
 # (scripts/browser/field.mjs), the host at a LAN's address in a network namespace of its own
 # (scripts/lan.sh; ORIGIN=loopback: on 127.0.0.1). Writes the host's report and a summary to
-# OUT; fails unless no honest bot request was clamped or left behind by a verdict that stopped
-# waiting for it (one in ten where a bot cannot run at a real-time priority; a page's one in
-# ten: it has neither cores nor a GPU of its own here), every pair 1 ms or more apart was
-# ordered right but for one with such a request, and enough of them had the pages' stamps
-# trusted.
+# OUT; fails unless no honest request was clamped, none left behind by a verdict that stopped
+# waiting for its seat but a page's one in ten (it has neither cores nor a GPU of its own
+# here), every pair 1 ms or more apart was ordered right, and enough of them had the pages'
+# stamps trusted (where a bot cannot run at a real-time priority, every laptop one in ten
+# held, and a wrong pair with such a request excused).
 #
 # DELIVERY_LAG_MS=30[,0]: the pages' presses handed to them that long after their stamps, as a
 # phone's are (scripts/browser/field.mjs). HELD=1: the machine's cores taken away in bursts

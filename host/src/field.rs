@@ -28,6 +28,10 @@ pub struct FieldLaptop {
     /// Its first requests of a moment that came after a verdict no longer waiting for it (it
     /// stalled or went silent: an honest laptop's that the network or its own load held up).
     pub unwaited: usize,
+    /// How close its matched requests came to each bound: the least headroom, ms (0 for one
+    /// clamped there). A run with no clamp says nothing of the next one; this says how much
+    /// room an honest laptop's stamps had.
+    pub closest_ms: Closest,
     /// |the reaction the host judged − the laptop's own|, ms, over its matched requests.
     pub photo_finish_error_ms: Percentiles,
     /// Contested pairs 1 ms or more apart with one of its requests and neither request
@@ -37,6 +41,32 @@ pub struct FieldLaptop {
     pub path: Option<FieldPath>,
     /// Why its record could not be used in full (missing, inconsistent); `None` when it was.
     pub problem: Option<String>,
+}
+
+/// The least headroom of a laptop's requests under each path bound
+/// ([`crate::room::Headroom`]), ms; `None` without a request.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Closest {
+    pub input: Option<f64>,
+    pub shown: Option<f64>,
+}
+
+impl Closest {
+    fn add(&mut self, h: crate::room::Headroom) {
+        let least = |was: Option<f64>, us: u64| {
+            let ms = us as f64 / 1000.0;
+            Some(was.map_or(ms, |w| w.min(ms)))
+        };
+        self.input = least(self.input, h.input_us);
+        self.shown = least(self.shown, h.shown_us);
+    }
+}
+
+impl std::fmt::Display for Closest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.1} ms"));
+        write!(f, "input {}, shown {}", ms(self.input), ms(self.shown))
+    }
 }
 
 /// The field run's report, in the lab's shape (`buckets` with `gap_ms`, `pairs`, `accuracy`).
@@ -193,11 +223,13 @@ pub fn report<A: Copy>(
         }
         let mut errors = Vec::new();
         let (mut matched, mut clamped, mut unclaimed, mut elsewhere) = (0, 0, 0, 0);
+        let mut closest = Closest::default();
         for r in records.iter().filter(|r| r.seat == field.seat && r.timed) {
             match own.get(&r.seq) {
                 Some(&(moment, true_us)) if moment == r.moment => {
                     matched += 1;
                     clamped += usize::from(r.clamp.total_us() > 0);
+                    closest.add(r.headroom);
                     errors.push((r.reaction_us as f64 - true_us as f64).abs() / 1000.0);
                     truths.insert((r.seat, r.seq), true_us as f64);
                 }
@@ -218,6 +250,7 @@ pub fn report<A: Copy>(
             matched,
             clamped,
             unwaited: 0,
+            closest_ms: closest,
             photo_finish_error_ms: percentiles(errors),
             trusted_pairs: 0,
             trusted_right: 0,
@@ -234,6 +267,7 @@ pub fn report<A: Copy>(
                 matched: 0,
                 clamped: 0,
                 unwaited: 0,
+                closest_ms: Closest::default(),
                 photo_finish_error_ms: percentiles(Vec::new()),
                 trusted_pairs: 0,
                 trusted_right: 0,
@@ -428,13 +462,14 @@ pub fn table(report: &FieldReport) -> String {
             )
         });
         out.push_str(&format!(
-            "  seat {}{}: {} requests, {} matched, {} clamped, {} not waited for, photo finish error p99 {:.3} ms; {path}{}\n",
+            "  seat {}{}: {} requests, {} matched, {} clamped, {} not waited for (closest to a bound: {}), photo finish error p99 {:.3} ms; {path}{}\n",
             l.seat,
             if l.name.is_empty() { String::new() } else { format!(" ({})", l.name) },
             l.lines,
             l.matched,
             l.clamped,
             l.unwaited,
+            l.closest_ms,
             l.photo_finish_error_ms.p99,
             l.problem.as_ref().map_or(String::new(), |p| format!(" — {p}")),
         ));
@@ -445,7 +480,7 @@ pub fn table(report: &FieldReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::room::Clamp;
+    use crate::room::{Clamp, Headroom};
     use bolide_table::Seats;
     use bolide_table::wire::{FieldCall, FieldLine};
 
@@ -457,6 +492,7 @@ mod tests {
             action: 7,
             reaction_us,
             clamp: Clamp::default(),
+            headroom: Headroom { input_us: 20_000 + reaction_us % 7_000, shown_us: 9_000 },
             arrival_us,
             committed_us: arrival_us + 3_000,
             tie: false,
@@ -519,7 +555,11 @@ mod tests {
         assert_eq!((r.laptops[0].lines, r.laptops[0].matched, &r.laptops[0].problem), (1, 1, &None));
         assert_eq!((r.laptops[1].lines, r.laptops[1].matched), (3, 2));
         assert!(r.laptops[1].problem.as_deref().is_some_and(|p| p.contains("inconsistent")));
+        // How close each came to its bounds: the least headroom of its matched requests.
+        let closest = r.laptops[1].closest_ms;
+        assert_eq!((closest.input, closest.shown), (Some(26.0), Some(9.0)));
         assert_eq!(r.laptops[2].seat, 2);
+        assert_eq!((r.laptops[2].closest_ms.input, r.laptops[2].closest_ms.shown), (None, None));
         assert!(r.laptops[2].problem.as_deref().is_some_and(|p| p.contains("no record")));
         assert_eq!(r.commit_delay_ms.p50, 3.0);
         let json = serde_json::to_value(&r).expect("json");
@@ -527,7 +567,7 @@ mod tests {
         assert!(json["pairs"] == 1 && json["accuracy"] == 1.0 && json["kinds"][0]["arrival_accuracy"] == 0.0, "{json}");
         let table = table(&r);
         assert!(
-            table.contains("seat 0 (Robot 0): 1 requests, 1 matched, 0 clamped")
+            table.contains("seat 0 (Robot 0): 1 requests, 1 matched, 0 clamped, 0 not waited for (closest to a bound: input 25.0 ms, shown 9.0 ms)")
                 && table.contains("seat 2: 0 requests")
         );
     }

@@ -8,14 +8,15 @@
 // page logged the frame that showed it. Each page keeps what it did on its own clock
 // (`?field`) and hands it to the host after the podium, as the bots do;
 // the host scores its verdicts against those records. Prints the report's summary and checks:
-// every laptop's record matched; no honest bot request clamped or left behind by a verdict
-// that stopped waiting for it (the bots run as laptops of their own, at a real-time priority;
-// where that is not allowed they keep `cargo test --test field_run`'s one in ten, the bound at
-// work on a process stalled by this busy machine), and a page's at most one in ten (below);
-// every pair 1 ms or more apart ordered right (browser against native included: all four
-// contend for one pawn) but for one with such a request; and at least 20 such pairs for each
-// page where the host trusted its stamps. Prints how much of the machine's CPU the hypervisor
-// took meanwhile (a virtual machine's `steal`): a stall no priority here can prevent.
+// every laptop's record matched; no honest request clamped, a page's or a bot's, and none left
+// behind by a verdict that stopped waiting for its seat but a page's one in ten (below); every
+// pair 1 ms or more apart ordered right (browser against native included: all four contend
+// for one pawn); and at least 20 such pairs for each page where the host trusted its stamps.
+// (The bots run as laptops of their own, at a real-time priority; where that is not allowed
+// every laptop keeps `cargo test --test field_run`'s one in ten, the bound at work on a process
+// stalled by this busy machine, and a wrong pair with such a request is excused.) Prints how
+// close each laptop's requests came to their bounds, and how much of the machine's CPU the
+// hypervisor took meanwhile (a virtual machine's `steal`): a stall no priority here can prevent.
 //
 // DELIVERY_LAG_MS=30 plays the pages as phones are: each press (a turn's keys, a grab's)
 // stamped by the system that long before the browser hands it to the page (a touch crosses the
@@ -172,18 +173,20 @@ const problems = [];
 for (const l of r.laptops) {
   const browserSeat = l.name.startsWith('Browser');
   if (l.problem || !(l.matched > 0)) problems.push(`${l.name}: ${l.problem ?? 'no request matched'}`);
-  // A page is sent each reveal a refresh early (its frame lead), so its frame is up at the
-  // instant, and it holds its beats back by how late its browser hands it presses (a phone's
-  // can be tens of ms), so no beat vouches past a press still on its way. A page request the
-  // host bounded all the same is a frame late past its bound, or a press read after a verdict
-  // that stopped waiting for its seat (fairness.md §4), in a stall: a page here has neither
-  // cores nor a GPU of its own (SwiftShader draws both pages on the CPU, two cores beside the
-  // host and the bots, and a virtual machine's hypervisor takes them away at times). On a
-  // quieter day here, none was (docs/lab.md); so a page keeps the allowance of a bot without
-  // a core of its own, one in ten — more is its stamps' fault, not the machine's. A native bot
-  // given a core of its own has none.
-  const held = l.clamped + (l.unwaited ?? 0);
-  if (ownCores && !browserSeat ? held > 0 : held * 10 > l.matched) problems.push(`${l.name}: ${l.clamped} of ${l.matched} honest requests clamped, ${l.unwaited} not waited for`);
+  // No honest request clamped, a page's as a bot's (#45): a page is sent each reveal a
+  // refresh early (its frame lead), so its frame is up at the instant; it stamps a frame held
+  // up by a starved device at the refresh it went up at; and it holds its beats back by how
+  // late its browser hands it presses (a phone's can be tens of ms), so no beat vouches past
+  // a press still on its way. The report says how close each came (`closest_ms`). A verdict
+  // that stopped waiting for a silent seat (fairness.md §4) is the host's cut-off at work, not
+  // a bound: a page may have one in ten such requests (it has neither cores nor a GPU of its
+  // own here: SwiftShader draws both pages on the CPU beside the host and the bots), as long
+  // as no pair comes out wrong for it (below). Where the bots cannot have a real-time priority
+  // every laptop keeps `field_run`'s one in ten held.
+  const unwaited = l.unwaited ?? 0;
+  const tooMany = !ownCores ? (l.clamped + unwaited) * 10 > l.matched
+    : l.clamped > 0 || (browserSeat ? unwaited * 10 > l.matched : unwaited > 0);
+  if (tooMany) problems.push(`${l.name}: ${l.clamped} of ${l.matched} honest requests clamped, ${unwaited} not waited for`);
   if (browserSeat && !(l.trusted_pairs >= 20)) problems.push(`${l.name}: only ${l.trusted_pairs} pairs 1 ms or more apart where its stamps were trusted`);
 }
 if (r.laptops.length !== 4) problems.push(`${r.laptops.length} laptops in the report, not 4`);
@@ -191,18 +194,18 @@ const far = r.buckets.filter((b) => b.gap_ms[0] >= 1.0);
 const farPairs = far.reduce((n, b) => n + b.pairs, 0);
 const farWrong = far.reduce((n, b) => n + Math.round(b.pairs * (1 - (b.accuracy ?? 1))), 0);
 if (farPairs < 5) problems.push(`only ${farPairs} pairs 1 ms or more apart`);
-// Each wrong pair on its own: one 1 ms or more apart only with a request clamped or not waited
-// for, within the allowances above (a clamped tie below a millisecond elsewhere excuses
-// nothing).
-const excuses = ['clamped', 'arrived after a verdict that no longer waited for its seat'];
+// Every pair 1 ms or more apart ordered right; where the bots cannot have a real-time priority,
+// but for one with a request clamped or not waited for within the allowance above (a clamped
+// tie below a millisecond elsewhere excuses nothing).
+const excuses = ownCores ? [] : ['clamped', 'arrived after a verdict that no longer waited for its seat'];
 const unexcused = (r.wrong ?? []).filter((w) => Math.abs(w.first.true_ms - w.faster.true_ms) >= 1.0 && !excuses.includes(w.why));
-if (unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong, ${unexcused.length} of them without a request clamped or not waited for`);
+if (unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong${ownCores ? '' : `, ${unexcused.length} of them without a request clamped or not waited for`}`);
 const summary = {
   moments: r.moments, pairs: r.pairs, accuracy: r.accuracy, pairs_at_least_1ms: farPairs, wrong_at_least_1ms: farWrong,
   resolution_ms: r.resolution_ms, commit_delay_ms: r.commit_delay_ms, photo_finish_error_ms: r.photo_finish_error_ms,
   wrong_pairs_clamped: r.wrong_pairs_clamped, wrong_pairs_unwaited: r.wrong_pairs_unwaited,
   laptops: r.laptops.map((l) => ({ name: l.name, matched: l.matched, clamped: l.clamped, unwaited: l.unwaited, trusted_pairs: l.trusted_pairs,
-    trusted_right: l.trusted_right, photo_finish_error_ms: l.photo_finish_error_ms })),
+    trusted_right: l.trusted_right, closest_ms: l.closest_ms, photo_finish_error_ms: l.photo_finish_error_ms })),
   browser_grabs: seats.map((s) => s.grabs), delivery_lag_ms: seats.map((s) => s.lag),
   page: info.web[0], page_clocks: seats.map((s) => s.clock), machine: machineShare(),
 };
@@ -215,5 +218,5 @@ if (problems.length) {
 }
 const pages = r.laptops.filter((l) => l.name.startsWith('Browser'));
 const machine = summary.machine ? ` (the hypervisor took ${summary.machine.steal_percent} % of the CPU, ${summary.machine.idle_percent} % idle)` : '';
-console.log(`browser field run: every laptop matched, ${ownCores ? 'no bot request' : 'bots\' and pages\''} clamped or not waited for${ownCores ? ', pages\' at most one in ten' : ' at most one in ten'}${machine}; every pair 1 ms or more apart ordered right (${farPairs}) but for ${farWrong} with a request clamped or not waited for; pairs where a page's stamps were trusted: ${pages.map((l) => `${l.trusted_right} of ${l.trusted_pairs}`).join(', ')}; requests clamped: ${r.laptops.map((l) => `${l.name} ${l.clamped} of ${l.matched}`).join(', ')}`);
+console.log(`browser field run: every laptop matched, ${ownCores ? 'no request clamped, no bot\'s and at most one in ten of a page\'s not waited for' : 'bots\' and pages\' clamped or not waited for at most one in ten'}${machine}; ${ownCores ? `every pair 1 ms or more apart ordered right (${farPairs})` : `every pair 1 ms or more apart ordered right (${farPairs}) but for ${farWrong} with a request clamped or not waited for`}; pairs where a page's stamps were trusted: ${pages.map((l) => `${l.trusted_right} of ${l.trusted_pairs}`).join(', ')}; requests clamped: ${r.laptops.map((l) => `${l.name} ${l.clamped} of ${l.matched}`).join(', ')}; the closest a request came to its frame's bound and its arrival's (ms): ${r.laptops.map((l) => `${l.name} ${l.closest_ms.shown ?? '-'} / ${l.closest_ms.input ?? '-'}`).join(', ')}`);
 process.exit(0);

@@ -286,6 +286,9 @@ pub struct Bounded {
     pub clamped_input_us: u64,
     /// Microseconds added because the claimed `shown` was later than the reveal allows.
     pub clamped_shown_us: u64,
+    /// How far inside each bound the claim stayed (0 where it was clamped).
+    pub input_headroom_us: u64,
+    pub shown_headroom_us: u64,
     /// Under the plausibility floor (logged, not changed).
     pub flagged: bool,
 }
@@ -323,10 +326,18 @@ pub fn bound_claim(
     plausible_us: u64,
 ) -> Bounded {
     let earliest_input = arrival.saturating_sub(owd_max.saturating_add(allowance.input_us));
+    let latest_shown = latest_show.saturating_add(allowance.shown_us);
     let clamped_input_us = earliest_input.saturating_sub(input_host);
-    let clamped_shown_us = shown_host.saturating_sub(latest_show.saturating_add(allowance.shown_us));
+    let clamped_shown_us = shown_host.saturating_sub(latest_shown);
     let reaction_us = reaction_us.saturating_add(clamped_input_us).saturating_add(clamped_shown_us);
-    Bounded { reaction_us, clamped_input_us, clamped_shown_us, flagged: reaction_us < plausible_us }
+    Bounded {
+        reaction_us,
+        clamped_input_us,
+        clamped_shown_us,
+        input_headroom_us: input_host.saturating_sub(earliest_input),
+        shown_headroom_us: latest_shown.saturating_sub(shown_host),
+        flagged: reaction_us < plausible_us,
+    }
 }
 
 #[cfg(test)]
@@ -478,10 +489,13 @@ mod tests {
     fn claims_are_bounded_by_what_the_path_allows() {
         // Honest: input at 1_000_000, path 40 ms + 20 ms jitter, arrival 1_050_000.
         let b = bound_claim(300_000, 1_000_000, 700_000, 1_050_000, 60_000, 700_000, Allowance::same(5_000), 0);
-        assert_eq!(b, Bounded { reaction_us: 300_000, ..Bounded::default() });
+        // Untouched, and how close it came: its input 15 ms after the earliest its arrival
+        // allows (1 050 − 60 − 5 ms), its `shown` 5 ms before the latest (700 + 5 ms).
+        let headroom = Bounded { input_headroom_us: 15_000, shown_headroom_us: 5_000, ..Bounded::default() };
+        assert_eq!(b, Bounded { reaction_us: 300_000, ..headroom });
         // A liar claims its input 100 ms earlier: pushed back to arrival - owd_max - allowance.
         let b = bound_claim(200_000, 900_000, 700_000, 1_050_000, 60_000, 700_000, Allowance::same(5_000), 0);
-        assert_eq!(b.clamped_input_us, 85_000);
+        assert_eq!((b.clamped_input_us, b.input_headroom_us), (85_000, 0));
         assert_eq!(b.reaction_us, 285_000, "the liar keeps 15 ms: owd_max + allowance - true owd");
         // Claiming to have been shown later than the reveal could arrive.
         let b = bound_claim(100_000, 1_000_000, 900_000, 1_050_000, 60_000, 700_000, Allowance::same(5_000), 150_000);

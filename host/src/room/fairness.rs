@@ -87,6 +87,19 @@ impl Clamp {
     }
 }
 
+/// How far inside each bound a claim stayed (µs, host time base; 0 where it was clamped): how
+/// close an honest laptop came to being bounded, which a field run's count of clamps alone
+/// cannot tell until it happens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Headroom {
+    /// Its input after the earliest its arrival allows (§5).
+    pub input_us: u64,
+    /// Its `shown` before the latest the moment could have appeared (§5).
+    pub shown_us: u64,
+    // Not its own last beat's (§7): a laptop beats just before it sends a request, vouching
+    // for everything up to the request's input — no room at all, and none needed.
+}
+
 /// One timed moment, from its opening to its last decision; `A` is the game's action.
 struct Moment<A> {
     /// The game's name for it (`Step::Timed`'s `moment`).
@@ -101,8 +114,9 @@ struct Moment<A> {
     /// Every request the arbiter was given, in arrival order.
     asked: Vec<Asked<A>>,
     /// What the bounds added to each request (a seat's, by its `seq`: a seat that lost a
-    /// pawn asks again in the same moment), and whether it carried its own timing.
-    clamped: BTreeMap<(Seat, u32), (Clamp, bool)>,
+    /// pawn asks again in the same moment), how far inside them it stayed, and whether it
+    /// carried its own timing.
+    clamped: BTreeMap<(Seat, u32), (Clamp, Headroom, bool)>,
     /// The moment's length, when it ends with its time (M-15.3).
     window_us: Option<u64>,
     /// Seats whose "shown" and whose "done" are logged (M-15.14).
@@ -146,6 +160,8 @@ pub struct FairRecord<A> {
     pub reaction_us: u64,
     /// What the bounds added.
     pub clamp: Clamp,
+    /// How far inside the bounds it stayed.
+    pub headroom: Headroom,
     pub arrival_us: u64,
     pub committed_us: u64,
     pub tie: bool,
@@ -649,8 +665,9 @@ impl<A: Copy> Fairness<A> {
             tracing::warn!(%seat, beat_clamp_us = beat_clamp, unsaid, "a request claimed an input before its own last beat: bounded");
         }
         let clamp = Clamp { input_us: b.clamped_input_us, shown_us: b.clamped_shown_us, beat_us: beat_clamp };
+        let headroom = Headroom { input_us: b.input_headroom_us, shown_us: b.shown_headroom_us };
         let request = Request { seat, seq, action, reaction_us: b.reaction_us, arrival: now, stand_in: false };
-        self.request(request, (clamp, true), now);
+        self.request(request, (clamp, headroom, true), now);
         Ok(())
     }
 
@@ -692,14 +709,14 @@ impl<A: Copy> Fairness<A> {
         let Some(opens) = self.moment.as_ref().map(|m| m.opens) else { return };
         let reaction_us = now.saturating_sub(opens);
         let request = Request { seat, seq: 0, action, reaction_us, arrival: now, stand_in };
-        self.request(request, (Clamp::default(), false), now);
+        self.request(request, (Clamp::default(), Headroom::default(), false), now);
     }
 
-    fn request(&mut self, request: Request<A>, (clamped, timed): (Clamp, bool), now: u64) {
+    fn request(&mut self, request: Request<A>, bounds: (Clamp, Headroom, bool), now: u64) {
         let Some(m) = &mut self.moment else { return };
         m.asked.push(Asked { seat: request.seat, action: request.action, reaction_us: request.reaction_us });
         m.arbiter.request(request, now);
-        m.clamped.insert((request.seat, request.seq), (clamped, timed));
+        m.clamped.insert((request.seat, request.seq), bounds);
     }
 
     /// A heartbeat from `conn` (seat `seat`): its clock now, when it showed the moment it
@@ -851,7 +868,8 @@ impl<A: Copy> Fairness<A> {
     ) -> FairRecord<A> {
         let seat = verdict.request.seat;
         let m = self.moment.as_ref();
-        let (clamp, timed) = m.and_then(|m| m.clamped.get(&(seat, verdict.request.seq)).copied()).unwrap_or_default();
+        let (clamp, headroom, timed) =
+            m.and_then(|m| m.clamped.get(&(seat, verdict.request.seq)).copied()).unwrap_or_default();
         FairRecord {
             moment: m.map_or(0, |m| m.id),
             seq: verdict.request.seq,
@@ -859,6 +877,7 @@ impl<A: Copy> Fairness<A> {
             action: verdict.request.action,
             reaction_us: verdict.request.reaction_us,
             clamp,
+            headroom,
             arrival_us: verdict.request.arrival,
             committed_us: verdict.committed,
             tie: verdict.tie,

@@ -37,8 +37,8 @@ pub use bolide_table::LobbyOf;
 pub use bolide_table::TIE_US;
 pub use bolide_table::journal::{JournalEntryOf, JournalSeat, ResumeError, complete_len, game_of};
 pub use fairness::{
-    Beat, Clamp, FairRecord, FieldPath, PUBLIC_LEAD_US, REVEAL_MARGIN_US, SILENCE_US, UNKNOWN_OWD_US, WARM_SAMPLES,
-    WARM_UP_US, WARM_UPS, WINDOW_GRACE_US,
+    Beat, Clamp, FairRecord, FieldPath, Headroom, PUBLIC_LEAD_US, REVEAL_MARGIN_US, SILENCE_US, UNKNOWN_OWD_US,
+    WARM_SAMPLES, WARM_UP_US, WARM_UPS, WINDOW_GRACE_US,
 };
 
 use crate::fair::Sample;
