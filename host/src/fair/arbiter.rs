@@ -74,6 +74,9 @@ struct SeatState {
     /// Beat on without vouching past the least request until the moment stopped waiting for
     /// it: not waited for again in this moment (a beat does not undo it; a request does).
     stalled: bool,
+    /// How long it may be silent (or beat without vouching) before it is no longer waited
+    /// for: the moment's, and longer for a path known to go quiet ([`MomentArbiter::wait_longer`]).
+    silence_us: u64,
 }
 
 pub struct MomentArbiter<A> {
@@ -82,7 +85,6 @@ pub struct MomentArbiter<A> {
     opened: u64,
     pending: Vec<Request<A>>,
     tie_us: u64,
-    silence_us: u64,
     rng: ChaCha8Rng,
     pub log: Vec<LogLine>,
 }
@@ -105,6 +107,7 @@ impl<A: Copy> MomentArbiter<A> {
                 last_heard: now,
                 cut_off: false,
                 stalled: false,
+                silence_us,
             })
             .collect();
         MomentArbiter {
@@ -112,9 +115,19 @@ impl<A: Copy> MomentArbiter<A> {
             opened: now,
             pending: Vec::new(),
             tie_us,
-            silence_us,
             rng: ChaCha8Rng::seed_from_u64(seed),
             log: Vec::new(),
+        }
+    }
+
+    /// `seat`'s path is known to go quiet in stretches as long as `extra_us` (its own beats
+    /// showed it, `fair::slack`): the moment waits that much longer before it stops waiting
+    /// for it (§4's timeout is for a laptop gone, not for one that pauses as it always does).
+    /// It changes no order — a request waited for is bounded as any other — and costs a
+    /// verdict's wait only while that seat is silent, as far as the caller's cap.
+    pub fn wait_longer(&mut self, seat: Seat, extra_us: u64) {
+        if let Some(s) = self.seats.get_mut(seat.index()) {
+            s.silence_us = s.silence_us.saturating_add(extra_us);
         }
     }
 
@@ -166,19 +179,18 @@ impl<A: Copy> MomentArbiter<A> {
         self.seats.get(seat.index()).is_some_and(|s| s.competing)
     }
 
-    /// The latest instant a request with reaction `least` waits for a seat whose beats have
-    /// not vouched past it, whatever those beats say: as long as a silent seat is waited for,
-    /// counted from the moment the request's reaction ends. Reactions come bounded by what the
-    /// path allows (`bound_claim`), but the sum saturates all the same.
-    fn stall_deadline(&self, least: u64) -> u64 {
-        self.opened.saturating_add(least).saturating_add(self.tie_us).saturating_add(self.silence_us)
+    /// The latest instant a request with reaction `least` waits for seat `s` while its beats
+    /// have not vouched past it, whatever those beats say: as long as that seat is waited for
+    /// silent, counted from the moment the request's reaction ends. Reactions come bounded by
+    /// what the path allows (`bound_claim`), but the sum saturates all the same.
+    fn stall_deadline(&self, least: u64, s: &SeatState) -> u64 {
+        self.opened.saturating_add(least).saturating_add(self.tie_us).saturating_add(s.silence_us)
     }
 
     /// The next request that can be committed at `now`, if any. Call until `None`.
     pub fn poll(&mut self, now: u64) -> Option<Verdict<A>> {
         let least = self.pending.iter().map(|r| r.reaction_us).min()?;
         let horizon = least.saturating_add(self.tie_us);
-        let stalled = now > self.stall_deadline(least);
         // Everyone who could still send something faster than `horizon` must have spoken. Every
         // such seat is looked at — each one due is cut off now, not at a later call — so no
         // deadline `next_deadline` gives is ever already past after a poll.
@@ -187,11 +199,12 @@ impl<A: Copy> MomentArbiter<A> {
             if !self.blocks(i, horizon) {
                 continue;
             }
-            let silent = now.saturating_sub(self.seats[i].last_heard);
-            if silent > self.silence_us {
+            let seat = self.seats[i];
+            let silent = now.saturating_sub(seat.last_heard);
+            if silent > seat.silence_us {
                 self.seats[i].cut_off = true;
                 self.log.push(LogLine::CutOff { seat: Seat(i as u8), silent_us: silent });
-            } else if stalled {
+            } else if now > self.stall_deadline(least, &seat) {
                 self.seats[i].stalled = true;
                 self.log.push(LogLine::Stalled { seat: Seat(i as u8) });
             } else {
@@ -243,11 +256,10 @@ impl<A: Copy> MomentArbiter<A> {
     pub fn next_deadline(&self) -> Option<u64> {
         let least = self.pending.iter().map(|r| r.reaction_us).min()?;
         let horizon = least.saturating_add(self.tie_us);
-        let stall = self.stall_deadline(least).saturating_add(1);
         (0..self.seats.len())
             .filter(|&i| self.blocks(i, horizon))
             .filter_map(|i| self.seats.get(i))
-            .map(|s| s.last_heard.saturating_add(self.silence_us).saturating_add(1).min(stall))
+            .map(|s| s.last_heard.saturating_add(s.silence_us).min(self.stall_deadline(least, s)).saturating_add(1))
             .min()
     }
 
@@ -458,6 +470,33 @@ mod tests {
         let v = a.poll(SILENCE + 1).unwrap();
         assert_eq!(v.request.seat, Seat(0));
         assert!(matches!(a.log[0], LogLine::CutOff { seat: Seat(1), .. }));
+    }
+
+    #[test]
+    fn fairness_4_a_seat_whose_path_goes_quiet_is_waited_for_longer_silent_or_stalled() {
+        const QUIET: u64 = 200_000;
+        // Seat 1 goes quiet in stretches (its beats showed it); seat 2 does not. Both silent.
+        let mut a = MomentArbiter::new(3, &[Seat(0), Seat(1), Seat(2)], 0, 1, TIE, SILENCE);
+        a.wait_longer(Seat(1), QUIET);
+        a.request(req(0, 1, 250_000, 251_000), 251_000);
+        assert_eq!(a.next_deadline(), Some(SILENCE + 1), "seat 2's cut-off comes first");
+        assert_eq!(a.poll(SILENCE + 1), None, "seat 1 is still waited for");
+        assert_eq!(a.not_waited_for(), [Seat(2)].into_iter().collect());
+        assert_eq!(a.next_deadline(), Some(SILENCE + QUIET + 1));
+        a.request(req(1, 1, 240_000, SILENCE + QUIET), SILENCE + QUIET);
+        assert_eq!(a.poll(SILENCE + QUIET).map(|v| v.request.seat), Some(Seat(1)), "its faster hand, late");
+        // Beating without vouching past the request: held as long as silent, for it too.
+        let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
+        a.wait_longer(Seat(1), QUIET);
+        a.request(req(0, 1, 250_000, 251_000), 251_000);
+        let stall = 250_000 + TIE + SILENCE + QUIET;
+        for now in (300_000..stall).step_by(100_000) {
+            a.heartbeat(Seat(1), 10_000, now);
+            assert_eq!(a.poll(now), None);
+        }
+        assert_eq!(a.next_deadline(), Some(stall + 1));
+        assert_eq!(a.poll(stall + 1).map(|v| v.request.seat), Some(Seat(0)));
+        assert!(matches!(a.log[..], [LogLine::Stalled { seat: Seat(1) }]));
     }
 
     #[test]

@@ -20,12 +20,23 @@ pub struct CallOrder {
     calls: Vec<Call>,
     /// Per seat: latest host-converted time it has vouched for.
     frontier: Vec<u64>,
-    silence_us: u64,
+    /// Per seat: how long after the end it is waited for ([`CallOrder::wait_longer`]).
+    silence_us: Vec<u64>,
 }
 
 impl CallOrder {
     pub fn new(pilots: u8, end: u64, silence_us: u64) -> CallOrder {
-        CallOrder { end, calls: Vec::new(), frontier: vec![0; pilots as usize], silence_us }
+        let seats = pilots as usize;
+        CallOrder { end, calls: Vec::new(), frontier: vec![0; seats], silence_us: vec![silence_us; seats] }
+    }
+
+    /// `seat`'s path is known to go quiet in stretches as long as `extra_us`: the order waits
+    /// that much longer for it after the end, as a timed moment does
+    /// ([`MomentArbiter::wait_longer`](super::MomentArbiter::wait_longer)).
+    pub fn wait_longer(&mut self, seat: Seat, extra_us: u64) {
+        if let Some(s) = self.silence_us.get_mut(seat.index()) {
+            *s = s.saturating_add(extra_us);
+        }
     }
 
     pub fn end(&self) -> u64 {
@@ -58,26 +69,27 @@ impl CallOrder {
     /// end. Clients only speak up once their clock passes the countdown's end, so a call made just before
     /// it is still in flight for one path delay; a seat heard since but not past the countdown's end gets
     /// no longer than a silent one.
+    /// The order settles when the last of them stops being waited for.
     pub fn next_deadline(&self) -> Option<u64> {
-        self.frontier
-            .iter()
-            .enumerate()
-            .any(|(i, shown)| *shown <= self.end && !self.calls.iter().any(|c| c.seat.index() == i))
-            .then(|| self.deadline().saturating_add(1))
+        self.holding_up().map(|i| self.deadline(i)).max().map(|d| d.saturating_add(1))
     }
 
-    /// The latest the order waits for a call still on its way.
-    fn deadline(&self) -> u64 {
-        self.end.saturating_add(self.silence_us)
+    /// Seats that have neither called nor vouched past the end.
+    fn holding_up(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.frontier.len()).filter(|&i| {
+            let called = self.calls.iter().any(|c| c.seat.index() == i);
+            !called && self.frontier[i] <= self.end
+        })
+    }
+
+    /// The latest the order waits for a call of seat `i` still on its way.
+    fn deadline(&self, i: usize) -> u64 {
+        self.end.saturating_add(self.silence_us.get(i).copied().unwrap_or(0))
     }
 
     /// The calls in call order once no earlier one can still arrive; `None` while waiting.
     pub fn settled(&self, now: u64) -> Option<Vec<Call>> {
-        let waiting = now <= self.deadline()
-            && self.frontier.iter().enumerate().any(|(i, &shown)| {
-                let called = self.calls.iter().any(|c| c.seat.index() == i);
-                !called && shown <= self.end
-            });
+        let waiting = self.holding_up().any(|i| now <= self.deadline(i));
         if waiting {
             return None;
         }
@@ -124,6 +136,17 @@ mod tests {
         assert_eq!(k.settled(1_100_000), None, "seat 1 last spoke a second ago, yet the lift just passed");
         assert!(k.call(Seat(1), 999_500));
         assert_eq!(k.settled(1_150_000).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn b_4_6_a_seat_whose_path_goes_quiet_is_waited_for_longer_after_the_lift() {
+        let mut k = CallOrder::new(3, 1_000_000, 200_000);
+        k.wait_longer(Seat(1), 150_000);
+        k.heartbeat(Seat(0), 1_001_000);
+        assert_eq!(k.next_deadline(), Some(1_350_001), "the order settles when the last seat stops being waited for");
+        assert_eq!(k.settled(1_250_000), None, "seat 2 is not waited for any more, seat 1 still is");
+        assert!(k.call(Seat(1), 999_000));
+        assert_eq!(k.settled(1_300_000).map(|c| c.len()), Some(1));
     }
 
     #[test]

@@ -16,9 +16,11 @@
 //! silence of the path. Each connection gets the allowance its own beats showed it needs over the last minute
 //! ([`RECORD_US`]); a laptop that lies while its path looks clean keeps only that. A laptop
 //! can fake a bad path (hold beats back, skip them): that buys it no more than [`Slack::cap`]
-//! on an input (the caller's default, or a message's last copy once its beats show the path
-//! goes quiet) and a moment's last copy on a `shown` ([`Slack::shown_allowance`]), and the lab
-//! measures it.
+//! on an input (the caller's default, or once its beats show the path goes quiet a message's
+//! last copy or its longest pause, at most [`MAX_US`]) and a moment's last copy on a `shown`
+//! ([`Slack::shown_allowance`]), and the lab measures it. The same pauses make a decision
+//! wait longer for that laptop before it stops waiting ([`Slack::quiet_wait`]): a laptop that
+//! pauses as a habit is neither cut off nor clamped for a pause of its usual length.
 //!
 //! A laptop that beat in the moment it claims in is believed back to its last beat there
 //! instead (`room::fairness`, `silent_since`), as far as [`Slack::cap`]: its beats then tell
@@ -31,8 +33,9 @@ use std::collections::{BTreeMap, VecDeque};
 /// The least input allowance: the first two copies of a request lost (each alone, as a
 /// packet is now and then), the third one through.
 pub const BASE_US: u64 = 5_000;
-/// The longest silence a connection's beats can earn cover for: the last copy of a request
-/// leaves 160 ms after the first.
+/// The longest silence a connection's beats can earn cover for — a request's allowance, and
+/// how much longer a decision waits for its laptop ([`Slack::quiet_wait`]): the last copy of
+/// a request leaves 160 ms after the first, and a longer pause is a laptop gone, not a habit.
 pub const MAX_US: u64 = 200_000;
 /// How far a path that goes quiet in stretches is believed at least (µs): as far as a
 /// message's last copy, which leaves [`LAST_COPY_US`] after the first. On a near path a
@@ -163,13 +166,34 @@ impl Slack {
         longest.min(MAX_US)
     }
 
+    /// How much longer than a laptop gone silent a timed decision waits for this one
+    /// (fairness.md §4): the longest silence its beats showed (trusted once seen
+    /// [`SILENCES_TRUSTED`] times in the record), at most [`MAX_US`]; 0 for a path that did not
+    /// go quiet. Its laptop pauses that long as a habit (a browser's page stalls on a busy
+    /// machine, a Wi-Fi card dozes), so a pause of that order is not a laptop gone. Faking it
+    /// (skipping beats) slows verdicts by as much, and wins nothing: a request waited for is
+    /// bounded as any other.
+    pub fn quiet_wait(&self) -> u64 {
+        match self.silences() {
+            (count, longest) if count >= SILENCES_TRUSTED => longest.min(MAX_US),
+            _ => 0,
+        }
+    }
+
     /// The most the input allowance of this path reaches, `default` the caller's (room for a
     /// retransmission, what every laptop got before its beats told anything): that, or on a
     /// path whose beats showed it goes quiet in stretches ([`Slack::silence_cover`]), as far as
-    /// a message's last copy ([`QUIET_CAP_US`]). Faking a bad path buys no more than this on
-    /// an input (a `shown` has its own bound, [`Slack::shown_allowance`]).
+    /// a message's last copy ([`QUIET_CAP_US`]) or its own longest pause
+    /// ([`Slack::quiet_wait`], at most [`MAX_US`]), whichever is longer: a request that left
+    /// after such a pause is waited for (`fair::arbiter`), and believed as far. Faking a bad
+    /// path buys no more than this on an input (a `shown` has its own bound,
+    /// [`Slack::shown_allowance`]).
     pub fn cap(&self, default: u64) -> u64 {
-        if self.silence_cover() > 0 { default.max(QUIET_CAP_US) } else { default.max(BASE_US) }
+        if self.silence_cover() > 0 {
+            default.max(QUIET_CAP_US).max(BASE_US.saturating_add(self.quiet_wait()))
+        } else {
+            default.max(BASE_US)
+        }
     }
 
     /// The input allowance for a claim, `default` the caller's when it knows nothing better:
@@ -344,6 +368,21 @@ mod tests {
     }
 
     #[test]
+    fn fairness_4_5_a_path_that_pauses_twice_is_waited_for_and_believed_as_far_as_its_longest_pause() {
+        let mut l = Laptop::default();
+        l.beats(100, &[10, 11, 12]).for_s(1);
+        assert_eq!(l.slack.quiet_wait(), 0, "one pause could be luck");
+        l.beats(100, &(40..53).collect::<Vec<_>>()).for_s(1);
+        assert_eq!(l.slack.quiet_wait(), 140 * MS, "the longer of the two pauses");
+        assert_eq!(l.slack.cap(DEFAULT), QUIET_CAP_US, "a request's last copy reaches further");
+        l.beats(100, &(20..70).collect::<Vec<_>>()).for_s(1);
+        assert_eq!(l.slack.quiet_wait(), MAX_US, "a 510 ms pause is waited for no more than the cap");
+        assert_eq!(l.slack.cap(DEFAULT), BASE_US + MAX_US, "and a request after one believed as far back");
+        l.for_s(60);
+        assert_eq!(l.slack.quiet_wait(), 0, "forgotten after a minute");
+    }
+
+    #[test]
     fn fairness_5_reordered_beats_are_not_a_silence_and_a_faked_path_is_capped() {
         let mut s = Slack::default();
         for tens in 0..30 {
@@ -359,7 +398,7 @@ mod tests {
         for i in 0..100 {
             liar.beat(10_000_000, i * 1_000_000, true, i * 1_000_000);
         }
-        assert_eq!(liar.input_allowance(DEFAULT), QUIET_CAP_US, "no further than the last copy");
+        assert_eq!(liar.input_allowance(DEFAULT), BASE_US + MAX_US, "no further than the longest pause it can earn");
         assert_eq!(liar.silence_cover(), MAX_US);
         // And beats with any times at all stay bounded in memory.
         for i in 0..10_000u64 {
@@ -367,6 +406,6 @@ mod tests {
         }
         assert!(liar.recent.len() <= REORDER && liar.silences.len() <= SILENCES_KEPT);
         assert!(liar.late.len() <= (RECORD_US / LATE_SECOND_US + 1) as usize);
-        assert!(liar.silence_cover() <= MAX_US && liar.input_allowance(DEFAULT) <= QUIET_CAP_US);
+        assert!(liar.silence_cover() <= MAX_US && liar.input_allowance(DEFAULT) <= BASE_US + MAX_US);
     }
 }

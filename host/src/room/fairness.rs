@@ -433,9 +433,23 @@ impl<A: Copy> Fairness<A> {
 
     // ----- calls under a countdown (Bolide's Klaxon, B-4.6; §6) -----
 
-    /// A countdown runs until `end`: calls are open.
-    pub fn open_countdown(&mut self, pilots: u8, end: u64, slowest_path: u64) {
-        self.calls = Some(CallOrder::new(pilots, end, SILENCE_US + slowest_path));
+    /// How much longer than the table's cut-off ([`SILENCE_US`] past the slowest pilot's
+    /// path bound) a decision waits for each of `pilots` before it stops waiting: a path its
+    /// beats showed goes quiet in stretches is waited for that much longer
+    /// ([`Slack::quiet_wait`]).
+    fn waits(&self, pilots: &[(ConnId, Seat)]) -> Vec<(Seat, u64)> {
+        pilots.iter().map(|&(conn, seat)| (seat, self.slack(conn).map_or(0, Slack::quiet_wait))).collect()
+    }
+
+    /// A countdown runs until `end` at a table of `seats`, `pilots` (connection, seat) seated
+    /// at it: calls are open.
+    pub fn open_countdown(&mut self, seats: u8, pilots: &[(ConnId, Seat)], end: u64) {
+        let slowest = self.slowest_path(pilots.iter().map(|(c, _)| *c));
+        let mut order = CallOrder::new(seats, end, SILENCE_US + slowest);
+        for (seat, extra) in self.waits(pilots) {
+            order.wait_longer(seat, extra);
+        }
+        self.calls = Some(order);
         self.called.clear();
         self.countdown_over = false;
         for conn in self.conns.values_mut() {
@@ -522,20 +536,24 @@ impl<A: Copy> Fairness<A> {
     // ----- the timed moments: the grab (B-4.3) and the Échange window (B-4.7) -----
 
     /// A moment opens (`id`: the game's name for it), shown everywhere at `opens`, among
-    /// `competitors` at a table of `pilots`; ties are drawn from `seed`. `window_us`: its
-    /// length, when it ends with its time.
+    /// `competitors` at a table of `seats`, `pilots` (connection, seat) seated at it; ties
+    /// are drawn from `seed`. `window_us`: its length, when it ends with its time.
     #[allow(clippy::too_many_arguments)]
     pub fn open(
         &mut self,
         (id, window_us): (u64, Option<u64>),
         opens: u64,
-        pilots: u8,
+        seats: u8,
+        pilots: &[(ConnId, Seat)],
         competitors: &[Seat],
         seed: u64,
-        slowest: u64,
         release: Release,
     ) {
-        let arbiter = MomentArbiter::new(pilots, competitors, opens, seed, TIE_US, SILENCE_US + slowest);
+        let slowest = self.slowest_path(pilots.iter().map(|(c, _)| *c));
+        let mut arbiter = MomentArbiter::new(seats, competitors, opens, seed, TIE_US, SILENCE_US + slowest);
+        for (seat, extra) in self.waits(pilots) {
+            arbiter.wait_longer(seat, extra);
+        }
         self.moment = Some(Moment {
             id,
             opens,
@@ -620,10 +638,9 @@ impl<A: Copy> Fairness<A> {
         // plus the peer's ack delay), what every laptop got before its beats told anything —
         // or, on a path its beats showed goes quiet in stretches, as far as the last copy
         // (`Slack::cap`).
+        let (silent_since, cap) = (self.silent_since(conn, seq, shown, now, owd_max), slack.cap(default));
         let allowance = Allowance {
-            input_us: slack
-                .input_allowance(default)
-                .max(self.silent_since(conn, seq, shown, now, owd_max).min(slack.cap(default))),
+            input_us: slack.input_allowance(default).max(silent_since.min(cap)),
             shown_us: shown_allowance,
         };
         let b = bound_claim(
@@ -656,7 +673,7 @@ impl<A: Copy> Fairness<A> {
             // reading a field run's log tells a late frame from a clock model that strayed.
             let shown_after_open = self.to_host(conn, shown, now).saturating_sub(opens);
             let latest_after_open = latest_show.saturating_sub(opens);
-            tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, shown_after_open, latest_after_open, shown_allowance, jitter, unsaid, "a request claimed more than its path allows: clamped");
+            tracing::warn!(%seat, clamped_input_us = b.clamped_input_us, clamped_shown_us = b.clamped_shown_us, shown_after_open, latest_after_open, shown_allowance, jitter, input_allowance = allowance.input_us, silent_since, cap, unsaid, "a request claimed more than its path allows: clamped");
         }
         let beat_clamp = self.to_host_duration(conn, beat_clamp);
         if beat_clamp > 0

@@ -602,7 +602,13 @@ fn three_laptops_at_the_grab() -> (Room, Vec<Output>, u64, Vec<Pawn>) {
 }
 
 /// As [`three_laptops_at_the_grab`], in room `r`.
-fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Pawn>) {
+fn three_laptops_at_the_grab_of(r: Room) -> (Room, Vec<Output>, u64, Vec<Pawn>) {
+    three_laptops_at_the_grab_after(r, &[])
+}
+
+/// As [`three_laptops_at_the_grab_of`], Anne's laptop beating in the lobby at `anne_beats`
+/// (its clock, which is the host's here; each beat arriving 1 ms later) before anyone is ready.
+fn three_laptops_at_the_grab_after(mut r: Room, anne_beats: &[u64]) -> (Room, Vec<Output>, u64, Vec<Pawn>) {
     let mut out = Vec::new();
     r.hello(0, 1, hello("Anne", None), Steady, &mut out);
     r.hello(0, 2, hello("Bob", None), Steady, &mut out);
@@ -612,9 +618,16 @@ fn three_laptops_at_the_grab_of(mut r: Room) -> (Room, Vec<Output>, u64, Vec<Paw
             let t = i * 10_000;
             r.probe(conn, crate::fair::Sample::from_probe(t, t + 1_000, t + 1_000, t + 2_000));
         }
-        r.message(0, conn, ClientMsg::Ready(true), &mut out);
     }
-    run(&mut r, 0, 60_000_000, &mut out, |r| r.game().is_some_and(|c| c.race().phase() == Phase::Grab));
+    let mut now = 0;
+    for &t in anne_beats {
+        now = t + 1_000;
+        r.message(now, 1, ClientMsg::Heartbeat { now_us: t, shown: None, acts: 0, dense: true }, &mut out);
+    }
+    for conn in 1..=3 {
+        r.message(now, conn, ClientMsg::Ready(true), &mut out);
+    }
+    run(&mut r, now, now + 60_000_000, &mut out, |r| r.game().is_some_and(|c| c.race().phase() == Phase::Grab));
     let reveal = r.fair.open_moment().expect("the grab is open").1;
     // Honest laptops beat from the instant they show the moment (a silent one is bounded
     // tighter: `fair::slack`).
@@ -1472,6 +1485,51 @@ fn b_4_3_beats_with_absurd_times_bound_only_their_own_laptop() {
     r.message(reveal + 260_000, 3, first_grab(reveal, pawns[1], 250_000), &mut out);
     let bob = judged_once_the_grab_is_over(&mut r, reveal + 260_000, &mut out, Seat(1));
     assert!(bob.granted, "{bob:?}");
+}
+
+/// Anne's laptop goes quiet in the grab from its first beat; her hand moved at 240 ms and her
+/// request arrives at 430 ms (her page paused between the press and the send), Bob's at
+/// 250 ms arrived at once, Chloé vouched past both. Who gets the pawn, and what the host
+/// judged of Anne's request if it judged it, when her lobby beats were `anne_beats`.
+fn grab_after_a_pause(anne_beats: &[u64]) -> (Seat, Option<FairRecord<Action>>) {
+    let (mut r, mut out, reveal, pawns) = three_laptops_at_the_grab_after(room(0, 1), anne_beats);
+    out.clear();
+    let chloe =
+        ClientMsg::Heartbeat { now_us: reveal + 300_000, shown: Some(grab_shown(reveal)), acts: 0, dense: true };
+    r.message(reveal + 252_000, 2, first_grab(reveal, pawns[0], 250_000), &mut out);
+    r.message(reveal + 301_000, 3, chloe, &mut out);
+    // Ticks every 10 ms until Anne's request, as the room's driver would at its deadlines.
+    for now in (reveal + 252_000..reveal + 430_000).step_by(10_000) {
+        r.tick(now, &mut out);
+    }
+    r.message(reveal + 430_000, 1, first_grab(reveal, pawns[0], 240_000), &mut out);
+    r.tick(reveal + 430_000, &mut out);
+    let race = r.game().unwrap().race();
+    let winner = [Seat(0), Seat(1)].into_iter().find(|s| race.car(*s).pawn == Some(pawns[0]));
+    let anne = out.iter().find_map(|o| match o {
+        Output::Fair(f) if f.seat == Seat(0) && f.judged => Some(*f),
+        _ => None,
+    });
+    (winner.expect("the pawn was handed out"), anne)
+}
+
+#[test]
+fn fairness_4_5_a_laptop_that_pauses_as_a_habit_is_waited_for_and_believed_that_much_longer() {
+    // Anne's laptop in the lobby: a beat every 10 ms, twice 200 ms without one (a browser's
+    // page on a busy machine does that), then steady again.
+    let beats = |from: u64| (0..20).map(move |i| from + i * 10_000);
+    let paused: Vec<u64> = beats(0).chain(beats(390_000)).chain(beats(780_000)).collect();
+    let steady: Vec<u64> = beats(0).chain(beats(200_000)).chain(beats(400_000)).collect();
+    let (winner, _) = grab_after_a_pause(&steady);
+    assert_eq!(winner, Seat(1), "a laptop that never paused is cut off 250 ms into its silence");
+    let (winner, anne) = grab_after_a_pause(&paused);
+    assert_eq!(winner, Seat(0), "Anne's 430 ms silence is two of hers: her faster hand wins");
+    let anne = anne.expect("Anne's request judged");
+    assert_eq!(
+        (anne.reaction_us, anne.clamp),
+        (240_000, Clamp::default()),
+        "her press 190 ms before its send, past a last copy's 165 ms: her own pauses are as long"
+    );
 }
 
 #[test]

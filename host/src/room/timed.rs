@@ -34,7 +34,7 @@ impl TimedStep {
 
 impl<G: Game> RoomOf<G> {
     /// The seated pilots' connections and seats.
-    fn pilot_conns(&self) -> impl Iterator<Item = (ConnId, Seat)> + '_ {
+    pub(super) fn pilot_conns(&self) -> impl Iterator<Item = (ConnId, Seat)> + '_ {
         self.members.iter().filter_map(|(c, seat)| seat.map(|s| (*c, s)))
     }
 
@@ -95,7 +95,9 @@ impl<G: Game> RoomOf<G> {
         let seed = self.config.seed ^ step.moment.rotate_left(23);
         let competitors: Vec<Seat> = step.contenders.iter().collect();
         let name = (step.moment, step.window_us);
-        self.fair.open(name, now + lead, self.seats.len() as u8, &competitors, seed, slowest, step.release);
+        let pilots: Vec<(ConnId, Seat)> = self.pilot_conns().collect();
+        let seats = self.seats.len() as u8;
+        self.fair.open(name, now + lead, seats, &pilots, &competitors, seed, step.release);
     }
 
     /// When the update that opens the current moment leaves for `conn`, and the instant to

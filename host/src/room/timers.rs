@@ -82,8 +82,8 @@ impl<G: Game> RoomOf<G> {
                 // clamped by hundreds of ms). The countdown runs longer for the probe burst.
                 let end = now.saturating_add(us(self.config.countdown_ms)).saturating_add(warm_up);
                 due.push(Due { at: end, kind: DueKind::TimeUp });
-                let owd = self.slowest_pilot_path();
-                self.fair.open_countdown(self.seats.len() as u8, end, owd);
+                let pilots: Vec<(ConnId, Seat)> = self.pilot_conns().collect();
+                self.fair.open_countdown(self.seats.len() as u8, &pilots, end);
                 for seat in callers.iter() {
                     if self.seats.get(seat.index()).is_some_and(SeatSlot::bot_plays) {
                         // A slipping hand calls just after the end: refused (B-4.6: token kept).
