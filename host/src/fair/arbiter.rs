@@ -74,9 +74,11 @@ struct SeatState {
     /// Beat on without vouching past the least request until the moment stopped waiting for
     /// it: not waited for again in this moment (a beat does not undo it; a request does).
     stalled: bool,
-    /// How long it may be silent (or beat without vouching) before it is no longer waited
-    /// for: the moment's, and longer for a path known to go quiet ([`MomentArbiter::wait_longer`]).
-    silence_us: u64,
+    /// How much longer than the moment's cut-off it is waited for once its beats have shown
+    /// the moment ([`MomentArbiter::wait_longer`]).
+    quiet_us: u64,
+    /// A beat of its laptop has vouched for some of the moment: it showed it.
+    showed: bool,
 }
 
 pub struct MomentArbiter<A> {
@@ -85,6 +87,7 @@ pub struct MomentArbiter<A> {
     opened: u64,
     pending: Vec<Request<A>>,
     tie_us: u64,
+    silence_us: u64,
     rng: ChaCha8Rng,
     pub log: Vec<LogLine>,
 }
@@ -107,7 +110,8 @@ impl<A: Copy> MomentArbiter<A> {
                 last_heard: now,
                 cut_off: false,
                 stalled: false,
-                silence_us,
+                quiet_us: 0,
+                showed: false,
             })
             .collect();
         MomentArbiter {
@@ -115,20 +119,30 @@ impl<A: Copy> MomentArbiter<A> {
             opened: now,
             pending: Vec::new(),
             tie_us,
+            silence_us,
             rng: ChaCha8Rng::seed_from_u64(seed),
             log: Vec::new(),
         }
     }
 
-    /// `seat`'s path is known to go quiet in stretches as long as `extra_us` (its own beats
-    /// showed it, `fair::slack`): the moment waits that much longer before it stops waiting
-    /// for it (§4's timeout is for a laptop gone, not for one that pauses as it always does).
-    /// It changes no order — a request waited for is bounded as any other — and costs a
-    /// verdict's wait only while that seat is silent, as far as the caller's cap.
+    /// `seat`'s laptop is known to pause as long as `extra_us` (its own beats showed it,
+    /// `fair::slack`): once it has shown the moment (a beat of it vouched for some of it), the
+    /// moment waits that much longer before it stops waiting for it — §4's timeout is for a
+    /// laptop gone, not for one that pauses as it always does, with a press already stamped.
+    /// Not before: a laptop that has not shown the moment yet is late on the way in (a
+    /// blackout), and a `shown` that late is bounded whatever the wait. It changes no order —
+    /// a request waited for is bounded as any other — and costs a verdict's wait only while
+    /// that seat is silent, as far as the caller's cap.
     pub fn wait_longer(&mut self, seat: Seat, extra_us: u64) {
         if let Some(s) = self.seats.get_mut(seat.index()) {
-            s.silence_us = s.silence_us.saturating_add(extra_us);
+            s.quiet_us = s.quiet_us.saturating_add(extra_us);
         }
+    }
+
+    /// How long seat `s` may be silent (or beat without vouching past the least request)
+    /// before the moment stops waiting for it.
+    fn silence_of(&self, s: &SeatState) -> u64 {
+        self.silence_us.saturating_add(if s.showed { s.quiet_us } else { 0 })
     }
 
     /// A heartbeat: `seat`'s elapsed time since it was shown the reservoirs.
@@ -139,9 +153,18 @@ impl<A: Copy> MomentArbiter<A> {
         s.cut_off = false;
     }
 
+    /// `seat`'s laptop showed the moment: a beat named it (its elapsed time may not count yet,
+    /// should the beat count an action not here).
+    pub fn showed(&mut self, seat: Seat) {
+        if let Some(s) = self.seats.get_mut(seat.index()) {
+            s.showed = true;
+        }
+    }
+
     /// A grab request (a laptop's is also a heartbeat at its own reaction; a stand-in's is not).
     pub fn request(&mut self, request: Request<A>, now: u64) {
         if !request.stand_in {
+            self.showed(request.seat);
             self.heartbeat(request.seat, request.reaction_us, now);
         }
         if self.is_waiting_for(request.seat) {
@@ -184,7 +207,7 @@ impl<A: Copy> MomentArbiter<A> {
     /// silent, counted from the moment the request's reaction ends. Reactions come bounded by
     /// what the path allows (`bound_claim`), but the sum saturates all the same.
     fn stall_deadline(&self, least: u64, s: &SeatState) -> u64 {
-        self.opened.saturating_add(least).saturating_add(self.tie_us).saturating_add(s.silence_us)
+        self.opened.saturating_add(least).saturating_add(self.tie_us).saturating_add(self.silence_of(s))
     }
 
     /// The next request that can be committed at `now`, if any. Call until `None`.
@@ -201,7 +224,7 @@ impl<A: Copy> MomentArbiter<A> {
             }
             let seat = self.seats[i];
             let silent = now.saturating_sub(seat.last_heard);
-            if silent > seat.silence_us {
+            if silent > self.silence_of(&seat) {
                 self.seats[i].cut_off = true;
                 self.log.push(LogLine::CutOff { seat: Seat(i as u8), silent_us: silent });
             } else if now > self.stall_deadline(least, &seat) {
@@ -259,7 +282,9 @@ impl<A: Copy> MomentArbiter<A> {
         (0..self.seats.len())
             .filter(|&i| self.blocks(i, horizon))
             .filter_map(|i| self.seats.get(i))
-            .map(|s| s.last_heard.saturating_add(s.silence_us).min(self.stall_deadline(least, s)).saturating_add(1))
+            .map(|s| {
+                s.last_heard.saturating_add(self.silence_of(s)).min(self.stall_deadline(least, s)).saturating_add(1)
+            })
             .min()
     }
 
@@ -473,21 +498,28 @@ mod tests {
     }
 
     #[test]
-    fn fairness_4_a_seat_whose_path_goes_quiet_is_waited_for_longer_silent_or_stalled() {
+    fn fairness_4_a_seat_that_pauses_as_a_habit_is_waited_for_longer_once_it_showed_the_moment() {
         const QUIET: u64 = 200_000;
-        // Seat 1 goes quiet in stretches (its beats showed it); seat 2 does not. Both silent.
-        let mut a = MomentArbiter::new(3, &[Seat(0), Seat(1), Seat(2)], 0, 1, TIE, SILENCE);
+        // Seats 1 and 3 pause as a habit (their beats showed it), seat 2 does not. Seats 1 and
+        // 2 showed the moment and beat once at once, then went silent; seat 3 never showed it.
+        let mut a = MomentArbiter::new(4, &[Seat(0), Seat(1), Seat(2), Seat(3)], 0, 1, TIE, SILENCE);
         a.wait_longer(Seat(1), QUIET);
+        a.wait_longer(Seat(3), QUIET);
+        for seat in [Seat(1), Seat(2)] {
+            a.showed(seat);
+            a.heartbeat(seat, 0, 0);
+        }
         a.request(req(0, 1, 250_000, 251_000), 251_000);
-        assert_eq!(a.next_deadline(), Some(SILENCE + 1), "seat 2's cut-off comes first");
+        assert_eq!(a.next_deadline(), Some(SILENCE + 1), "seats 2 and 3 are cut off first");
         assert_eq!(a.poll(SILENCE + 1), None, "seat 1 is still waited for");
-        assert_eq!(a.not_waited_for(), [Seat(2)].into_iter().collect());
+        assert_eq!(a.not_waited_for(), [Seat(2), Seat(3)].into_iter().collect(), "seat 3's reveal is late on its way");
         assert_eq!(a.next_deadline(), Some(SILENCE + QUIET + 1));
         a.request(req(1, 1, 240_000, SILENCE + QUIET), SILENCE + QUIET);
         assert_eq!(a.poll(SILENCE + QUIET).map(|v| v.request.seat), Some(Seat(1)), "its faster hand, late");
         // Beating without vouching past the request: held as long as silent, for it too.
         let mut a = MomentArbiter::new(2, &[Seat(0), Seat(1)], 0, 1, TIE, SILENCE);
         a.wait_longer(Seat(1), QUIET);
+        a.showed(Seat(1));
         a.request(req(0, 1, 250_000, 251_000), 251_000);
         let stall = 250_000 + TIE + SILENCE + QUIET;
         for now in (300_000..stall).step_by(100_000) {

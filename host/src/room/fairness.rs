@@ -763,6 +763,9 @@ impl<A: Copy> Fairness<A> {
             None => 0,
         };
         if let Some(m) = &mut self.moment {
+            if named.is_some() {
+                m.arbiter.showed(seat);
+            }
             m.arbiter.heartbeat(seat, elapsed, now);
             // M-15.14: the first beat that names the moment is this laptop's "shown"; the
             // first that vouches past the moment's length, its "done" (M-15.7).
