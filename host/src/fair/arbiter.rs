@@ -77,7 +77,7 @@ struct SeatState {
     /// How much longer than the moment's cut-off it is waited for once its beats have shown
     /// the moment ([`MomentArbiter::wait_longer`]).
     quiet_us: u64,
-    /// A beat of its laptop has vouched for some of the moment: it showed it.
+    /// A beat of its laptop named the moment, or its laptop asked in it: it showed it.
     showed: bool,
 }
 

@@ -30,9 +30,10 @@ impl CallOrder {
         CallOrder { end, calls: Vec::new(), frontier: vec![0; seats], silence_us: vec![silence_us; seats] }
     }
 
-    /// `seat`'s path is known to go quiet in stretches as long as `extra_us`: the order waits
-    /// that much longer for it after the end, as a timed moment does
-    /// ([`MomentArbiter::wait_longer`](super::MomentArbiter::wait_longer)).
+    /// `seat`'s laptop is known to pause as long as `extra_us`: the order waits that much
+    /// longer for it after the end, as a timed moment does
+    /// ([`MomentArbiter::wait_longer`](super::MomentArbiter::wait_longer)) — here at once:
+    /// every laptop has shown the countdown it calls under.
     pub fn wait_longer(&mut self, seat: Seat, extra_us: u64) {
         if let Some(s) = self.silence_us.get_mut(seat.index()) {
             *s = s.saturating_add(extra_us);
@@ -139,7 +140,7 @@ mod tests {
     }
 
     #[test]
-    fn b_4_6_a_seat_whose_path_goes_quiet_is_waited_for_longer_after_the_lift() {
+    fn b_4_6_a_seat_that_pauses_as_a_habit_is_waited_for_longer_after_the_lift() {
         let mut k = CallOrder::new(3, 1_000_000, 200_000);
         k.wait_longer(Seat(1), 150_000);
         k.heartbeat(Seat(0), 1_001_000);
