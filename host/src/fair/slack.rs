@@ -149,9 +149,7 @@ impl Slack {
     /// seen [`SILENCES_TRUSTED`] times in the record): when the next copy after it leaves. 0
     /// for a path that did not go quiet.
     pub fn silence_cover(&self) -> u64 {
-        let from = self.heard.saturating_sub(RECORD_US);
-        let recent = self.silences.iter().filter(|(at, _)| *at > from);
-        let (count, longest) = recent.fold((0, 0), |(n, max), (_, len)| (n + 1, max.max(*len)));
+        let (count, longest) = self.silences();
         if count < SILENCES_TRUSTED {
             return 0;
         }
@@ -171,8 +169,8 @@ impl Slack {
     /// [`SILENCES_TRUSTED`] times in the record), at most [`MAX_US`]; 0 for a path that did not
     /// go quiet. Its laptop pauses that long as a habit (a browser's page stalls on a busy
     /// machine, a Wi-Fi card dozes), so a pause of that order is not a laptop gone. Faking it
-    /// (skipping beats) slows verdicts by as much, and wins nothing: a request waited for is
-    /// bounded as any other.
+    /// (skipping beats) slows verdicts by as much, and buys on an input what [`Slack::cap`]
+    /// believes after such a pause.
     pub fn quiet_wait(&self) -> u64 {
         match self.silences() {
             (count, longest) if count >= SILENCES_TRUSTED => longest.min(MAX_US),

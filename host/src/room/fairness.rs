@@ -22,7 +22,8 @@ pub const REVEAL_MARGIN_US: u64 = 2_000;
 /// retransmitted in time (a QUIC probe timeout on a LAN is well under this). Seeing the
 /// window early gains nothing: what it shows — who holds which pawn — was public already.
 pub const PUBLIC_LEAD_US: u64 = 150_000;
-/// A client that sends nothing for this long (plus its delay bound) no longer holds a moment.
+/// A client that sends nothing for this long (plus the slowest pilot's delay bound, and its
+/// own longest pause if it pauses as a habit: `Slack::quiet_wait`) no longer holds a moment.
 pub const SILENCE_US: u64 = 250_000;
 /// A clock model with fewer probes than this is cold: the next countdown waits [`WARM_UP_US`]
 /// longer (the host's first-second burst brings 20).
@@ -636,8 +637,8 @@ impl<A: Copy> Fairness<A> {
         // (`silent_since`); otherwise what its beats showed its path needs (`fair::slack`). As
         // far as room for a QUIC retransmission should every copy be lost (about a round trip
         // plus the peer's ack delay), what every laptop got before its beats told anything —
-        // or, on a path its beats showed goes quiet in stretches, as far as the last copy
-        // (`Slack::cap`).
+        // or, on a path its beats showed goes quiet in stretches, as far as the last copy or
+        // its own longest pause, whichever is longer (`Slack::cap`).
         let (silent_since, cap) = (self.silent_since(conn, seq, shown, now, owd_max), slack.cap(default));
         let allowance = Allowance {
             input_us: slack.input_allowance(default).max(silent_since.min(cap)),
