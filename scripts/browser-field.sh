@@ -5,11 +5,11 @@
 # (scripts/lan.sh; ORIGIN=loopback: on 127.0.0.1). Writes the host's report and a summary to
 # OUT; fails unless no honest request was clamped, none left behind by a verdict that stopped
 # waiting for its seat but a page's one in ten (it has neither cores nor a GPU of its own
-# here), every pair 1 ms or more apart was ordered right but for one behind such a request (the
-# host's timeout, fairness.md §4), and enough of them had the pages' stamps trusted (where a
-# bot cannot run at a real-time priority, every laptop one in ten held, and a wrong pair with
-# such a request excused).
+# here) where that changed no order, every pair 1 ms or more apart was ordered right, and
+# enough of them had the pages' stamps trusted (where a bot cannot run at a real-time
+# priority, every laptop one in ten held, and a wrong pair with such a request excused).
 #
+# PAGE_LOG=vouch: the pages' beats and presses kept in OUT/Browser-N.log (scripts/browser/field.mjs).
 # DELIVERY_LAG_MS=30[,0]: the pages' presses handed to them that long after their stamps, as a
 # phone's are (scripts/browser/field.mjs). HELD=1: the machine's cores taken away in bursts
 # meanwhile, as a hypervisor's steal takes them (scripts/steal.py; docs/lab.md).
