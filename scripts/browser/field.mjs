@@ -212,7 +212,7 @@ if (farPairs < 5) problems.push(`only ${farPairs} pairs 1 ms or more apart`);
 // within the allowance is excused (a clamped tie below a millisecond excuses nothing anyway).
 const excuses = ownCores ? [] : [UNWAITED, 'clamped'];
 const unexcused = (r.wrong ?? []).filter((w) => Math.abs(w.first.true_ms - w.faster.true_ms) >= 1.0 && !excuses.includes(w.why));
-if (unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong${ownCores ? '' : `, ${unexcused.length} of them without a request clamped or not waited for`}`);
+if (ownCores ? farWrong > 0 : unexcused.length) problems.push(`${farWrong} pairs 1 ms or more apart ordered wrong${ownCores ? '' : `, ${unexcused.length} of them without a request clamped or not waited for`}`);
 const summary = {
   moments: r.moments, pairs: r.pairs, accuracy: r.accuracy, pairs_at_least_1ms: farPairs, wrong_at_least_1ms: farWrong,
   resolution_ms: r.resolution_ms, commit_delay_ms: r.commit_delay_ms, photo_finish_error_ms: r.photo_finish_error_ms,
