@@ -9,7 +9,8 @@
 # enough of them had the pages' stamps trusted (where a bot cannot run at a real-time
 # priority, every laptop one in ten held, and a wrong pair with such a request excused).
 #
-# PAGE_LOG=vouch: the pages' beats and presses kept in OUT/Browser-N.log (scripts/browser/field.mjs).
+# PAGE_LOG=vouch: the pages' beats and presses kept in OUT/Browser-N.log (scripts/vouch-log.py
+# reads them).
 # DELIVERY_LAG_MS=30[,0]: the pages' presses handed to them that long after their stamps, as a
 # phone's are (scripts/browser/field.mjs). HELD=1: the machine's cores taken away in bursts
 # meanwhile, as a hypervisor's steal takes them (scripts/steal.py; docs/lab.md).
