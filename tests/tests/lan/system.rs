@@ -229,8 +229,11 @@ async fn fairness_5_a_game_night_host_hears_steady_beats_from_its_first_laptops_
         }
     })
     .await;
+    // Every 10 ms: 50 in half a second. A loaded machine stretches the gaps (19 heard with four
+    // busy loops on two cores), so the floor only says it beats steadily, not on request (0);
+    // the ceiling, that it beats no faster than it is asked to.
     let heard = server.stats.heartbeats.load(std::sync::atomic::Ordering::Relaxed);
-    assert!((20..=60).contains(&heard), "{heard} beats heard in half a second (one laptop, every 10 ms)");
+    assert!((10..=60).contains(&heard), "{heard} beats heard in half a second (one laptop, every 10 ms)");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
